@@ -1,0 +1,211 @@
+//! Exact load analysis: arc lengths, not samples.
+//!
+//! Point `i` owns the positions `(p[i-1], p[i]]`; the first point also owns the wrap-around
+//! `(p[last], 2^bits - 1]` and `[0, p[0]]`. A node's share is the sum of its points' arcs, an
+//! integer, and the shares of all nodes add up to exactly `2^bits`.
+
+use crate::{Config, Error, NodeSpec, Ring, RingBits};
+
+/// Each node's share of the ring, in positions, indexed like [`Ring::nodes`].
+///
+/// ```
+/// use ringlab::{analysis, Config, Ring};
+/// let ring = Ring::with_nodes(Config::default(), ["a", "b", "c"])?;
+/// let shares = analysis::shares(&ring);
+/// assert_eq!(shares.iter().sum::<u128>(), 1u128 << 32);
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn shares(ring: &Ring) -> Vec<u128> {
+    let points = (0..ring.point_count()).map(|i| ring.point(i));
+    shares_of(points, ring.nodes().len(), ring.config().bits)
+}
+
+/// Shares of the points `(position, owner)` given in clockwise order.
+fn shares_of(points: impl Iterator<Item = (u64, usize)>, nodes: usize, bits: RingBits) -> Vec<u128> {
+    let mut shares = vec![0u128; nodes];
+    let mut first: Option<(u64, usize)> = None;
+    let mut prev = 0u64;
+    for (pos, owner) in points {
+        match first {
+            None => first = Some((pos, owner)),
+            Some(_) => shares[owner] += u128::from(pos - prev),
+        }
+        prev = pos;
+    }
+    if let Some((pos, owner)) = first {
+        // [0, first] plus (last, top]: 2^bits - last + first.
+        shares[owner] += bits.size() - u128::from(prev) + u128::from(pos);
+    }
+    shares
+}
+
+/// How evenly load per unit of weight is spread over the nodes.
+///
+/// Each node's *load* is its share divided by its ideal share (weight / total weight), so 1
+/// is perfect. The statistics are over nodes, with the population standard deviation.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Spread {
+    /// Relative standard deviation of load (std / mean).
+    pub rsd: f64,
+    /// The most loaded node's load over the mean.
+    pub max_over_mean: f64,
+    /// The least loaded node's load over the mean.
+    pub min_over_mean: f64,
+}
+
+impl Spread {
+    /// The spread of these shares, for nodes of these weights. `None` with no nodes.
+    pub fn of(shares: &[u128], weights: &[f64]) -> Option<Spread> {
+        if shares.is_empty() {
+            return None;
+        }
+        let total_weight: f64 = weights.iter().sum();
+        let total: u128 = shares.iter().sum();
+        let loads: Vec<f64> = shares
+            .iter()
+            .zip(weights)
+            .map(|(&s, &w)| (s as f64 / total as f64) / (w / total_weight))
+            .collect();
+        let n = loads.len() as f64;
+        let mean = loads.iter().sum::<f64>() / n;
+        let var = loads.iter().map(|l| (l - mean) * (l - mean)).sum::<f64>() / n;
+        let max = loads.iter().copied().fold(f64::MIN, f64::max);
+        let min = loads.iter().copied().fold(f64::MAX, f64::min);
+        Some(Spread { rsd: var.sqrt() / mean, max_over_mean: max / mean, min_over_mean: min / mean })
+    }
+}
+
+/// The spread of a ring's exact shares.
+pub fn spread(ring: &Ring) -> Option<Spread> {
+    let weights: Vec<f64> = ring.nodes().iter().map(|n| n.weight).collect();
+    Spread::of(&shares(ring), &weights)
+}
+
+/// The expected relative standard deviation of load for `nodes` equal nodes with `vnodes`
+/// points each on a random ring: `sqrt((N - 1) / (N·V + 1))`.
+///
+/// ```
+/// let rsd = ringlab::analysis::theoretical_rsd(10, 100);
+/// assert!((rsd - (9.0f64 / 1001.0).sqrt()).abs() < 1e-12);
+/// ```
+pub fn theoretical_rsd(nodes: u32, vnodes: u32) -> f64 {
+    let (n, v) = (f64::from(nodes), f64::from(vnodes));
+    ((n - 1.0) / (n * v + 1.0)).sqrt()
+}
+
+/// One step of a [`vnode_sweep`].
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct SweepStep {
+    pub vnodes: u32,
+    pub spread: Spread,
+    /// [`theoretical_rsd`] for this many nodes and vnodes.
+    pub theoretical_rsd: f64,
+}
+
+/// The exact spread of the ring these nodes make, for each vnode count in `vnodes`.
+///
+/// Point labels `"{name}#{i}"` make the ring for `v` vnodes a subset of the ring for any
+/// larger `v`, so the points are hashed and sorted once, for the largest count.
+///
+/// ```
+/// use ringlab::{analysis, Config, NodeSpec};
+/// let nodes: Vec<NodeSpec> = (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+/// let sweep = analysis::vnode_sweep(&Config::default(), &nodes, &[1, 10, 100, 1000])?;
+/// assert!(sweep[3].spread.rsd < sweep[0].spread.rsd);
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn vnode_sweep(config: &Config, nodes: &[NodeSpec], vnodes: &[u32]) -> Result<Vec<SweepStep>, Error> {
+    let Some(&most) = vnodes.iter().max() else {
+        return Ok(Vec::new());
+    };
+    let widest = Config { vnodes: most, ..config.clone() };
+    let ring = Ring::with_nodes(widest.clone(), nodes.iter().cloned())?;
+    // The vnode index of each point, recovered once (labels are not stored on the ring).
+    let vnode_of = point_vnodes(&ring);
+    let weights: Vec<f64> = ring.nodes().iter().map(|n| n.weight).collect();
+    vnodes
+        .iter()
+        .map(|&v| {
+            let step = Config { vnodes: v, ..config.clone() };
+            step.validate()?;
+            let limits = weights.iter().map(|&w| step.points_for(w)).collect::<Result<Vec<u32>, _>>()?;
+            let kept = (0..ring.point_count())
+                .filter(|&i| vnode_of[i] < limits[ring.point(i).1])
+                .map(|i| ring.point(i));
+            let shares = shares_of(kept, weights.len(), config.bits);
+            let spread = Spread::of(&shares, &weights).ok_or(Error::EmptyRing)?;
+            let theoretical_rsd = theoretical_rsd(weights.len() as u32, v);
+            Ok(SweepStep { vnodes: v, spread, theoretical_rsd })
+        })
+        .collect()
+}
+
+/// For each point of `ring`, the `i` of its label `"{name}#{i}"`.
+fn point_vnodes(ring: &Ring) -> Vec<u32> {
+    let by_position: Vec<Vec<(u64, u32)>> = ring
+        .nodes()
+        .iter()
+        .map(|node| {
+            let mut labels: Vec<(u64, u32)> =
+                (0..node.points).map(|i| (ring.key_position(format!("{}#{i}", node.name)), i)).collect();
+            labels.sort_unstable();
+            labels
+        })
+        .collect();
+    // Walking the ring in order meets each node's points in position order too.
+    let mut next = vec![0usize; by_position.len()];
+    (0..ring.point_count())
+        .map(|i| {
+            let owner = ring.point(i).1;
+            let vnode = by_position[owner][next[owner]].1;
+            next[owner] += 1;
+            vnode
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Hash;
+
+    #[test]
+    fn one_node_owns_everything() {
+        let ring = Ring::with_nodes(Config::default(), ["solo"]).unwrap();
+        assert_eq!(shares(&ring), vec![1u128 << 32]);
+        let s = spread(&ring).unwrap();
+        assert_eq!((s.rsd, s.max_over_mean), (0.0, 1.0));
+    }
+
+    #[test]
+    fn shares_match_a_brute_force_count_on_a_tiny_ring() {
+        // Hand-placed points on a 32-bit ring, counted by arithmetic done here.
+        let ring = Ring::with_nodes(Config { vnodes: 3, ..Config::default() }, ["a", "b"]).unwrap();
+        let pts: Vec<(u64, usize)> = (0..ring.point_count()).map(|i| ring.point(i)).collect();
+        let mut expected = [0u128; 2];
+        for w in pts.windows(2) {
+            expected[w[1].1] += u128::from(w[1].0 - w[0].0);
+        }
+        let (first, last) = (pts[0], pts[pts.len() - 1]);
+        expected[first.1] += u128::from(first.0) + 1 + u128::from(u64::from(u32::MAX) - last.0);
+        assert_eq!(shares(&ring), expected.to_vec());
+    }
+
+    #[test]
+    fn sixty_four_bit_shares_sum_exactly() {
+        let config = Config { hash: Hash::Murmur3, bits: RingBits::B64, vnodes: 50 };
+        let ring = Ring::with_nodes(config, ["a", "b", "c", "d"]).unwrap();
+        assert_eq!(shares(&ring).iter().sum::<u128>(), 1u128 << 64);
+    }
+
+    #[test]
+    fn sweep_equals_rings_built_one_by_one() {
+        let nodes = [NodeSpec::new("a"), NodeSpec::new("b").weight(2.5), NodeSpec::new("c")];
+        let counts = [1, 3, 17, 100];
+        let sweep = vnode_sweep(&Config::default(), &nodes, &counts).unwrap();
+        for (step, &v) in sweep.iter().zip(&counts) {
+            let ring = Ring::with_nodes(Config { vnodes: v, ..Config::default() }, nodes.clone()).unwrap();
+            assert_eq!(step.spread, spread(&ring).unwrap(), "vnodes {v}");
+        }
+    }
+}

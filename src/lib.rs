@@ -1,0 +1,36 @@
+//! # ringlab
+//!
+//! Consistent hashing you can see, measure and trust: an exact hash-ring engine.
+//!
+//! A [`Ring`] places each node at many points ("virtual nodes") on a circle of `2^32` or
+//! `2^64` positions, using a fixed [`Hash`] function over explicit bytes. A key belongs to the
+//! first point at or after its own hash, clockwise. Because everything is integer arithmetic
+//! over fixed algorithms, the same inputs give the same mapping natively, in WebAssembly and in
+//! every browser.
+//!
+//! ```
+//! use ringlab::{Config, Hash, Ring, RingBits};
+//!
+//! let config = Config { hash: Hash::Xxh3, bits: RingBits::B32, vnodes: 64 };
+//! let mut ring = Ring::new(config)?;
+//! ring.add("10.0.1.1:11211")?;
+//! ring.add("10.0.1.2:11211")?;
+//! println!("user:42 lives on {}", ring.locate("user:42")?);
+//! # Ok::<(), ringlab::Error>(())
+//! ```
+//!
+//! The crate builds and tests natively; the `wasm` module (compiled only for `wasm32`) is a
+//! thin binding that exposes the same API to JavaScript.
+
+pub mod analysis;
+mod error;
+mod hash;
+pub mod migration;
+mod ring;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::Error;
+pub use hash::Hash;
+pub use ring::{Config, Node, NodeSpec, Ring, RingBits, MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};

@@ -1,0 +1,226 @@
+//! What moves when a ring changes: exactly (arcs) and on a key sample.
+
+use crate::{analysis, Error, Ring};
+
+/// A run of positions `start..=end` whose owner changed.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MovedArc {
+    pub start: u64,
+    pub end: u64,
+    pub from: String,
+    pub to: String,
+}
+
+/// The exact difference between two states of a ring with the same hash and size.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Migration {
+    /// The arcs whose owner changed, in clockwise order from 0 (the wrap-around is split at 0).
+    pub arcs: Vec<MovedArc>,
+    /// How many positions changed owner.
+    pub moved: u128,
+    /// `moved / 2^bits`.
+    pub moved_fraction: f64,
+    /// The least any scheme could move to reach the new shares:
+    /// the sum over nodes of `max(0, share after - share before)`, as a fraction.
+    /// On a join this is the new node's share; on a leave, the leaver's.
+    pub ideal_fraction: f64,
+    /// What `hash % N` would move going from the old to the new node count (nodes
+    /// appended or dropped at the end of the list), exactly over the ring's hash values.
+    pub modulo_fraction: f64,
+}
+
+/// The exact migration from `before` to `after`.
+///
+/// ```
+/// use ringlab::{migration, Config, Ring};
+/// let before = Ring::with_nodes(Config::default(), ["a", "b", "c"])?;
+/// let mut after = before.clone();
+/// after.add("d")?;
+/// let m = migration::between(&before, &after)?;
+/// assert!(m.arcs.iter().all(|arc| arc.to == "d"), "a join moves keys only onto the new node");
+/// assert_eq!(m.moved_fraction, m.ideal_fraction);
+/// assert!(m.modulo_fraction > 0.7);
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn between(before: &Ring, after: &Ring) -> Result<Migration, Error> {
+    if before.config().hash != after.config().hash || before.config().bits != after.config().bits {
+        return Err(Error::InvalidOption(
+            "exact migration needs both rings to use the same hash and ring size".into(),
+        ));
+    }
+    if before.is_empty() || after.is_empty() {
+        return Err(Error::EmptyRing);
+    }
+    let bits = before.config().bits;
+    let top = bits.size() - 1;
+    // Every position between two consecutive boundaries (points of either ring) has the
+    // same owner in each ring: the owner of the upper boundary.
+    let mut boundaries: Vec<u64> = (0..before.point_count())
+        .map(|i| before.point(i).0)
+        .chain((0..after.point_count()).map(|i| after.point(i).0))
+        .collect();
+    boundaries.sort_unstable();
+    boundaries.dedup();
+
+    let mut arcs: Vec<MovedArc> = Vec::new();
+    let mut moved = 0u128;
+    let mut record = |start: u64, end: u64, at: u64| -> Result<(), Error> {
+        let from = &before.nodes()[before.owner_of(at)?].name;
+        let to = &after.nodes()[after.owner_of(at)?].name;
+        if from == to {
+            return Ok(());
+        }
+        moved += u128::from(end - start) + 1;
+        match arcs.last_mut() {
+            Some(last) if last.end.checked_add(1) == Some(start) && &last.from == from && &last.to == to => {
+                last.end = end;
+            }
+            _ => arcs.push(MovedArc { start, end, from: from.clone(), to: to.clone() }),
+        }
+        Ok(())
+    };
+    let first = boundaries[0];
+    let last = boundaries[boundaries.len() - 1];
+    record(0, first, first)?;
+    for pair in boundaries.windows(2) {
+        record(pair[0] + 1, pair[1], pair[1])?;
+    }
+    if u128::from(last) < top {
+        record(last + 1, top as u64, first)?;
+    }
+
+    let size = bits.size() as f64;
+    Ok(Migration {
+        arcs,
+        moved,
+        moved_fraction: moved as f64 / size,
+        ideal_fraction: ideal_moved(before, after) as f64 / size,
+        modulo_fraction: modulo_moved(before.nodes().len() as u64, after.nodes().len() as u64, bits.size()) as f64
+            / size,
+    })
+}
+
+/// Sum over nodes of `max(0, share after - share before)`, in positions.
+fn ideal_moved(before: &Ring, after: &Ring) -> u128 {
+    let old = analysis::shares(before);
+    analysis::shares(after)
+        .into_iter()
+        .zip(after.nodes())
+        .map(|(new, node)| {
+            let was = before.index_of(&node.name).map_or(0, |i| old[i]);
+            new.saturating_sub(was)
+        })
+        .sum()
+}
+
+/// How many of the hash values `0..size` have `h % n != h % m`.
+///
+/// `h % n == h % m` exactly when `h mod lcm(n, m) < min(n, m)`, so each period of
+/// `lcm(n, m)` values keeps `min(n, m)` of them.
+pub fn modulo_moved(n: u64, m: u64, size: u128) -> u128 {
+    if n == 0 || m == 0 {
+        return size;
+    }
+    let (n, m) = (u128::from(n), u128::from(m));
+    let lcm = n / gcd(n, m) * m;
+    let keep_per_period = n.min(m);
+    let kept = size / lcm * keep_per_period + (size % lcm).min(keep_per_period);
+    size - kept
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// Keys to move between ring states: given, or generated as `"{prefix}{i}"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeySample {
+    pub keys: Vec<String>,
+}
+
+impl KeySample {
+    /// The keys `"{prefix}0"` .. `"{prefix}{count-1}"`.
+    pub fn generated(prefix: &str, count: usize) -> KeySample {
+        KeySample { keys: (0..count).map(|i| format!("{prefix}{i}")).collect() }
+    }
+}
+
+/// What moved on a key sample.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SampleMigration {
+    pub keys: usize,
+    pub moved_keys: usize,
+    /// `moved_keys / keys`.
+    pub moved_fraction: f64,
+    /// The fraction of *traffic* that moved when key `i` (0-based, in sample order) is
+    /// requested with Zipf popularity `1 / (i + 1)^s`.
+    pub moved_traffic_fraction: f64,
+    /// The Zipf exponent `s` used for `moved_traffic_fraction`.
+    pub zipf_s: f64,
+}
+
+/// The keys of `sample` that changed owner from `before` to `after`.
+pub fn sample_between(before: &Ring, after: &Ring, sample: &KeySample, zipf_s: f64) -> Result<SampleMigration, Error> {
+    if !(zipf_s.is_finite() && zipf_s >= 0.0) {
+        return Err(Error::InvalidOption(format!("the Zipf exponent must be ≥ 0 (got {zipf_s})")));
+    }
+    let (mut moved_keys, mut moved_traffic, mut traffic) = (0usize, 0f64, 0f64);
+    for (rank, key) in sample.keys.iter().enumerate() {
+        let popularity = ((rank + 1) as f64).powf(-zipf_s);
+        traffic += popularity;
+        if before.locate(key)? != after.locate(key)? {
+            moved_keys += 1;
+            moved_traffic += popularity;
+        }
+    }
+    let keys = sample.keys.len();
+    Ok(SampleMigration {
+        keys,
+        moved_keys,
+        moved_fraction: if keys == 0 { 0.0 } else { moved_keys as f64 / keys as f64 },
+        moved_traffic_fraction: if keys == 0 { 0.0 } else { moved_traffic / traffic },
+        zipf_s,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Config;
+
+    #[test]
+    fn modulo_matches_brute_force() {
+        for (n, m) in [(10, 11), (3, 2), (7, 7), (1, 5), (12, 8)] {
+            let size = 5_000u128;
+            let brute = (0..size).filter(|h| h % n != h % m).count() as u128;
+            assert_eq!(modulo_moved(n as u64, m as u64, size), brute, "{n} -> {m}");
+        }
+        // 10 -> 11 nodes: 10 of every 110 values stay: 90.9% move.
+        let f = modulo_moved(10, 11, 1 << 32) as f64 / (1u64 << 32) as f64;
+        assert!((f - 100.0 / 110.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn leave_moves_only_the_leavers_arcs() {
+        let before = Ring::with_nodes(Config::default(), ["a", "b", "c", "d"]).unwrap();
+        let mut after = before.clone();
+        after.remove("c").unwrap();
+        let m = between(&before, &after).unwrap();
+        assert!(m.arcs.iter().all(|a| a.from == "c" && a.to != "c"));
+        let c_share = analysis::shares(&before)[2];
+        assert_eq!(m.moved, c_share);
+        assert_eq!(m.moved_fraction, m.ideal_fraction);
+        let total: u128 = m.arcs.iter().map(|a| u128::from(a.end - a.start) + 1).sum();
+        assert_eq!(total, m.moved);
+    }
+
+    #[test]
+    fn identical_rings_move_nothing() {
+        let ring = Ring::with_nodes(Config::default(), ["a", "b"]).unwrap();
+        let m = between(&ring, &ring.clone()).unwrap();
+        assert_eq!((m.moved, m.arcs.len(), m.modulo_fraction), (0, 0, 0.0));
+    }
+}

@@ -1,0 +1,675 @@
+//! The hash ring: nodes, their virtual-node points, and lookups.
+//!
+//! A ring of `b` bits is the integer range `[0, 2^b - 1]`, compared as unsigned integers.
+//! Each node puts `max(1, round(weight × vnodes))` points on it, at the hash of the labels
+//! `"{name}#0"`, `"{name}#1"`, ... A key belongs to the first point at or after the key's
+//! hash, wrapping past the top to the first point.
+//!
+//! **Collisions.** Two points may land on the same position. Both are kept; among them the
+//! point of the node whose name sorts first (byte order) owns the keys. Removing that node
+//! hands the position to the next name. The rule depends only on names, never on the order
+//! nodes were added, so two clients that add the same nodes in any order agree on every key.
+
+use crate::{Error, Hash};
+
+/// Most virtual nodes per node (the `vnodes` option).
+pub const MAX_VNODES: u32 = 10_000;
+/// Most points on one ring, all nodes together: it keeps a browser tab responsive
+/// (building a ring this large takes a few hundred milliseconds in wasm).
+pub const MAX_POINTS: u64 = 2_000_000;
+/// Longest node name, in bytes.
+pub const MAX_NAME_LEN: usize = 256;
+
+/// The ring's size: 32 bits (`[0, 2^32 - 1]`) or 64 bits (`[0, 2^64 - 1]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RingBits {
+    #[default]
+    B32,
+    B64,
+}
+
+impl RingBits {
+    /// Parses `32` or `64`.
+    pub fn from_bits(bits: u64) -> Result<RingBits, Error> {
+        match bits {
+            32 => Ok(RingBits::B32),
+            64 => Ok(RingBits::B64),
+            other => Err(Error::InvalidBits(other)),
+        }
+    }
+
+    /// 32 or 64.
+    pub fn bits(self) -> u32 {
+        match self {
+            RingBits::B32 => 32,
+            RingBits::B64 => 64,
+        }
+    }
+
+    /// The number of positions on the ring, `2^bits`.
+    pub fn size(self) -> u128 {
+        1u128 << self.bits()
+    }
+
+    /// The position of a hash value: its low `bits` bits.
+    #[inline]
+    pub fn position(self, hash: u64) -> u64 {
+        match self {
+            RingBits::B32 => hash & u64::from(u32::MAX),
+            RingBits::B64 => hash,
+        }
+    }
+}
+
+/// How a ring hashes and how many points each node gets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The hash function for point labels and keys.
+    pub hash: Hash,
+    /// The ring's size.
+    pub bits: RingBits,
+    /// Points per node of weight 1.
+    pub vnodes: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config { hash: Hash::Xxh3, bits: RingBits::B32, vnodes: 160 }
+    }
+}
+
+impl Config {
+    /// Checks the settings; [`Ring::new`] calls it.
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.vnodes == 0 || self.vnodes > MAX_VNODES {
+            return Err(Error::InvalidVnodes(u64::from(self.vnodes)));
+        }
+        if self.hash.bits() < self.bits.bits() {
+            return Err(Error::HashTooNarrow { hash: self.hash.name() });
+        }
+        Ok(())
+    }
+
+    /// How many points a node of this weight gets: `max(1, round(weight × vnodes))`.
+    pub fn points_for(&self, weight: f64) -> Result<u32, Error> {
+        check_weight(weight)?;
+        let points = (weight * f64::from(self.vnodes)).round().max(1.0);
+        if points > MAX_POINTS as f64 {
+            return Err(Error::TooManyPoints { points: points as u64 });
+        }
+        Ok(points as u32)
+    }
+}
+
+fn check_weight(weight: f64) -> Result<(), Error> {
+    if weight.is_finite() && weight > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidWeight(weight))
+    }
+}
+
+/// A node to add: a name, a weight (default 1) and an optional zone (for replica placement).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub name: String,
+    pub weight: f64,
+    pub zone: Option<String>,
+}
+
+impl NodeSpec {
+    /// A node of weight 1 with no zone.
+    pub fn new(name: impl Into<String>) -> NodeSpec {
+        NodeSpec { name: name.into(), weight: 1.0, zone: None }
+    }
+
+    /// Sets the weight.
+    pub fn weight(mut self, weight: f64) -> NodeSpec {
+        self.weight = weight;
+        self
+    }
+
+    /// Sets the zone.
+    pub fn zone(mut self, zone: impl Into<String>) -> NodeSpec {
+        self.zone = Some(zone.into());
+        self
+    }
+}
+
+impl From<&str> for NodeSpec {
+    fn from(name: &str) -> NodeSpec {
+        NodeSpec::new(name)
+    }
+}
+
+/// A node on the ring.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub name: String,
+    pub weight: f64,
+    pub zone: Option<String>,
+    /// How many points the node has on the ring.
+    pub points: u32,
+}
+
+/// A consistent-hash ring.
+///
+/// ```
+/// use ringlab::{Config, Ring};
+///
+/// let mut ring = Ring::new(Config::default())?;
+/// for name in ["cache-a", "cache-b", "cache-c"] {
+///     ring.add(name)?;
+/// }
+/// let owner = ring.locate("user:42")?.to_string();
+///
+/// // Adding a node moves keys only onto the new node.
+/// ring.add("cache-d")?;
+/// let now = ring.locate("user:42")?;
+/// assert!(now == owner || now == "cache-d");
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Ring {
+    config: Config,
+    nodes: Vec<Node>,
+    points: Points,
+}
+
+impl Ring {
+    /// An empty ring.
+    pub fn new(config: Config) -> Result<Ring, Error> {
+        config.validate()?;
+        let points = Points::new(config.bits);
+        Ok(Ring { config, nodes: Vec::new(), points })
+    }
+
+    /// A ring with these nodes, built in one pass (faster than adding them one by one).
+    ///
+    /// ```
+    /// use ringlab::{Config, NodeSpec, Ring};
+    /// let ring = Ring::with_nodes(Config::default(), [NodeSpec::new("a"), NodeSpec::new("b").weight(2.0)])?;
+    /// assert_eq!(ring.nodes()[1].points, 2 * ring.nodes()[0].points);
+    /// # Ok::<(), ringlab::Error>(())
+    /// ```
+    pub fn with_nodes<I>(config: Config, nodes: I) -> Result<Ring, Error>
+    where
+        I: IntoIterator,
+        I::Item: Into<NodeSpec>,
+    {
+        let mut ring = Ring::new(config)?;
+        let mut total = 0u64;
+        for spec in nodes {
+            let node = ring.check_new(spec.into(), total)?;
+            total += u64::from(node.points);
+            ring.nodes.push(node);
+        }
+        let mut entries = Vec::with_capacity(total as usize);
+        let mut label = Vec::new();
+        for (idx, node) in ring.nodes.iter().enumerate() {
+            for i in 0..node.points {
+                entries.push((ring.label_position(&node.name, i, &mut label), idx as u32));
+            }
+        }
+        entries.sort_unstable_by(|a, b| by_position_then_name(&ring.nodes, a, b));
+        ring.points.set(&entries);
+        Ok(ring)
+    }
+
+    /// The settings the ring was made with.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The nodes, in the order they were added.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The node with this name.
+    pub fn node(&self, name: &str) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.name == name)
+    }
+
+    /// Whether the ring has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The number of points (virtual nodes) on the ring.
+    pub fn point_count(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Point `i` in clockwise order: its position and the index of its node in [`nodes`](Ring::nodes).
+    pub fn point(&self, i: usize) -> (u64, usize) {
+        (self.points.position(i), self.points.owners[i] as usize)
+    }
+
+    /// Adds a node of weight 1.
+    pub fn add(&mut self, name: &str) -> Result<(), Error> {
+        self.add_node(NodeSpec::new(name))
+    }
+
+    /// Adds a node. On error the ring is unchanged.
+    pub fn add_node(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        let node = self.check_new(spec, self.points.len() as u64)?;
+        let fresh = self.node_entries(&node.name, node.points, self.nodes.len() as u32);
+        self.nodes.push(node);
+        self.merge_points(u32::MAX, fresh);
+        Ok(())
+    }
+
+    /// Removes a node and exactly its points. On error the ring is unchanged.
+    pub fn remove(&mut self, name: &str) -> Result<Node, Error> {
+        let idx = self.index_of(name)? as u32;
+        let entries: Vec<(u64, u32)> = self
+            .points
+            .entries()
+            .filter(|&(_, owner)| owner != idx)
+            .map(|(pos, owner)| (pos, if owner > idx { owner - 1 } else { owner }))
+            .collect();
+        self.points.set(&entries);
+        Ok(self.nodes.remove(idx as usize))
+    }
+
+    /// Changes a node's weight (and so its number of points). On error the ring is unchanged.
+    pub fn set_weight(&mut self, name: &str, weight: f64) -> Result<(), Error> {
+        let idx = self.index_of(name)?;
+        let points = self.config.points_for(weight)?;
+        let total = self.points.len() as u64 - u64::from(self.nodes[idx].points) + u64::from(points);
+        if total > MAX_POINTS {
+            return Err(Error::TooManyPoints { points: total });
+        }
+        let fresh = self.node_entries(name, points, idx as u32);
+        let node = &mut self.nodes[idx];
+        node.weight = weight;
+        node.points = points;
+        self.merge_points(idx as u32, fresh);
+        Ok(())
+    }
+
+    /// A node's points, sorted by position.
+    fn node_entries(&self, name: &str, points: u32, idx: u32) -> Vec<(u64, u32)> {
+        let mut label = Vec::new();
+        let mut fresh: Vec<(u64, u32)> =
+            (0..points).map(|i| (self.label_position(name, i, &mut label), idx)).collect();
+        fresh.sort_unstable();
+        fresh
+    }
+
+    /// Replaces the points of node `replaced` (none if out of range) with `fresh`, keeping the
+    /// collision order of the module docs.
+    fn merge_points(&mut self, replaced: u32, fresh: Vec<(u64, u32)>) {
+        let nodes = &self.nodes;
+        let kept = self.points.entries().filter(|&(_, owner)| owner != replaced);
+        let merged = merge(kept, fresh, |a, b| by_position_then_name(nodes, a, b));
+        self.points.set(&merged);
+    }
+
+    /// The position of a key on this ring.
+    #[inline]
+    pub fn key_position(&self, key: impl AsRef<[u8]>) -> u64 {
+        self.config.bits.position(self.config.hash.hash(key.as_ref()))
+    }
+
+    /// The index in [`nodes`](Ring::nodes) of the node that owns `position`.
+    #[inline]
+    pub fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        if self.points.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        Ok(self.points.owners[self.points.successor(position)] as usize)
+    }
+
+    /// The index of the point that owns `position` (first point at or after it, wrapping).
+    pub fn point_of(&self, position: u64) -> Result<usize, Error> {
+        if self.points.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        Ok(self.points.successor(position))
+    }
+
+    /// The name of the node that owns `key`.
+    #[inline]
+    pub fn locate(&self, key: impl AsRef<[u8]>) -> Result<&str, Error> {
+        let idx = self.owner_of(self.key_position(key))?;
+        Ok(&self.nodes[idx].name)
+    }
+
+    /// The preference list for `key`: `n` distinct nodes, walking clockwise from the key.
+    ///
+    /// The first is always [`locate`](Ring::locate)'s answer. When nodes have zones, nodes in
+    /// zones not yet on the list come first (in walk order), then the list fills up in walk
+    /// order. Asking for more replicas than there are nodes returns every node once.
+    ///
+    /// ```
+    /// use ringlab::{Config, NodeSpec, Ring};
+    /// let ring = Ring::with_nodes(Config::default(), [
+    ///     NodeSpec::new("a1").zone("a"), NodeSpec::new("a2").zone("a"),
+    ///     NodeSpec::new("b1").zone("b"), NodeSpec::new("c1").zone("c"),
+    /// ])?;
+    /// let list = ring.replicas("user:42", 3)?;
+    /// assert_eq!(list[0], ring.locate("user:42")?);
+    /// let mut zones: Vec<_> = list.iter().map(|n| ring.node(n).unwrap().zone.clone()).collect();
+    /// zones.dedup();
+    /// assert_eq!(zones.len(), 3, "three zones, three replicas: one per zone");
+    /// # Ok::<(), ringlab::Error>(())
+    /// ```
+    pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
+        let mut out = Vec::with_capacity(n.min(self.nodes.len()));
+        self.replicas_into(self.key_position(key), n, &mut out)?;
+        Ok(out.into_iter().map(|i| self.nodes[i].name.as_str()).collect())
+    }
+
+    /// [`replicas`](Ring::replicas) for a position, as node indices written into `out`
+    /// (cleared first): no allocation once `out` has room.
+    pub fn replicas_into(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
+        out.clear();
+        if self.points.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        let want = n.min(self.nodes.len());
+        let start = self.points.successor(position);
+        let len = self.points.len();
+        let zoned = self.nodes.iter().any(|node| node.zone.is_some());
+        // Nodes skipped only because their zone was already on the list, in walk order.
+        let mut deferred: Vec<usize> = Vec::new();
+        for step in 0..len {
+            if out.len() == want || out.len() + deferred.len() == self.nodes.len() {
+                break;
+            }
+            let owner = self.points.owners[(start + step) % len] as usize;
+            if out.contains(&owner) || deferred.contains(&owner) {
+                continue;
+            }
+            if zoned && self.zone_taken(owner, out) {
+                deferred.push(owner);
+            } else {
+                out.push(owner);
+            }
+        }
+        let missing = want - out.len();
+        out.extend(deferred.into_iter().take(missing));
+        Ok(())
+    }
+
+    fn zone_taken(&self, candidate: usize, chosen: &[usize]) -> bool {
+        match &self.nodes[candidate].zone {
+            None => false,
+            Some(zone) => chosen.iter().any(|&c| self.nodes[c].zone.as_ref() == Some(zone)),
+        }
+    }
+
+    /// The label of point `i`, `"{name}#{vnode}"`, found by re-hashing the owner's labels
+    /// (labels are not stored, which keeps a point at 8–12 bytes).
+    pub fn point_label(&self, i: usize) -> Option<String> {
+        let (pos, owner) = self.point(i);
+        let node = &self.nodes[owner];
+        let mut label = Vec::new();
+        (0..node.points)
+            .find(|&v| self.label_position(&node.name, v, &mut label) == pos)
+            .map(|v| format!("{}#{v}", node.name))
+    }
+
+    /// The index of the node with this name.
+    pub fn index_of(&self, name: &str) -> Result<usize, Error> {
+        self.nodes
+            .iter()
+            .position(|n| n.name == name)
+            .ok_or_else(|| Error::UnknownNode(name.to_string()))
+    }
+
+    fn check_new(&self, spec: NodeSpec, points_before: u64) -> Result<Node, Error> {
+        if spec.name.is_empty() {
+            return Err(Error::EmptyName);
+        }
+        if spec.name.len() > MAX_NAME_LEN {
+            return Err(Error::NameTooLong { len: spec.name.len(), max: MAX_NAME_LEN });
+        }
+        if self.nodes.iter().any(|n| n.name == spec.name) {
+            return Err(Error::DuplicateNode(spec.name));
+        }
+        let points = self.config.points_for(spec.weight)?;
+        let total = points_before + u64::from(points);
+        if total > MAX_POINTS {
+            return Err(Error::TooManyPoints { points: total });
+        }
+        Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
+    }
+
+    fn label_position(&self, name: &str, vnode: u32, buf: &mut Vec<u8>) -> u64 {
+        buf.clear();
+        buf.extend_from_slice(name.as_bytes());
+        buf.push(b'#');
+        buf.extend_from_slice(itoa::Buffer::new().format(vnode).as_bytes());
+        self.config.bits.position(self.config.hash.hash(buf))
+    }
+}
+
+/// The order of points: by position, then (on a collision) by node name.
+fn by_position_then_name(nodes: &[Node], a: &(u64, u32), b: &(u64, u32)) -> std::cmp::Ordering {
+    a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name))
+}
+
+/// Merges two sorted lists.
+fn merge<T: Copy>(
+    a: impl Iterator<Item = T>,
+    b: Vec<T>,
+    cmp: impl Fn(&T, &T) -> std::cmp::Ordering,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(b.len());
+    let mut b = b.into_iter().peekable();
+    for x in a {
+        while let Some(y) = b.next_if(|y| cmp(y, &x).is_lt()) {
+            out.push(y);
+        }
+        out.push(x);
+    }
+    out.extend(b);
+    out
+}
+
+/// The sorted points: positions (u32 on a 32-bit ring, to keep a point small), owners,
+/// and a bucket index over the top bits of the position for constant-time lookups.
+#[derive(Clone, Debug)]
+struct Points {
+    positions: Positions,
+    owners: Vec<u32>,
+    /// `index[j]` is the first point whose position's top `index_bits` bits are ≥ `j`;
+    /// it has `2^index_bits + 1` entries, the last being the point count.
+    index: Vec<u32>,
+    index_shift: u32,
+}
+
+#[derive(Clone, Debug)]
+enum Positions {
+    B32(Vec<u32>),
+    B64(Vec<u64>),
+}
+
+impl Points {
+    fn new(bits: RingBits) -> Points {
+        let positions = match bits {
+            RingBits::B32 => Positions::B32(Vec::new()),
+            RingBits::B64 => Positions::B64(Vec::new()),
+        };
+        Points { positions, owners: Vec::new(), index: vec![0, 0], index_shift: bits.bits() - 1 }
+    }
+
+    fn len(&self) -> usize {
+        self.owners.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.owners.is_empty()
+    }
+
+    #[inline]
+    fn position(&self, i: usize) -> u64 {
+        match &self.positions {
+            Positions::B32(p) => u64::from(p[i]),
+            Positions::B64(p) => p[i],
+        }
+    }
+
+    fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        (0..self.len()).map(|i| (self.position(i), self.owners[i]))
+    }
+
+    fn set(&mut self, entries: &[(u64, u32)]) {
+        self.owners = entries.iter().map(|e| e.1).collect();
+        let bits = match &mut self.positions {
+            Positions::B32(p) => {
+                *p = entries.iter().map(|e| e.0 as u32).collect();
+                32
+            }
+            Positions::B64(p) => {
+                *p = entries.iter().map(|e| e.0).collect();
+                64
+            }
+        };
+        // About 2 to 4 points per bucket: a lookup reads one or two cache lines.
+        let index_bits = (usize::BITS - entries.len().leading_zeros()).saturating_sub(2).clamp(1, 24);
+        self.index_shift = bits - index_bits;
+        let buckets = 1usize << index_bits;
+        self.index.clear();
+        self.index.reserve(buckets + 1);
+        let mut i = 0;
+        for bucket in 0..buckets as u64 {
+            while i < entries.len() && (entries[i].0 >> self.index_shift) < bucket {
+                i += 1;
+            }
+            self.index.push(i as u32);
+        }
+        self.index.push(entries.len() as u32);
+    }
+
+    /// The first point at or after `position`, wrapping to 0. The ring must not be empty.
+    #[inline]
+    fn successor(&self, position: u64) -> usize {
+        let bucket = (position >> self.index_shift) as usize;
+        let (lo, hi) = (self.index[bucket] as usize, self.index[bucket + 1] as usize);
+        let found = match &self.positions {
+            Positions::B32(p) => lo + p[lo..hi].partition_point(|&x| u64::from(x) < position),
+            Positions::B64(p) => lo + p[lo..hi].partition_point(|&x| x < position),
+        };
+        if found == self.len() {
+            0
+        } else {
+            found
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ring(names: &[&str]) -> Ring {
+        let mut ring = Ring::new(Config::default()).unwrap();
+        for name in names {
+            ring.add(name).unwrap();
+        }
+        ring
+    }
+
+    #[test]
+    fn empty_ring_is_an_error() {
+        let ring = ring(&[]);
+        assert_eq!(ring.locate("k"), Err(Error::EmptyRing));
+        assert_eq!(ring.replicas("k", 2), Err(Error::EmptyRing));
+    }
+
+    #[test]
+    fn lookups_wrap_past_the_top() {
+        let ring = ring(&["a", "b", "c"]);
+        let last = ring.point_count() - 1;
+        let (top, _) = ring.point(last);
+        let (_, first_owner) = ring.point(0);
+        // Positions above the last point belong to the first point.
+        assert_eq!(ring.owner_of(top + 1).unwrap(), first_owner);
+        assert_eq!(ring.owner_of(u64::from(u32::MAX)).unwrap(), first_owner);
+        // A position exactly on a point belongs to that point.
+        let (pos, owner) = ring.point(last);
+        assert_eq!(ring.owner_of(pos).unwrap(), owner);
+        assert_eq!(ring.owner_of(0).unwrap(), first_owner);
+    }
+
+    #[test]
+    fn successor_matches_a_linear_scan() {
+        let ring = ring(&["a", "b", "c", "d", "e"]);
+        let positions: Vec<u64> = (0..ring.point_count()).map(|i| ring.point(i).0).collect();
+        assert!(positions.windows(2).all(|w| w[0] <= w[1]));
+        for probe in (0..u64::from(u32::MAX)).step_by(9_999_991).chain(positions.iter().copied()) {
+            let expected = positions.iter().position(|&p| p >= probe).unwrap_or(0);
+            assert_eq!(ring.point_of(probe).unwrap(), expected, "probe {probe}");
+        }
+    }
+
+    #[test]
+    fn bad_nodes_leave_the_ring_unchanged() {
+        let mut ring = ring(&["a"]);
+        let before = format!("{:?}", ring);
+        assert_eq!(ring.add("a"), Err(Error::DuplicateNode("a".into())));
+        assert_eq!(ring.add(""), Err(Error::EmptyName));
+        assert_eq!(ring.remove("zz"), Err(Error::UnknownNode("zz".into())));
+        for w in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(matches!(ring.add_node(NodeSpec::new("b").weight(w)), Err(Error::InvalidWeight(_))));
+            assert!(matches!(ring.set_weight("a", w), Err(Error::InvalidWeight(_))));
+        }
+        assert!(matches!(ring.add_node(NodeSpec::new("big").weight(1e9)), Err(Error::TooManyPoints { .. })));
+        assert_eq!(format!("{:?}", ring), before);
+    }
+
+    #[test]
+    fn weights_scale_points() {
+        let mut ring = ring(&[]);
+        ring.add_node(NodeSpec::new("one")).unwrap();
+        ring.add_node(NodeSpec::new("two").weight(2.0)).unwrap();
+        ring.add_node(NodeSpec::new("tiny").weight(1e-9)).unwrap();
+        let points: Vec<u32> = ring.nodes().iter().map(|n| n.points).collect();
+        assert_eq!(points, vec![160, 320, 1]);
+        assert_eq!(ring.point_count(), 481);
+    }
+
+    #[test]
+    fn set_weight_keeps_order_and_equals_a_fresh_build() {
+        let mut ring = ring(&["a", "b", "c"]);
+        ring.set_weight("b", 3.0).unwrap();
+        let names: Vec<&str> = ring.nodes().iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        let fresh = Ring::with_nodes(
+            Config::default(),
+            [NodeSpec::new("a"), NodeSpec::new("b").weight(3.0), NodeSpec::new("c")],
+        )
+        .unwrap();
+        for i in 0..2000 {
+            let key = format!("k{i}");
+            assert_eq!(ring.locate(&key), fresh.locate(&key));
+        }
+    }
+
+    #[test]
+    fn point_labels_are_recovered() {
+        let ring = ring(&["alpha", "beta"]);
+        for i in 0..ring.point_count() {
+            let label = ring.point_label(i).unwrap();
+            let (pos, owner) = ring.point(i);
+            assert!(label.starts_with(&format!("{}#", ring.nodes()[owner].name)));
+            assert_eq!(ring.key_position(&label), pos);
+        }
+    }
+
+    #[test]
+    fn sixty_four_bit_ring_needs_a_wide_hash() {
+        let narrow = Config { hash: Hash::Crc32, bits: RingBits::B64, vnodes: 10 };
+        assert_eq!(Ring::new(narrow).unwrap_err(), Error::HashTooNarrow { hash: "crc32" });
+        let wide = Config { hash: Hash::Murmur3, bits: RingBits::B64, vnodes: 10 };
+        let mut ring = Ring::new(wide).unwrap();
+        ring.add("a").unwrap();
+        ring.add("b").unwrap();
+        assert!(ring.point(ring.point_count() - 1).0 > u64::from(u32::MAX));
+        assert!(ring.locate("x").is_ok());
+    }
+}

@@ -1,0 +1,104 @@
+//! wasm-bindgen tests, run in headless Chromium and Firefox by `cargo xtask test`: the `Ring`
+//! class as JavaScript sees it (options objects in, `Error`s with readable messages out), and
+//! the shared vectors giving the same answers in the browser as natively.
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use js_sys::{Array, Reflect};
+use ringlab::wasm::Ring;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A JS value from JSON text, as a page would pass it.
+fn js(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).expect("test JSON parses")
+}
+
+/// The message of the `Error` a call threw.
+#[track_caller]
+fn message<T>(result: Result<T, wasm_bindgen::JsError>) -> String {
+    let value: JsValue = result.err().expect("the call should fail").into();
+    let error: js_sys::Error = value.dyn_into().expect("a JS Error");
+    String::from(error.message())
+}
+
+fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn options_object_builds_a_ring() {
+    let ring = Ring::new(js(r#"{"hash": "md5", "vnodes": 10, "nodes": ["a", {"name": "b", "weight": 2, "zone": "z1"}]}"#))
+        .unwrap();
+    assert_eq!(ring.point_count(), 30);
+    assert_eq!(ring.hash(), "md5");
+    let nodes: Array = ring.nodes().unwrap().dyn_into().unwrap();
+    assert_eq!(nodes.length(), 2);
+    let b = nodes.get(1);
+    assert_eq!(get(&b, "name").as_string().unwrap(), "b");
+    assert_eq!(get(&b, "zone").as_string().unwrap(), "z1");
+    assert_eq!(get(&b, "points").as_f64().unwrap(), 20.0);
+    let total: f64 = nodes.iter().map(|n| get(&n, "share").as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-12, "shares sum to 1, got {total}");
+}
+
+#[wasm_bindgen_test]
+fn no_options_means_defaults() {
+    let mut ring = Ring::new(JsValue::UNDEFINED).unwrap();
+    assert_eq!((ring.hash().as_str(), ring.bits(), ring.vnodes()), ("xxh3", 32, 160));
+    ring.add("a".into(), JsValue::UNDEFINED).unwrap();
+    assert_eq!(ring.locate("anything").unwrap(), "a");
+}
+
+#[wasm_bindgen_test]
+fn errors_are_js_errors_with_readable_messages() {
+    let mut ring = Ring::new(js(r#"{"nodes": ["a"]}"#)).unwrap();
+    assert_eq!(message(ring.add("a".into(), JsValue::UNDEFINED)), "a node named \"a\" is already on the ring");
+    assert_eq!(message(ring.remove("ghost")), "there is no node named \"ghost\" on the ring");
+    assert!(message(ring.add("w".into(), js(r#"{"weight": 0}"#))).contains("weight must be a positive"));
+    assert!(message(ring.set_weight("a", f64::NAN)).contains("weight must be a positive"));
+    assert!(message(Ring::new(js(r#"{"hash": "djb2"}"#))).contains("unknown hash \"djb2\""));
+    assert!(message(Ring::new(js(r#"{"vnodes": 0}"#))).contains("vnodes must be between 1 and"));
+    assert!(message(Ring::new(js(r#"{"vnodes": 1e12}"#))).contains("vnodes must be between 1 and"));
+    assert!(message(Ring::new(js(r#"{"colour": "red"}"#))).contains("invalid option"));
+    assert!(message(ring.add("big".into(), js(r#"{"weight": 100000}"#))).contains("points on the ring"));
+    // Failed calls left the ring as it was.
+    assert_eq!(ring.point_count(), 160);
+    ring.remove("a").unwrap();
+    assert!(message(ring.locate("k")).contains("the ring is empty"));
+}
+
+#[wasm_bindgen_test]
+fn diff_reports_a_join_exactly() {
+    let before = Ring::new(js(r#"{"nodes": ["a", "b", "c"]}"#)).unwrap();
+    let mut after = before.duplicate();
+    after.add("d".into(), JsValue::UNDEFINED).unwrap();
+    let diff = Ring::diff(&before, &after).unwrap();
+    let moved = get(&diff, "moved_fraction").as_f64().unwrap();
+    let ideal = get(&diff, "ideal_fraction").as_f64().unwrap();
+    assert_eq!(moved, ideal);
+    let arcs: Array = get(&diff, "arcs").dyn_into().unwrap();
+    assert!(arcs.length() > 0);
+    assert!(arcs.iter().all(|arc| get(&arc, "to").as_string().unwrap() == "d"));
+    let sample = Ring::diff_sample(&before, &after, "key:", 10_000, 1.0).unwrap();
+    let sampled = get(&sample, "moved_fraction").as_f64().unwrap();
+    assert!((sampled - moved).abs() < 0.02, "sample {sampled} vs exact {moved}");
+}
+
+#[wasm_bindgen_test]
+fn vectors_match_in_the_browser() {
+    for case in common::vectors().cases {
+        let nodes = serde_json::to_string(&case.nodes).unwrap();
+        let options = format!(r#"{{"hash": "{}", "bits": {}, "vnodes": {}, "nodes": {nodes}}}"#, case.hash, case.bits, case.vnodes);
+        let ring = Ring::new(js(&options)).unwrap();
+        assert_eq!(ring.point_count(), case.points);
+        for k in &case.keys {
+            let position = ring.key_position(&k.key);
+            assert_eq!(common::hex(&position), common::hex(&k.position), "{} {:?}", case.hash, k.key);
+            assert_eq!(ring.locate(&k.key).unwrap(), k.owner, "{} {:?}", case.hash, k.key);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! `cargo xtask`: ringlab's build tool.
+//!
+//! - `cargo xtask build`: release wasm build → wasm-bindgen → wasm-opt → `www/pkg/`.
+//! - `cargo xtask serve [--port N]`: build, then serve `www/` on 127.0.0.1.
+//! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests.
+//! - `cargo xtask bench`: criterion benchmarks.
+//!
+//! Each command first installs what it needs and is missing (see `tools.rs`), and every step
+//! prints its name; a failing step names itself and the command exits non-zero.
+
+mod build;
+mod serve;
+mod settings;
+mod step;
+mod test;
+mod tools;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] | test | bench>";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = step::project_root();
+    if let Err(e) = std::env::set_current_dir(&root) {
+        eprintln!("xtask: cannot enter {}: {e}", root.display());
+        return ExitCode::FAILURE;
+    }
+    let result = match args.first().map(String::as_str) {
+        Some("build") => build::run().map(drop),
+        Some("serve") => serve::run(&args[1..]),
+        Some("test") => test::run(),
+        Some("bench") => bench(),
+        _ => Err(step::Failure::new("arguments", USAGE)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("\nxtask: step '{}' failed: {}", failure.step, failure.message);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn bench() -> Result<(), step::Failure> {
+    step::run("criterion benchmarks", step::cargo().args(["bench", "-p", "ringlab", "--bench", "ring"]))
+}

@@ -1,0 +1,147 @@
+//! `cargo xtask test`: every test, stage by stage, with a count per stage.
+//!
+//! 1. native: `cargo test` (unit, property, doc and vector tests);
+//! 2. wasm: `tests/web.rs` under wasm-bindgen-test in each browser of `wasm-pack.toml`;
+//! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
+//!    against the built `www/` served on 127.0.0.1 at a free port.
+
+use crate::serve::Server;
+use crate::settings::{self, Settings};
+use crate::step::{self, announce, Failure};
+use crate::{build, tools};
+use std::process::Command;
+use std::time::Instant;
+
+/// Tests run and failed in one stage.
+struct Tally {
+    stage: String,
+    passed: u64,
+    failed: u64,
+    seconds: f64,
+}
+
+pub fn run() -> Result<(), Failure> {
+    let all = Instant::now();
+    tools::announce_checks();
+    tools::for_test()?;
+    let settings = settings::load()?;
+    let mut tallies = vec![native()?];
+    for browser in &settings.test.browsers {
+        tallies.push(wasm(browser)?);
+    }
+    tallies.push(page(&settings)?);
+
+    println!("\n==> summary");
+    for t in &tallies {
+        println!("    {:<24} {:>4} passed, {} failed  ({:.1}s)", t.stage, t.passed, t.failed, t.seconds);
+    }
+    let passed: u64 = tallies.iter().map(|t| t.passed).sum();
+    let failed: u64 = tallies.iter().map(|t| t.failed).sum();
+    println!("    all stages in {:.1}s", step::secs(all));
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 || tallies.iter().any(|t| t.passed == 0) {
+        return Err(Failure::new("summary", "some tests failed or a stage ran none"));
+    }
+    Ok(())
+}
+
+fn native() -> Result<Tally, Failure> {
+    let name = "native tests (cargo test)";
+    announce(name);
+    let start = Instant::now();
+    let (lines, ok) = step::run_capturing(name, step::cargo().args(["test", "--package", "ringlab"]))?;
+    let tally = tally(name, &lines, start, ok, rust_counts)?;
+    Ok(tally)
+}
+
+fn wasm(browser: &str) -> Result<Tally, Failure> {
+    let name = format!("wasm tests in {browser}");
+    announce(&name);
+    let start = Instant::now();
+    let mut cmd = step::cargo();
+    cmd.args(["test", "--package", "ringlab", "--target", "wasm32-unknown-unknown", "--test", "web"]);
+    // The runner picks the first driver variable it finds: set exactly one.
+    for var in ["CHROMEDRIVER", "GECKODRIVER", "SAFARIDRIVER", "MSEDGEDRIVER"] {
+        cmd.env_remove(var);
+    }
+    match browser {
+        "chrome" => cmd.env("CHROMEDRIVER", tools::CHROMEDRIVER),
+        "firefox" => {
+            let driver = tools::geckodriver_path().ok_or_else(|| Failure::new(&name, "geckodriver not found"))?;
+            cmd.env("GECKODRIVER", driver)
+        }
+        other => return Err(Failure::new(&name, format!("unknown browser {other:?} in wasm-pack.toml"))),
+    };
+    let (lines, ok) = step::run_capturing(&name, &mut cmd)?;
+    tally(&name, &lines, start, ok, rust_counts)
+}
+
+fn page(settings: &Settings) -> Result<Tally, Failure> {
+    let built = build::package(settings)?;
+    let name = "page tests (node --test, Chromium)";
+    announce(name);
+    let start = Instant::now();
+    let server = Server::start("127.0.0.1", 0)?;
+    let mut files: Vec<String> = std::fs::read_dir("tests/e2e")
+        .map_err(|e| Failure::new(name, e.to_string()))?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".test.mjs"))
+        .map(|f| format!("tests/e2e/{f}"))
+        .collect();
+    files.sort();
+    let mut cmd = Command::new("node");
+    cmd.arg("--test")
+        .arg("--test-reporter=spec")
+        .args(&files)
+        .env("RINGLAB_URL", &server.url)
+        .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
+        .env("RINGLAB_SCREENSHOTS", "target/screenshots")
+        .env("RINGLAB_WASM_BYTES", built.raw_bytes.to_string());
+    let (lines, ok) = step::run_capturing(name, &mut cmd)?;
+    tally(name, &lines, start, ok, node_counts)
+}
+
+fn tally(
+    stage: &str,
+    lines: &[String],
+    start: Instant,
+    ok: bool,
+    counts: fn(&[String]) -> (u64, u64),
+) -> Result<Tally, Failure> {
+    let (passed, failed) = counts(lines);
+    let seconds = step::secs(start);
+    println!("    {stage}: {passed} passed, {failed} failed in {seconds:.1}s");
+    if !ok || failed > 0 {
+        return Err(Failure::new(stage, format!("{failed} failed (see above)")));
+    }
+    Ok(Tally { stage: stage.to_string(), passed, failed, seconds })
+}
+
+/// Sums libtest's `test result: ok. N passed; M failed; ...` lines.
+fn rust_counts(lines: &[String]) -> (u64, u64) {
+    let mut sum = (0, 0);
+    for line in lines.iter().filter(|l| l.starts_with("test result:")) {
+        sum.0 += number_before(line, " passed");
+        sum.1 += number_before(line, " failed");
+    }
+    sum
+}
+
+/// Reads node's `ℹ pass N` / `ℹ fail N` summary lines.
+fn node_counts(lines: &[String]) -> (u64, u64) {
+    let find = |word: &str| {
+        lines
+            .iter()
+            .filter_map(|l| l.trim_start_matches(|c: char| !c.is_ascii_alphabetic()).strip_prefix(word))
+            .filter_map(|rest| rest.trim().parse::<u64>().ok())
+            .last()
+            .unwrap_or(0)
+    };
+    (find("pass "), find("fail "))
+}
+
+fn number_before(line: &str, word: &str) -> u64 {
+    line.find(word)
+        .and_then(|end| line[..end].rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+        .unwrap_or(0)
+}
