@@ -152,6 +152,13 @@ pub struct Node {
     pub points: u32,
 }
 
+impl Node {
+    /// What it takes to add this node to another ring.
+    pub fn spec(&self) -> NodeSpec {
+        NodeSpec { name: self.name.clone(), weight: self.weight, zone: self.zone.clone() }
+    }
+}
+
 /// A consistent-hash ring.
 ///
 /// ```
@@ -239,6 +246,16 @@ impl Ring {
     /// The number of points (virtual nodes) on the ring.
     pub fn point_count(&self) -> usize {
         self.points.len()
+    }
+
+    /// Heap bytes the ring holds: points, their owners, the lookup index and the nodes.
+    pub fn memory_bytes(&self) -> usize {
+        let nodes: usize = self
+            .nodes
+            .iter()
+            .map(|n| std::mem::size_of::<Node>() + n.name.capacity() + n.zone.as_ref().map_or(0, String::capacity))
+            .sum();
+        self.points.memory_bytes() + nodes
     }
 
     /// Point `i` in clockwise order: its position and the index of its node in [`nodes`](Ring::nodes).
@@ -499,6 +516,14 @@ impl Points {
 
     fn len(&self) -> usize {
         self.owners.len()
+    }
+
+    fn memory_bytes(&self) -> usize {
+        let positions = match &self.positions {
+            Positions::B32(p) => p.capacity() * 4,
+            Positions::B64(p) => p.capacity() * 8,
+        };
+        positions + self.owners.capacity() * 4 + self.index.capacity() * 4
     }
 
     fn is_empty(&self) -> bool {

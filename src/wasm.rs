@@ -245,6 +245,21 @@ impl Ring {
         to_js(&analysis::spread(&self.inner))
     }
 
+    /// The exact spread for each vnode count in `counts`, with this ring's nodes and hash:
+    /// `[{vnodes, spread: {rsd, max_over_mean, min_over_mean}, theoretical_rsd}]`.
+    #[wasm_bindgen(js_name = vnodeSweep)]
+    pub fn vnode_sweep(&self, counts: Vec<u32>) -> Result<JsValue, JsError> {
+        let nodes: Vec<NodeSpec> = self.inner.nodes().iter().map(crate::Node::spec).collect();
+        let sweep = analysis::vnode_sweep(self.inner.config(), &nodes, &counts).map_err(js_err)?;
+        to_js(&sweep)
+    }
+
+    /// Heap bytes the ring holds.
+    #[wasm_bindgen(getter, js_name = memoryBytes)]
+    pub fn memory_bytes(&self) -> usize {
+        self.inner.memory_bytes()
+    }
+
     /// The exact migration from `before` to `after`:
     /// `{arcs: [{start, end, from, to}], moved, moved_fraction, ideal_fraction, modulo_fraction}`.
     /// `start`, `end` and `moved` are decimal strings (they can exceed 2^53).
@@ -257,7 +272,16 @@ impl Ring {
     /// `{keys, moved_keys, moved_fraction, moved_traffic_fraction, zipf_s}`.
     #[wasm_bindgen(js_name = diffSample)]
     pub fn diff_sample(before: &Ring, after: &Ring, prefix: &str, count: usize, zipf_s: f64) -> Result<JsValue, JsError> {
-        let sample = migration::KeySample::generated(prefix, count);
+        Ring::diff_of(before, after, migration::KeySample::generated(prefix, count), zipf_s)
+    }
+
+    /// As `diffSample`, on the given keys (most popular first for the Zipf traffic figure).
+    #[wasm_bindgen(js_name = diffKeys)]
+    pub fn diff_keys(before: &Ring, after: &Ring, keys: Vec<String>, zipf_s: f64) -> Result<JsValue, JsError> {
+        Ring::diff_of(before, after, migration::KeySample { keys }, zipf_s)
+    }
+
+    fn diff_of(before: &Ring, after: &Ring, sample: migration::KeySample, zipf_s: f64) -> Result<JsValue, JsError> {
         let m = migration::sample_between(&before.inner, &after.inner, &sample, zipf_s).map_err(js_err)?;
         to_js(&m)
     }
@@ -294,4 +318,11 @@ impl From<migration::Migration> for MigrationView {
             modulo_fraction: m.modulo_fraction,
         }
     }
+}
+
+/// The expected relative standard deviation of load for `nodes` equal nodes with `vnodes`
+/// points each: `sqrt((N - 1) / (N·V + 1))`.
+#[wasm_bindgen(js_name = theoreticalRsd)]
+pub fn theoretical_rsd(nodes: u32, vnodes: u32) -> f64 {
+    analysis::theoretical_rsd(nodes, vnodes)
 }

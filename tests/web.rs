@@ -102,3 +102,30 @@ fn vectors_match_in_the_browser() {
         }
     }
 }
+
+#[wasm_bindgen_test]
+fn replicas_and_analysis_are_reachable_from_js() {
+    let ring = Ring::new(js(
+        r#"{"vnodes": 50, "nodes": [{"name": "a1", "zone": "a"}, {"name": "a2", "zone": "a"}, {"name": "b1", "zone": "b"}]}"#,
+    ))
+    .unwrap();
+    let list = ring.replicas("user:7", 2).unwrap();
+    assert_eq!(list[0], ring.locate("user:7").unwrap());
+    assert!(list.contains(&"b1".to_string()) , "two zones, two replicas: one must be b1, got {list:?}");
+    assert_eq!(ring.replicas("user:7", 10).unwrap().len(), 3);
+
+    let sweep: Array = ring.vnode_sweep(vec![1, 10, 100]).unwrap().dyn_into().unwrap();
+    assert_eq!(sweep.length(), 3);
+    let rsd = |i: u32| get(&get(&sweep.get(i), "spread"), "rsd").as_f64().unwrap();
+    assert!(rsd(2) < rsd(0), "more vnodes, less spread: {} vs {}", rsd(2), rsd(0));
+    let theory = get(&sweep.get(1), "theoretical_rsd").as_f64().unwrap();
+    assert_eq!(theory, ringlab::wasm::theoretical_rsd(3, 10));
+    assert!((theory - (2.0f64 / 31.0).sqrt()).abs() < 1e-12);
+
+    let mut after = ring.duplicate();
+    after.remove("a1").unwrap();
+    let keys: Vec<String> = (0..500).map(|i| format!("user:{i}")).collect();
+    let owned_by_a1 = keys.iter().filter(|k| ring.locate(k).unwrap() == "a1").count();
+    let moved = Ring::diff_keys(&ring, &after, keys, 0.0).unwrap();
+    assert_eq!(get(&moved, "moved_keys").as_f64().unwrap() as usize, owned_by_a1);
+}

@@ -1,0 +1,117 @@
+//! `cargo xtask bench`: ringlab's lookups, replicas, build, exact shares and vnode sweep,
+//! side by side with the `hashring` crate and with hashing the key alone. The numbers go in
+//! README.md; nothing here asserts a speed.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use ringlab::{analysis, Config, Hash, NodeSpec, Ring};
+use std::hint::black_box;
+
+const KEYS: usize = 4096;
+
+fn keys() -> Vec<String> {
+    (0..KEYS).map(|i| format!("user:{i}")).collect()
+}
+
+fn ten_nodes() -> Vec<NodeSpec> {
+    (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect()
+}
+
+/// hashring 0.3 with the same 10 nodes × 160 virtual nodes.
+fn hashring_ring() -> hashring::HashRing<(String, u32)> {
+    let mut ring = hashring::HashRing::new();
+    for n in 0..10 {
+        for v in 0..160 {
+            ring.add((format!("node-{n}"), v));
+        }
+    }
+    ring
+}
+
+fn lookups(c: &mut Criterion) {
+    let keys = keys();
+    let ring = Ring::with_nodes(Config { vnodes: 160, ..Config::default() }, ten_nodes()).unwrap();
+    let other = hashring_ring();
+    let mut g = c.benchmark_group("locate, 10 nodes x 160 vnodes");
+    let mut i = 0;
+    g.bench_function("xxh3 of the key alone", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            black_box(Hash::Xxh3.hash(black_box(keys[i].as_bytes())))
+        })
+    });
+    g.bench_function("ringlab locate", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            black_box(ring.locate(black_box(&keys[i])).ok())
+        })
+    });
+    g.bench_function("hashring 0.3 get", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            black_box(other.get(black_box(&keys[i])))
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("replicas(key, 3), 10 nodes x 160 vnodes");
+    g.bench_function("ringlab replicas", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            black_box(ring.replicas(black_box(&keys[i]), 3).ok())
+        })
+    });
+    let mut out = Vec::with_capacity(3);
+    g.bench_function("ringlab replicas_into (no allocation)", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            let pos = ring.key_position(black_box(&keys[i]));
+            black_box(ring.replicas_into(pos, 3, &mut out).ok())
+        })
+    });
+    g.bench_function("hashring 0.3 get_with_replicas", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            black_box(other.get_with_replicas(black_box(&keys[i]), 2))
+        })
+    });
+    g.finish();
+}
+
+fn big_ring(c: &mut Criterion) {
+    let nodes: Vec<NodeSpec> = (0..1000).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+    let config = Config { vnodes: 1000, ..Config::default() };
+    let ring = Ring::with_nodes(config.clone(), nodes.clone()).unwrap();
+    println!(
+        "memory, 1,000 nodes x 1,000 vnodes: {} points, {} bytes, {:.2} bytes per point",
+        ring.point_count(),
+        ring.memory_bytes(),
+        ring.memory_bytes() as f64 / ring.point_count() as f64
+    );
+    let mut g = c.benchmark_group("1,000 nodes x 1,000 vnodes (1M points)");
+    g.sample_size(10);
+    g.bench_function("build", |b| {
+        b.iter_batched(|| nodes.clone(), |n| Ring::with_nodes(config.clone(), n).unwrap(), BatchSize::LargeInput)
+    });
+    g.bench_function("exact shares", |b| b.iter(|| black_box(analysis::shares(&ring))));
+    g.bench_function("add one node (1,000 points) to it", |b| {
+        b.iter_batched(
+            || ring.clone(),
+            |mut r| {
+                r.add("one-more").unwrap();
+                r
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+
+    let counts: Vec<u32> = (0..30).map(|s| (1000f64.powf(s as f64 / 29.0)).round() as u32).collect();
+    let mut g = c.benchmark_group("vnode sweep");
+    g.bench_function("30 steps, 10 nodes, 1..1000 vnodes", |b| {
+        b.iter(|| black_box(analysis::vnode_sweep(&Config::default(), &ten_nodes(), &counts).unwrap()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, lookups, big_ring);
+criterion_main!(benches);
