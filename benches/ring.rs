@@ -39,6 +39,19 @@ fn lookups(c: &mut Criterion) {
             black_box(Hash::Xxh3.hash(black_box(keys[i].as_bytes())))
         })
     });
+    g.bench_function("ringlab key_position (hash dispatch only)", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            black_box(ring.key_position(black_box(&keys[i])))
+        })
+    });
+    let positions: Vec<u64> = keys.iter().map(|k| ring.key_position(k)).collect();
+    g.bench_function("ringlab owner_of (lookup only, hash precomputed)", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            black_box(ring.owner_of(black_box(positions[i])).ok())
+        })
+    });
     g.bench_function("ringlab locate", |b| {
         b.iter(|| {
             i = (i + 1) % KEYS;

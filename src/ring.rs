@@ -388,19 +388,18 @@ impl Ring {
         }
         let want = n.min(self.nodes.len());
         let start = self.points.successor(position);
-        let len = self.points.len();
-        let zoned = self.nodes.iter().any(|node| node.zone.is_some());
         // Nodes skipped only because their zone was already on the list, in walk order.
         let mut deferred: Vec<usize> = Vec::new();
-        for step in 0..len {
+        let walk = self.points.owners[start..].iter().chain(&self.points.owners[..start]);
+        for &owner in walk {
             if out.len() == want || out.len() + deferred.len() == self.nodes.len() {
                 break;
             }
-            let owner = self.points.owners[(start + step) % len] as usize;
+            let owner = owner as usize;
             if out.contains(&owner) || deferred.contains(&owner) {
                 continue;
             }
-            if zoned && self.zone_taken(owner, out) {
+            if self.zone_taken(owner, out) {
                 deferred.push(owner);
             } else {
                 out.push(owner);
@@ -554,7 +553,8 @@ impl Points {
                 64
             }
         };
-        // About 2 to 4 points per bucket: a lookup reads one or two cache lines.
+        // Two to four points per bucket (1 to 2 bytes of index per point): a lookup is a
+        // bucket read and a short scan.
         let index_bits = (usize::BITS - entries.len().leading_zeros()).saturating_sub(2).clamp(1, 24);
         self.index_shift = bits - index_bits;
         let buckets = 1usize << index_bits;
@@ -574,16 +574,36 @@ impl Points {
     #[inline]
     fn successor(&self, position: u64) -> usize {
         let bucket = (position >> self.index_shift) as usize;
-        let (lo, hi) = (self.index[bucket] as usize, self.index[bucket + 1] as usize);
+        let (Some(&lo), Some(&hi)) = (self.index.get(bucket), self.index.get(bucket + 1)) else {
+            return 0; // past the top of a 32-bit ring: wrap to the first point
+        };
+        let (lo, hi) = (lo as usize, hi as usize);
         let found = match &self.positions {
-            Positions::B32(p) => lo + p[lo..hi].partition_point(|&x| u64::from(x) < position),
-            Positions::B64(p) => lo + p[lo..hi].partition_point(|&x| x < position),
+            // In a bucket, the position fits in 32 bits: compare as u32 (twice the lanes).
+            Positions::B32(p) => first_at_or_after(p, lo, hi, position as u32),
+            Positions::B64(p) => first_at_or_after(p, lo, hi, position),
         };
         if found == self.len() {
             0
         } else {
             found
         }
+    }
+}
+
+/// The first index in `lo..hi` of `sorted` whose position is `≥ position` (`hi` if none).
+///
+/// Buckets hold about three points, and how many a lookup passes is random, so a loop that
+/// stops early mispredicts a branch on most lookups. Instead, count the points below
+/// `position` in a fixed window of eight from `lo`: the points are sorted and every point
+/// past the bucket is above `position`, so the count is the answer whenever the bucket fits
+/// in the window. Rare larger buckets, and the last few points, use a binary search.
+#[inline]
+fn first_at_or_after<P: Copy + Ord>(sorted: &[P], lo: usize, hi: usize, position: P) -> usize {
+    const WINDOW: usize = 8;
+    match sorted.get(lo..lo + WINDOW) {
+        Some(window) if hi - lo <= WINDOW => lo + window.iter().map(|&x| usize::from(x < position)).sum::<usize>(),
+        _ => lo + sorted[lo..hi].partition_point(|&x| x < position),
     }
 }
 
@@ -615,6 +635,7 @@ mod tests {
         // Positions above the last point belong to the first point.
         assert_eq!(ring.owner_of(top + 1).unwrap(), first_owner);
         assert_eq!(ring.owner_of(u64::from(u32::MAX)).unwrap(), first_owner);
+        assert_eq!(ring.owner_of(u64::MAX).unwrap(), first_owner);
         // A position exactly on a point belongs to that point.
         let (pos, owner) = ring.point(last);
         assert_eq!(ring.owner_of(pos).unwrap(), owner);
