@@ -4,9 +4,54 @@
 //! `(p[last], 2^bits - 1]` and `[0, p[0]]`. A node's share is the sum of its points' arcs, an
 //! integer, and the shares of all nodes add up to exactly `2^bits`.
 
-use crate::{Config, Error, NodeSpec, Ring, RingBits};
+use crate::{Config, Error, NodeSpec, Ring};
 
-/// Each node's share of the ring, in positions, indexed like [`Ring::nodes`].
+/// A placement made of points on a ring of `size` positions, where a position belongs to
+/// the first point at or after it (wrapping): ringlab's [`Ring`], and the real systems that
+/// work the same way. Exact shares and exact migrations work on any of them.
+pub trait Arcs {
+    /// How many positions the ring has (`2^32`, `2^64`, 16384 slots, ...).
+    fn size(&self) -> u128;
+    /// How keys become positions, e.g. `"ring/xxh3/32"`: two placements can be compared
+    /// position by position only when this is the same.
+    fn key_mapping(&self) -> String;
+    /// The number of points.
+    fn point_count(&self) -> usize;
+    /// Point `i` in clockwise order: position and owning node's index.
+    fn point(&self, i: usize) -> (u64, usize);
+    /// The index of the node that owns `position`.
+    fn owner_of(&self, position: u64) -> Result<usize, Error>;
+    /// The name of node `index`.
+    fn node_name(&self, index: usize) -> &str;
+    /// The number of nodes.
+    fn node_count(&self) -> usize;
+}
+
+impl Arcs for Ring {
+    fn size(&self) -> u128 {
+        self.config().bits.size()
+    }
+    fn key_mapping(&self) -> String {
+        format!("ring/{}/{}", self.config().hash, self.config().bits.bits())
+    }
+    fn point_count(&self) -> usize {
+        Ring::point_count(self)
+    }
+    fn point(&self, i: usize) -> (u64, usize) {
+        Ring::point(self, i)
+    }
+    fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        Ring::owner_of(self, position)
+    }
+    fn node_name(&self, index: usize) -> &str {
+        &self.nodes()[index].name
+    }
+    fn node_count(&self) -> usize {
+        self.nodes().len()
+    }
+}
+
+/// Each node's share of the ring, in positions, indexed like the nodes.
 ///
 /// ```
 /// use ringlab::{analysis, Config, Ring};
@@ -15,13 +60,13 @@ use crate::{Config, Error, NodeSpec, Ring, RingBits};
 /// assert_eq!(shares.iter().sum::<u128>(), 1u128 << 32);
 /// # Ok::<(), ringlab::Error>(())
 /// ```
-pub fn shares(ring: &Ring) -> Vec<u128> {
+pub fn shares<A: Arcs + ?Sized>(ring: &A) -> Vec<u128> {
     let points = (0..ring.point_count()).map(|i| ring.point(i));
-    shares_of(points, ring.nodes().len(), ring.config().bits)
+    shares_of(points, ring.node_count(), ring.size())
 }
 
-/// Shares of the points `(position, owner)` given in clockwise order.
-fn shares_of(points: impl Iterator<Item = (u64, usize)>, nodes: usize, bits: RingBits) -> Vec<u128> {
+/// Shares of the points `(position, owner)` given in clockwise order, on a ring of `size`.
+pub(crate) fn shares_of(points: impl Iterator<Item = (u64, usize)>, nodes: usize, size: u128) -> Vec<u128> {
     let mut shares = vec![0u128; nodes];
     let mut first: Option<(u64, usize)> = None;
     let mut prev = 0u64;
@@ -33,8 +78,8 @@ fn shares_of(points: impl Iterator<Item = (u64, usize)>, nodes: usize, bits: Rin
         prev = pos;
     }
     if let Some((pos, owner)) = first {
-        // [0, first] plus (last, top]: 2^bits - last + first.
-        shares[owner] += bits.size() - u128::from(prev) + u128::from(pos);
+        // [0, first] plus (last, top]: size - last + first.
+        shares[owner] += size - u128::from(prev) + u128::from(pos);
     }
     shares
 }
@@ -132,7 +177,7 @@ pub fn vnode_sweep(config: &Config, nodes: &[NodeSpec], vnodes: &[u32]) -> Resul
             let kept = (0..ring.point_count())
                 .filter(|&i| vnode_of[i] < limits[ring.point(i).1])
                 .map(|i| ring.point(i));
-            let shares = shares_of(kept, weights.len(), config.bits);
+            let shares = shares_of(kept, weights.len(), config.bits.size());
             let spread = Spread::of(&shares, &weights).ok_or(Error::EmptyRing)?;
             let theoretical_rsd = theoretical_rsd(weights.len() as u32, v);
             Ok(SweepStep { vnodes: v, spread, theoretical_rsd })
@@ -167,7 +212,7 @@ fn point_vnodes(ring: &Ring) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Hash;
+    use crate::{Hash, RingBits};
 
     #[test]
     fn one_node_owns_everything() {

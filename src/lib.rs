@@ -22,10 +22,12 @@
 //! The crate builds and tests natively; the `wasm` module (compiled only for `wasm32`) is a
 //! thin binding that exposes the same API to JavaScript.
 
+pub mod algo;
 pub mod analysis;
 mod error;
 mod hash;
 pub mod migration;
+mod points;
 mod ring;
 
 #[cfg(target_arch = "wasm32")]

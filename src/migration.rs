@@ -1,6 +1,7 @@
 //! What moves when a ring changes: exactly (arcs) and on a key sample.
 
-use crate::{analysis, Error, Ring};
+use crate::analysis::{self, Arcs};
+use crate::{Error, Ring};
 
 /// A run of positions `start..=end` whose owner changed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -11,14 +12,14 @@ pub struct MovedArc {
     pub to: String,
 }
 
-/// The exact difference between two states of a ring with the same hash and size.
+/// The exact difference between two states of a placement with the same key mapping.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Migration {
     /// The arcs whose owner changed, in clockwise order from 0 (the wrap-around is split at 0).
     pub arcs: Vec<MovedArc>,
     /// How many positions changed owner.
     pub moved: u128,
-    /// `moved / 2^bits`.
+    /// `moved / size`.
     pub moved_fraction: f64,
     /// The least any scheme could move to reach the new shares:
     /// the sum over nodes of `max(0, share after - share before)`, as a fraction.
@@ -42,17 +43,19 @@ pub struct Migration {
 /// assert!(m.modulo_fraction > 0.7);
 /// # Ok::<(), ringlab::Error>(())
 /// ```
-pub fn between(before: &Ring, after: &Ring) -> Result<Migration, Error> {
-    if before.config().hash != after.config().hash || before.config().bits != after.config().bits {
-        return Err(Error::InvalidOption(
-            "exact migration needs both rings to use the same hash and ring size".into(),
-        ));
+pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Result<Migration, Error> {
+    if before.key_mapping() != after.key_mapping() || before.size() != after.size() {
+        return Err(Error::InvalidOption(format!(
+            "exact migration needs both states to map keys the same way ({} vs {})",
+            before.key_mapping(),
+            after.key_mapping()
+        )));
     }
-    if before.is_empty() || after.is_empty() {
+    if before.point_count() == 0 || after.point_count() == 0 {
         return Err(Error::EmptyRing);
     }
-    let bits = before.config().bits;
-    let top = bits.size() - 1;
+    let size = before.size();
+    let top = size - 1;
     // Every position between two consecutive boundaries (points of either ring) has the
     // same owner in each ring: the owner of the upper boundary.
     let mut boundaries: Vec<u64> = (0..before.point_count())
@@ -65,17 +68,17 @@ pub fn between(before: &Ring, after: &Ring) -> Result<Migration, Error> {
     let mut arcs: Vec<MovedArc> = Vec::new();
     let mut moved = 0u128;
     let mut record = |start: u64, end: u64, at: u64| -> Result<(), Error> {
-        let from = &before.nodes()[before.owner_of(at)?].name;
-        let to = &after.nodes()[after.owner_of(at)?].name;
+        let from = before.node_name(before.owner_of(at)?);
+        let to = after.node_name(after.owner_of(at)?);
         if from == to {
             return Ok(());
         }
         moved += u128::from(end - start) + 1;
         match arcs.last_mut() {
-            Some(last) if last.end.checked_add(1) == Some(start) && &last.from == from && &last.to == to => {
+            Some(last) if last.end.checked_add(1) == Some(start) && last.from == from && last.to == to => {
                 last.end = end;
             }
-            _ => arcs.push(MovedArc { start, end, from: from.clone(), to: to.clone() }),
+            _ => arcs.push(MovedArc { start, end, from: from.to_string(), to: to.to_string() }),
         }
         Ok(())
     };
@@ -89,27 +92,25 @@ pub fn between(before: &Ring, after: &Ring) -> Result<Migration, Error> {
         record(last + 1, top as u64, first)?;
     }
 
-    let size = bits.size() as f64;
+    let modulo = modulo_moved(before.node_count() as u64, after.node_count() as u64, size);
+    let fraction = |x: u128| x as f64 / size as f64;
     Ok(Migration {
         arcs,
         moved,
-        moved_fraction: moved as f64 / size,
-        ideal_fraction: ideal_moved(before, after) as f64 / size,
-        modulo_fraction: modulo_moved(before.nodes().len() as u64, after.nodes().len() as u64, bits.size()) as f64
-            / size,
+        moved_fraction: fraction(moved),
+        ideal_fraction: fraction(ideal_moved(before, after)),
+        modulo_fraction: fraction(modulo),
     })
 }
 
 /// Sum over nodes of `max(0, share after - share before)`, in positions.
-fn ideal_moved(before: &Ring, after: &Ring) -> u128 {
+fn ideal_moved<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> u128 {
     let old = analysis::shares(before);
+    let old_index = |name: &str| (0..before.node_count()).find(|&i| before.node_name(i) == name);
     analysis::shares(after)
         .into_iter()
-        .zip(after.nodes())
-        .map(|(new, node)| {
-            let was = before.index_of(&node.name).map_or(0, |i| old[i]);
-            new.saturating_sub(was)
-        })
+        .enumerate()
+        .map(|(i, new)| new.saturating_sub(old_index(after.node_name(i)).map_or(0, |j| old[j])))
         .sum()
 }
 

@@ -1,0 +1,328 @@
+//! The real systems that are rings of points: libketama, libmemcached (weighted and plain
+//! ketama), Go groupcache and Cassandra tokens. Each differs in how it labels and counts
+//! points, hashes keys and breaks ties; the lookup (first point at or after the key's hash,
+//! wrapping) is the same. The rules are cited from each system's source in
+//! `tests/real/README.md`, and `tests/real_systems.rs` checks them against the real code.
+//!
+//! Point counts depend on all nodes' weights (libketama, libmemcached), so every change
+//! rebuilds the continuum from the node list, as the real clients do.
+
+use super::{cassandra, check_weight, index_of, new_node, specs, unit_weight, Algorithm, Options, Placement};
+use crate::analysis::Arcs;
+use crate::points::Points;
+use crate::{Error, Node, NodeSpec, MAX_POINTS};
+use md5::Digest as _;
+
+const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+/// libketama keeps a server's address in `char ip[22]`.
+const LIBKETAMA_MAX_NAME: usize = 21;
+const MEMCACHED_DEFAULT_PORT: u16 = 11211;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Libketama,
+    LibmemcachedWeighted,
+    LibmemcachedKetama,
+    Groupcache { replicas: u32 },
+    Cassandra { num_tokens: u32 },
+}
+
+/// Which of two points at the same position owns it.
+#[derive(Clone, Copy, PartialEq)]
+enum Tie {
+    /// libketama (glibc's stable qsort) and libmemcached (`continuum_item_cmp`).
+    EarlierAdded,
+    /// groupcache: the later `Add` overwrites the point's entry in its map.
+    LaterAdded,
+    /// ringlab's rule, for Cassandra (whose real tokens never collide).
+    SmallerName,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Continuum {
+    kind: Kind,
+    nodes: Vec<Node>,
+    points: Points,
+}
+
+impl Continuum {
+    pub(crate) fn new(options: &Options, nodes: Vec<NodeSpec>) -> Result<Continuum, Error> {
+        let kind = match options.algorithm {
+            Algorithm::Libketama => Kind::Libketama,
+            Algorithm::LibmemcachedWeighted => Kind::LibmemcachedWeighted,
+            Algorithm::LibmemcachedKetama => Kind::LibmemcachedKetama,
+            Algorithm::Groupcache => Kind::Groupcache { replicas: options.replicas },
+            Algorithm::Cassandra => Kind::Cassandra { num_tokens: options.num_tokens },
+            other => unreachable!("{} is not a continuum", other.name()),
+        };
+        let mut continuum = Continuum { kind, nodes: Vec::new(), points: Points::new(kind.space_bits()) };
+        continuum.rebuild(nodes)?;
+        Ok(continuum)
+    }
+
+    /// Makes the continuum for `specs`, or leaves everything as it was on error.
+    fn rebuild(&mut self, specs: Vec<NodeSpec>) -> Result<(), Error> {
+        let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
+        for spec in specs {
+            self.kind.check(&spec)?;
+            let node = new_node(&nodes, spec, 0)?;
+            nodes.push(node);
+        }
+        let counts = self.kind.point_counts(&nodes)?;
+        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+        if total > MAX_POINTS {
+            return Err(Error::TooManyPoints { points: total });
+        }
+        let mut entries: Vec<(u64, u32)> = Vec::with_capacity(total as usize);
+        for (idx, (node, &count)) in nodes.iter_mut().zip(&counts).enumerate() {
+            node.points = count;
+            self.kind.push_points(&node.name, count, idx as u32, &mut entries);
+        }
+        let tie = self.kind.tie();
+        entries.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| match tie {
+                Tie::EarlierAdded => a.1.cmp(&b.1),
+                Tie::LaterAdded => b.1.cmp(&a.1),
+                Tie::SmallerName => nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name),
+            })
+        });
+        self.points.set(&entries);
+        self.nodes = nodes;
+        Ok(())
+    }
+
+    fn key_position(&self, key: &[u8]) -> u64 {
+        match self.kind {
+            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => {
+                // libmemcached skips hashing with one server; the answer is the same.
+                md5_word(key, 0)
+            }
+            Kind::Groupcache { .. } => u64::from(CRC32.checksum(key)),
+            Kind::Cassandra { .. } => cassandra::position(cassandra::token(key)),
+        }
+    }
+}
+
+impl Kind {
+    fn space_bits(self) -> u32 {
+        match self {
+            Kind::Cassandra { .. } => 64,
+            _ => 32,
+        }
+    }
+
+    fn tie(self) -> Tie {
+        match self {
+            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => Tie::EarlierAdded,
+            Kind::Groupcache { .. } => Tie::LaterAdded,
+            Kind::Cassandra { .. } => Tie::SmallerName,
+        }
+    }
+
+    fn algorithm(self) -> Algorithm {
+        match self {
+            Kind::Libketama => Algorithm::Libketama,
+            Kind::LibmemcachedWeighted => Algorithm::LibmemcachedWeighted,
+            Kind::LibmemcachedKetama => Algorithm::LibmemcachedKetama,
+            Kind::Groupcache { .. } => Algorithm::Groupcache,
+            Kind::Cassandra { .. } => Algorithm::Cassandra,
+        }
+    }
+
+    /// What the real system accepts as a node.
+    fn check(self, spec: &NodeSpec) -> Result<(), Error> {
+        check_weight(spec.weight)?;
+        match self {
+            Kind::Libketama if spec.name.len() > LIBKETAMA_MAX_NAME => Err(Error::InvalidOption(format!(
+                "libketama server addresses are at most {LIBKETAMA_MAX_NAME} bytes ({:?} has {})",
+                spec.name,
+                spec.name.len()
+            ))),
+            Kind::Libketama | Kind::LibmemcachedWeighted if spec.weight.fract() != 0.0 => Err(Error::InvalidOption(
+                format!("{} weights are whole numbers (got {})", self.algorithm().name(), spec.weight),
+            )),
+            Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => host_port(&spec.name).map(drop),
+            Kind::Groupcache { .. } => unit_weight(Algorithm::Groupcache, spec.weight),
+            _ => Ok(()),
+        }
+    }
+
+    /// Points per node, by each system's own arithmetic.
+    fn point_counts(self, nodes: &[Node]) -> Result<Vec<u32>, Error> {
+        let n = nodes.len();
+        let total: f64 = nodes.iter().map(|node| node.weight).sum();
+        Ok(match self {
+            // ketama.c: pct = (float)mem / (float)total; ks = floorf(pct * 40.0 * (float)n),
+            // where 40.0 makes the product a double, then floorf takes it back to float.
+            Kind::Libketama => nodes
+                .iter()
+                .map(|node| {
+                    let pct = node.weight as f32 / total as f32;
+                    let ks = ((f64::from(pct) * 40.0 * f64::from(n as f32)) as f32).floor();
+                    ks as u32 * 4
+                })
+                .collect(),
+            // hosts.cc: every step in float, plus 1e-10F, floor, then × 4.
+            Kind::LibmemcachedWeighted => nodes
+                .iter()
+                .map(|node| {
+                    let pct = node.weight as f32 / total as f32;
+                    let labels = (pct * 160.0 / 4.0 * n as f32 + 0.000_000_000_1f32).floor();
+                    labels as u32 * 4
+                })
+                .collect(),
+            Kind::LibmemcachedKetama => vec![100; n],
+            Kind::Groupcache { replicas } => vec![replicas; n],
+            Kind::Cassandra { num_tokens } => nodes
+                .iter()
+                .map(|node| ((node.weight * f64::from(num_tokens)).round().max(1.0)).min(MAX_POINTS as f64) as u32)
+                .collect(),
+        })
+    }
+
+    fn push_points(self, name: &str, count: u32, idx: u32, out: &mut Vec<(u64, u32)>) {
+        match self {
+            Kind::Libketama => {
+                for k in 0..count / 4 {
+                    let digest = md5::Md5::digest(format!("{name}-{k}").as_bytes());
+                    out.extend((0..4).map(|h| (u64::from(le_word(&digest, h)), idx)));
+                }
+            }
+            Kind::LibmemcachedWeighted => {
+                let prefix = memcached_label_prefix(name);
+                for i in 0..count / 4 {
+                    let digest = md5::Md5::digest(format!("{prefix}-{i}").as_bytes());
+                    out.extend((0..4).map(|h| (u64::from(le_word(&digest, h)), idx)));
+                }
+            }
+            Kind::LibmemcachedKetama => {
+                let prefix = memcached_label_prefix(name);
+                out.extend((0..count).map(|i| (md5_word(format!("{prefix}-{i}").as_bytes(), 0), idx)));
+            }
+            Kind::Groupcache { .. } => {
+                out.extend((0..count).map(|i| (u64::from(CRC32.checksum(format!("{i}{name}").as_bytes())), idx)));
+            }
+            Kind::Cassandra { .. } => {
+                out.extend(
+                    (0..count).map(|i| (cassandra::position(cassandra::token(format!("{name}#{i}").as_bytes())), idx)),
+                );
+            }
+        }
+    }
+}
+
+/// The little-endian u32 at byte offset `4 * word` of a digest.
+fn le_word(digest: &[u8], word: usize) -> u32 {
+    u32::from_le_bytes(digest[4 * word..4 * word + 4].try_into().expect("4 bytes"))
+}
+
+fn md5_word(bytes: &[u8], word: usize) -> u64 {
+    u64::from(le_word(&md5::Md5::digest(bytes), word))
+}
+
+/// `host:port` (port 11211 when absent), as libmemcached's server list takes it.
+fn host_port(name: &str) -> Result<(&str, u16), Error> {
+    match name.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() => port
+            .parse()
+            .map(|port| (host, port))
+            .map_err(|_| Error::InvalidOption(format!("{name:?}: the port after ':' must be a number from 0 to 65535"))),
+        _ => Ok((name, MEMCACHED_DEFAULT_PORT)),
+    }
+}
+
+/// libmemcached's point label without the `-i`: `host` on port 11211, else `host:port`.
+fn memcached_label_prefix(name: &str) -> String {
+    match host_port(name) {
+        Ok((host, MEMCACHED_DEFAULT_PORT)) => host.to_string(),
+        Ok((host, port)) => format!("{host}:{port}"),
+        Err(_) => name.to_string(),
+    }
+}
+
+impl Placement for Continuum {
+    fn algorithm(&self) -> Algorithm {
+        self.kind.algorithm()
+    }
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        let mut all = specs(&self.nodes);
+        all.push(spec);
+        self.rebuild(all)
+    }
+    fn remove(&mut self, name: &str) -> Result<(), Error> {
+        let idx = index_of(&self.nodes, name)?;
+        let mut all = specs(&self.nodes);
+        all.remove(idx);
+        self.rebuild(all)
+    }
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        if self.points.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        Ok(self.points.owners[self.points.successor(self.key_position(key))] as usize)
+    }
+    fn key_fraction(&self, key: &[u8]) -> f64 {
+        self.key_position(key) as f64 / self.size() as f64
+    }
+    fn arcs(&self) -> Option<&dyn Arcs> {
+        Some(self)
+    }
+    fn memory_bytes(&self) -> usize {
+        self.points.memory_bytes() + self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum::<usize>()
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}
+
+impl Arcs for Continuum {
+    fn size(&self) -> u128 {
+        1u128 << self.kind.space_bits()
+    }
+    fn key_mapping(&self) -> String {
+        self.kind.algorithm().name().to_string()
+    }
+    fn point_count(&self) -> usize {
+        self.points.len()
+    }
+    fn point(&self, i: usize) -> (u64, usize) {
+        (self.points.position(i), self.points.owners[i] as usize)
+    }
+    fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        if self.points.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        Ok(self.points.owners[self.points.successor(position)] as usize)
+    }
+    fn node_name(&self, index: usize) -> &str {
+        &self.nodes[index].name
+    }
+    fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memcached_labels_drop_the_default_port() {
+        assert_eq!(memcached_label_prefix("10.0.1.1:11211"), "10.0.1.1");
+        assert_eq!(memcached_label_prefix("10.0.1.1"), "10.0.1.1");
+        assert_eq!(memcached_label_prefix("10.0.1.2:11212"), "10.0.1.2:11212");
+        assert!(host_port("cache:port").is_err());
+    }
+
+    #[test]
+    fn libmemcached_weighted_counts_use_single_precision() {
+        // 25 equal servers: 0.04f * 160 / 4 * 25 = 39.99999 in float, so 39 labels, 156 points.
+        let nodes: Vec<Node> =
+            (0..25).map(|i| Node { name: format!("s{i}"), weight: 1.0, zone: None, points: 0 }).collect();
+        assert!(Kind::LibmemcachedWeighted.point_counts(&nodes).unwrap().iter().all(|&c| c == 156));
+        assert!(Kind::Libketama.point_counts(&nodes).unwrap().iter().all(|&c| c == 160));
+    }
+}

@@ -1,0 +1,85 @@
+//! Jump consistent hash (Lamping & Veach 2014): buckets `0..n`, no state but the count.
+//!
+//! Keys are first hashed to u64 with XXH3-64. Node `i` (in the order added) is bucket `i`.
+//! Jump hash can only grow or shrink at the end: removing any node but the last would
+//! renumber every bucket after it, so it is refused with an explanation.
+
+use super::{index_of, new_node, unit_weight, Algorithm, Placement};
+use crate::{Error, Hash, Node, NodeSpec};
+
+/// The paper's loop, exactly: a 64-bit LCG and double arithmetic.
+///
+/// ```
+/// use ringlab::algo::jump::jump_hash;
+/// assert_eq!(jump_hash(0, 1), 0);
+/// assert!(jump_hash(0xdead_beef, 100) < 100);
+/// ```
+pub fn jump_hash(mut key: u64, buckets: u32) -> u32 {
+    let (mut b, mut j) = (-1i64, 0i64);
+    while j < i64::from(buckets) {
+        b = j;
+        key = key.wrapping_mul(2_862_933_555_777_941_757).wrapping_add(1);
+        j = ((b + 1) as f64 * ((1u64 << 31) as f64 / ((key >> 33) + 1) as f64)) as i64;
+    }
+    b.max(0) as u32
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Jump {
+    nodes: Vec<Node>,
+}
+
+impl Jump {
+    pub(crate) fn new(nodes: Vec<NodeSpec>) -> Result<Jump, Error> {
+        let mut jump = Jump { nodes: Vec::new() };
+        for spec in nodes {
+            jump.add(spec)?;
+        }
+        Ok(jump)
+    }
+}
+
+impl Placement for Jump {
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::Jump
+    }
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        unit_weight(Algorithm::Jump, spec.weight)?;
+        let node = new_node(&self.nodes, spec, 1)?;
+        self.nodes.push(node);
+        Ok(())
+    }
+    fn remove(&mut self, name: &str) -> Result<(), Error> {
+        let idx = index_of(&self.nodes, name)?;
+        let last = self.nodes.len() - 1;
+        if idx != last {
+            return Err(Error::InvalidOption(format!(
+                "jump hash can only remove its last bucket ({:?}); removing {name:?} would renumber every bucket after it",
+                self.nodes[last].name
+            )));
+        }
+        self.nodes.pop();
+        Ok(())
+    }
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        if self.nodes.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        Ok(jump_hash(Hash::Xxh3.hash(key), self.nodes.len() as u32) as usize)
+    }
+    fn key_fraction(&self, key: &[u8]) -> f64 {
+        super::fraction64(Hash::Xxh3.hash(key))
+    }
+    fn exact_shares(&self) -> Option<Vec<f64>> {
+        None
+    }
+    fn memory_bytes(&self) -> usize {
+        self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum()
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}

@@ -1,0 +1,174 @@
+//! Maglev hashing (Eisenbud et al., NSDI 2016): a lookup table of prime size `M` that nodes
+//! fill in turns, each taking the next free entry of its own permutation
+//! `(offset + j·skip) mod M`. Nodes take turns in name order, so the table does not depend
+//! on the order they were added. A key goes to `table[hash(key) mod M]`.
+
+use super::{index_of, new_node, unit_weight, Algorithm, Placement};
+use crate::analysis::Arcs;
+use crate::{Error, Hash, Node, NodeSpec};
+
+/// Largest table size accepted (a table is 4 bytes an entry).
+pub const MAX_TABLE: u64 = 5_000_011;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Maglev {
+    hash: Hash,
+    size: u64,
+    nodes: Vec<Node>,
+    table: Vec<u32>,
+}
+
+impl Maglev {
+    pub(crate) fn new(hash: Hash, size: u64, nodes: Vec<NodeSpec>) -> Result<Maglev, Error> {
+        if !(2..=MAX_TABLE).contains(&size) || !is_prime(size) {
+            return Err(Error::InvalidOption(format!(
+                "the Maglev table size must be a prime from 2 to {MAX_TABLE} (got {size})"
+            )));
+        }
+        let mut m = Maglev { hash, size, nodes: Vec::new(), table: Vec::new() };
+        for spec in nodes {
+            unit_weight(Algorithm::Maglev, spec.weight)?;
+            let node = new_node(&m.nodes, spec, 0)?;
+            m.nodes.push(node);
+        }
+        m.populate();
+        Ok(m)
+    }
+
+    fn salted(&self, name: &str, salt: &[u8]) -> u64 {
+        let mut bytes = name.as_bytes().to_vec();
+        bytes.push(0xFF);
+        bytes.extend_from_slice(salt);
+        self.hash.hash(&bytes)
+    }
+
+    /// The paper's population loop.
+    fn populate(&mut self) {
+        let m = self.size;
+        let mut order: Vec<usize> = (0..self.nodes.len()).collect();
+        order.sort_by(|&a, &b| self.nodes[a].name.cmp(&self.nodes[b].name));
+        let perms: Vec<(u64, u64)> = order
+            .iter()
+            .map(|&i| {
+                let name = &self.nodes[i].name;
+                (self.salted(name, b"offset") % m, self.salted(name, b"skip") % (m - 1) + 1)
+            })
+            .collect();
+        self.table = vec![u32::MAX; if self.nodes.is_empty() { 0 } else { m as usize }];
+        if self.nodes.is_empty() {
+            return;
+        }
+        let mut next = vec![0u64; order.len()];
+        let mut filled = 0u64;
+        'fill: loop {
+            for (turn, &node) in order.iter().enumerate() {
+                let (offset, skip) = perms[turn];
+                let mut c = ((u128::from(offset) + u128::from(next[turn]) * u128::from(skip)) % u128::from(m)) as usize;
+                while self.table[c] != u32::MAX {
+                    next[turn] += 1;
+                    c = ((u128::from(offset) + u128::from(next[turn]) * u128::from(skip)) % u128::from(m)) as usize;
+                }
+                self.table[c] = node as u32;
+                next[turn] += 1;
+                filled += 1;
+                if filled == m {
+                    break 'fill;
+                }
+            }
+        }
+        for (i, node) in self.nodes.iter_mut().enumerate() {
+            node.points = self.table.iter().filter(|&&t| t as usize == i).count() as u32;
+        }
+    }
+
+    fn entry(&self, key: &[u8]) -> u64 {
+        self.hash.hash(key) % self.size
+    }
+}
+
+fn is_prime(n: u64) -> bool {
+    n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
+}
+
+impl Placement for Maglev {
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::Maglev
+    }
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        unit_weight(Algorithm::Maglev, spec.weight)?;
+        let node = new_node(&self.nodes, spec, 0)?;
+        self.nodes.push(node);
+        self.populate();
+        Ok(())
+    }
+    fn remove(&mut self, name: &str) -> Result<(), Error> {
+        let idx = index_of(&self.nodes, name)?;
+        self.nodes.remove(idx);
+        self.populate();
+        Ok(())
+    }
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        self.table.get(self.entry(key) as usize).map(|&t| t as usize).ok_or(Error::EmptyRing)
+    }
+    fn key_fraction(&self, key: &[u8]) -> f64 {
+        (self.entry(key) as f64 + 0.5) / self.size as f64
+    }
+    fn arcs(&self) -> Option<&dyn Arcs> {
+        Some(self)
+    }
+    fn memory_bytes(&self) -> usize {
+        self.table.capacity() * 4 + self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum::<usize>()
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}
+
+/// The table as a ring of `M` positions, one point per entry.
+impl Arcs for Maglev {
+    fn size(&self) -> u128 {
+        u128::from(self.size)
+    }
+    fn key_mapping(&self) -> String {
+        format!("maglev/{}/{}", self.hash, self.size)
+    }
+    fn point_count(&self) -> usize {
+        self.table.len()
+    }
+    fn point(&self, i: usize) -> (u64, usize) {
+        (i as u64, self.table[i] as usize)
+    }
+    fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        self.table.get(position as usize).map(|&t| t as usize).ok_or(Error::EmptyRing)
+    }
+    fn node_name(&self, index: usize) -> &str {
+        &self.nodes[index].name
+    }
+    fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_is_filled_and_nearly_even() {
+        let nodes: Vec<NodeSpec> = (0..7).map(|i| NodeSpec::new(format!("backend-{i}"))).collect();
+        let m = Maglev::new(Hash::Xxh3, 65537, nodes).unwrap();
+        let counts: Vec<u32> = m.nodes.iter().map(|n| n.points).collect();
+        assert_eq!(counts.iter().sum::<u32>(), 65537);
+        // Maglev's turns give every node ⌊M/N⌋ or ⌈M/N⌉ entries.
+        assert!(counts.iter().all(|&c| c == 65537 / 7 || c == 65537 / 7 + 1), "{counts:?}");
+    }
+
+    #[test]
+    fn table_size_must_be_prime() {
+        assert!(Maglev::new(Hash::Xxh3, 65536, vec![]).is_err());
+        assert!(is_prime(65537) && !is_prime(1) && is_prime(2));
+    }
+}

@@ -1,0 +1,336 @@
+//! Placement algorithms, selectable by name: ringlab's own ring, the real systems reproduced
+//! bit for bit (libketama, libmemcached, Redis Cluster, Cassandra, groupcache, jump), and
+//! the other published algorithms for comparison (rendezvous, Maglev, multi-probe,
+//! bounded-load, modulo).
+//!
+//! Every algorithm is a [`Placement`]: nodes in the order they were added, `add`/`remove` as
+//! changes applied to that state, and `locate`. The point-based ones also expose their
+//! [`Arcs`](crate::analysis::Arcs), so their shares and migrations are exact.
+//!
+//! ```
+//! use ringlab::algo::{Algorithm, Cluster, Options};
+//! let mut memcached = Cluster::new(Options::new(Algorithm::LibmemcachedWeighted), ["10.0.1.1:11211", "10.0.1.2:11211"])?;
+//! let owner = memcached.locate("user:42")?.to_string();
+//! memcached.add("10.0.1.3:11211".into())?;
+//! # Ok::<(), ringlab::Error>(())
+//! ```
+
+mod bounded;
+pub mod cassandra;
+mod continuum;
+pub mod jump;
+mod maglev;
+mod modulo;
+mod multiprobe;
+pub mod redis;
+mod rendezvous;
+
+use crate::analysis::Arcs;
+use crate::migration::KeySample;
+use crate::{Config, Error, Node, NodeSpec, Ring};
+
+/// The placement algorithms, by their option names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Algorithm {
+    /// ringlab's ring: `vnodes` points per unit of weight at `hash("{name}#{i}")`.
+    #[default]
+    Ring,
+    Libketama,
+    LibmemcachedWeighted,
+    LibmemcachedKetama,
+    RedisCluster,
+    Cassandra,
+    Groupcache,
+    Jump,
+    Rendezvous,
+    Maglev,
+    MultiProbe,
+    BoundedLoad,
+    Modulo,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 13] = [
+        Algorithm::Ring,
+        Algorithm::Libketama,
+        Algorithm::LibmemcachedWeighted,
+        Algorithm::LibmemcachedKetama,
+        Algorithm::RedisCluster,
+        Algorithm::Cassandra,
+        Algorithm::Groupcache,
+        Algorithm::Jump,
+        Algorithm::Rendezvous,
+        Algorithm::Maglev,
+        Algorithm::MultiProbe,
+        Algorithm::BoundedLoad,
+        Algorithm::Modulo,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Ring => "ring",
+            Algorithm::Libketama => "libketama",
+            Algorithm::LibmemcachedWeighted => "libmemcached-weighted",
+            Algorithm::LibmemcachedKetama => "libmemcached-ketama",
+            Algorithm::RedisCluster => "redis-cluster",
+            Algorithm::Cassandra => "cassandra",
+            Algorithm::Groupcache => "groupcache",
+            Algorithm::Jump => "jump",
+            Algorithm::Rendezvous => "rendezvous",
+            Algorithm::Maglev => "maglev",
+            Algorithm::MultiProbe => "multi-probe",
+            Algorithm::BoundedLoad => "bounded-load",
+            Algorithm::Modulo => "modulo",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Result<Algorithm, Error> {
+        Algorithm::ALL.into_iter().find(|a| a.name() == name).ok_or_else(|| {
+            let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+            Error::InvalidOption(format!("unknown algorithm {name:?}: choose one of {}", known.join(", ")))
+        })
+    }
+}
+
+/// Settings for [`Cluster::new`]. Each algorithm reads the fields that concern it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub algorithm: Algorithm,
+    /// Hash, ring size and vnodes for `ring` and `bounded-load`; the hash for `rendezvous`,
+    /// `maglev` and `modulo`.
+    pub config: Config,
+    /// Cassandra's `num_tokens` per node of weight 1 (default 16).
+    pub num_tokens: u32,
+    /// groupcache's replicas per node (default 50).
+    pub replicas: u32,
+    /// Maglev's lookup table size, a prime (default 65537).
+    pub table_size: u64,
+    /// Multi-probe's probes per key (default 21).
+    pub probes: u32,
+    /// Bounded-load's ε: capacity is ⌈(1 + ε)·keys/nodes⌉ (default 0.25).
+    pub epsilon: f64,
+    /// The key set bounded-load places (default `key:0` .. `key:9999`).
+    pub keys: KeySample,
+}
+
+impl Options {
+    pub fn new(algorithm: Algorithm) -> Options {
+        Options {
+            algorithm,
+            config: Config::default(),
+            num_tokens: 16,
+            replicas: 50,
+            table_size: 65537,
+            probes: 21,
+            epsilon: 0.25,
+            keys: KeySample::generated("key:", 10_000),
+        }
+    }
+}
+
+/// An algorithm's state: its nodes and how it places keys.
+pub trait Placement: std::fmt::Debug {
+    fn algorithm(&self) -> Algorithm;
+    /// The nodes, in the order they were added.
+    fn nodes(&self) -> &[Node];
+    /// Adds a node (a change applied to the current state). On error nothing changes.
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error>;
+    /// Removes a node. On error nothing changes.
+    fn remove(&mut self, name: &str) -> Result<(), Error>;
+    /// The index of the node that owns `key`.
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error>;
+    /// Where `key` sits on a drawing of the circle, as a fraction in `[0, 1)`.
+    fn key_fraction(&self, key: &[u8]) -> f64;
+    /// The exact point structure, for placements that are rings of points.
+    fn arcs(&self) -> Option<&dyn Arcs> {
+        None
+    }
+    /// Each node's exact share of all keys, when it can be computed without sampling.
+    fn exact_shares(&self) -> Option<Vec<f64>> {
+        let arcs = self.arcs()?;
+        let size = arcs.size() as f64;
+        Some(crate::analysis::shares(arcs).into_iter().map(|s| s as f64 / size).collect())
+    }
+    /// Heap bytes the placement holds.
+    fn memory_bytes(&self) -> usize;
+    /// The ringlab ring, if this is one.
+    fn as_ring(&self) -> Option<&Ring> {
+        None
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement>;
+}
+
+/// Any algorithm's state, behind one type.
+#[derive(Debug)]
+pub struct Cluster {
+    inner: Box<dyn Placement>,
+}
+
+impl Clone for Cluster {
+    fn clone(&self) -> Cluster {
+        Cluster { inner: self.inner.boxed_clone() }
+    }
+}
+
+impl Cluster {
+    /// The algorithm's state after creating it with `nodes`, in order.
+    pub fn new<I>(options: Options, nodes: I) -> Result<Cluster, Error>
+    where
+        I: IntoIterator,
+        I::Item: Into<NodeSpec>,
+    {
+        let nodes: Vec<NodeSpec> = nodes.into_iter().map(Into::into).collect();
+        let inner: Box<dyn Placement> = match options.algorithm {
+            Algorithm::Ring => Box::new(Ring::with_nodes(options.config, nodes)?),
+            Algorithm::Libketama
+            | Algorithm::LibmemcachedWeighted
+            | Algorithm::LibmemcachedKetama
+            | Algorithm::Groupcache
+            | Algorithm::Cassandra => Box::new(continuum::Continuum::new(&options, nodes)?),
+            Algorithm::RedisCluster => Box::new(redis::Slots::create(nodes)?),
+            Algorithm::Jump => Box::new(jump::Jump::new(nodes)?),
+            Algorithm::Rendezvous => Box::new(rendezvous::Rendezvous::new(options.config.hash, nodes)?),
+            Algorithm::Maglev => Box::new(maglev::Maglev::new(options.config.hash, options.table_size, nodes)?),
+            Algorithm::MultiProbe => Box::new(multiprobe::MultiProbe::new(options.probes, nodes)?),
+            Algorithm::BoundedLoad => Box::new(bounded::BoundedLoad::new(&options, nodes)?),
+            Algorithm::Modulo => Box::new(modulo::Modulo::new(options.config.hash, nodes)?),
+        };
+        Ok(Cluster { inner })
+    }
+
+    pub fn algorithm(&self) -> Algorithm {
+        self.inner.algorithm()
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        self.inner.nodes()
+    }
+
+    pub fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        self.inner.add(spec)
+    }
+
+    pub fn remove(&mut self, name: &str) -> Result<(), Error> {
+        self.inner.remove(name)
+    }
+
+    /// The name of the node that owns `key`.
+    pub fn locate(&self, key: impl AsRef<[u8]>) -> Result<&str, Error> {
+        let idx = self.inner.locate_index(key.as_ref())?;
+        Ok(&self.inner.nodes()[idx].name)
+    }
+
+    /// The index in [`nodes`](Cluster::nodes) of the node that owns `key`.
+    pub fn locate_index(&self, key: impl AsRef<[u8]>) -> Result<usize, Error> {
+        self.inner.locate_index(key.as_ref())
+    }
+
+    pub fn key_fraction(&self, key: impl AsRef<[u8]>) -> f64 {
+        self.inner.key_fraction(key.as_ref())
+    }
+
+    pub fn arcs(&self) -> Option<&dyn Arcs> {
+        self.inner.arcs()
+    }
+
+    pub fn exact_shares(&self) -> Option<Vec<f64>> {
+        self.inner.exact_shares()
+    }
+
+    pub fn memory_bytes(&self) -> usize {
+        self.inner.memory_bytes()
+    }
+
+    /// The ringlab [`Ring`] inside, for the `ring` algorithm.
+    pub fn as_ring(&self) -> Option<&Ring> {
+        self.inner.as_ring()
+    }
+}
+
+impl Placement for Ring {
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::Ring
+    }
+    fn nodes(&self) -> &[Node] {
+        Ring::nodes(self)
+    }
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        self.add_node(spec)
+    }
+    fn remove(&mut self, name: &str) -> Result<(), Error> {
+        Ring::remove(self, name).map(drop)
+    }
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        self.owner_of(self.key_position(key))
+    }
+    fn key_fraction(&self, key: &[u8]) -> f64 {
+        self.key_position(key) as f64 / self.config().bits.size() as f64
+    }
+    fn arcs(&self) -> Option<&dyn Arcs> {
+        Some(self)
+    }
+    fn memory_bytes(&self) -> usize {
+        Ring::memory_bytes(self)
+    }
+    fn as_ring(&self) -> Option<&Ring> {
+        Some(self)
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}
+
+/// Checks a new node's name against the existing ones.
+pub(crate) fn check_name(nodes: &[Node], name: &str) -> Result<(), Error> {
+    if name.is_empty() {
+        return Err(Error::EmptyName);
+    }
+    if name.len() > crate::MAX_NAME_LEN {
+        return Err(Error::NameTooLong { len: name.len(), max: crate::MAX_NAME_LEN });
+    }
+    if nodes.iter().any(|n| n.name == name) {
+        return Err(Error::DuplicateNode(name.to_string()));
+    }
+    Ok(())
+}
+
+/// Checks a weight is positive and finite.
+pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
+    if weight.is_finite() && weight > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidWeight(weight))
+    }
+}
+
+/// Algorithms that have no weights accept only weight 1, and say so.
+pub(crate) fn unit_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error> {
+    check_weight(weight)?;
+    if weight == 1.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidOption(format!("{} has no weights: every node has weight 1", algorithm.name())))
+    }
+}
+
+/// A node from a spec, after the common checks.
+pub(crate) fn new_node(nodes: &[Node], spec: NodeSpec, points: u32) -> Result<Node, Error> {
+    check_name(nodes, &spec.name)?;
+    check_weight(spec.weight)?;
+    Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
+}
+
+/// The index of the node named `name`.
+pub(crate) fn index_of(nodes: &[Node], name: &str) -> Result<usize, Error> {
+    nodes.iter().position(|n| n.name == name).ok_or_else(|| Error::UnknownNode(name.to_string()))
+}
+
+/// The nodes as specs, to rebuild a state from scratch.
+pub(crate) fn specs(nodes: &[Node]) -> Vec<NodeSpec> {
+    nodes.iter().map(Node::spec).collect()
+}
+
+/// `x / 2^64` for drawing.
+pub(crate) fn fraction64(x: u64) -> f64 {
+    x as f64 / 18_446_744_073_709_551_616.0
+}

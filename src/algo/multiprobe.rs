@@ -1,0 +1,95 @@
+//! Multi-probe consistent hashing (Appleton & O'Reilly 2015): one point per node, and each
+//! key probed `k` times; the node whose point follows a probe most closely wins.
+//!
+//! Node points are XXH3-64 of the name; probe `i` is XXH3-64 of the key with seed `i`.
+//! Equal distances go to the name that sorts first.
+
+use super::{index_of, new_node, unit_weight, Algorithm, Placement};
+use crate::points::Points;
+use crate::{Error, Node, NodeSpec};
+use twox_hash::XxHash3_64;
+
+/// Most probes per key.
+pub const MAX_PROBES: u32 = 1000;
+
+#[derive(Clone, Debug)]
+pub(crate) struct MultiProbe {
+    probes: u32,
+    nodes: Vec<Node>,
+    points: Points,
+}
+
+impl MultiProbe {
+    pub(crate) fn new(probes: u32, nodes: Vec<NodeSpec>) -> Result<MultiProbe, Error> {
+        if !(1..=MAX_PROBES).contains(&probes) {
+            return Err(Error::InvalidOption(format!("probes must be between 1 and {MAX_PROBES} (got {probes})")));
+        }
+        let mut m = MultiProbe { probes, nodes: Vec::new(), points: Points::new(64) };
+        for spec in nodes {
+            unit_weight(Algorithm::MultiProbe, spec.weight)?;
+            let node = new_node(&m.nodes, spec, 1)?;
+            m.nodes.push(node);
+        }
+        m.rebuild();
+        Ok(m)
+    }
+
+    fn rebuild(&mut self) {
+        let nodes = &self.nodes;
+        let mut entries: Vec<(u64, u32)> =
+            nodes.iter().enumerate().map(|(i, n)| (XxHash3_64::oneshot(n.name.as_bytes()), i as u32)).collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name)));
+        self.points.set(&entries);
+    }
+}
+
+impl Placement for MultiProbe {
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::MultiProbe
+    }
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        unit_weight(Algorithm::MultiProbe, spec.weight)?;
+        let node = new_node(&self.nodes, spec, 1)?;
+        self.nodes.push(node);
+        self.rebuild();
+        Ok(())
+    }
+    fn remove(&mut self, name: &str) -> Result<(), Error> {
+        let idx = index_of(&self.nodes, name)?;
+        self.nodes.remove(idx);
+        self.rebuild();
+        Ok(())
+    }
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        if self.points.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        let mut best: Option<(u64, usize)> = None;
+        for seed in 0..u64::from(self.probes) {
+            let probe = XxHash3_64::oneshot_with_seed(seed, key);
+            let i = self.points.successor(probe);
+            let distance = self.points.position(i).wrapping_sub(probe);
+            let owner = self.points.owners[i] as usize;
+            let better = match best {
+                None => true,
+                Some((d, o)) => distance < d || (distance == d && self.nodes[owner].name < self.nodes[o].name),
+            };
+            if better {
+                best = Some((distance, owner));
+            }
+        }
+        best.map(|(_, o)| o).ok_or(Error::EmptyRing)
+    }
+    fn key_fraction(&self, key: &[u8]) -> f64 {
+        super::fraction64(XxHash3_64::oneshot_with_seed(0, key))
+    }
+    fn memory_bytes(&self) -> usize {
+        self.points.memory_bytes() + self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum::<usize>()
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}

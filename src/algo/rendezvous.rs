@@ -1,0 +1,84 @@
+//! Rendezvous (highest random weight) hashing, with weights.
+//!
+//! Each node scores a key with `-weight / ln(u)`, where `u` in (0, 1) comes from the hash of
+//! the node's name, a 0xFF byte (never in UTF-8) and the key; the highest score wins, and
+//! equal scores go to the name that sorts first. `ln` is the `libm` crate's, pure Rust over
+//! IEEE arithmetic, so the score is bit-identical natively and in every browser: platform
+//! `ln` implementations may differ in the last bit, which would flip rare close contests.
+
+use super::{index_of, new_node, Algorithm, Placement};
+use crate::{Error, Hash, Node, NodeSpec};
+
+#[derive(Clone, Debug)]
+pub(crate) struct Rendezvous {
+    hash: Hash,
+    nodes: Vec<Node>,
+}
+
+impl Rendezvous {
+    pub(crate) fn new(hash: Hash, nodes: Vec<NodeSpec>) -> Result<Rendezvous, Error> {
+        let mut r = Rendezvous { hash, nodes: Vec::new() };
+        for spec in nodes {
+            r.add(spec)?;
+        }
+        Ok(r)
+    }
+
+    /// `u` in (0, 1) from the node's and key's hash, using all the bits the hash has.
+    fn unit(&self, name: &str, key: &[u8], buf: &mut Vec<u8>) -> f64 {
+        buf.clear();
+        buf.extend_from_slice(name.as_bytes());
+        buf.push(0xFF);
+        buf.extend_from_slice(key);
+        let h = self.hash.hash(buf);
+        if self.hash.bits() == 64 {
+            ((h >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        } else {
+            (h as f64 + 0.5) / (1u64 << 32) as f64
+        }
+    }
+}
+
+impl Placement for Rendezvous {
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::Rendezvous
+    }
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        let node = new_node(&self.nodes, spec, 1)?;
+        self.nodes.push(node);
+        Ok(())
+    }
+    fn remove(&mut self, name: &str) -> Result<(), Error> {
+        let idx = index_of(&self.nodes, name)?;
+        self.nodes.remove(idx);
+        Ok(())
+    }
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        let mut buf = Vec::with_capacity(64 + key.len());
+        let mut best: Option<(f64, usize)> = None;
+        for (i, node) in self.nodes.iter().enumerate() {
+            let score = -node.weight / libm::log(self.unit(&node.name, key, &mut buf));
+            let better = match best {
+                None => true,
+                Some((s, j)) => score > s || (score == s && node.name < self.nodes[j].name),
+            };
+            if better {
+                best = Some((score, i));
+            }
+        }
+        best.map(|(_, i)| i).ok_or(Error::EmptyRing)
+    }
+    fn key_fraction(&self, key: &[u8]) -> f64 {
+        let h = self.hash.hash(key);
+        h as f64 / 2f64.powi(self.hash.bits() as i32)
+    }
+    fn memory_bytes(&self) -> usize {
+        self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum()
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Regenerates tests/real/fixtures/*.json from the REAL implementations (see README.md).
+#
+#   bash tests/real/generate.sh              # everything
+#   bash tests/real/generate.sh redis jump   # only some: redis libmemcached cassandra jump
+#                                            #   groupcache ketama ketama_published
+#
+# Installs what is missing (Debian packages with apt-get, PyPI packages into a venv outside
+# the repo) and skips what is present. Builds and caches live in $RINGLAB_REAL_CACHE
+# (default ~/.cache/ringlab-real), never in the repo. Redis servers are bound to 127.0.0.1
+# and are all stopped before this script exits. Needs root (or sudo) only to install.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CACHE="${RINGLAB_REAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ringlab-real}"
+VENV="$CACHE/venv"
+BUILD="$CACHE/build"
+export RINGLAB_REAL_BUILD="$BUILD"
+export REDIS_PIDFILE="$CACHE/redis.pids"
+
+# PyPI versions the fixtures were made with (override to try others).
+CASSANDRA_DRIVER="${CASSANDRA_DRIVER:-cassandra-driver==3.30.1}"
+JUMP_HASH="${JUMP_HASH:-jump-consistent-hash==3.6.0}"
+KETAMA="${KETAMA:-ketama==0.1.1}"  # sdist: libketama's C code, compiled by pip
+
+APT_PACKAGES=(gcc libc6-dev libmemcached-dev redis-server redis-tools golang-go
+              golang-github-golang-groupcache-dev)
+
+log() { printf '[generate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+ALL=(redis libmemcached cassandra jump groupcache ketama ketama_published)
+if [ $# -gt 0 ]; then WANT=("$@"); else WANT=("${ALL[@]}"); fi
+for w in "${WANT[@]}"; do
+  case " ${ALL[*]} " in *" $w "*) ;; *) die "unknown generator '$w' (one of: ${ALL[*]})";; esac
+done
+wants() { case " ${WANT[*]} " in *" $1 "*) return 0;; *) return 1;; esac; }
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+CREATED_POLICY=""
+
+cleanup() {
+  local rc=$?
+  # Stop only the redis-server processes this run started (their pids are in the pidfile).
+  if [ -s "$REDIS_PIDFILE" ]; then
+    while read -r pid; do
+      if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+        log "stopping leftover redis-server pid $pid"
+        kill "$pid" 2>/dev/null || true
+      fi
+    done < "$REDIS_PIDFILE"
+    : > "$REDIS_PIDFILE"
+  fi
+  if [ -n "$CREATED_POLICY" ]; then $SUDO rm -f /usr/sbin/policy-rc.d; fi
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$CACHE" "$BUILD" "$HERE/fixtures"
+
+# ------------------------------------------------------------------ Debian packages
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "apt-get install ${missing[*]}"
+  # Keep the packages' own services (redis-server's) from being started by the install.
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
+    $SUDO chmod 755 /usr/sbin/policy-rc.d
+    CREATED_POLICY=1
+  fi
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >&2
+  if [ -n "$CREATED_POLICY" ]; then $SUDO rm -f /usr/sbin/policy-rc.d; CREATED_POLICY=""; fi
+else
+  log "Debian packages present: ${APT_PACKAGES[*]}"
+fi
+
+# ------------------------------------------------------------------ Python venv (PyPI)
+PY="${PYTHON:-python3}"
+if [ ! -x "$VENV/bin/python" ]; then
+  log "creating venv $VENV"
+  if ! "$PY" -m venv "$VENV" 2>/dev/null; then
+    log "python venv module missing; installing python3-venv"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      python3-venv >&2
+    rm -rf "$VENV"
+    /usr/bin/python3 -m venv "$VENV"
+  fi
+fi
+VPY="$VENV/bin/python"
+need_pip=()
+for req in "$CASSANDRA_DRIVER" "$JUMP_HASH" "$KETAMA"; do
+  if ! "$VPY" - "$req" <<'EOF' 2>/dev/null; then need_pip+=("$req"); fi
+import sys
+from importlib.metadata import version
+name, _, want = sys.argv[1].partition("==")
+sys.exit(0 if version(name) == want or not want else 1)
+EOF
+done
+if [ ${#need_pip[@]} -gt 0 ]; then
+  # `ketama` compiles C: it needs Python.h (Debian's python3-dev for Debian's python3).
+  if ! "$VPY" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    log "Python.h missing; installing python3-dev"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      python3-dev >&2
+  fi
+  log "pip install ${need_pip[*]}"
+  nice -n 10 env MAKEFLAGS=-j1 "$VPY" -m pip install -q --disable-pip-version-check "${need_pip[@]}"
+else
+  log "PyPI packages present: $CASSANDRA_DRIVER $JUMP_HASH $KETAMA"
+fi
+
+# ------------------------------------------------------------------ builds (one job, niced)
+if wants libmemcached; then
+  if [ ! -x "$BUILD/memc_ring" ] || [ "$HERE/memc_ring.c" -nt "$BUILD/memc_ring" ]; then
+    log "building memc_ring (gcc, -lmemcached)"
+    nice -n 10 gcc -O2 -Wall -Wextra -o "$BUILD/memc_ring" "$HERE/memc_ring.c" -lmemcached
+  fi
+fi
+GO_VERSION="$(go version | awk '{print $3}')"
+if wants groupcache; then
+  if [ ! -x "$BUILD/groupcache_ring" ] || [ "$HERE/groupcache_ring.go" -nt "$BUILD/groupcache_ring" ]; then
+    log "building groupcache_ring ($GO_VERSION, GOPATH mode on /usr/share/gocode, offline)"
+    ( cd "$HERE" && GOPATH=/usr/share/gocode GO111MODULE=off GOPROXY=off GOFLAGS= \
+        nice -n 10 go build -p 1 -o "$BUILD/groupcache_ring" groupcache_ring.go )
+  fi
+fi
+
+# ------------------------------------------------------------------ generators
+cd "$HERE"
+run() { log "== $1"; shift; nice -n 10 "$@"; }
+wants redis        && run "redis_cluster.json (real redis-server/redis-cli on 127.0.0.1)" "$VPY" gen_redis.py
+wants libmemcached && run "libmemcached.json + libmemcached_continuum.json" "$VPY" gen_libmemcached.py "$BUILD/memc_ring"
+wants cassandra    && run "cassandra.json (cassandra-driver)" "$VPY" gen_cassandra.py
+wants jump         && run "jump.json (jump-consistent-hash)" "$VPY" gen_jump.py
+wants groupcache   && run "groupcache.json (Go groupcache consistenthash)" "$VPY" gen_groupcache.py "$BUILD/groupcache_ring" "$GO_VERSION"
+wants ketama       && run "ketama.json (libketama C code from PyPI ketama)" "$VPY" gen_ketama.py
+wants ketama_published && run "ketama_published.json (published libketama vectors)" "$VPY" ketama_published.py
+
+log "done: $(cd "$HERE/fixtures" && ls *.json | tr '\n' ' ')"
