@@ -163,16 +163,39 @@ pub struct SampleMigration {
     pub zipf_s: f64,
 }
 
-/// The keys of `sample` that changed owner from `before` to `after`.
-pub fn sample_between(before: &Ring, after: &Ring, sample: &KeySample, zipf_s: f64) -> Result<SampleMigration, Error> {
+/// Anything that names the node owning a key: a [`Ring`] or any [`Cluster`](crate::algo::Cluster).
+pub trait Locate {
+    fn locate_key(&self, key: &[u8]) -> Result<&str, Error>;
+}
+
+impl Locate for Ring {
+    fn locate_key(&self, key: &[u8]) -> Result<&str, Error> {
+        self.locate(key)
+    }
+}
+
+impl Locate for crate::algo::Cluster {
+    fn locate_key(&self, key: &[u8]) -> Result<&str, Error> {
+        self.locate(key)
+    }
+}
+
+/// The keys of `sample` that changed owner from `before` to `after`. Popularity uses the
+/// `libm` crate's `pow`, so the traffic figure is the same natively and in wasm.
+pub fn sample_between<A: Locate + ?Sized, B: Locate + ?Sized>(
+    before: &A,
+    after: &B,
+    sample: &KeySample,
+    zipf_s: f64,
+) -> Result<SampleMigration, Error> {
     if !(zipf_s.is_finite() && zipf_s >= 0.0) {
         return Err(Error::InvalidOption(format!("the Zipf exponent must be ≥ 0 (got {zipf_s})")));
     }
     let (mut moved_keys, mut moved_traffic, mut traffic) = (0usize, 0f64, 0f64);
     for (rank, key) in sample.keys.iter().enumerate() {
-        let popularity = ((rank + 1) as f64).powf(-zipf_s);
+        let popularity = libm::pow((rank + 1) as f64, -zipf_s);
         traffic += popularity;
-        if before.locate(key)? != after.locate(key)? {
+        if before.locate_key(key.as_bytes())? != after.locate_key(key.as_bytes())? {
             moved_keys += 1;
             moved_traffic += popularity;
         }

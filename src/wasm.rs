@@ -3,6 +3,7 @@
 //! Options come in as plain objects (serde-wasm-bindgen); errors go out as JS `Error`s whose
 //! message is the engine's [`Error`] text. Nothing here hashes or does geometry itself.
 
+use crate::algo::{self, Algorithm, Cluster, Options};
 use crate::{analysis, migration, Config, Error, Hash, NodeSpec, RingBits};
 use js_sys::{Float64Array, Uint32Array};
 use serde::{Deserialize, Serialize};
@@ -23,15 +24,30 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// `new Ring({hash, bits, vnodes, nodes})`: every field optional.
+/// `new Ring({algorithm, hash, bits, vnodes, nodes, numTokens, replicas, tableSize, probes,
+/// epsilon, keyPrefix, keyCount})`: every field optional.
 #[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
 struct RingOptions {
+    algorithm: Option<String>,
     hash: Option<String>,
     bits: Option<u64>,
     vnodes: Option<u64>,
     #[serde(default)]
     nodes: Vec<NodeArg>,
+    num_tokens: Option<u32>,
+    replicas: Option<u32>,
+    table_size: Option<u64>,
+    probes: Option<u32>,
+    epsilon: Option<f64>,
+    key_prefix: Option<String>,
+    key_count: Option<usize>,
 }
+
+const RING_OPTIONS: [&str; 12] = [
+    "algorithm", "hash", "bits", "vnodes", "nodes", "numTokens", "replicas", "tableSize", "probes", "epsilon",
+    "keyPrefix", "keyCount",
+];
 
 /// A node given as `"name"` or `{name, weight, zone}`.
 #[derive(Deserialize)]
@@ -64,7 +80,29 @@ struct NodeView<'a> {
     zone: Option<&'a str>,
     points: u32,
     /// Exact fraction of the hash space.
-    share: f64,
+    share: Option<f64>,
+}
+
+fn parse_options(options: &RingOptions) -> Result<Options, Error> {
+    let algorithm = options.algorithm.as_deref().map_or(Ok(Algorithm::Ring), Algorithm::from_name)?;
+    let mut o = Options::new(algorithm);
+    o.config = parse_config(options)?;
+    o.num_tokens = options.num_tokens.unwrap_or(o.num_tokens);
+    o.replicas = options.replicas.unwrap_or(o.replicas);
+    o.table_size = options.table_size.unwrap_or(o.table_size);
+    o.probes = options.probes.unwrap_or(o.probes);
+    o.epsilon = options.epsilon.unwrap_or(o.epsilon);
+    if options.key_prefix.is_some() || options.key_count.is_some() {
+        let count = options.key_count.unwrap_or(10_000);
+        if count > 200_000 {
+            return Err(Error::InvalidOption(format!("keyCount is at most 200000 (got {count})")));
+        }
+        o.keys = migration::KeySample::generated(options.key_prefix.as_deref().unwrap_or("key:"), count);
+    }
+    if o.num_tokens == 0 || o.num_tokens > crate::MAX_VNODES || o.replicas == 0 || o.replicas > crate::MAX_VNODES {
+        return Err(Error::InvalidOption(format!("numTokens and replicas must be between 1 and {}", crate::MAX_VNODES)));
+    }
+    Ok(o)
 }
 
 fn parse_config(options: &RingOptions) -> Result<Config, Error> {
@@ -98,40 +136,64 @@ fn optional<T: for<'de> Deserialize<'de> + Default>(value: JsValue, known: &[&st
     serde_wasm_bindgen::from_value(value).map_err(bad_option)
 }
 
-/// A consistent-hash ring.
+/// A consistent-hash ring, or any other placement algorithm (`algorithm` option).
 #[wasm_bindgen]
 pub struct Ring {
-    inner: crate::Ring,
+    inner: Cluster,
+    /// The options the ring was made with, for `clone` and the getters.
+    options: Options,
+}
+
+impl Ring {
+    fn config(&self) -> &Config {
+        &self.options.config
+    }
+
+    /// ringlab's own ring, for the calls only it supports.
+    fn ring(&self, what: &str) -> Result<&crate::Ring, JsError> {
+        self.inner.as_ring().ok_or_else(|| {
+            js_err(Error::InvalidOption(format!(
+                "{what} is available with the \"ring\" algorithm (this is \"{}\")",
+                self.inner.algorithm().name()
+            )))
+        })
+    }
 }
 
 #[wasm_bindgen]
 impl Ring {
-    /// `new Ring({hash: "xxh3", bits: 32, vnodes: 160, nodes: ["a", {name: "b", weight: 2}]})`.
+    /// `new Ring({algorithm: "ring", hash: "xxh3", bits: 32, vnodes: 160, nodes: ["a", {name: "b", weight: 2}]})`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Ring, JsError> {
-        let options: RingOptions = optional(options, &["hash", "bits", "vnodes", "nodes"])?;
-        let config = parse_config(&options).map_err(js_err)?;
+        let options: RingOptions = optional(options, &RING_OPTIONS)?;
+        let parsed = parse_options(&options).map_err(js_err)?;
         let nodes = options.nodes.into_iter().map(NodeSpec::from);
-        let inner = crate::Ring::with_nodes(config, nodes).map_err(js_err)?;
-        Ok(Ring { inner })
+        let inner = Cluster::new(parsed.clone(), nodes).map_err(js_err)?;
+        Ok(Ring { inner, options: parsed })
+    }
+
+    /// The algorithm's name.
+    #[wasm_bindgen(getter)]
+    pub fn algorithm(&self) -> String {
+        self.inner.algorithm().name().to_string()
     }
 
     /// A copy of this ring (to keep a "before" state).
     #[wasm_bindgen(js_name = clone)]
     pub fn duplicate(&self) -> Ring {
-        Ring { inner: self.inner.clone() }
+        Ring { inner: self.inner.clone(), options: self.options.clone() }
     }
 
     /// `add(name, {weight, zone})`.
     pub fn add(&mut self, name: String, options: JsValue) -> Result<(), JsError> {
         let options: AddOptions = optional(options, &["weight", "zone"])?;
         let spec = NodeSpec { name, weight: options.weight.unwrap_or(1.0), zone: options.zone };
-        self.inner.add_node(spec).map_err(js_err)
+        self.inner.add(spec).map_err(js_err)
     }
 
     /// Removes the named node.
     pub fn remove(&mut self, name: &str) -> Result<(), JsError> {
-        self.inner.remove(name).map(drop).map_err(js_err)
+        self.inner.remove(name).map_err(js_err)
     }
 
     /// Changes a node's weight.
@@ -145,78 +207,80 @@ impl Ring {
         self.inner.locate(key).map(str::to_string).map_err(js_err)
     }
 
-    /// The preference list of `n` distinct nodes for `key`.
+    /// The preference list of `n` distinct nodes for `key` (the `ring` algorithm).
     pub fn replicas(&self, key: &str, n: usize) -> Result<Vec<String>, JsError> {
-        let list = self.inner.replicas(key, n).map_err(js_err)?;
+        let list = self.ring("replicas")?.replicas(key, n).map_err(js_err)?;
         Ok(list.into_iter().map(str::to_string).collect())
     }
 
-    /// `[{name, weight, zone, points, share}]`, in the order nodes were added.
+    /// `[{name, weight, zone, points, share}]`, in the order nodes were added. `share` is the
+    /// exact fraction of keys, or `null` for algorithms whose shares can only be sampled
+    /// (jump, rendezvous, multi-probe).
     pub fn nodes(&self) -> Result<JsValue, JsError> {
-        let shares = analysis::shares(&self.inner);
-        let size = self.inner.config().bits.size() as f64;
+        let shares = self.inner.exact_shares();
         let views: Vec<NodeView> = self
             .inner
             .nodes()
             .iter()
-            .zip(shares)
-            .map(|(n, s)| NodeView {
+            .enumerate()
+            .map(|(i, n)| NodeView {
                 name: &n.name,
                 weight: n.weight,
                 zone: n.zone.as_deref(),
                 points: n.points,
-                share: s as f64 / size,
+                share: shares.as_ref().map(|s| s[i]),
             })
             .collect();
         to_js(&views)
     }
 
-    /// The number of points (virtual nodes) on the ring.
+    /// The number of points on the ring (0 for algorithms that are not rings of points).
     #[wasm_bindgen(getter, js_name = pointCount)]
     pub fn point_count(&self) -> usize {
-        self.inner.point_count()
+        self.inner.arcs().map_or(0, |a| a.point_count())
     }
 
-    /// The hash function's name.
+    /// The hash function's name (the `hash` option).
     #[wasm_bindgen(getter)]
     pub fn hash(&self) -> String {
-        self.inner.config().hash.name().to_string()
+        self.config().hash.name().to_string()
     }
 
-    /// The ring size in bits (32 or 64).
+    /// The ring size in bits (32 or 64; the `bits` option).
     #[wasm_bindgen(getter)]
     pub fn bits(&self) -> u32 {
-        self.inner.config().bits.bits()
+        self.config().bits.bits()
     }
 
-    /// Virtual nodes per unit of weight.
+    /// Virtual nodes per unit of weight (the `vnodes` option).
     #[wasm_bindgen(getter)]
     pub fn vnodes(&self) -> u32 {
-        self.inner.config().vnodes
+        self.config().vnodes
     }
 
     /// Each point's position as a fraction of the ring (0 = top, clockwise), for drawing.
     #[wasm_bindgen(js_name = pointFractions)]
     pub fn point_fractions(&self) -> Float64Array {
-        let size = self.inner.config().bits.size() as f64;
-        let fractions: Vec<f64> =
-            (0..self.inner.point_count()).map(|i| self.inner.point(i).0 as f64 / size).collect();
+        let fractions: Vec<f64> = self.inner.arcs().map_or_else(Vec::new, |a| {
+            let size = a.size() as f64;
+            (0..a.point_count()).map(|i| a.point(i).0 as f64 / size).collect()
+        });
         Float64Array::from(fractions.as_slice())
     }
 
     /// Each point's owner, as an index into `nodes()`.
     #[wasm_bindgen(js_name = pointOwners)]
     pub fn point_owners(&self) -> Uint32Array {
-        let owners: Vec<u32> = (0..self.inner.point_count()).map(|i| self.inner.point(i).1 as u32).collect();
+        let owners: Vec<u32> =
+            self.inner.arcs().map_or_else(Vec::new, |a| (0..a.point_count()).map(|i| a.point(i).1 as u32).collect());
         Uint32Array::from(owners.as_slice())
     }
 
-    /// The positions of the keys `"{prefix}0" .. "{prefix}{count-1}"` as fractions of the ring.
+    /// The positions of the keys `"{prefix}0" .. "{prefix}{count-1}"` as fractions of the circle.
     #[wasm_bindgen(js_name = keyFractions)]
     pub fn key_fractions(&self, prefix: &str, count: usize) -> Float64Array {
-        let size = self.inner.config().bits.size() as f64;
         let sample = migration::KeySample::generated(prefix, count);
-        let fractions: Vec<f64> = sample.keys.iter().map(|k| self.inner.key_position(k) as f64 / size).collect();
+        let fractions: Vec<f64> = sample.keys.iter().map(|k| self.inner.key_fraction(k)).collect();
         Float64Array::from(fractions.as_slice())
     }
 
@@ -227,30 +291,47 @@ impl Ring {
         let owners = sample
             .keys
             .iter()
-            .map(|k| self.inner.owner_of(self.inner.key_position(k)).map(|o| o as u32))
+            .map(|k| self.inner.locate_index(k).map(|o| o as u32))
             .collect::<Result<Vec<u32>, Error>>()
             .map_err(js_err)?;
         Ok(Uint32Array::from(owners.as_slice()))
     }
 
-    /// The position of `key` as a hexadecimal string (exact on 64-bit rings too).
+    /// The position of `key` as a hexadecimal string (exact on 64-bit rings too; the `ring`
+    /// algorithm).
     #[wasm_bindgen(js_name = keyPosition)]
-    pub fn key_position(&self, key: &str) -> String {
-        let width = self.inner.config().bits.bits() as usize / 4;
-        format!("0x{:0width$x}", self.inner.key_position(key))
+    pub fn key_position(&self, key: &str) -> Result<String, JsError> {
+        let ring = self.ring("keyPosition")?;
+        let width = ring.config().bits.bits() as usize / 4;
+        Ok(format!("0x{:0width$x}", ring.key_position(key)))
     }
 
-    /// The spread of load over nodes: `{rsd, max_over_mean, min_over_mean}` or `null` when empty.
+    /// How `key` is placed, in the algorithm's own terms: `"xxh3 0x1a2b3c4d"`, `"slot 12739"`,
+    /// `"token -4069959284402364209"`.
+    #[wasm_bindgen(js_name = describeKey)]
+    pub fn describe_key(&self, key: &str) -> String {
+        self.inner.describe_key(key)
+    }
+
+    /// The spread of load over nodes: `{rsd, max_over_mean, min_over_mean}`, from exact shares;
+    /// `null` when empty or when the algorithm's shares can only be sampled.
     pub fn spread(&self) -> Result<JsValue, JsError> {
-        to_js(&analysis::spread(&self.inner))
+        let spread = self.inner.exact_shares().and_then(|shares| {
+            // Spread::of takes integer shares: scale exact fractions to parts per 2^53.
+            let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
+            let weights: Vec<f64> = self.inner.nodes().iter().map(|n| n.weight).collect();
+            analysis::Spread::of(&scaled, &weights)
+        });
+        to_js(&spread)
     }
 
     /// The exact spread for each vnode count in `counts`, with this ring's nodes and hash:
     /// `[{vnodes, spread: {rsd, max_over_mean, min_over_mean}, theoretical_rsd}]`.
     #[wasm_bindgen(js_name = vnodeSweep)]
     pub fn vnode_sweep(&self, counts: Vec<u32>) -> Result<JsValue, JsError> {
-        let nodes: Vec<NodeSpec> = self.inner.nodes().iter().map(crate::Node::spec).collect();
-        let sweep = analysis::vnode_sweep(self.inner.config(), &nodes, &counts).map_err(js_err)?;
+        let ring = self.ring("vnodeSweep")?;
+        let nodes: Vec<NodeSpec> = ring.nodes().iter().map(crate::Node::spec).collect();
+        let sweep = analysis::vnode_sweep(ring.config(), &nodes, &counts).map_err(js_err)?;
         to_js(&sweep)
     }
 
@@ -260,11 +341,19 @@ impl Ring {
         self.inner.memory_bytes()
     }
 
-    /// The exact migration from `before` to `after`:
+    /// The exact migration from `before` to `after` (same algorithm and key mapping, and an
+    /// algorithm made of points):
     /// `{arcs: [{start, end, from, to}], moved, moved_fraction, ideal_fraction, modulo_fraction}`.
     /// `start`, `end` and `moved` are decimal strings (they can exceed 2^53).
     pub fn diff(before: &Ring, after: &Ring) -> Result<JsValue, JsError> {
-        let m = migration::between(&before.inner, &after.inner).map_err(js_err)?;
+        let not_exact = || {
+            js_err(Error::InvalidOption(format!(
+                "{} has no exact arcs: use diffSample",
+                before.inner.algorithm().name()
+            )))
+        };
+        let (a, b) = (before.inner.arcs().ok_or_else(not_exact)?, after.inner.arcs().ok_or_else(not_exact)?);
+        let m = migration::between(a, b).map_err(js_err)?;
         to_js(&MigrationView::from(m))
     }
 
@@ -325,4 +414,56 @@ impl From<migration::Migration> for MigrationView {
 #[wasm_bindgen(js_name = theoreticalRsd)]
 pub fn theoretical_rsd(nodes: u32, vnodes: u32) -> f64 {
     analysis::theoretical_rsd(nodes, vnodes)
+}
+
+/// The algorithms' names, for a picker.
+#[wasm_bindgen]
+pub fn algorithms() -> Vec<String> {
+    Algorithm::ALL.iter().map(|a| a.name().to_string()).collect()
+}
+
+/// The Redis Cluster slot of `key` (CRC16-XMODEM mod 16384, with hash tags).
+#[wasm_bindgen(js_name = redisKeySlot)]
+pub fn redis_key_slot(key: &str) -> u16 {
+    algo::redis::key_slot(key.as_bytes())
+}
+
+/// Cassandra's Murmur3Partitioner token of `key`, as a BigInt.
+#[wasm_bindgen(js_name = cassandraToken)]
+pub fn cassandra_token(key: &str) -> i64 {
+    algo::cassandra::token(key.as_bytes())
+}
+
+/// Jump consistent hash: the bucket in `0..buckets` of a 64-bit `key` (a BigInt).
+#[wasm_bindgen(js_name = jumpHash)]
+pub fn jump_hash(key: u64, buckets: u32) -> Result<u32, JsError> {
+    if buckets == 0 {
+        return Err(js_err(Error::InvalidOption("jumpHash needs at least one bucket".into())));
+    }
+    Ok(algo::jump::jump_hash(key, buckets))
+}
+
+/// Every algorithm on the same nodes and keys `"{prefix}0" ..`:
+/// `[{algorithm, max_over_mean, moved_on_join, ideal_join, moved_on_leave, ideal_leave, left, memory_bytes} | {algorithm, error}]`.
+/// `options` takes the same fields as `new Ring` (its `nodes` are the nodes compared).
+#[wasm_bindgen(js_name = compareAlgorithms)]
+pub fn compare_algorithms(options: JsValue, prefix: &str, count: usize) -> Result<JsValue, JsError> {
+    let options: RingOptions = optional(options, &RING_OPTIONS)?;
+    let base = parse_options(&options).map_err(js_err)?;
+    let nodes: Vec<NodeSpec> = options.nodes.into_iter().map(NodeSpec::from).collect();
+    let sample = migration::KeySample::generated(prefix, count);
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Row {
+        Ok(algo::compare::Report),
+        Err { algorithm: &'static str, error: String },
+    }
+    let rows: Vec<Row> = algo::compare::compare(&base, &nodes, &sample, &Algorithm::ALL)
+        .into_iter()
+        .map(|(a, r)| match r {
+            Ok(report) => Row::Ok(report),
+            Err(e) => Row::Err { algorithm: a.name(), error: e.to_string() },
+        })
+        .collect();
+    to_js(&rows)
 }

@@ -96,7 +96,7 @@ fn vectors_match_in_the_browser() {
         let ring = Ring::new(js(&options)).unwrap();
         assert_eq!(ring.point_count(), case.points);
         for k in &case.keys {
-            let position = ring.key_position(&k.key);
+            let position = ring.key_position(&k.key).unwrap();
             assert_eq!(common::hex(&position), common::hex(&k.position), "{} {:?}", case.hash, k.key);
             assert_eq!(ring.locate(&k.key).unwrap(), k.owner, "{} {:?}", case.hash, k.key);
         }
@@ -128,4 +128,83 @@ fn replicas_and_analysis_are_reachable_from_js() {
     let owned_by_a1 = keys.iter().filter(|k| ring.locate(k).unwrap() == "a1").count();
     let moved = Ring::diff_keys(&ring, &after, keys, 0.0).unwrap();
     assert_eq!(get(&moved, "moved_keys").as_f64().unwrap() as usize, owned_by_a1);
+}
+
+/// The real-system fixtures (tests/real), checked in the browser: u64/i64 arithmetic, CRC
+/// and the float formulas must give the same answers in wasm as the real implementations.
+#[wasm_bindgen_test]
+fn real_systems_agree_in_the_browser() {
+    use serde_json::Value;
+    let cassandra: Value = serde_json::from_str(include_str!("real/fixtures/cassandra.json")).unwrap();
+    for t in cassandra["tokens"].as_array().unwrap() {
+        let key = t["key"].as_str().unwrap();
+        let want: i64 = t["token"].as_str().unwrap().parse().unwrap();
+        let want = if key.is_empty() { i64::MIN } else { want }; // Cassandra's MINIMUM for b""
+        assert_eq!(ringlab::wasm::cassandra_token(key), want, "{key:?}");
+    }
+    let jump: Value = serde_json::from_str(include_str!("real/fixtures/jump.json")).unwrap();
+    for c in jump["cases"].as_array().unwrap() {
+        let key: u64 = c["key"].as_str().unwrap().parse().unwrap();
+        let buckets = c["buckets"].as_u64().unwrap() as u32;
+        assert_eq!(u64::from(ringlab::wasm::jump_hash(key, buckets).unwrap()), c["bucket"].as_u64().unwrap());
+    }
+    let redis: Value = serde_json::from_str(include_str!("real/fixtures/redis_cluster.json")).unwrap();
+    for k in redis["keyslots"].as_array().unwrap() {
+        assert_eq!(u64::from(ringlab::wasm::redis_key_slot(k["key"].as_str().unwrap())), k["slot"].as_u64().unwrap());
+    }
+    let ketama: Value = serde_json::from_str(include_str!("real/fixtures/ketama_published.json")).unwrap();
+    for v in ketama["vectors"].as_array().unwrap() {
+        let nodes = serde_json::to_string(&v["servers"]).unwrap();
+        let ring = Ring::new(js(&format!(r#"{{"algorithm": "libketama", "nodes": {nodes}}}"#))).unwrap();
+        for k in v["keys"].as_array().unwrap() {
+            assert_eq!(ring.locate(k["key"].as_str().unwrap()).unwrap(), k["server"].as_str().unwrap());
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_algorithm_is_reachable_by_name() {
+    let names = ringlab::wasm::algorithms();
+    assert_eq!(names.len(), 13);
+    for name in &names {
+        let mut ring = Ring::new(js(&format!(r#"{{"algorithm": "{name}", "nodes": ["n1", "n2", "n3"]}}"#))).unwrap();
+        assert_eq!(&ring.algorithm(), name);
+        let owner = ring.locate("user:42").unwrap();
+        assert!(["n1", "n2", "n3"].contains(&owner.as_str()), "{name}: {owner}");
+        let before = ring.duplicate();
+        ring.add("n4".into(), JsValue::UNDEFINED).unwrap();
+        let sample = Ring::diff_sample(&before, &ring, "key:", 2000, 0.0).unwrap();
+        let moved = get(&sample, "moved_fraction").as_f64().unwrap();
+        let bound = if name == "modulo" { 1.0 } else { 0.45 };
+        assert!(moved > 0.0 && moved <= bound, "{name} moved {moved}");
+        if ring.point_count() > 0 {
+            let exact = get(&Ring::diff(&before, &ring).unwrap(), "moved_fraction").as_f64().unwrap();
+            assert!((exact - moved).abs() < 0.05, "{name}: exact {exact} vs sampled {moved}");
+        }
+    }
+    assert!(message(Ring::new(js(r#"{"algorithm": "chord"}"#))).contains("unknown algorithm \"chord\""));
+    let mut jump = Ring::new(js(r#"{"algorithm": "jump", "nodes": ["a", "b", "c"]}"#)).unwrap();
+    assert!(message(jump.remove("a")).contains("jump hash can only remove its last bucket"));
+    jump.remove("c").unwrap();
+    assert!(message(Ring::new(js(r#"{"algorithm": "maglev", "nodes": [{"name": "a", "weight": 2}]}"#))).contains("maglev has no weights"));
+    let redis = Ring::new(js(r#"{"algorithm": "redis-cluster", "nodes": ["m1", "m2", "m3"]}"#)).unwrap();
+    assert_eq!(redis.describe_key("123456789"), "slot 12739");
+    assert!(message(redis.replicas("k", 2)).contains("available with the \"ring\" algorithm"));
+}
+
+#[wasm_bindgen_test]
+fn algorithms_compare_side_by_side() {
+    let rows: Array = ringlab::wasm::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), "key:", 5000)
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(rows.length(), 13);
+    for row in rows.iter() {
+        let name = get(&row, "algorithm").as_string().unwrap();
+        assert!(get(&row, "error").is_undefined(), "{name}: {:?}", get(&row, "error"));
+        let join = get(&row, "moved_on_join").as_f64().unwrap();
+        if name == "modulo" {
+            assert!(join > 0.7, "modulo {join}");
+        }
+    }
 }

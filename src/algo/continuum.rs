@@ -267,6 +267,13 @@ impl Placement for Continuum {
     fn key_fraction(&self, key: &[u8]) -> f64 {
         self.key_position(key) as f64 / self.size() as f64
     }
+    fn describe_key(&self, key: &[u8]) -> String {
+        match self.kind {
+            Kind::Cassandra { .. } => format!("token {}", cassandra::token(key)),
+            Kind::Groupcache { .. } => format!("crc32 0x{:08x}", self.key_position(key)),
+            _ => format!("md5 0x{:08x}", self.key_position(key)),
+        }
+    }
     fn arcs(&self) -> Option<&dyn Arcs> {
         Some(self)
     }

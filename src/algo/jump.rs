@@ -73,8 +73,9 @@ impl Placement for Jump {
     fn key_fraction(&self, key: &[u8]) -> f64 {
         super::fraction64(Hash::Xxh3.hash(key))
     }
-    fn exact_shares(&self) -> Option<Vec<f64>> {
-        None
+    fn describe_key(&self, key: &[u8]) -> String {
+        let h = Hash::Xxh3.hash(key);
+        format!("xxh3 0x{h:016x}, bucket {}", jump_hash(h, self.nodes.len().max(1) as u32))
     }
     fn memory_bytes(&self) -> usize {
         self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum()

@@ -17,6 +17,7 @@
 
 mod bounded;
 pub mod cassandra;
+pub mod compare;
 mod continuum;
 pub mod jump;
 mod maglev;
@@ -157,6 +158,13 @@ pub trait Placement: std::fmt::Debug {
     fn as_ring(&self) -> Option<&Ring> {
         None
     }
+    fn as_ring_mut(&mut self) -> Option<&mut Ring> {
+        None
+    }
+    /// How the key is placed, in the algorithm's own terms.
+    fn describe_key(&self, key: &[u8]) -> String {
+        format!("at {:.6} of the circle", self.key_fraction(key))
+    }
     fn boxed_clone(&self) -> Box<dyn Placement>;
 }
 
@@ -212,6 +220,27 @@ impl Cluster {
 
     pub fn remove(&mut self, name: &str) -> Result<(), Error> {
         self.inner.remove(name)
+    }
+
+    /// Changes a node's weight: in place on ringlab's ring; elsewhere the node leaves and
+    /// joins again with the new weight (which is what a real client would have to do).
+    pub fn set_weight(&mut self, name: &str, weight: f64) -> Result<(), Error> {
+        if let Some(ring) = self.inner.as_ring_mut() {
+            return ring.set_weight(name, weight);
+        }
+        let idx = index_of(self.nodes(), name)?;
+        let mut spec = self.nodes()[idx].spec();
+        spec.weight = weight;
+        let mut changed = self.clone();
+        changed.remove(name)?;
+        changed.add(spec)?;
+        *self = changed;
+        Ok(())
+    }
+
+    /// How the key is placed, in the algorithm's own terms (a hash, a slot, a token).
+    pub fn describe_key(&self, key: impl AsRef<[u8]>) -> String {
+        self.inner.describe_key(key.as_ref())
     }
 
     /// The name of the node that owns `key`.
@@ -274,6 +303,13 @@ impl Placement for Ring {
     }
     fn as_ring(&self) -> Option<&Ring> {
         Some(self)
+    }
+    fn as_ring_mut(&mut self) -> Option<&mut Ring> {
+        Some(self)
+    }
+    fn describe_key(&self, key: &[u8]) -> String {
+        let width = self.config().bits.bits() as usize / 4;
+        format!("{} 0x{:0width$x}", self.config().hash, self.key_position(key))
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

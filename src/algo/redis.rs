@@ -233,6 +233,9 @@ impl Placement for Slots {
     fn key_fraction(&self, key: &[u8]) -> f64 {
         (f64::from(key_slot(key)) + 0.5) / SLOTS as f64
     }
+    fn describe_key(&self, key: &[u8]) -> String {
+        format!("slot {}", key_slot(key))
+    }
     fn arcs(&self) -> Option<&dyn Arcs> {
         Some(self)
     }

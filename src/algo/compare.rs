@@ -1,0 +1,97 @@
+//! Every algorithm side by side on the same nodes and keys: balance, what a join and a leave
+//! move (against the ideal), and memory. Lookup cost is measured by the caller (natively with
+//! criterion, in a browser with `performance.now()`), since wasm has no clock of its own.
+
+use super::{Algorithm, Cluster, Options};
+use crate::migration::{sample_between, KeySample};
+use crate::{Error, NodeSpec};
+
+/// One algorithm's figures. Fractions are of the key sample.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Report {
+    pub algorithm: &'static str,
+    /// The busiest node's keys over the mean (1 is perfect).
+    pub max_over_mean: f64,
+    /// Keys moved when a node `joiner` joins, and the ideal (its fair share).
+    pub moved_on_join: f64,
+    pub ideal_join: f64,
+    /// Keys moved when `left` leaves, and the ideal (its fair share).
+    pub moved_on_leave: f64,
+    pub ideal_leave: f64,
+    /// The node that left: the middle one, or for jump hash the last (it can remove no other).
+    pub left: String,
+    pub memory_bytes: usize,
+}
+
+/// The node name used for the join.
+pub const JOINER: &str = "joiner";
+
+/// Figures for each algorithm in `algorithms` that accepts these nodes; an algorithm that
+/// refuses them (weights where it has none, a bad name) reports the error instead.
+pub fn compare(
+    base: &Options,
+    nodes: &[NodeSpec],
+    sample: &KeySample,
+    algorithms: &[Algorithm],
+) -> Vec<(Algorithm, Result<Report, Error>)> {
+    algorithms.iter().map(|&a| (a, report(base, a, nodes, sample))).collect()
+}
+
+fn report(base: &Options, algorithm: Algorithm, nodes: &[NodeSpec], sample: &KeySample) -> Result<Report, Error> {
+    if nodes.len() < 2 {
+        return Err(Error::InvalidOption("comparing needs at least two nodes".into()));
+    }
+    let options = Options { algorithm, ..base.clone() };
+    let cluster = Cluster::new(options, nodes.iter().cloned())?;
+
+    let mut loads = vec![0u64; nodes.len()];
+    for key in &sample.keys {
+        loads[cluster.locate_index(key)?] += 1;
+    }
+    let mean = sample.keys.len() as f64 / nodes.len() as f64;
+    let max_over_mean = loads.iter().copied().max().unwrap_or(0) as f64 / mean;
+
+    let total_weight: f64 = nodes.iter().map(|n| n.weight).sum();
+    let mut joined = cluster.clone();
+    joined.add(NodeSpec::new(JOINER))?;
+    let moved_on_join = sample_between(&cluster, &joined, sample, 0.0)?.moved_fraction;
+
+    let leaver = if algorithm == Algorithm::Jump { nodes.len() - 1 } else { nodes.len() / 2 };
+    let mut left = cluster.clone();
+    left.remove(&nodes[leaver].name)?;
+    let moved_on_leave = sample_between(&cluster, &left, sample, 0.0)?.moved_fraction;
+
+    Ok(Report {
+        algorithm: algorithm.name(),
+        max_over_mean,
+        moved_on_join,
+        ideal_join: 1.0 / (total_weight + 1.0),
+        moved_on_leave,
+        ideal_leave: nodes[leaver].weight / total_weight,
+        left: nodes[leaver].name.clone(),
+        memory_bytes: cluster.memory_bytes(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn consistent_algorithms_move_little_and_modulo_moves_most() {
+        let nodes: Vec<NodeSpec> = (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+        let sample = KeySample::generated("key:", 20_000);
+        let mut base = Options::new(Algorithm::Ring);
+        base.keys = sample.clone();
+        for (algorithm, report) in compare(&base, &nodes, &sample, &Algorithm::ALL) {
+            let r = report.unwrap_or_else(|e| panic!("{}: {e}", algorithm.name()));
+            if algorithm == Algorithm::Modulo {
+                assert!(r.moved_on_join > 0.85, "modulo moves ~10/11 on a join: {}", r.moved_on_join);
+            } else if algorithm != Algorithm::BoundedLoad {
+                // Everything else moves about the joiner's fair share (1/11 ≈ 9%).
+                assert!(r.moved_on_join < 0.2, "{}: {}", r.algorithm, r.moved_on_join);
+            }
+            assert!(r.max_over_mean >= 1.0 && r.memory_bytes > 0);
+        }
+    }
+}
