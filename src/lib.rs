@@ -24,6 +24,7 @@
 
 pub mod algo;
 pub mod analysis;
+pub mod charts;
 mod error;
 mod hash;
 pub mod migration;

@@ -1,0 +1,1 @@
+//! Charts, drawn with plotters on any backend (an HTML canvas in the page, SVG natively).
