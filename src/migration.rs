@@ -1,6 +1,7 @@
 //! What moves when a ring changes: exactly (arcs) and on a key sample.
 
 use crate::analysis::{self, Arcs};
+use std::collections::BTreeMap;
 use crate::{Error, Ring};
 
 /// A run of positions `start..=end` whose owner changed.
@@ -56,40 +57,51 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
     }
     let size = before.size();
     let top = size - 1;
-    // Every position between two consecutive boundaries (points of either ring) has the
-    // same owner in each ring: the owner of the upper boundary.
-    let mut boundaries: Vec<u64> = (0..before.point_count())
-        .map(|i| before.point(i).0)
-        .chain((0..after.point_count()).map(|i| after.point(i).0))
-        .collect();
-    boundaries.sort_unstable();
-    boundaries.dedup();
+    // Owners are compared by name, once: before's node i is after's node `same[i]`.
+    let after_index: BTreeMap<&str, usize> = (0..after.node_count()).map(|i| (after.node_name(i), i)).collect();
+    let same: Vec<Option<usize>> =
+        (0..before.node_count()).map(|i| after_index.get(before.node_name(i)).copied()).collect();
 
     let mut arcs: Vec<MovedArc> = Vec::new();
     let mut moved = 0u128;
-    let mut record = |start: u64, end: u64, at: u64| -> Result<(), Error> {
-        let from = before.node_name(before.owner_of(at)?);
-        let to = after.node_name(after.owner_of(at)?);
-        if from == to {
-            return Ok(());
+    let mut record = |start: u64, end: u64, from: usize, to: usize| {
+        if same[from] == Some(to) {
+            return;
         }
         moved += u128::from(end - start) + 1;
+        let (from, to) = (before.node_name(from), after.node_name(to));
         match arcs.last_mut() {
             Some(last) if last.end.checked_add(1) == Some(start) && last.from == from && last.to == to => {
                 last.end = end;
             }
             _ => arcs.push(MovedArc { start, end, from: from.to_string(), to: to.to_string() }),
         }
-        Ok(())
     };
-    let first = boundaries[0];
-    let last = boundaries[boundaries.len() - 1];
-    record(0, first, first)?;
-    for pair in boundaries.windows(2) {
-        record(pair[0] + 1, pair[1], pair[1])?;
+    // Walk both point lists together. Every position between two consecutive boundaries
+    // (points of either ring) has, in each ring, the owner of that ring's first point at or
+    // after the upper boundary.
+    let (na, nb) = (before.point_count(), after.point_count());
+    let (mut ia, mut ib) = (0, 0);
+    let mut previous: Option<u64> = None;
+    while ia < na || ib < nb {
+        let at = match (ia < na, ib < nb) {
+            (true, true) => before.point(ia).0.min(after.point(ib).0),
+            (true, false) => before.point(ia).0,
+            _ => after.point(ib).0,
+        };
+        let from = before.point(if ia < na { ia } else { 0 }).1;
+        let to = after.point(if ib < nb { ib } else { 0 }).1;
+        record(previous.map_or(0, |p| p + 1), at, from, to);
+        while ia < na && before.point(ia).0 == at {
+            ia += 1;
+        }
+        while ib < nb && after.point(ib).0 == at {
+            ib += 1;
+        }
+        previous = Some(at);
     }
-    if u128::from(last) < top {
-        record(last + 1, top as u64, first)?;
+    if let Some(last) = previous.filter(|&p| u128::from(p) < top) {
+        record(last + 1, top as u64, before.point(0).1, after.point(0).1);
     }
 
     let modulo = modulo_moved(before.node_count() as u64, after.node_count() as u64, size);
@@ -142,6 +154,18 @@ pub struct KeySample {
     pub keys: Vec<String>,
 }
 
+/// Calls `f(i, key)` for the keys `"{prefix}0"` .. `"{prefix}{count-1}"`, writing each into
+/// one buffer: no allocation per key (a page may ask for 100,000 of them per frame change).
+pub fn for_each_generated(prefix: &str, count: usize, mut f: impl FnMut(usize, &[u8])) {
+    let mut key = prefix.as_bytes().to_vec();
+    let mut digits = itoa::Buffer::new();
+    for i in 0..count {
+        key.truncate(prefix.len());
+        key.extend_from_slice(digits.format(i).as_bytes());
+        f(i, &key);
+    }
+}
+
 impl KeySample {
     /// The keys `"{prefix}0"` .. `"{prefix}{count-1}"`.
     pub fn generated(prefix: &str, count: usize) -> KeySample {
@@ -188,26 +212,74 @@ pub fn sample_between<A: Locate + ?Sized, B: Locate + ?Sized>(
     sample: &KeySample,
     zipf_s: f64,
 ) -> Result<SampleMigration, Error> {
-    if !(zipf_s.is_finite() && zipf_s >= 0.0) {
-        return Err(Error::InvalidOption(format!("the Zipf exponent must be ≥ 0 (got {zipf_s})")));
-    }
-    let (mut moved_keys, mut moved_traffic, mut traffic) = (0usize, 0f64, 0f64);
+    let mut tally = Tally::new(zipf_s)?;
     for (rank, key) in sample.keys.iter().enumerate() {
-        let popularity = libm::pow((rank + 1) as f64, -zipf_s);
-        traffic += popularity;
-        if before.locate_key(key.as_bytes())? != after.locate_key(key.as_bytes())? {
-            moved_keys += 1;
-            moved_traffic += popularity;
+        tally.add(rank, before.locate_key(key.as_bytes())? != after.locate_key(key.as_bytes())?);
+    }
+    Ok(tally.finish())
+}
+
+/// [`sample_between`] on the keys `"{prefix}0"` .. `"{prefix}{count-1}"`, without building them.
+pub fn generated_between<A: Locate + ?Sized, B: Locate + ?Sized>(
+    before: &A,
+    after: &B,
+    prefix: &str,
+    count: usize,
+    zipf_s: f64,
+) -> Result<SampleMigration, Error> {
+    let mut tally = Tally::new(zipf_s)?;
+    let mut failed = None;
+    for_each_generated(prefix, count, |rank, key| {
+        match (before.locate_key(key), after.locate_key(key)) {
+            (Ok(a), Ok(b)) => tally.add(rank, a != b),
+            (Err(e), _) | (_, Err(e)) => failed = Some(e),
+        }
+    });
+    failed.map_or_else(|| Ok(tally.finish()), Err)
+}
+
+/// Moved keys and moved traffic, key by key.
+struct Tally {
+    zipf_s: f64,
+    keys: usize,
+    moved_keys: usize,
+    traffic: f64,
+    moved_traffic: f64,
+}
+
+impl Tally {
+    fn new(zipf_s: f64) -> Result<Tally, Error> {
+        if !(zipf_s.is_finite() && zipf_s >= 0.0) {
+            return Err(Error::InvalidOption(format!("the Zipf exponent must be ≥ 0 (got {zipf_s})")));
+        }
+        Ok(Tally { zipf_s, keys: 0, moved_keys: 0, traffic: 0.0, moved_traffic: 0.0 })
+    }
+
+    fn add(&mut self, rank: usize, moved: bool) {
+        // The common exponents exactly and cheaply; any other through libm's pow.
+        let popularity = match self.zipf_s {
+            0.0 => 1.0,
+            1.0 => 1.0 / (rank + 1) as f64,
+            s => libm::pow((rank + 1) as f64, -s),
+        };
+        self.keys += 1;
+        self.traffic += popularity;
+        if moved {
+            self.moved_keys += 1;
+            self.moved_traffic += popularity;
         }
     }
-    let keys = sample.keys.len();
-    Ok(SampleMigration {
-        keys,
-        moved_keys,
-        moved_fraction: if keys == 0 { 0.0 } else { moved_keys as f64 / keys as f64 },
-        moved_traffic_fraction: if keys == 0 { 0.0 } else { moved_traffic / traffic },
-        zipf_s,
-    })
+
+    fn finish(self) -> SampleMigration {
+        let keys = self.keys;
+        SampleMigration {
+            keys,
+            moved_keys: self.moved_keys,
+            moved_fraction: if keys == 0 { 0.0 } else { self.moved_keys as f64 / keys as f64 },
+            moved_traffic_fraction: if keys == 0 { 0.0 } else { self.moved_traffic / self.traffic },
+            zipf_s: self.zipf_s,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -279,22 +279,104 @@ impl Ring {
     /// The positions of the keys `"{prefix}0" .. "{prefix}{count-1}"` as fractions of the circle.
     #[wasm_bindgen(js_name = keyFractions)]
     pub fn key_fractions(&self, prefix: &str, count: usize) -> Float64Array {
-        let sample = migration::KeySample::generated(prefix, count);
-        let fractions: Vec<f64> = sample.keys.iter().map(|k| self.inner.key_fraction(k)).collect();
+        let mut fractions = Vec::with_capacity(count);
+        migration::for_each_generated(prefix, count, |_, key| fractions.push(self.inner.key_fraction(key)));
         Float64Array::from(fractions.as_slice())
     }
 
     /// The owners (indices into `nodes()`) of the keys `"{prefix}0" .. "{prefix}{count-1}"`.
     #[wasm_bindgen(js_name = keyOwners)]
     pub fn key_owners(&self, prefix: &str, count: usize) -> Result<Uint32Array, JsError> {
-        let sample = migration::KeySample::generated(prefix, count);
-        let owners = sample
-            .keys
-            .iter()
-            .map(|k| self.inner.locate_index(k).map(|o| o as u32))
-            .collect::<Result<Vec<u32>, Error>>()
-            .map_err(js_err)?;
+        if self.inner.nodes().is_empty() && count > 0 {
+            return Err(js_err(Error::EmptyRing));
+        }
+        let mut owners = Vec::with_capacity(count);
+        // Not empty, so every lookup succeeds.
+        migration::for_each_generated(prefix, count, |_, key| {
+            owners.push(self.inner.locate_index(key).map_or(0, |o| o as u32))
+        });
         Ok(Uint32Array::from(owners.as_slice()))
+    }
+
+    /// What is at `fraction` of the circle (0 = top, clockwise), for hovering:
+    /// `{start, end, startFraction, endFraction, owner, label}` (positions as decimal strings;
+    /// `label` is the point's `"name#i"` on ringlab's ring), or `null` without arcs.
+    #[wasm_bindgen(js_name = arcAt)]
+    pub fn arc_at(&self, fraction: f64) -> Result<JsValue, JsError> {
+        let Some(a) = self.inner.arcs().filter(|a| a.point_count() > 0) else {
+            return Ok(JsValue::NULL);
+        };
+        let size = a.size();
+        let position = ((fraction.clamp(0.0, 1.0) * size as f64) as u128).min(size - 1) as u64;
+        let i = point_index(a, position);
+        let n = a.point_count();
+        let start = if i == 0 { (a.point(n - 1).0 as u128 + 1) % size } else { u128::from(a.point(i - 1).0) + 1 };
+        let (end, owner) = a.point(i);
+        let label = self.inner.as_ring().and_then(|r| r.point_label(i));
+        let view = ArcAt {
+            start: start.to_string(),
+            end: end.to_string(),
+            start_fraction: start as f64 / size as f64,
+            end_fraction: (u128::from(end) + 1) as f64 / size as f64,
+            owner: a.node_name(owner).to_string(),
+            label,
+        };
+        to_js(&view)
+    }
+
+    /// The index of the sample key `"{prefix}{i}"` drawn nearest `fraction`, within
+    /// `tolerance` (a fraction of the circle), or `undefined`.
+    #[wasm_bindgen(js_name = keyNear)]
+    pub fn key_near(&self, prefix: &str, count: usize, fraction: f64, tolerance: f64) -> Option<u32> {
+        let distance = |f: f64| {
+            let d = (f - fraction).abs();
+            d.min(1.0 - d)
+        };
+        let mut best: Option<(usize, f64)> = None;
+        migration::for_each_generated(prefix, count, |i, key| {
+            let d = distance(self.inner.key_fraction(key));
+            if d <= tolerance && best.is_none_or(|(_, b)| d < b) {
+                best = Some((i, d));
+            }
+        });
+        best.map(|(i, _)| i as u32)
+    }
+
+    /// Where `key` lands and how the owner is found, for the "follow a key" view:
+    /// `{key, description, fraction, owner, walk: [{name, fraction}]}`. `walk` is the
+    /// clockwise walk's stops: the owning point, then (ring algorithm, `n > 1`) the first
+    /// point of each further replica.
+    pub fn follow(&self, key: &str, n: usize) -> Result<JsValue, JsError> {
+        let owner = self.inner.locate(key).map_err(js_err)?.to_string();
+        let fraction = self.inner.key_fraction(key);
+        let mut walk = Vec::new();
+        if let Some(a) = self.inner.arcs().filter(|a| a.point_count() > 0) {
+            let size = a.size() as f64;
+            let position = (fraction * size) as u64;
+            let wanted: Vec<usize> = match self.inner.as_ring() {
+                Some(ring) => {
+                    let mut list = Vec::new();
+                    ring.replicas_into(ring.key_position(key), n.max(1), &mut list).map_err(js_err)?;
+                    list
+                }
+                None => vec![self.inner.locate_index(key).map_err(js_err)?],
+            };
+            // Exact on ringlab's ring (a fraction cannot hold 64 bits); the drawing's own
+            // precision elsewhere.
+            let start = match self.inner.as_ring() {
+                Some(ring) => ring.point_of(ring.key_position(key)).map_err(js_err)?,
+                None => point_index(a, position.min((a.size() - 1) as u64)),
+            };
+            let count = a.point_count();
+            for &node in &wanted {
+                if let Some(i) = (0..count).map(|s| (start + s) % count).find(|&i| a.point(i).1 == node) {
+                    walk.push(Stop { name: a.node_name(node).to_string(), fraction: a.point(i).0 as f64 / size });
+                }
+            }
+        } else {
+            walk.push(Stop { name: owner.clone(), fraction });
+        }
+        to_js(&Follow { key: key.to_string(), description: self.inner.describe_key(key), fraction, owner, walk })
     }
 
     /// The position of `key` as a hexadecimal string (exact on 64-bit rings too; the `ring`
@@ -343,7 +425,7 @@ impl Ring {
 
     /// The exact migration from `before` to `after` (same algorithm and key mapping, and an
     /// algorithm made of points):
-    /// `{arcs: [{start, end, from, to}], moved, moved_fraction, ideal_fraction, modulo_fraction}`.
+    /// `{arcs: [{start, end, start_fraction, end_fraction, from, to}], moved, moved_fraction, ideal_fraction, modulo_fraction}`.
     /// `start`, `end` and `moved` are decimal strings (they can exceed 2^53).
     pub fn diff(before: &Ring, after: &Ring) -> Result<JsValue, JsError> {
         let not_exact = || {
@@ -354,14 +436,15 @@ impl Ring {
         };
         let (a, b) = (before.inner.arcs().ok_or_else(not_exact)?, after.inner.arcs().ok_or_else(not_exact)?);
         let m = migration::between(a, b).map_err(js_err)?;
-        to_js(&MigrationView::from(m))
+        to_js(&MigrationView::new(m, a.size()))
     }
 
     /// Moved keys on the sample `"{prefix}0" .. "{prefix}{count-1}"`:
     /// `{keys, moved_keys, moved_fraction, moved_traffic_fraction, zipf_s}`.
     #[wasm_bindgen(js_name = diffSample)]
     pub fn diff_sample(before: &Ring, after: &Ring, prefix: &str, count: usize, zipf_s: f64) -> Result<JsValue, JsError> {
-        Ring::diff_of(before, after, migration::KeySample::generated(prefix, count), zipf_s)
+        let m = migration::generated_between(&before.inner, &after.inner, prefix, count, zipf_s).map_err(js_err)?;
+        to_js(&m)
     }
 
     /// As `diffSample`, on the given keys (most popular first for the Zipf traffic figure).
@@ -374,6 +457,50 @@ impl Ring {
         let m = migration::sample_between(&before.inner, &after.inner, &sample, zipf_s).map_err(js_err)?;
         to_js(&m)
     }
+}
+
+/// The first point at or after `position` (wrapping), by binary search over the arcs.
+fn point_index(a: &dyn analysis::Arcs, position: u64) -> usize {
+    let (mut lo, mut hi) = (0, a.point_count());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if a.point(mid).0 < position {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if lo == a.point_count() {
+        0
+    } else {
+        lo
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArcAt {
+    start: String,
+    end: String,
+    start_fraction: f64,
+    end_fraction: f64,
+    owner: String,
+    label: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Stop {
+    name: String,
+    fraction: f64,
+}
+
+#[derive(Serialize)]
+struct Follow {
+    key: String,
+    description: String,
+    fraction: f64,
+    owner: String,
+    walk: Vec<Stop>,
 }
 
 #[derive(Serialize)]
@@ -389,17 +516,28 @@ struct MigrationView {
 struct ArcView {
     start: String,
     end: String,
+    /// `start / size` and `(end + 1) / size`, for drawing.
+    start_fraction: f64,
+    end_fraction: f64,
     from: String,
     to: String,
 }
 
-impl From<migration::Migration> for MigrationView {
-    fn from(m: migration::Migration) -> MigrationView {
+impl MigrationView {
+    fn new(m: migration::Migration, size: u128) -> MigrationView {
+        let fraction = |x: u128| x as f64 / size as f64;
         MigrationView {
             arcs: m
                 .arcs
                 .into_iter()
-                .map(|a| ArcView { start: a.start.to_string(), end: a.end.to_string(), from: a.from, to: a.to })
+                .map(|a| ArcView {
+                    start: a.start.to_string(),
+                    end: a.end.to_string(),
+                    start_fraction: fraction(u128::from(a.start)),
+                    end_fraction: fraction(u128::from(a.end) + 1),
+                    from: a.from,
+                    to: a.to,
+                })
                 .collect(),
             moved: m.moved.to_string(),
             moved_fraction: m.moved_fraction,

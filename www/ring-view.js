@@ -1,98 +1,292 @@
-// Draws a ring on a canvas from the engine's data. No hashing here: positions and owners
-// come from the Rust engine as typed arrays of fractions (0 = top, clockwise) and indices.
+// Draws a ring on a canvas from the engine's data; no hashing here. Positions and owners come
+// from the Rust engine as typed arrays of fractions (0 = top, clockwise) and node indices.
+// The still picture is drawn once into an offscreen layer; animation frames copy it and draw
+// only what moves on top, so a frame stays cheap with 100,000 keys.
 
 // Okabe–Ito then Paul Tol's "muted": distinguishable with common colour-vision deficiencies.
 export const PALETTE = [
   "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999",
   "#332288", "#88CCEE", "#44AA99", "#117733", "#DDCC77", "#CC6677", "#AA4499", "#882255",
 ];
-
-export function colourOf(index) {
-  return PALETTE[index % PALETTE.length];
-}
-
-// Sizes the canvas backing store to its CSS size × devicePixelRatio, so lines stay crisp.
-function fit(canvas) {
-  const dpr = window.devicePixelRatio || 1;
-  const css = canvas.getBoundingClientRect();
-  const w = Math.max(1, Math.round(css.width * dpr));
-  const h = Math.max(1, Math.round(css.height * dpr));
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w;
-    canvas.height = h;
-  }
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  return { ctx, width: css.width, height: css.height };
-}
+export const colourOf = (index) => PALETTE[index % PALETTE.length];
 
 const TAU = Math.PI * 2;
 const angle = (fraction) => fraction * TAU - Math.PI / 2; // 0 at the top, clockwise
+// Above this many keys, dots would overlap: draw a density band instead.
+const DOT_LIMIT = 5000;
+const LANES = 7;
 
-// view = { points: Float64Array, owners: Uint32Array, keys: Float64Array, keyOwners: Uint32Array,
-//          moved: [{start, end}] as fractions, bits: 32 | 64, theme: {bg, fg, muted, moved} }
-export function drawRing(canvas, view) {
-  const { ctx, width, height } = fit(canvas);
-  const cx = width / 2, cy = height / 2;
-  // Room outside the band for the moved-arc marks and the scale labels.
-  const r = Math.min(width, height) / 2 - 44;
-  const band = Math.max(10, r * 0.08);
-  ctx.clearRect(0, 0, width, height);
+function rgb(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+function mix(a, b, t) {
+  const [x, y] = [rgb(a), rgb(b)];
+  return `rgb(${x.map((v, i) => Math.round(v + (y[i] - v) * t)).join(",")})`;
+}
 
-  const n = view.points.length;
-  // Arcs: point i owns (point i-1, point i]; point 0 also owns the wrap-around.
-  ctx.lineWidth = band;
-  ctx.lineCap = "butt";
-  for (let i = 0; i < n; i++) {
-    const from = i === 0 ? view.points[n - 1] - 1 : view.points[i - 1];
-    const to = view.points[i];
-    if (to <= from) continue;
-    ctx.strokeStyle = colourOf(view.owners[i]);
-    ctx.beginPath();
-    ctx.arc(cx, cy, r, angle(from), angle(to));
-    ctx.stroke();
+export class RingView {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.base = document.createElement("canvas");
+    this.data = null;
   }
 
-  // Moved arcs: an outer band in the foreground colour.
-  if (view.moved.length) {
-    ctx.strokeStyle = view.theme.moved;
-    ctx.lineWidth = 5;
-    for (const arc of view.moved) {
+  geometry() {
+    const css = this.canvas.getBoundingClientRect();
+    const width = css.width, height = css.height;
+    // Room outside the band for the moved-arc marks and the scale labels.
+    const r = Math.max(20, Math.min(width, height) / 2 - 58);
+    const band = Math.max(10, r * 0.08);
+    return { width, height, cx: width / 2, cy: height / 2, r, band, inner: Math.max(4, r - band / 2 - 8) };
+  }
+
+  // Sizes a canvas's backing store to the CSS size × devicePixelRatio, so lines stay crisp.
+  fit(canvas, g) {
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(g.width * dpr)), h = Math.max(1, Math.round(g.height * dpr));
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return ctx;
+  }
+
+  // data = {points, owners, keys, keyOwners, bits, theme, selected}
+  setData(data) {
+    this.data = data;
+    this.renderBase();
+  }
+
+  renderBase() {
+    const g = this.geometry();
+    this.fit(this.canvas, g);
+    const ctx = this.fit(this.base, g);
+    const { points, owners, keys, keyOwners, theme, selected } = this.data;
+    ctx.clearRect(0, 0, g.width, g.height);
+    const n = points.length;
+
+    // Arcs, one path per owner: point i owns (point i-1, point i]; point 0 also the wrap-around.
+    ctx.lineWidth = g.band;
+    const paths = new Map();
+    for (const [owner, from, to] of this.segments(points, owners, g)) {
+      let path = paths.get(owner);
+      if (!path) paths.set(owner, (path = new Path2D()));
+      path.moveTo(g.cx + Math.cos(angle(from)) * g.r, g.cy + Math.sin(angle(from)) * g.r);
+      path.arc(g.cx, g.cy, g.r, angle(from), angle(to));
+    }
+    for (const [owner, path] of paths) {
+      ctx.strokeStyle = colourOf(owner);
+      ctx.globalAlpha = selected === undefined || selected === owner ? 1 : 0.35;
+      ctx.stroke(path);
+    }
+    ctx.globalAlpha = 1;
+
+    // Ticks, one per point, while they can still be told apart.
+    if (n && n <= 4000) {
+      ctx.strokeStyle = theme.bg;
+      ctx.lineWidth = n > 1000 ? 0.5 : 1;
       ctx.beginPath();
-      ctx.arc(cx, cy, r + band / 2 + 5, angle(arc.start), angle(Math.max(arc.end, arc.start + 0.0008)));
+      for (let i = 0; i < n; i++) {
+        const a = angle(points[i]);
+        ctx.moveTo(g.cx + Math.cos(a) * (g.r - g.band / 2), g.cy + Math.sin(a) * (g.r - g.band / 2));
+        ctx.lineTo(g.cx + Math.cos(a) * (g.r + g.band / 2), g.cy + Math.sin(a) * (g.r + g.band / 2));
+      }
+      ctx.stroke();
+    }
+
+    if (keys.length <= DOT_LIMIT) this.drawDots(ctx, g, keys, keyOwners);
+    else this.drawDensity(ctx, g, keys, keyOwners);
+
+    ctx.fillStyle = theme.muted;
+    ctx.font = "12px system-ui, sans-serif";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    const labels = this.data.scale;
+    labels.forEach((label, q) => {
+      const a = angle(q / labels.length);
+      ctx.fillText(label, g.cx + Math.cos(a) * (g.r + g.band / 2 + 24), g.cy + Math.sin(a) * (g.r + g.band / 2 + 24));
+    });
+  }
+
+  // The arcs to draw as [owner, from, to]. When there are more points than device pixels
+  // around the circle, arcs narrower than a pixel cannot be seen: sample the owner once per
+  // pixel instead, so drawing costs the same for 1,000 points or 1,000,000.
+  *segments(points, owners, g) {
+    const n = points.length;
+    const pixels = Math.ceil(TAU * g.r * (window.devicePixelRatio || 1));
+    if (n <= pixels) {
+      for (let i = 0; i < n; i++) {
+        const from = i === 0 ? points[n - 1] - 1 : points[i - 1];
+        if (points[i] > from) yield [owners[i], from, points[i]];
+      }
+      return;
+    }
+    let i = 0, runOwner = -1, runStart = 0;
+    for (let b = 0; b < pixels; b++) {
+      const f = (b + 0.5) / pixels;
+      while (i < n && points[i] < f) i++;
+      const owner = owners[i === n ? 0 : i];
+      if (owner !== runOwner) {
+        if (runOwner >= 0) yield [runOwner, runStart, b / pixels];
+        runOwner = owner;
+        runStart = b / pixels;
+      }
+    }
+    yield [runOwner, runStart, 1];
+  }
+
+  dotAt(g, k, fraction) {
+    const rr = Math.max(2, g.inner - (k % LANES) * 5);
+    const a = angle(fraction);
+    return [g.cx + Math.cos(a) * rr, g.cy + Math.sin(a) * rr];
+  }
+
+  drawDots(ctx, g, keys, keyOwners) {
+    const d = 2;
+    for (let k = 0; k < keys.length; k++) {
+      const [x, y] = this.dotAt(g, k, keys[k]);
+      ctx.fillStyle = colourOf(keyOwners[k]);
+      ctx.fillRect(x - d, y - d, d * 2, d * 2);
+    }
+  }
+
+  // Keys binned by angle; each bin a radial bar in its majority owner's colour, its length
+  // the bin's count.
+  drawDensity(ctx, g, keys, keyOwners) {
+    const bins = Math.max(180, Math.min(1440, Math.round(TAU * g.inner)));
+    const counts = new Uint32Array(bins), owner = new Uint32Array(bins);
+    for (let k = 0; k < keys.length; k++) {
+      const b = Math.min(bins - 1, Math.floor(keys[k] * bins));
+      counts[b]++;
+      owner[b] = keyOwners[k];
+    }
+    let max = 1;
+    for (const c of counts) max = Math.max(max, c);
+    const depth = LANES * 5;
+    ctx.lineWidth = Math.max(1, (TAU * g.inner) / bins);
+    for (let b = 0; b < bins; b++) {
+      if (!counts[b]) continue;
+      const a = angle((b + 0.5) / bins), len = 3 + (depth * counts[b]) / max;
+      ctx.strokeStyle = colourOf(owner[b]);
+      ctx.beginPath();
+      ctx.moveTo(g.cx + Math.cos(a) * g.inner, g.cy + Math.sin(a) * g.inner);
+      ctx.lineTo(g.cx + Math.cos(a) * (g.inner - len), g.cy + Math.sin(a) * (g.inner - len));
       ctx.stroke();
     }
   }
 
-  // Ticks: one per virtual node, across the band.
-  ctx.strokeStyle = view.theme.bg;
-  ctx.lineWidth = n > 2000 ? 0.5 : 1;
-  ctx.beginPath();
-  for (let i = 0; i < n; i++) {
-    const a = angle(view.points[i]);
-    ctx.moveTo(cx + Math.cos(a) * (r - band / 2), cy + Math.sin(a) * (r - band / 2));
-    ctx.lineTo(cx + Math.cos(a) * (r + band / 2), cy + Math.sin(a) * (r + band / 2));
-  }
-  ctx.stroke();
+  // One frame: the still layer, then overlays.
+  // overlay = {moved: [{start, end}], movers: {keys, from, to, index}, t, walk, hover}
+  draw(overlay = {}) {
+    const g = this.geometry();
+    const ctx = this.canvas.getContext("2d");
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    ctx.drawImage(this.base, 0, 0);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const theme = this.data.theme;
 
-  // Keys: dots just inside the band, jittered inward by index so they do not stack.
-  const inner = r - band / 2 - 8;
-  const dot = view.keys.length > 5000 ? 1.2 : 2;
-  for (let k = 0; k < view.keys.length; k++) {
-    const a = angle(view.keys[k]);
-    const rr = inner - (k % 7) * 5;
-    ctx.fillStyle = colourOf(view.keyOwners[k]);
-    ctx.fillRect(cx + Math.cos(a) * rr - dot, cy + Math.sin(a) * rr - dot, dot * 2, dot * 2);
+    if (overlay.moved?.length) {
+      ctx.strokeStyle = theme.moved;
+      ctx.lineWidth = 5;
+      for (const arc of overlay.moved) {
+        ctx.beginPath();
+        ctx.arc(g.cx, g.cy, g.r + g.band / 2 + 5, angle(arc.start), angle(Math.max(arc.end, arc.start + 0.0008)));
+        ctx.stroke();
+      }
+    }
+
+    // Keys that change owner: drawn larger, their colour going from the old owner's to the new.
+    const movers = overlay.movers;
+    if (movers) {
+      const t = overlay.t ?? 1;
+      for (let m = 0; m < movers.keys.length; m++) {
+        const [x, y] = this.dotAt(g, movers.index[m], movers.keys[m]);
+        const d = 3 + 2 * Math.sin(Math.PI * t);
+        ctx.fillStyle = theme.bg;
+        ctx.fillRect(x - d - 1, y - d - 1, 2 * d + 2, 2 * d + 2);
+        ctx.fillStyle = mix(colourOf(movers.from[m]), colourOf(movers.to[m]), t);
+        ctx.fillRect(x - d, y - d, 2 * d, 2 * d);
+      }
+    }
+
+    if (overlay.hover) {
+      const { start, end } = overlay.hover;
+      ctx.strokeStyle = theme.fg;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.arc(g.cx, g.cy, g.r - g.band / 2 - 2, angle(start), angle(Math.max(end, start + 0.001)));
+      ctx.stroke();
+    }
+
+    if (overlay.walk) this.drawWalk(ctx, g, overlay.walk, overlay.walkT ?? 1, theme);
   }
 
-  // Scale: 0 at the top, quarter marks.
-  ctx.fillStyle = view.theme.muted;
-  ctx.font = "12px system-ui, sans-serif";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
-  const labels = view.bits === 64 ? ["0", "2⁶²", "2⁶³", "3·2⁶²"] : ["0", "2³⁰", "2³¹", "3·2³⁰"];
-  labels.forEach((label, q) => {
-    const a = angle(q / 4);
-    ctx.fillText(label, cx + Math.cos(a) * (r + band / 2 + 24), cy + Math.sin(a) * (r + band / 2 + 24));
-  });
+  // Follow a key: the hash drops onto the ring, then walks clockwise to each stop.
+  drawWalk(ctx, g, walk, t, theme) {
+    const drop = Math.min(1, t / 0.25);
+    const a0 = angle(walk.fraction);
+    const rDrop = g.r * drop;
+    ctx.fillStyle = theme.fg;
+    ctx.strokeStyle = theme.fg;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(g.cx, g.cy);
+    ctx.lineTo(g.cx + Math.cos(a0) * rDrop, g.cy + Math.sin(a0) * rDrop);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(g.cx + Math.cos(a0) * rDrop, g.cy + Math.sin(a0) * rDrop, 5, 0, TAU);
+    ctx.fill();
+    if (t <= 0.25 || !walk.stops.length) return;
+    // The walk: from the key clockwise through each stop, in equal time per stop.
+    const span = (t - 0.25) / 0.75;
+    let from = walk.fraction;
+    walk.stops.forEach((stop, i) => {
+      const share = 1 / walk.stops.length;
+      const local = Math.max(0, Math.min(1, (span - i * share) / share));
+      if (local <= 0) return;
+      let to = stop.fraction;
+      if (to < from) to += 1;
+      const here = from + (to - from) * local;
+      ctx.strokeStyle = theme.fg;
+      ctx.lineWidth = 3;
+      ctx.beginPath();
+      ctx.arc(g.cx, g.cy, g.r + g.band / 2 + 12, angle(from), angle(Math.max(here, from + 1e-4)));
+      ctx.stroke();
+      if (local >= 1) {
+        const a = angle(stop.fraction);
+        const x = g.cx + Math.cos(a) * (g.r + g.band / 2 + 12), y = g.cy + Math.sin(a) * (g.r + g.band / 2 + 12);
+        ctx.fillStyle = colourOf(stop.owner);
+        ctx.beginPath();
+        ctx.arc(x, y, 9, 0, TAU);
+        ctx.fill();
+        ctx.strokeStyle = theme.fg;
+        ctx.lineWidth = 1.5;
+        ctx.stroke();
+        ctx.fillStyle = theme.fg;
+        ctx.font = "bold 11px system-ui, sans-serif";
+        ctx.textAlign = "center";
+        ctx.textBaseline = "middle";
+        ctx.fillText(String(i + 1), x, y);
+      }
+      from = stop.fraction;
+    });
+  }
+
+  // Where a pointer is: {fraction, zone: "band" | "keys" | null}.
+  locate(clientX, clientY) {
+    const g = this.geometry();
+    const box = this.canvas.getBoundingClientRect();
+    const x = clientX - box.left - g.cx, y = clientY - box.top - g.cy;
+    const dist = Math.hypot(x, y);
+    let fraction = (Math.atan2(y, x) + Math.PI / 2) / TAU;
+    if (fraction < 0) fraction += 1;
+    const zone =
+      Math.abs(dist - g.r) <= g.band / 2 + 2 ? "band" : dist <= g.inner + 3 && dist >= g.inner - LANES * 5 - 6 ? "keys" : null;
+    return { fraction, zone, px: 1 / (TAU * Math.max(dist, 1)) };
+  }
 }

@@ -25,7 +25,7 @@ export async function launch() {
 }
 
 // Opens the playground and collects console errors and failed requests.
-export async function open(browser, options = {}) {
+export async function open(browser, options = {}, hash = "") {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1, ...options });
   const page = await context.newPage();
   const problems = [];
@@ -33,13 +33,20 @@ export async function open(browser, options = {}) {
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
   page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  await page.goto(URL);
+  await page.goto(URL + hash);
   await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+  await settle(page);
   return { page, problems, context };
+}
+
+// Waits until the page has finished the work a change deferred to later tasks.
+export async function settle(page) {
+  await page.waitForFunction(() => window.__ringlab?.pending === 0);
 }
 
 // How many canvas pixels differ from the page background, and a fingerprint of them.
 export async function canvasStats(page) {
+  await settle(page);
   return page.evaluate(() => {
     const canvas = document.getElementById("ring");
     const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
