@@ -605,3 +605,102 @@ pub fn compare_algorithms(options: JsValue, prefix: &str, count: usize) -> Resul
         .collect();
     to_js(&rows)
 }
+
+// ---- charts: drawn by src/charts on the page's canvases ---------------------------------
+//
+// The caller sizes each canvas's backing store to its CSS size × devicePixelRatio and passes
+// that ratio as `dpr`; each function redraws the whole canvas and returns the chart's data
+// as CSV text (for "download CSV").
+
+fn chart_theme(dark: bool, dpr: f64) -> crate::charts::Theme {
+    let theme = if dark { crate::charts::Theme::dark() } else { crate::charts::Theme::light() };
+    theme.scaled(dpr)
+}
+
+fn chart_area(
+    canvas: web_sys::HtmlCanvasElement,
+) -> Result<plotters::prelude::DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>, JsError> {
+    use plotters::prelude::IntoDrawingArea;
+    plotters_canvas::CanvasBackend::with_canvas_object(canvas)
+        .map(IntoDrawingArea::into_drawing_area)
+        .ok_or_else(|| JsError::new("chart: that canvas has no 2D context"))
+}
+
+fn specs(ring: &Ring) -> Vec<NodeSpec> {
+    ring.inner.nodes().iter().map(crate::Node::spec).collect()
+}
+
+/// Spread vs vnodes (log scale) for this ring's nodes and hash, with the theoretical curve,
+/// the ring's own vnode setting marked, and with `band` the range over several hashes.
+#[wasm_bindgen(js_name = drawSpreadChart)]
+pub fn draw_spread_chart(
+    canvas: web_sys::HtmlCanvasElement,
+    ring: &Ring,
+    dark: bool,
+    dpr: f64,
+    band: bool,
+) -> Result<String, JsError> {
+    let config = ring.config();
+    let data = crate::charts::spread::data(config, &specs(ring), config.vnodes, 24, band).map_err(js_err)?;
+    crate::charts::spread::draw(&chart_area(canvas)?, &data, &chart_theme(dark, dpr)).map_err(js_err)?;
+    Ok(crate::charts::spread::csv(&data))
+}
+
+/// Each node's exact share (sampled where the algorithm has no exact shares), the sample's
+/// key counts, and the ideal share.
+#[wasm_bindgen(js_name = drawSharesChart)]
+pub fn draw_shares_chart(
+    canvas: web_sys::HtmlCanvasElement,
+    ring: &Ring,
+    key_count: usize,
+    dark: bool,
+    dpr: f64,
+) -> Result<String, JsError> {
+    let sample = migration::KeySample::generated("key:", key_count);
+    let data = crate::charts::shares::data(&ring.inner, &sample).map_err(js_err)?;
+    crate::charts::shares::draw(&chart_area(canvas)?, &data, &chart_theme(dark, dpr)).map_err(js_err)?;
+    Ok(crate::charts::shares::csv(&data))
+}
+
+/// What a join and a leave move with this ring's algorithm, against the ideal and `hash % N`,
+/// for N = 2 ..= `max_nodes`.
+#[wasm_bindgen(js_name = drawMovesChart)]
+pub fn draw_moves_chart(
+    canvas: web_sys::HtmlCanvasElement,
+    ring: &Ring,
+    max_nodes: u32,
+    key_count: usize,
+    dark: bool,
+    dpr: f64,
+) -> Result<String, JsError> {
+    let sample = migration::KeySample::generated("key:", key_count);
+    let data = crate::charts::moves::data(&ring.options, 2..=max_nodes.max(2), &sample).map_err(js_err)?;
+    crate::charts::moves::draw(&chart_area(canvas)?, &data, &chart_theme(dark, dpr)).map_err(js_err)?;
+    Ok(crate::charts::moves::csv(&data))
+}
+
+/// Every algorithm on this ring's nodes: balance, moves on join and leave, memory, and the
+/// lookup cost the page measured (`lookup_ns[i]` for `algorithms()[i]`; NaN for none).
+/// Returns `{csv, table: {caption, headers, rows}}`.
+#[wasm_bindgen(js_name = drawAlgorithmsChart)]
+pub fn draw_algorithms_chart(
+    canvas: web_sys::HtmlCanvasElement,
+    ring: &Ring,
+    key_count: usize,
+    lookup_ns: Vec<f64>,
+    dark: bool,
+    dpr: f64,
+) -> Result<JsValue, JsError> {
+    let sample = migration::KeySample::generated("key:", key_count);
+    let lookup: Vec<Option<f64>> =
+        Algorithm::ALL.iter().enumerate().map(|(i, _)| lookup_ns.get(i).copied().filter(|x| x.is_finite())).collect();
+    let base = Options { keys: sample.clone(), ..ring.options.clone() };
+    let data = crate::charts::algorithms::data(&base, &specs(ring), &sample, &Algorithm::ALL, &lookup).map_err(js_err)?;
+    crate::charts::algorithms::draw(&chart_area(canvas)?, &data, &chart_theme(dark, dpr)).map_err(js_err)?;
+    #[derive(Serialize)]
+    struct Out {
+        csv: String,
+        table: crate::charts::algorithms::Table,
+    }
+    to_js(&Out { csv: crate::charts::algorithms::csv(&data), table: crate::charts::algorithms::table(&data) })
+}

@@ -3,6 +3,7 @@
 import init, { Ring, algorithms } from "./pkg/ringlab.js";
 import { RingView, colourOf } from "./ring-view.js";
 import { History, decode, encode } from "./state.js";
+import { Charts } from "./charts.js";
 
 const KEY_PREFIX = "key:";
 const MAX_ANIMATED = 5000; // keys animated individually; more would cost frames, not insight
@@ -23,6 +24,7 @@ let selected; // node index picked on the canvas
 let change = null; // {moved, movers, t, start}
 let walk = null; // {fraction, stops, t, start}
 let paused = false;
+let charts; // the charts section, once wired
 // Frame times and long tasks, read by the page tests; `pending` counts deferred work.
 const perf = (window.__ringlab = { frames: [], longTasks: [], pending: 0 });
 
@@ -95,6 +97,7 @@ function render(owners) {
     renderLegend();
     renderSummary();
   });
+  if (ring.nodes().length >= 2) charts?.update(ring, settings.keys);
 }
 
 function frame(hover) {
@@ -397,6 +400,7 @@ function nextName() {
 
 function wire() {
   for (const name of algorithms()) $("algorithm").append(new Option(name, name));
+  charts = new Charts(later);
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("add-name").value.trim() || nextName();

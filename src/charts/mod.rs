@@ -1,1 +1,470 @@
 //! Charts, drawn with plotters on any backend (an HTML canvas in the page, SVG natively).
+//!
+//! One module per chart. Each has a `data` function (plain numbers from the engine, no
+//! drawing), a `draw` function generic over the plotters backend, and `csv` (the same
+//! numbers as text, header row with units). Nothing here reads a clock, spawns a thread,
+//! draws random numbers or iterates a hash map, so a chart is the same natively and in wasm.
+//!
+//! ```
+//! use plotters::prelude::*;
+//! use ringlab::{charts, Config, NodeSpec};
+//!
+//! let nodes: Vec<NodeSpec> = (1..=5).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+//! let data = charts::spread::data(&Config::default(), &nodes, 160, 12, false)?;
+//! let mut svg = String::new();
+//! {
+//!     let area = SVGBackend::with_string(&mut svg, (640, 400)).into_drawing_area();
+//!     charts::spread::draw(&area, &data, &charts::Theme::light())?;
+//! }
+//! assert!(svg.contains("Spread vs vnodes"));
+//! # Ok::<(), ringlab::Error>(())
+//! ```
+
+pub mod algorithms;
+pub mod moves;
+pub mod shares;
+pub mod spread;
+
+use crate::Error;
+use plotters::coord::Shift;
+use plotters::drawing::DrawingAreaErrorKind;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontFamily, FontStyle};
+
+/// Node colours, shared with the ring drawing: Okabe–Ito, then Paul Tol's muted scheme.
+/// Node `i` gets `PALETTE[i % 16]`.
+pub const PALETTE: [&str; 16] = [
+    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999", "#332288", "#88CCEE",
+    "#44AA99", "#117733", "#DDCC77", "#CC6677", "#AA4499", "#882255",
+];
+
+const PALETTE_RGB: [RGBColor; 16] = {
+    let mut out = [RGBColor(0, 0, 0); 16];
+    let mut i = 0;
+    while i < 16 {
+        out[i] = match hex_rgb(PALETTE[i]) {
+            Some(c) => c,
+            None => panic!("PALETTE holds #rrggbb colours"), // compile-time only
+        };
+        i += 1;
+    }
+    out
+};
+
+/// The colour of node `i` (`PALETTE[i % 16]`).
+pub fn node_color(i: usize) -> RGBColor {
+    PALETTE_RGB[i % PALETTE_RGB.len()]
+}
+
+/// Parses `#rrggbb` (the page's CSS colours), e.g. to build a [`Theme`] from CSS variables.
+pub fn parse_color(hex: &str) -> Result<RGBColor, Error> {
+    hex_rgb(hex.trim()).ok_or_else(|| Error::InvalidOption(format!("chart: colour {hex:?} is not #rrggbb")))
+}
+
+const fn hex_rgb(s: &str) -> Option<RGBColor> {
+    let b = s.as_bytes();
+    if b.len() != 7 || b[0] != b'#' {
+        return None;
+    }
+    let mut rgb = [0u8; 3];
+    let mut i = 0;
+    while i < 3 {
+        let (Some(hi), Some(lo)) = (hex_digit(b[1 + 2 * i]), hex_digit(b[2 + 2 * i])) else {
+            return None;
+        };
+        rgb[i] = hi * 16 + lo;
+        i += 1;
+    }
+    Some(RGBColor(rgb[0], rgb[1], rgb[2]))
+}
+
+const fn hex_digit(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Colours and pixel scale of a chart, to match the page's light or dark theme.
+///
+/// `scale` multiplies every font size, line width, margin and marker: draw on a canvas whose
+/// backing store is CSS size × `devicePixelRatio` and pass that ratio here.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Theme {
+    pub background: RGBColor,
+    pub foreground: RGBColor,
+    /// Secondary text, axes, reference curves.
+    pub muted: RGBColor,
+    pub grid: RGBColor,
+    /// The main data series (this algorithm, this hash).
+    pub primary: RGBColor,
+    /// The contrasting series (max/mean, `hash % N`).
+    pub secondary: RGBColor,
+    /// Device pixels per CSS pixel.
+    pub scale: f64,
+}
+
+impl Theme {
+    pub fn light() -> Theme {
+        Theme {
+            background: RGBColor(0xff, 0xff, 0xff),
+            foreground: RGBColor(0x1b, 0x1b, 0x1f),
+            muted: RGBColor(0x54, 0x54, 0x61),
+            grid: RGBColor(0xc9, 0xc9, 0xd3),
+            primary: RGBColor(0x00, 0x72, 0xB2),
+            secondary: RGBColor(0xD5, 0x5E, 0x00),
+            scale: 1.0,
+        }
+    }
+
+    pub fn dark() -> Theme {
+        Theme {
+            background: RGBColor(0x12, 0x12, 0x16),
+            foreground: RGBColor(0xec, 0xec, 0xf1),
+            muted: RGBColor(0xb4, 0xb4, 0xc0),
+            grid: RGBColor(0x3a, 0x3a, 0x46),
+            // The lighter Okabe–Ito blue and orange keep their contrast on a dark background.
+            primary: RGBColor(0x56, 0xB4, 0xE9),
+            secondary: RGBColor(0xE6, 0x9F, 0x00),
+            scale: 1.0,
+        }
+    }
+
+    /// The same theme at `scale` device pixels per CSS pixel (clamped to 0.5..=8; a
+    /// non-finite scale counts as 1).
+    pub fn scaled(self, scale: f64) -> Theme {
+        Theme { scale: if scale.is_finite() { scale.clamp(0.5, 8.0) } else { 1.0 }, ..self }
+    }
+
+    /// `css_px` CSS pixels in device pixels, at least 1.
+    pub(crate) fn px(&self, css_px: f64) -> u32 {
+        let s = if self.scale.is_finite() && self.scale > 0.0 { self.scale } else { 1.0 };
+        (css_px * s).round().max(1.0) as u32
+    }
+
+    fn font(&self, css_px: f64, color: RGBColor) -> TextStyle<'static> {
+        let font = FontDesc::new(FontFamily::SansSerif, f64::from(self.px(css_px)), FontStyle::Normal);
+        TextStyle { color: color.to_backend_color(), ..TextStyle::from(font) }
+    }
+
+    /// Chart titles: 16 CSS px.
+    pub(crate) fn title_font(&self) -> TextStyle<'static> {
+        self.font(16.0, self.foreground)
+    }
+    /// Panel titles in multi-panel charts: 14 CSS px.
+    pub(crate) fn panel_font(&self) -> TextStyle<'static> {
+        self.font(14.0, self.foreground)
+    }
+    /// Axis descriptions: 13 CSS px.
+    pub(crate) fn axis_font(&self) -> TextStyle<'static> {
+        self.font(13.0, self.foreground)
+    }
+    /// Tick labels, legends, notes: 12 CSS px.
+    pub(crate) fn small_font(&self) -> TextStyle<'static> {
+        self.font(12.0, self.muted)
+    }
+    pub(crate) fn legend_font(&self) -> TextStyle<'static> {
+        self.font(12.0, self.foreground)
+    }
+
+    /// A line `css_px` wide.
+    pub(crate) fn line(&self, color: RGBColor, css_px: f64) -> ShapeStyle {
+        color.stroke_width(self.px(css_px))
+    }
+}
+
+/// A plotters failure as the crate's error (a panic would abort the wasm page instead).
+pub(crate) fn chart_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Error {
+    Error::InvalidOption(format!("chart: {e}"))
+}
+
+/// Refuses areas too small to lay a chart out in (plotters would draw a garbled chart).
+pub(crate) fn check_area<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+    min_css: (u32, u32),
+) -> Result<(), Error> {
+    let (w, h) = area.dim_in_pixel();
+    let (min_w, min_h) = (theme.px(f64::from(min_css.0)), theme.px(f64::from(min_css.1)));
+    if w < min_w || h < min_h {
+        return Err(Error::InvalidOption(format!(
+            "chart: the drawing area is {w}×{h} px, this chart needs at least {min_w}×{min_h}"
+        )));
+    }
+    Ok(())
+}
+
+/// How a legend entry shows its series.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Swatch {
+    Line(ShapeStyle),
+    Dashed(ShapeStyle),
+    /// A filled box: bars, bands.
+    Fill(ShapeStyle),
+    /// A dot: sampled markers.
+    Dot(ShapeStyle),
+}
+
+/// The title (and a smaller subtitle) on top of `area`; returns the area below them.
+pub(crate) fn titled<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    subtitle: &str,
+    theme: &Theme,
+) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let body = area.titled(title, theme.title_font())?;
+    if subtitle.is_empty() {
+        return Ok(body);
+    }
+    body.titled(subtitle, theme.small_font())
+}
+
+/// Draws a legend along the bottom of `area`, in as many rows as the labels need, and
+/// returns the area above it. Outside the plot, it can never hide data.
+pub(crate) fn legend_below<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[(String, Swatch)],
+    theme: &Theme,
+) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let font = theme.legend_font();
+    let (width, height) = area.dim_in_pixel();
+    let (margin, swatch, gap, spacing) =
+        (theme.px(12.0) as i32, theme.px(18.0) as i32, theme.px(6.0) as i32, theme.px(18.0) as i32);
+    let row_height = theme.px(20.0) as i32;
+    let mut placed = Vec::with_capacity(items.len());
+    let (mut x, mut row) = (margin, 0);
+    for (label, _) in items {
+        let (text_w, _) = area.estimate_text_size(label, &font)?;
+        let item_w = swatch + gap + text_w as i32;
+        if x > margin && x + item_w > width as i32 - margin {
+            (x, row) = (margin, row + 1);
+        }
+        placed.push((x, row));
+        x += item_w + spacing;
+    }
+    let legend_h = if items.is_empty() { 0 } else { (row + 1) * row_height + theme.px(6.0) as i32 };
+    let (chart, legend) = area.split_vertically((height as i32 - legend_h).max(0));
+    let text_style = font.pos(Pos::new(HPos::Left, VPos::Center));
+    for ((label, kind), (x, row)) in items.iter().zip(placed) {
+        let y = row * row_height + row_height / 2;
+        let (x0, x1) = (x, x + swatch);
+        match *kind {
+            Swatch::Line(style) => legend.draw(&PathElement::new(vec![(x0, y), (x1, y)], style))?,
+            Swatch::Dashed(style) => {
+                let third = swatch / 3;
+                legend.draw(&PathElement::new(vec![(x0, y), (x0 + third, y)], style))?;
+                legend.draw(&PathElement::new(vec![(x1 - third, y), (x1, y)], style))?;
+            }
+            Swatch::Fill(style) => {
+                let half = theme.px(6.0) as i32;
+                legend.draw(&Rectangle::new([(x0, y - half), (x1, y + half)], style))?;
+            }
+            Swatch::Dot(style) => legend.draw(&Circle::new((x0 + swatch / 2, y), theme.px(4.0), style))?,
+        }
+        legend.draw_text(label, &text_style, (x1 + gap, y))?;
+    }
+    Ok(chart)
+}
+
+/// One CSV field, quoted when it holds a comma, quote or line break (node names may).
+pub(crate) fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// A tick label: the fewest decimals (up to 4) that show `v` exactly enough.
+pub(crate) fn tick(v: f64) -> String {
+    for decimals in 0..4 {
+        let text = format!("{v:.decimals$}");
+        if text.parse::<f64>().is_ok_and(|p| (p - v).abs() <= 1e-9 * v.abs().max(1e-12)) {
+            return text;
+        }
+    }
+    format!("{v:.4}")
+}
+
+/// Ticks for a log axis over `lo..hi` (both > 0): labelled 1-2-5 per decade when at most
+/// `max_labels` fit, else 1-3, else powers of ten; grid lines at every multiple 1..9.
+pub(crate) fn log_ticks(lo: f64, hi: f64, max_labels: usize) -> (Vec<f64>, Vec<f64>) {
+    let at = |mantissas: &[u32]| -> Vec<f64> {
+        let (first, last) = (libm::floor(libm::log10(lo)) as i32, libm::ceil(libm::log10(hi)) as i32);
+        (first..=last)
+            .flat_map(|d| mantissas.iter().map(move |&m| f64::from(m) * libm::pow(10.0, f64::from(d))))
+            .filter(|v| *v >= lo * (1.0 - 1e-9) && *v <= hi * (1.0 + 1e-9))
+            .collect()
+    };
+    let light = at(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for mantissas in [&[1, 2, 5][..], &[1, 3], &[1]] {
+        let bold = at(mantissas);
+        if bold.len() <= max_labels.max(2) {
+            return (bold, light);
+        }
+    }
+    (at(&[1]), light)
+}
+
+/// A finite axis range around `values` (plotters loops or draws nothing on NaN or empty ranges).
+pub(crate) fn span(values: impl IntoIterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.into_iter().filter(|v| v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        return fallback;
+    }
+    if hi - lo <= f64::EPSILON * hi.abs().max(1.0) {
+        // A flat series still needs a range with some height.
+        let pad = if hi == 0.0 { 1.0 } else { hi.abs() * 0.1 };
+        return (lo - pad, hi + pad);
+    }
+    (lo, hi)
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::Theme;
+    use crate::Error;
+    use plotters::coord::Shift;
+    use plotters::prelude::*;
+
+    /// Renders with `draw` into an SVG string of `size` pixels.
+    pub fn svg(
+        size: (u32, u32),
+        draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), Error>,
+    ) -> Result<String, Error> {
+        let mut out = String::new();
+        {
+            let area = SVGBackend::with_string(&mut out, size).into_drawing_area();
+            draw(&area)?;
+        }
+        Ok(out)
+    }
+
+    /// Whether the SVG has a text element reading exactly `text` (plotters writes
+    /// `<text ...>\n{escaped}\n</text>`).
+    pub fn has_text(svg: &str, text: &str) -> bool {
+        let escaped = text
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+            .replace('\'', "&apos;");
+        svg.contains(&format!(">\n{escaped}\n</text>"))
+    }
+
+    pub fn themes() -> [Theme; 3] {
+        [Theme::light(), Theme::dark(), Theme::dark().scaled(2.0)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn palette_parses_to_the_listed_colours() {
+        assert_eq!(node_color(0), RGBColor(0xE6, 0x9F, 0x00));
+        assert_eq!(node_color(15), RGBColor(0x88, 0x22, 0x55));
+        assert_eq!(node_color(16), node_color(0), "wraps around");
+        for (i, hex) in PALETTE.iter().enumerate() {
+            let c = node_color(i);
+            assert_eq!(format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2), *hex);
+        }
+    }
+
+    #[test]
+    fn colours_parse_or_fail_politely() {
+        assert_eq!(parse_color(" #c9c9d3 ").unwrap(), Theme::light().grid);
+        for bad in ["", "c9c9d3", "#c9c9d", "#c9c9dz", "#c9c9d3ff"] {
+            assert!(parse_color(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn themes_have_the_page_colours_and_scale_sizes() {
+        let (light, dark) = (Theme::light(), Theme::dark());
+        assert_eq!(light.background, RGBColor(255, 255, 255));
+        assert_eq!(light.foreground, RGBColor(0x1b, 0x1b, 0x1f));
+        assert_eq!(dark.background, RGBColor(0x12, 0x12, 0x16));
+        assert_eq!(dark.grid, RGBColor(0x3a, 0x3a, 0x46));
+        assert_eq!(light.px(13.0), 13);
+        assert_eq!(light.scaled(2.0).px(13.0), 26);
+        assert_eq!(light.scaled(f64::NAN).scale, 1.0);
+        assert_eq!(light.scaled(100.0).scale, 8.0);
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_needed() {
+        assert_eq!(csv_field("node-1"), "node-1");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn ticks_show_few_decimals() {
+        assert_eq!(tick(10.0), "10");
+        assert_eq!(tick(0.5), "0.5");
+        assert_eq!(tick(0.02), "0.02");
+        assert_eq!(tick(1000.0), "1000");
+    }
+
+    #[test]
+    fn log_ticks_thin_out_to_fit() {
+        let (bold, light) = log_ticks(1.0, 1000.0, 12);
+        assert_eq!(bold, vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]);
+        assert_eq!(light.len(), 28);
+        assert_eq!(log_ticks(1.0, 1000.0, 5).0, vec![1.0, 10.0, 100.0, 1000.0]);
+        assert_eq!(log_ticks(3.0, 40.0, 8).0, vec![5.0, 10.0, 20.0]);
+    }
+
+    #[test]
+    fn every_chart_draws_or_refuses_politely_at_any_size_and_scale() {
+        use crate::algo::{Algorithm, Cluster, Options};
+        use crate::migration::KeySample;
+        use crate::{Config, NodeSpec};
+        let nodes: Vec<NodeSpec> = (1..=40).map(|i| NodeSpec::new(format!("node-with-a-long-name-{i}"))).collect();
+        let sample = KeySample::generated("k", 500);
+        let spread = spread::data(&Config::default(), &nodes, 160, 30, true).unwrap();
+        let cluster = Cluster::new(Options::new(Algorithm::Ring), nodes.clone()).unwrap();
+        let shares = shares::data(&cluster, &sample).unwrap();
+        let moves = moves::data(&Options::new(Algorithm::Ring), 2..=10, &KeySample { keys: vec![] }).unwrap();
+        let algos =
+            algorithms::data(&Options::new(Algorithm::Ring), &nodes[..5], &sample, &Algorithm::ALL, &[]).unwrap();
+        let (mut drawn, mut refused) = (0, 0);
+        for theme in [Theme::light(), Theme::dark().scaled(2.5)] {
+            for (w, h) in (200..1400).step_by(151).flat_map(|w| (150..1000).step_by(127).map(move |h| (w, h))) {
+                let size = (theme.px(f64::from(w)), theme.px(f64::from(h)));
+                for result in [
+                    test_support::svg(size, |a| spread::draw(a, &spread, &theme)),
+                    test_support::svg(size, |a| shares::draw(a, &shares, &theme)),
+                    test_support::svg(size, |a| moves::draw(a, &moves, &theme)),
+                    test_support::svg(size, |a| algorithms::draw(a, &algos, &theme)),
+                ] {
+                    match result {
+                        Ok(_) => drawn += 1,
+                        Err(e) => {
+                            assert!(e.to_string().contains("the drawing area is"), "{size:?}: {e}");
+                            refused += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(drawn > 0 && refused > 0, "{drawn} drawn, {refused} refused");
+    }
+
+    #[test]
+    fn spans_are_finite_and_never_flat() {
+        assert_eq!(span([1.0, f64::NAN, 3.0], (0.0, 1.0)), (1.0, 3.0));
+        assert_eq!(span([], (0.0, 1.0)), (0.0, 1.0));
+        let (lo, hi) = span([2.0, 2.0], (0.0, 1.0));
+        assert!(lo < 2.0 && hi > 2.0);
+    }
+}

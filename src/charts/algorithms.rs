@@ -1,0 +1,506 @@
+//! "Algorithms compared": small multiples over [`compare`](crate::algo::compare::compare)'s
+//! reports (balance, what a join and a leave move, memory) and a lookup cost the caller
+//! measured (wasm has no clock). Also the same numbers as a table model and as CSV.
+
+use super::{chart_error, check_area, csv_field, legend_below, tick, titled, Swatch, Theme};
+use crate::algo::compare::{self, Report};
+use crate::algo::{Algorithm, Options};
+use crate::migration::KeySample;
+use crate::{Error, NodeSpec};
+use plotters::coord::Shift;
+use plotters::drawing::DrawingAreaErrorKind;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// One algorithm's figures, or why it has none.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct AlgorithmRow {
+    pub algorithm: &'static str,
+    /// The report, or the error's message (e.g. weights given to an algorithm without them).
+    pub report: Result<Report, String>,
+    /// Nanoseconds per lookup, measured by the caller; `None` when not measured.
+    pub lookup_ns: Option<f64>,
+}
+
+/// Everything the chart and the table show.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct AlgorithmsData {
+    pub nodes: usize,
+    pub sample_keys: usize,
+    /// In the order the algorithms were asked for.
+    pub rows: Vec<AlgorithmRow>,
+}
+
+/// Runs [`compare::compare`] and pairs each report with `lookup_ns[i]` (the caller's
+/// measurement for `algorithms[i]`; missing, negative or non-finite entries count as not
+/// measured). An algorithm that refuses these nodes gets a row with the error's message.
+///
+/// ```
+/// use ringlab::algo::{Algorithm, Options};
+/// use ringlab::{charts::algorithms, migration::KeySample, NodeSpec};
+/// let nodes: Vec<NodeSpec> = (1..=6).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+/// let sample = KeySample::generated("key:", 2000);
+/// let which = [Algorithm::Ring, Algorithm::Jump, Algorithm::Modulo];
+/// let data = algorithms::data(&Options::new(Algorithm::Ring), &nodes, &sample, &which, &[Some(25.0)])?;
+/// assert_eq!(data.rows[0].lookup_ns, Some(25.0));
+/// assert_eq!(data.rows[1].lookup_ns, None);
+/// let modulo = data.rows[2].report.as_ref().unwrap();
+/// assert!(modulo.moved_on_join > 0.7);
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn data(
+    base: &Options,
+    nodes: &[NodeSpec],
+    sample: &KeySample,
+    algorithms: &[Algorithm],
+    lookup_ns: &[Option<f64>],
+) -> Result<AlgorithmsData, Error> {
+    if nodes.len() < 2 {
+        return Err(Error::InvalidOption("comparing needs at least two nodes".into()));
+    }
+    if algorithms.is_empty() || sample.keys.is_empty() {
+        return Err(Error::InvalidOption("comparing needs at least one algorithm and one key".into()));
+    }
+    let reports = compare::compare(base, nodes, sample, algorithms);
+    Ok(from_reports(reports, lookup_ns, nodes.len(), sample.keys.len()))
+}
+
+/// The same from reports the caller already has.
+pub fn from_reports(
+    reports: Vec<(Algorithm, Result<Report, Error>)>,
+    lookup_ns: &[Option<f64>],
+    nodes: usize,
+    sample_keys: usize,
+) -> AlgorithmsData {
+    let rows = reports
+        .into_iter()
+        .enumerate()
+        .map(|(i, (algorithm, report))| AlgorithmRow {
+            algorithm: algorithm.name(),
+            report: report.map_err(|e| e.to_string()),
+            lookup_ns: lookup_ns.get(i).copied().flatten().filter(|ns| ns.is_finite() && *ns >= 0.0),
+        })
+        .collect();
+    AlgorithmsData { nodes, sample_keys, rows }
+}
+
+/// The figures as a table for screen readers and copying: headers with units, one row of
+/// strings per algorithm ("n/a" where there is no figure, the error in the last column).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Table {
+    pub caption: String,
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+const NA: &str = "n/a";
+
+pub fn table(data: &AlgorithmsData) -> Table {
+    let headers = [
+        "Algorithm",
+        "Balance: max/mean load (×)",
+        "Moved on join (%)",
+        "Ideal on join (%)",
+        "Moved on leave (%)",
+        "Ideal on leave (%)",
+        "Node that left",
+        "Memory (bytes)",
+        "Lookup (ns)",
+        "Note",
+    ];
+    let rows = data
+        .rows
+        .iter()
+        .map(|row| {
+            let lookup = row.lookup_ns.map_or(NA.to_string(), |ns| format!("{ns:.1}"));
+            let mut cells = vec![row.algorithm.to_string()];
+            match &row.report {
+                Ok(r) => cells.extend([
+                    format!("{:.3}", r.max_over_mean),
+                    format!("{:.2}", r.moved_on_join * 100.0),
+                    format!("{:.2}", r.ideal_join * 100.0),
+                    format!("{:.2}", r.moved_on_leave * 100.0),
+                    format!("{:.2}", r.ideal_leave * 100.0),
+                    r.left.clone(),
+                    r.memory_bytes.to_string(),
+                    lookup,
+                    String::new(),
+                ]),
+                Err(e) => {
+                    cells.extend(std::iter::repeat_n(NA.to_string(), 7));
+                    cells.extend([lookup, e.clone()]);
+                }
+            }
+            cells
+        })
+        .collect();
+    Table {
+        caption: format!(
+            "{} algorithms on {} nodes and {} sampled keys",
+            data.rows.len(),
+            data.nodes,
+            data.sample_keys
+        ),
+        headers: headers.map(String::from).to_vec(),
+        rows,
+    }
+}
+
+/// The data as CSV: a header row with units, then one row per algorithm, full precision
+/// (empty fields where there is no figure).
+pub fn csv(data: &AlgorithmsData) -> String {
+    let mut out = String::from(
+        "algorithm,max_over_mean_ratio,moved_on_join_percent,ideal_join_percent,moved_on_leave_percent,\
+         ideal_leave_percent,left_node,memory_bytes,lookup_ns_per_lookup,error\n",
+    );
+    for row in &data.rows {
+        let lookup = row.lookup_ns.map_or(String::new(), |ns| ns.to_string());
+        let figures = match &row.report {
+            Ok(r) => format!(
+                "{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},",
+                r.max_over_mean,
+                r.moved_on_join * 100.0,
+                r.ideal_join * 100.0,
+                r.moved_on_leave * 100.0,
+                r.ideal_leave * 100.0,
+                csv_field(&r.left),
+                r.memory_bytes,
+                lookup
+            ),
+            Err(e) => format!(",,,,,,,{lookup},{}", csv_field(e)),
+        };
+        out.push_str(&format!("{},{figures}\n", row.algorithm));
+    }
+    out
+}
+
+pub const TITLE: &str = "Algorithms compared";
+
+/// One small multiple: a bar per algorithm from `base` to its value, an optional ideal tick.
+struct Panel {
+    title: &'static str,
+    x_desc: &'static str,
+    /// Per row, in drawing units (log10 bytes for memory).
+    values: Vec<Option<f64>>,
+    ideals: Vec<Option<f64>>,
+    base: f64,
+    /// Whole decades on the axis (values are log10 bytes).
+    log: bool,
+}
+
+/// The panels' titles and axis descriptions, also used by the tests.
+pub const PANELS: [(&str, &str); 5] = [
+    ("Balance", "max/mean load (×, 1 = even)"),
+    ("Moved on join", "keys moved (%)"),
+    ("Moved on leave", "keys moved (%)"),
+    ("Memory", "bytes (log scale)"),
+    ("Lookup cost", "ns per lookup"),
+];
+
+fn panels(data: &AlgorithmsData) -> Vec<Panel> {
+    let figure = |f: fn(&Report) -> f64| -> Vec<Option<f64>> {
+        data.rows.iter().map(|r| r.report.as_ref().ok().map(f)).collect()
+    };
+    let none = vec![None; data.rows.len()];
+    let spec = |i: usize, values, ideals, base, log| Panel {
+        title: PANELS[i].0,
+        x_desc: PANELS[i].1,
+        values,
+        ideals,
+        base,
+        log,
+    };
+    vec![
+        spec(0, figure(|r| r.max_over_mean), none.clone(), 1.0, false),
+        spec(1, figure(|r| r.moved_on_join * 100.0), figure(|r| r.ideal_join * 100.0), 0.0, false),
+        spec(2, figure(|r| r.moved_on_leave * 100.0), figure(|r| r.ideal_leave * 100.0), 0.0, false),
+        spec(3, figure(|r| libm::log10(r.memory_bytes.max(1) as f64)), none.clone(), 0.0, true),
+        spec(4, data.rows.iter().map(|r| r.lookup_ns).collect(), none, 0.0, false),
+    ]
+}
+
+/// `log10(bytes)` as a label: powers of ten only ("1k", "10M").
+fn bytes_tick(log10: f64) -> String {
+    if log10.fract() != 0.0 || log10 < 0.0 {
+        return String::new();
+    }
+    match log10 as u32 {
+        e @ 0..=2 => 10u32.pow(e).to_string(),
+        e @ 3..=5 => format!("{}k", 10u32.pow(e - 3)),
+        e @ 6..=8 => format!("{}M", 10u32.pow(e - 6)),
+        e => format!("{}G", 10u64.pow(e.saturating_sub(9).min(18))),
+    }
+}
+
+/// Legend labels, also used by the tests.
+fn labels() -> [String; 2] {
+    ["measured".to_string(), "ideal: fair share of the node that joins or leaves".to_string()]
+}
+
+/// Draws the small multiples on `area` (its whole size): five panels in as many columns as
+/// fit, algorithm names on the left of each row.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &AlgorithmsData,
+    theme: &Theme,
+) -> Result<(), Error> {
+    check_area(area, theme, (320, 320))?;
+    if data.rows.is_empty() {
+        return Err(Error::InvalidOption("chart: the comparison has no algorithms".into()));
+    }
+    render(area, data, theme).map_err(chart_error)
+}
+
+fn render<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &AlgorithmsData,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&theme.background)?;
+    let subtitle = format!(
+        "{} nodes · {} sampled keys · \"{}\" joins; the middle node leaves (jump: the last) · n/a: no figure",
+        data.nodes,
+        data.sample_keys,
+        compare::JOINER
+    );
+    let body = titled(area, TITLE, &subtitle, theme)?;
+    let bar = theme.primary.mix(0.85).filled();
+    let ideal = theme.line(theme.foreground, 2.0);
+    let [bar_label, ideal_label] = labels();
+    let grid = legend_below(&body, &[(bar_label, Swatch::Fill(bar)), (ideal_label, Swatch::Line(ideal))], theme)?;
+
+    let names_w = data
+        .rows
+        .iter()
+        .map(|r| grid.estimate_text_size(r.algorithm, &theme.small_font()).map(|d| d.0))
+        .try_fold(0u32, |m, w| w.map(|w| m.max(w)))?
+        + theme.px(14.0);
+    let (w, _) = grid.dim_in_pixel();
+    let cols = ((w.saturating_sub(names_w) / theme.px(150.0)) as usize).clamp(1, 5);
+    let rows = PANELS.len().div_ceil(cols);
+    let panel_w = w.saturating_sub(names_w) / cols as u32;
+    let x_breaks: Vec<i32> = (1..cols).map(|c| (names_w + panel_w * c as u32) as i32).collect();
+    let h = grid.dim_in_pixel().1;
+    let y_breaks: Vec<i32> = (1..rows).map(|r| (h * r as u32 / rows as u32) as i32).collect();
+    let cells = grid.split_by_breakpoints(x_breaks, y_breaks);
+    for (i, (panel, cell)) in panels(data).iter().zip(&cells).enumerate() {
+        let names = if i % cols == 0 { names_w } else { 0 };
+        draw_panel(cell, data, panel, names, bar, ideal, theme)?;
+    }
+    area.present()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &AlgorithmsData,
+    panel: &Panel,
+    names_w: u32,
+    bar: ShapeStyle,
+    ideal: ShapeStyle,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let n = data.rows.len();
+    let known = panel.values.iter().chain(&panel.ideals).flatten().copied();
+    let (lo, hi) = if panel.log {
+        // Whole decades, so every label is a power of ten; bars start at the lowest.
+        let (lo, hi) = super::span(known, (panel.base, panel.base + 1.0));
+        (lo.floor(), hi.ceil().max(lo.floor() + 1.0))
+    } else {
+        let (lo, hi) = super::span(known.chain([panel.base]), (panel.base, panel.base + 1.0));
+        (lo.min(panel.base), hi + (hi - lo) * 0.08)
+    };
+    let start = if panel.log { lo } else { panel.base.max(lo) };
+    // Row i at y = n - 1 - i: the first algorithm on top.
+    let y = |i: usize| (n - 1 - i) as f64;
+    let plot_h = area.dim_in_pixel().1.saturating_sub(theme.px(90.0));
+    let mut chart = ChartBuilder::on(area)
+        .caption(panel.title, theme.panel_font())
+        .margin(theme.px(6.0))
+        .margin_right(theme.px(14.0))
+        .x_label_area_size(theme.px(40.0))
+        .y_label_area_size(names_w)
+        .build_cartesian_2d(lo..hi, -0.5..n as f64 - 0.5)?;
+    let name_of = |v: &f64| {
+        let i = v.round();
+        let row = n as f64 - 1.0 - i;
+        if (v - i).abs() < 1e-6 && row >= 0.0 && i >= 0.0 {
+            data.rows[row as usize].algorithm.to_string()
+        } else {
+            String::new()
+        }
+    };
+    let decades = (hi - lo).round() as usize;
+    let x_format = |v: &f64| if panel.log { bytes_tick(*v) } else { tick(*v) };
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(panel.x_desc)
+        .x_labels(if panel.log { decades + 1 } else { 4 })
+        .y_labels(n.min((plot_h / theme.px(13.0)).max(1) as usize))
+        .x_label_formatter(&x_format)
+        .y_label_formatter(&name_of)
+        .disable_y_mesh()
+        .max_light_lines(1)
+        .axis_desc_style(theme.axis_font())
+        .label_style(theme.small_font())
+        .axis_style(theme.line(theme.muted, 1.0))
+        .bold_line_style(theme.line(theme.grid, 1.0))
+        .light_line_style(theme.grid.mix(0.3));
+    if names_w == 0 {
+        mesh.y_label_formatter(&|_| String::new());
+    }
+    mesh.draw()?;
+
+    let bars = panel
+        .values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| Rectangle::new([(start, y(i) - 0.34), (v, y(i) + 0.34)], bar)));
+    chart.draw_series(bars)?;
+    let ticks = panel
+        .ideals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| PathElement::new(vec![(v, y(i) - 0.46), (v, y(i) + 0.46)], ideal)));
+    chart.draw_series(ticks)?;
+    let na = theme.small_font().pos(Pos::new(HPos::Left, VPos::Center));
+    let missing = panel.values.iter().enumerate().filter(|(_, v)| v.is_none());
+    let na_at = start + (hi - lo) * 0.02;
+    chart.draw_series(missing.map(|(i, _)| Text::new(NA, (na_at, y(i)), na.clone())))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::Cluster;
+    use crate::charts::test_support::{has_text, svg, themes};
+
+    fn nodes(n: usize) -> Vec<NodeSpec> {
+        (1..=n).map(|i| NodeSpec::new(format!("node-{i}"))).collect()
+    }
+
+    fn sample() -> KeySample {
+        KeySample::generated("key:", 3000)
+    }
+
+    fn some_algorithms() -> [Algorithm; 5] {
+        [Algorithm::Ring, Algorithm::Jump, Algorithm::Maglev, Algorithm::RedisCluster, Algorithm::Modulo]
+    }
+
+    #[test]
+    fn figures_match_an_independent_count() {
+        let (nodes, sample) = (nodes(8), sample());
+        let data = data(&Options::new(Algorithm::Ring), &nodes, &sample, &some_algorithms(), &[]).unwrap();
+        for (row, algorithm) in data.rows.iter().zip(some_algorithms()) {
+            assert_eq!(row.algorithm, algorithm.name());
+            let r = row.report.as_ref().unwrap();
+            // Balance and join counted here, on clusters built here.
+            let before = Cluster::new(Options::new(algorithm), nodes.clone()).unwrap();
+            let mut counts = vec![0usize; nodes.len()];
+            for k in &sample.keys {
+                counts[before.locate_index(k).unwrap()] += 1;
+            }
+            let max_over_mean = *counts.iter().max().unwrap() as f64 / (3000.0 / 8.0);
+            assert!((r.max_over_mean - max_over_mean).abs() < 1e-12, "{}", row.algorithm);
+            let mut after = before.clone();
+            after.add(NodeSpec::new(compare::JOINER)).unwrap();
+            let moved = sample.keys.iter().filter(|k| before.locate(k).unwrap() != after.locate(k).unwrap()).count();
+            assert_eq!(r.moved_on_join, moved as f64 / 3000.0, "{}", row.algorithm);
+            assert_eq!(r.ideal_join, 1.0 / 9.0);
+        }
+    }
+
+    #[test]
+    fn lookup_costs_are_matched_by_position_and_bad_ones_dropped() {
+        let lookup = [Some(12.5), None, Some(f64::NAN), Some(-1.0)];
+        let data = data(&Options::new(Algorithm::Ring), &nodes(4), &sample(), &some_algorithms(), &lookup).unwrap();
+        let got: Vec<Option<f64>> = data.rows.iter().map(|r| r.lookup_ns).collect();
+        assert_eq!(got, vec![Some(12.5), None, None, None, None]);
+        let t = table(&data);
+        assert_eq!(t.rows[0][8], "12.5");
+        assert!(t.rows[1..].iter().all(|r| r[8] == "n/a"));
+    }
+
+    #[test]
+    fn refused_nodes_give_an_error_row_not_a_failure() {
+        let weighted = vec![NodeSpec::new("a"), NodeSpec::new("b").weight(2.0), NodeSpec::new("c")];
+        let data = data(&Options::new(Algorithm::Ring), &weighted, &sample(), &[Algorithm::Ring, Algorithm::Jump], &[])
+            .unwrap();
+        assert!(data.rows[0].report.is_ok());
+        let error = data.rows[1].report.as_ref().unwrap_err();
+        assert!(error.contains("no weights"), "{error}");
+        let t = table(&data);
+        assert_eq!(t.rows[1][1], "n/a");
+        assert_eq!(t.rows[1][9], *error);
+        let text = csv(&data);
+        assert!(text.lines().nth(2).unwrap().starts_with("jump,,,,,,,,,"));
+        let out = svg((1000, 420), |a| draw(a, &data, &Theme::light())).unwrap();
+        // Jump has no figure in any of the five panels; nobody measured ring's lookup cost.
+        assert_eq!(out.matches(">\nn/a\n<").count(), 5 + 1);
+    }
+
+    #[test]
+    fn too_few_nodes_or_nothing_to_compare_is_an_error() {
+        let o = Options::new(Algorithm::Ring);
+        assert!(data(&o, &nodes(1), &sample(), &[Algorithm::Ring], &[]).is_err());
+        assert!(data(&o, &nodes(3), &sample(), &[], &[]).is_err());
+        assert!(data(&o, &nodes(3), &KeySample { keys: vec![] }, &[Algorithm::Ring], &[]).is_err());
+    }
+
+    #[test]
+    fn table_and_csv_carry_the_same_numbers() {
+        let data =
+            data(&Options::new(Algorithm::Ring), &nodes(5), &sample(), &some_algorithms(), &[Some(30.0)]).unwrap();
+        let t = table(&data);
+        assert_eq!(t.headers.len(), 10);
+        assert!(t.rows.iter().all(|r| r.len() == t.headers.len()));
+        let text = csv(&data);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + data.rows.len());
+        assert!(lines[0].contains("_percent") && lines[0].contains("memory_bytes") && lines[0].contains("lookup_ns"));
+        for ((line, cells), row) in lines[1..].iter().zip(&t.rows).zip(&data.rows) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), 10, "{line}");
+            assert_eq!(fields[0], cells[0]);
+            let r = row.report.as_ref().unwrap();
+            let join: f64 = fields[2].parse().unwrap();
+            assert!((join - r.moved_on_join * 100.0).abs() < 1e-6);
+            assert!((join - cells[2].parse::<f64>().unwrap()).abs() <= 0.005 + 1e-9);
+            assert_eq!(fields[7], r.memory_bytes.to_string());
+        }
+    }
+
+    #[test]
+    fn svg_has_title_panels_legend_and_every_name_in_every_theme() {
+        let data =
+            data(&Options::new(Algorithm::Ring), &nodes(6), &sample(), &Algorithm::ALL, &[Some(20.0); 13]).unwrap();
+        for theme in themes() {
+            let out = svg((theme.px(1100.0), theme.px(460.0)), |a| draw(a, &data, &theme)).unwrap();
+            let texts = PANELS.iter().flat_map(|(t, d)| [*t, *d]).chain([TITLE]).map(String::from);
+            for text in texts.chain(labels()) {
+                assert!(has_text(&out, &text), "missing {text:?}");
+            }
+            for algorithm in Algorithm::ALL {
+                assert!(has_text(&out, algorithm.name()), "missing {}", algorithm.name());
+            }
+            assert!(!out.contains(">\nn/a\n<"), "every figure is there");
+        }
+    }
+
+    #[test]
+    fn columns_follow_the_width() {
+        let data = data(&Options::new(Algorithm::Ring), &nodes(4), &sample(), &some_algorithms(), &[]).unwrap();
+        let names = |size| svg(size, |a| draw(a, &data, &Theme::light())).unwrap().matches(">\nmaglev\n<").count();
+        assert_eq!(names((1200, 400)), 1, "one row of five panels");
+        assert_eq!(names((330, 1400)), 5, "one panel per row");
+        assert!(svg((300, 300), |a| draw(a, &data, &Theme::light())).is_err());
+    }
+
+    #[test]
+    fn byte_ticks_are_powers_of_ten() {
+        assert_eq!(bytes_tick(0.0), "1");
+        assert_eq!(bytes_tick(3.0), "1k");
+        assert_eq!(bytes_tick(7.0), "10M");
+        assert_eq!(bytes_tick(2.5), "");
+    }
+}

@@ -1,0 +1,148 @@
+// The charts section: four charts drawn by the engine (Rust + plotters) on canvases, each
+// with PNG and CSV downloads. Each chart is redrawn in its own task after a change, and its
+// draw time is shown under it.
+import { Ring, algorithms, drawAlgorithmsChart, drawMovesChart, drawSharesChart, drawSpreadChart } from "./pkg/ringlab.js";
+
+const LOOKUP_KEYS = 10000;
+const dark = () => matchMedia("(prefers-color-scheme: dark)").matches;
+
+// Sizes the backing store to CSS size × devicePixelRatio; returns the ratio.
+function fit(canvas) {
+  const dpr = window.devicePixelRatio || 1;
+  const box = canvas.getBoundingClientRect();
+  canvas.width = Math.max(1, Math.round(box.width * dpr));
+  canvas.height = Math.max(1, Math.round(box.height * dpr));
+  return dpr;
+}
+
+function download(name, blob) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// Nanoseconds per lookup of each algorithm in this browser, on the ring's node names.
+function lookupCosts(ring) {
+  const names = ring.nodes().map((n) => n.name);
+  return algorithms().map((algorithm) => {
+    try {
+      const r = new Ring({ algorithm, hash: ring.hash, vnodes: ring.vnodes, nodes: names });
+      const start = performance.now();
+      r.keyOwners("key:", LOOKUP_KEYS);
+      const ns = ((performance.now() - start) * 1e6) / LOOKUP_KEYS;
+      r.free();
+      return ns;
+    } catch {
+      return NaN;
+    }
+  });
+}
+
+export class Charts {
+  // later(work): run work as its own task. Charts are drawn only while on screen, so a
+  // change to a large ring does not pay for charts nobody is looking at.
+  constructor(later) {
+    this.later = later;
+    this.csv = {};
+    this.visible = new Set();
+    this.dirty = new Set();
+    this.observer = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        const name = e.target.dataset.chart;
+        if (e.isIntersecting) this.visible.add(name);
+        else this.visible.delete(name);
+      }
+      this.flush();
+    });
+    for (const figure of document.querySelectorAll("figure[data-chart]")) {
+      const name = figure.dataset.chart;
+      figure.querySelector("[data-png]").addEventListener("click", () =>
+        figure.querySelector("canvas").toBlob((b) => download(`ringlab-${name}.png`, b), "image/png"),
+      );
+      figure.querySelector("[data-csv]").addEventListener("click", () =>
+        download(`ringlab-${name}.csv`, new Blob([this.csv[name] ?? ""], { type: "text/csv" })),
+      );
+      this.observer.observe(figure);
+    }
+  }
+
+  // Marks every chart stale for `ring` (the page's ring; copied, since the page may free it)
+  // and `keys` (the sample size), and redraws the ones on screen.
+  update(ring, keys) {
+    this.ring?.free();
+    this.ring = ring.clone();
+    this.keys = keys;
+    for (const f of document.querySelectorAll("figure[data-chart]")) this.dirty.add(f.dataset.chart);
+    this.flush();
+  }
+
+  flush() {
+    const ring = this.ring, keys = this.keys;
+    if (!ring) return;
+    const due = (name) => this.visible.has(name) && this.dirty.delete(name);
+    const sample = Math.min(keys, 2000);
+    if (due("spread")) this.draw("spread", (c, dpr) => drawSpreadChart(c, ring, dark(), dpr, true));
+    if (due("shares")) this.draw("shares", (c, dpr) => drawSharesChart(c, ring, keys, dark(), dpr));
+    // The sweep builds rings of up to N·vnodes points for each N: keep it to a short task.
+    const maxNodes = ring.pointCount ? Math.min(48, Math.max(8, Math.round(Math.sqrt(80000 / ring.vnodes)))) : 24;
+    if (due("moves")) this.draw("moves", (c, dpr) => drawMovesChart(c, ring, maxNodes, sample, dark(), dpr));
+    if (!due("algorithms")) return;
+    // Timing 13 algorithms is a task of its own, before the chart that shows the times.
+    this.later(() => {
+      if (ring === this.ring) this.lookups = lookupCosts(ring);
+    });
+    this.draw("algorithms", (c, dpr) => {
+      const out = drawAlgorithmsChart(c, ring, sample, this.lookups ?? [], dark(), dpr);
+      this.renderTable(out.table);
+      return out.csv;
+    });
+  }
+
+  draw(name, paint) {
+    const figure = document.querySelector(`figure[data-chart="${name}"]`);
+    const status = figure.querySelector(".chart-status");
+    const ring = this.ring;
+    this.later(() => {
+      if (ring !== this.ring) return; // a newer change is on its way
+      const canvas = figure.querySelector("canvas");
+      const start = performance.now();
+      try {
+        this.csv[name] = paint(canvas, fit(canvas));
+        status.textContent = `Drawn in ${(performance.now() - start).toFixed(0)} ms.`;
+        status.classList.remove("error");
+        figure.dataset.drawn = "1";
+      } catch (e) {
+        status.textContent = e.message;
+        status.classList.add("error");
+        figure.dataset.drawn = "0";
+      }
+    });
+  }
+
+  renderTable(table) {
+    const el = document.getElementById("algorithms-table");
+    el.querySelector("caption").textContent = table.caption;
+    const head = document.createElement("tr");
+    for (const h of table.headers) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = h;
+      head.append(th);
+    }
+    el.querySelector("thead").replaceChildren(head);
+    el.querySelector("tbody").replaceChildren(
+      ...table.rows.map((row) => {
+        const tr = document.createElement("tr");
+        row.forEach((cell, i) => {
+          const td = document.createElement(i === 0 ? "th" : "td");
+          if (i === 0) td.scope = "row";
+          td.textContent = cell;
+          tr.append(td);
+        });
+        return tr;
+      }),
+    );
+  }
+}
