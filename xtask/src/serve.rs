@@ -34,11 +34,19 @@ impl Server {
             Failure::new(name, format!("cannot listen on {host}:{port} ({e}); try another with --port N"))
         })?;
         let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or(port);
-        let thread = std::thread::spawn(move || {
-            for request in server.incoming_requests() {
-                let _ = respond(request);
-            }
-        });
+        // A few threads, so one slow download (the wasm) never holds up a page's other files.
+        let server = std::sync::Arc::new(server);
+        let workers: Vec<JoinHandle<()>> = (0..4)
+            .map(|_| {
+                let server = server.clone();
+                std::thread::spawn(move || {
+                    while let Ok(request) = server.recv() {
+                        let _ = respond(request);
+                    }
+                })
+            })
+            .collect();
+        let thread = std::thread::spawn(move || workers.into_iter().for_each(|w| drop(w.join())));
         Ok(Server { url: format!("http://{host}:{port}/"), thread })
     }
 }

@@ -90,7 +90,10 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
         .collect();
     files.sort();
     let mut cmd = Command::new("node");
+    // One file at a time: two cores cannot run several Chromiums at once without starving
+    // them, and the page tests report frame times that should not measure that.
     cmd.arg("--test")
+        .arg("--test-concurrency=1")
         .arg("--test-reporter=spec")
         .args(&files)
         .env("RINGLAB_URL", &server.url)
