@@ -154,6 +154,11 @@ pub struct Node {
 }
 
 impl Node {
+    /// The bytes this node takes: the struct and its strings.
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Node>() + self.name.capacity() + self.zone.as_ref().map_or(0, String::capacity)
+    }
+
     /// What it takes to add this node to another ring.
     pub fn spec(&self) -> NodeSpec {
         NodeSpec { name: self.name.clone(), weight: self.weight, zone: self.zone.clone() }
@@ -251,12 +256,7 @@ impl Ring {
 
     /// Heap bytes the ring holds: points, their owners, the lookup index and the nodes.
     pub fn memory_bytes(&self) -> usize {
-        let nodes: usize = self
-            .nodes
-            .iter()
-            .map(|n| std::mem::size_of::<Node>() + n.name.capacity() + n.zone.as_ref().map_or(0, String::capacity))
-            .sum();
-        self.points.memory_bytes() + nodes
+        self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
 
     /// Point `i` in clockwise order: its position and the index of its node in [`nodes`](Ring::nodes).

@@ -398,12 +398,16 @@ impl Ring {
     /// The spread of load over nodes: `{rsd, max_over_mean, min_over_mean}`, from exact shares;
     /// `null` when empty or when the algorithm's shares can only be sampled.
     pub fn spread(&self) -> Result<JsValue, JsError> {
-        let spread = self.inner.exact_shares().and_then(|shares| {
-            // Spread::of takes integer shares: scale exact fractions to parts per 2^53.
-            let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
-            let weights: Vec<f64> = self.inner.nodes().iter().map(|n| n.weight).collect();
-            analysis::Spread::of(&scaled, &weights)
-        });
+        let weights: Vec<f64> = self.inner.nodes().iter().map(|n| n.weight).collect();
+        let spread = match self.inner.arcs() {
+            // Integer arc lengths where there are arcs: the same figure as natively.
+            Some(arcs) => analysis::Spread::of(&analysis::shares(arcs), &weights),
+            // Exact fractions otherwise (modulo, bounded-load), in parts of 2^53.
+            None => self.inner.exact_shares().and_then(|shares| {
+                let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
+                analysis::Spread::of(&scaled, &weights)
+            }),
+        };
         to_js(&spread)
     }
 

@@ -278,7 +278,7 @@ impl Placement for Continuum {
         Some(self)
     }
     fn memory_bytes(&self) -> usize {
-        self.points.memory_bytes() + self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum::<usize>()
+        self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

@@ -78,7 +78,7 @@ impl Placement for Jump {
         format!("xxh3 0x{h:016x}, bucket {}", jump_hash(h, self.nodes.len().max(1) as u32))
     }
     fn memory_bytes(&self) -> usize {
-        self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum()
+        self.nodes.iter().map(Node::memory_bytes).sum()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

@@ -120,7 +120,7 @@ impl Placement for Maglev {
         Some(self)
     }
     fn memory_bytes(&self) -> usize {
-        self.table.capacity() * 4 + self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum::<usize>()
+        self.table.capacity() * 4 + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

@@ -54,7 +54,7 @@ impl Placement for Modulo {
         Some((0..n).map(|i| ((size - 1 - i) / n + 1) as f64 / size as f64).collect())
     }
     fn memory_bytes(&self) -> usize {
-        self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum()
+        self.nodes.iter().map(Node::memory_bytes).sum()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

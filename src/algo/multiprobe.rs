@@ -87,7 +87,7 @@ impl Placement for MultiProbe {
         super::fraction64(XxHash3_64::oneshot_with_seed(0, key))
     }
     fn memory_bytes(&self) -> usize {
-        self.points.memory_bytes() + self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum::<usize>()
+        self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

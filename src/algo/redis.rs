@@ -242,7 +242,7 @@ impl Placement for Slots {
     fn memory_bytes(&self) -> usize {
         self.owner.capacity() * 2
             + self.run_ends.capacity() * 2
-            + self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum::<usize>()
+            + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

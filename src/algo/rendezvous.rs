@@ -76,7 +76,7 @@ impl Placement for Rendezvous {
         h as f64 / 2f64.powi(self.hash.bits() as i32)
     }
     fn memory_bytes(&self) -> usize {
-        self.nodes.iter().map(|n| std::mem::size_of::<Node>() + n.name.capacity()).sum()
+        self.nodes.iter().map(Node::memory_bytes).sum()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())
