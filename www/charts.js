@@ -66,6 +66,11 @@ export class Charts {
       );
       this.observer.observe(figure);
     }
+    // The band rebuilds the sweep for five more hashes: several times the work, so on request.
+    document.getElementById("spread-band").addEventListener("change", () => {
+      this.dirty.add("spread");
+      this.flush();
+    });
   }
 
   // Marks every chart stale for `ring` (the page's ring; copied, since the page may free it)
@@ -83,7 +88,7 @@ export class Charts {
     if (!ring) return;
     const due = (name) => this.visible.has(name) && this.dirty.delete(name);
     const sample = Math.min(keys, 2000);
-    if (due("spread")) this.draw("spread", (c, dpr) => drawSpreadChart(c, ring, dark(), dpr, true));
+    if (due("spread")) this.draw("spread", (c, dpr) => drawSpreadChart(c, ring, dark(), dpr, document.getElementById("spread-band").checked));
     if (due("shares")) this.draw("shares", (c, dpr) => drawSharesChart(c, ring, keys, dark(), dpr));
     // The sweep builds rings of up to N·vnodes points for each N: keep it to a short task.
     const maxNodes = ring.pointCount ? Math.min(48, Math.max(8, Math.round(Math.sqrt(80000 / ring.vnodes)))) : 24;

@@ -61,6 +61,12 @@ test("charts export PNG, and the algorithm table has every algorithm", async () 
   assert.equal(moves.trim().split("\n").length, 1 + 47, "a header and one row per N = 2..48");
   const status = await page.$$eval(".chart-status", (els) => els.map((e) => e.textContent));
   console.log(`# chart draw times: ${status.join(" | ")}`);
+  // The band over five hashes, on request: the CSV gains its min..max columns.
+  await page.check("#spread-band");
+  await page.waitForFunction(() => /range over 5 hashes|Drawn/.test(document.querySelector("figure[data-chart=spread] .chart-status").textContent));
+  await settle(page);
+  const band = (await csvOf(page, "spread")).trim().split("\n")[1].split(",");
+  assert.ok(Number(band[4]) > 0 && Number(band[5]) >= Number(band[4]), `band columns: ${band.join(",")}`);
   await page.screenshot({ path: join(SHOTS, "30-charts.png"), fullPage: true });
   assert.deepEqual(problems, []);
   await context.close();
