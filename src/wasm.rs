@@ -15,7 +15,14 @@ fn js_err(e: Error) -> JsError {
 }
 
 fn bad_option(e: serde_wasm_bindgen::Error) -> JsError {
-    js_err(Error::InvalidOption(e.to_string()))
+    let text = e.to_string();
+    // serde's words for a node that is neither form say nothing to a user.
+    let text = if text.contains("untagged enum NodeArg") {
+        "each node is a name or {name, weight, zone}, with a string name, a number weight and a string zone".to_string()
+    } else {
+        text
+    };
+    js_err(Error::InvalidOption(text))
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {

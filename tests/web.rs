@@ -64,6 +64,8 @@ fn errors_are_js_errors_with_readable_messages() {
     assert!(message(Ring::new(js(r#"{"vnodes": 0}"#))).contains("vnodes must be between 1 and"));
     assert!(message(Ring::new(js(r#"{"vnodes": 1e12}"#))).contains("vnodes must be between 1 and"));
     assert!(message(Ring::new(js(r#"{"colour": "red"}"#))).contains("invalid option"));
+    assert!(message(Ring::new(js(r#"{"nodes": [{"name": "a", "weight": "heavy"}]}"#)))
+        .contains("each node is a name or {name, weight, zone}"));
     assert!(message(ring.add("big".into(), js(r#"{"weight": 100000}"#))).contains("points on the ring"));
     // Failed calls left the ring as it was.
     assert_eq!(ring.point_count(), 160);
