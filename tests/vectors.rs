@@ -28,3 +28,17 @@ fn every_vector_matches() {
         }
     }
 }
+
+#[test]
+fn rendezvous_matches_the_python_implementation() {
+    use ringlab::algo::{Algorithm, Cluster, Options};
+    let r = common::vectors().rendezvous;
+    let mut options = Options::new(Algorithm::Rendezvous);
+    options.config.hash = Hash::from_name(&r.hash).unwrap();
+    let nodes = r.nodes.iter().map(|n| NodeSpec::new(n.name.as_str()).weight(n.weight));
+    let cluster = Cluster::new(options, nodes).unwrap();
+    assert!(r.keys.len() > 2000);
+    for k in &r.keys {
+        assert_eq!(cluster.locate(&k.key).unwrap(), k.owner, "{:?}", k.key);
+    }
+}

@@ -91,6 +91,16 @@ fn diff_reports_a_join_exactly() {
 }
 
 #[wasm_bindgen_test]
+fn rendezvous_matches_the_python_implementation_in_the_browser() {
+    let r = common::vectors().rendezvous;
+    let nodes = serde_json::to_string(&r.nodes).unwrap();
+    let ring = Ring::new(js(&format!(r#"{{"algorithm": "rendezvous", "hash": "{}", "nodes": {nodes}}}"#, r.hash))).unwrap();
+    for k in &r.keys {
+        assert_eq!(ring.locate(&k.key).unwrap(), k.owner, "{:?}", k.key);
+    }
+}
+
+#[wasm_bindgen_test]
 fn vectors_match_in_the_browser() {
     for case in common::vectors().cases {
         let nodes = serde_json::to_string(&case.nodes).unwrap();

@@ -8,6 +8,21 @@ use std::collections::BTreeMap;
 #[derive(Deserialize)]
 pub struct Vectors {
     pub cases: Vec<Case>,
+    pub rendezvous: RendezvousCase,
+}
+
+/// Weighted rendezvous owners, from Python's own xxhash and `math.log`.
+#[derive(Deserialize)]
+pub struct RendezvousCase {
+    pub hash: String,
+    pub nodes: Vec<VectorNode>,
+    pub keys: Vec<OwnedKey>,
+}
+
+#[derive(Deserialize)]
+pub struct OwnedKey {
+    pub key: String,
+    pub owner: String,
 }
 
 #[derive(Deserialize)]

@@ -5,7 +5,8 @@ Independent of the Rust code: the hashes come from Python's hashlib and zlib and
 PyPI packages xxhash and mmh3, and the ring rule is re-implemented here from its definition
 (labels "{name}#{i}", max(1, round(weight * vnodes)) points, position = low `bits` bits of
 the hash value, owner = first point at or after the key, wrapping; ties go to the smaller
-name). Both the native tests (tests/vectors.rs) and the wasm tests (tests/web.rs) check it.
+name), and so is weighted rendezvous (with Python's math.log). Both the native tests
+(tests/vectors.rs) and the wasm tests (tests/web.rs) check it.
 
 Re-run:  pip install xxhash==4.* mmh3==5.* && python3 tests/vectors/make_vectors.py
 """
@@ -86,6 +87,23 @@ CASES = [
 ]
 
 
+def rendezvous(nodes, keys):
+    """Weighted rendezvous: score -w / ln(u), u = ((xxh3(name 0xFF key) >> 11) + 0.5) / 2^53;
+    the highest score wins, equal scores go to the smaller name. Python's math.log is glibc's,
+    not the libm crate ringlab uses, so this also shows the two agree on these keys."""
+    out = []
+    for key in keys:
+        best = None
+        for node in nodes:
+            h = xxhash.xxh3_64_intdigest(node["name"].encode() + b"\xff" + key.encode())
+            u = ((h >> 11) + 0.5) / float(1 << 53)
+            score = -node["weight"] / math.log(u)
+            if best is None or score > best[0] or (score == best[0] and node["name"].encode() < best[1].encode()):
+                best = (score, node["name"])
+        out.append({"key": key, "owner": best[1]})
+    return out
+
+
 def main():
     cases = []
     for hash_name, bits, vnodes, node_list in CASES:
@@ -106,8 +124,10 @@ def main():
             "shares": {k: str(v) for k, v in shares(points, bits, [n["name"] for n in nodes]).items()},
             "keys": keys,
         })
+    rendezvous_nodes = [{"name": n, "weight": w} for n, w in [("r1", 1), ("r2", 2), ("r3", 0.5), ("r4", 1)]]
     out = {
         "generator": "tests/vectors/make_vectors.py",
+        "rendezvous": {"hash": "xxh3", "nodes": rendezvous_nodes, "keys": rendezvous(rendezvous_nodes, KEYS + [f"k{i}" for i in range(2000)])},
         "python": sys.version.split()[0],
         "packages": {"xxhash": md.version("xxhash"), "mmh3": md.version("mmh3")},
         "cases": cases,
