@@ -133,11 +133,12 @@ fn rust_counts(lines: &[String]) -> (u64, u64) {
 /// Reads node's `ℹ pass N` / `ℹ fail N` summary lines.
 fn node_counts(lines: &[String]) -> (u64, u64) {
     let find = |word: &str| {
+        // The summary comes last: read from the end.
         lines
             .iter()
+            .rev()
             .filter_map(|l| l.trim_start_matches(|c: char| !c.is_ascii_alphabetic()).strip_prefix(word))
-            .filter_map(|rest| rest.trim().parse::<u64>().ok())
-            .last()
+            .find_map(|rest| rest.trim().parse::<u64>().ok())
             .unwrap_or(0)
     };
     (find("pass "), find("fail "))
