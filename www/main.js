@@ -16,6 +16,23 @@ const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 const sliderToVnodes = (s) => Math.max(1, Math.round(10 ** ((3 * s) / 1000)));
 const vnodesToSlider = (v) => Math.round((1000 * Math.log10(v)) / 3);
 
+// One line per algorithm, shown above the figures: what the circle shows for it.
+const ABOUT = {
+  ring: "ringlab's ring: vnodes points per node at the hash of \"name#i\".",
+  libketama: "last.fm's libketama: 160 MD5 points per server (scaled by weight), labels \"host:port-i\".",
+  "libmemcached-weighted": "libmemcached's weighted ketama: MD5 points, the port left out of labels when it is 11211.",
+  "libmemcached-ketama": "libmemcached's ketama: 100 MD5 points per server; weights are ignored.",
+  "redis-cluster": "Redis Cluster: 16,384 slots (CRC16 of the key or its {tag}); each master owns slot ranges, which redis-cli's rebalance moves.",
+  cassandra: "Cassandra: Murmur3 tokens, 16 per node; a token owns the range (previous token, token].",
+  groupcache: "Go groupcache: 50 CRC32 points per node, at the hash of \"i\" + name.",
+  jump: "Jump hash: buckets 0..N−1 and no ring; only the last bucket can leave. Keys are drawn at their hash.",
+  rendezvous: "Rendezvous: every node scores every key and the highest score wins. No ring: keys are drawn at their hash.",
+  maglev: "Maglev: a 65,537-entry table that nodes fill in turns; the circle shows the table.",
+  "multi-probe": "Multi-probe: one point per node and 21 probes per key; the closest point after a probe wins.",
+  "bounded-load": "Bounded loads: the ring, but no node takes more than ⌈1.25 × the mean⌉ keys of the key set.",
+  modulo: "hash % N: the baseline; nearly every key moves when N changes.",
+};
+
 const view = new RingView($("ring"));
 const history = new History();
 let ring, settings;
@@ -193,7 +210,7 @@ function renderSummary() {
       ? `. Busiest node carries ${spread.max_over_mean.toFixed(2)}× its fair share; load varies by ${percent(spread.rsd)} (relative std dev).`
       : ". Its shares can only be sampled: see the key counts.";
   }
-  $("summary").textContent = text;
+  $("summary").textContent = `${ABOUT[ring.algorithm] ?? ""} ${text}`;
   $("ring").setAttribute("aria-label", `Hash ring: ${text}`);
 }
 
@@ -265,7 +282,10 @@ function describeChange(label, before, after) {
       `; exactly ${percent(exact.moved_fraction, 2)} of the ring — ideal ${percent(exact.ideal_fraction, 2)}` +
       ` — hash % N would have moved ${percent(exact.modulo_fraction)}.`;
   } catch {
-    text += " (this algorithm's moves can only be sampled).";
+    text +=
+      before.algorithm !== after.algorithm || before.hash !== after.hash
+        ? " (the two map keys differently, so only the sample compares them)."
+        : " (this algorithm's moves can only be sampled).";
   }
   if ($("compare-modulo").checked) {
     const modulo = moversOf(before, after, ...moduloOwners(before, after));
