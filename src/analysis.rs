@@ -4,7 +4,7 @@
 //! `(p[last], 2^bits - 1]` and `[0, p[0]]`. A node's share is the sum of its points' arcs, an
 //! integer, and the shares of all nodes add up to exactly `2^bits`.
 
-use crate::{Config, Error, NodeSpec, Ring};
+use crate::{Config, Error, Node, NodeSpec, Ring};
 
 /// A placement made of points on a ring of `size` positions, where a position belongs to
 /// the first point at or after it (wrapping): ringlab's [`Ring`], and the real systems that
@@ -21,10 +21,16 @@ pub trait Arcs {
     fn point(&self, i: usize) -> (u64, usize);
     /// The index of the node that owns `position`.
     fn owner_of(&self, position: u64) -> Result<usize, Error>;
+    /// The nodes, indexed as the points' owners are.
+    fn node_list(&self) -> &[Node];
     /// The name of node `index`.
-    fn node_name(&self, index: usize) -> &str;
+    fn node_name(&self, index: usize) -> &str {
+        &self.node_list()[index].name
+    }
     /// The number of nodes.
-    fn node_count(&self) -> usize;
+    fn node_count(&self) -> usize {
+        self.node_list().len()
+    }
 }
 
 impl Arcs for Ring {
@@ -43,11 +49,8 @@ impl Arcs for Ring {
     fn owner_of(&self, position: u64) -> Result<usize, Error> {
         Ring::owner_of(self, position)
     }
-    fn node_name(&self, index: usize) -> &str {
-        &self.nodes()[index].name
-    }
-    fn node_count(&self) -> usize {
-        self.nodes().len()
+    fn node_list(&self) -> &[Node] {
+        self.nodes()
     }
 }
 

@@ -304,11 +304,8 @@ impl Arcs for Continuum {
         }
         Ok(self.points.owners[self.points.successor(position)] as usize)
     }
-    fn node_name(&self, index: usize) -> &str {
-        &self.nodes[index].name
-    }
-    fn node_count(&self) -> usize {
-        self.nodes.len()
+    fn node_list(&self) -> &[Node] {
+        &self.nodes
     }
 }
 

@@ -144,11 +144,8 @@ impl Arcs for Maglev {
     fn owner_of(&self, position: u64) -> Result<usize, Error> {
         self.table.get(position as usize).map(|&t| t as usize).ok_or(Error::EmptyRing)
     }
-    fn node_name(&self, index: usize) -> &str {
-        &self.nodes[index].name
-    }
-    fn node_count(&self) -> usize {
-        self.nodes.len()
+    fn node_list(&self) -> &[Node] {
+        &self.nodes
     }
 }
 

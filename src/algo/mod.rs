@@ -316,6 +316,14 @@ impl Placement for Ring {
     }
 }
 
+/// `empty` after adding `specs` one by one, as successive changes.
+pub(crate) fn with_added<P: Placement>(mut empty: P, specs: Vec<NodeSpec>) -> Result<P, Error> {
+    for spec in specs {
+        empty.add(spec)?;
+    }
+    Ok(empty)
+}
+
 /// Checks a new node's name against the existing ones.
 pub(crate) fn check_name(nodes: &[Node], name: &str) -> Result<(), Error> {
     if name.is_empty() {

@@ -1,7 +1,7 @@
 //! `hash % N`: the baseline. Node `i` (in the order added) takes the keys whose hash value
 //! is `i` mod N; removing a node shifts every node after it.
 
-use super::{index_of, new_node, unit_weight, Algorithm, Placement};
+use super::{index_of, new_node, unit_weight, with_added, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 #[derive(Clone, Debug)]
@@ -12,11 +12,7 @@ pub(crate) struct Modulo {
 
 impl Modulo {
     pub(crate) fn new(hash: Hash, nodes: Vec<NodeSpec>) -> Result<Modulo, Error> {
-        let mut m = Modulo { hash, nodes: Vec::new() };
-        for spec in nodes {
-            m.add(spec)?;
-        }
-        Ok(m)
+        with_added(Modulo { hash, nodes: Vec::new() }, nodes)
     }
 }
 

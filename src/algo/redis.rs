@@ -270,10 +270,7 @@ impl Arcs for Slots {
             _ => Err(Error::EmptyRing),
         }
     }
-    fn node_name(&self, index: usize) -> &str {
-        &self.nodes[index].name
-    }
-    fn node_count(&self) -> usize {
-        self.nodes.len()
+    fn node_list(&self) -> &[Node] {
+        &self.nodes
     }
 }

@@ -6,7 +6,7 @@
 //! IEEE arithmetic, so the score is bit-identical natively and in every browser: platform
 //! `ln` implementations may differ in the last bit, which would flip rare close contests.
 
-use super::{index_of, new_node, Algorithm, Placement};
+use super::{index_of, new_node, with_added, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 #[derive(Clone, Debug)]
@@ -17,11 +17,7 @@ pub(crate) struct Rendezvous {
 
 impl Rendezvous {
     pub(crate) fn new(hash: Hash, nodes: Vec<NodeSpec>) -> Result<Rendezvous, Error> {
-        let mut r = Rendezvous { hash, nodes: Vec::new() };
-        for spec in nodes {
-            r.add(spec)?;
-        }
-        Ok(r)
+        with_added(Rendezvous { hash, nodes: Vec::new() }, nodes)
     }
 
     /// `u` in (0, 1) from the node's and key's hash, using all the bits the hash has.
