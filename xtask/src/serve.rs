@@ -2,8 +2,11 @@
 
 use crate::step::Failure;
 use crate::{build, settings};
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let settings = settings::load()?;
@@ -28,41 +31,58 @@ pub struct Server {
 
 impl Server {
     /// Starts serving `www/` on `host:port` (port 0 picks a free one).
+    ///
+    /// One thread per connection, and every response closes its connection: a browser's
+    /// idle keep-alive sockets then never hold a worker (tiny_http's pooled workers left a
+    /// page load hanging now and then in the page tests).
     pub fn start(host: &str, port: u16) -> Result<Server, Failure> {
-        let name = "start the web server";
-        let server = tiny_http::Server::http((host, port)).map_err(|e| {
-            Failure::new(name, format!("cannot listen on {host}:{port} ({e}); try another with --port N"))
+        let listener = TcpListener::bind((host, port)).map_err(|e| {
+            Failure::new("start the web server", format!("cannot listen on {host}:{port} ({e}); try another with --port N"))
         })?;
-        let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or(port);
-        // A few threads, so one slow download (the wasm) never holds up a page's other files.
-        let server = std::sync::Arc::new(server);
-        let workers: Vec<JoinHandle<()>> = (0..4)
-            .map(|_| {
-                let server = server.clone();
-                std::thread::spawn(move || {
-                    while let Ok(request) = server.recv() {
-                        let _ = respond(request);
-                    }
-                })
-            })
-            .collect();
-        let thread = std::thread::spawn(move || workers.into_iter().for_each(|w| drop(w.join())));
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or(port);
+        let thread = std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                std::thread::spawn(move || drop(respond(stream)));
+            }
+        });
         Ok(Server { url: format!("http://{host}:{port}/"), thread })
     }
 }
 
-fn respond(request: tiny_http::Request) -> std::io::Result<()> {
-    let url = request.url().split(['?', '#']).next().unwrap_or("/").to_string();
-    match file_for(&url).and_then(|path| std::fs::read(&path).ok().map(|body| (path, body))) {
-        Some((path, body)) => {
-            let mime = content_type(&path);
-            let response = tiny_http::Response::from_data(body)
-                .with_header(header("Content-Type", mime))
-                .with_header(header("Cache-Control", "no-store"));
-            request.respond(response)
+/// Answers one `GET` (or `HEAD`) on `stream`, then closes it.
+fn respond(mut stream: TcpStream) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut head = Vec::new();
+    let mut reader = BufReader::new(stream.try_clone()?);
+    // The request line, then headers up to the blank line (no request here has a body).
+    loop {
+        let before = head.len();
+        if reader.read_until(b'\n', &mut head)? == 0 || head.len() > 16 * 1024 {
+            break;
         }
-        None => request.respond(tiny_http::Response::from_string("not found").with_status_code(404)),
+        if &head[before..] == b"\r\n" || &head[before..] == b"\n" {
+            break;
+        }
     }
+    let line = String::from_utf8_lossy(&head);
+    let mut words = line.split_whitespace();
+    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or("/"));
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let found = file_for(path).and_then(|file| std::fs::read(&file).ok().map(|body| (file, body)));
+    let (status, mime, body) = match (method, found) {
+        ("GET" | "HEAD", Some((file, body))) => ("200 OK", content_type(&file), body),
+        ("GET" | "HEAD", None) => ("404 Not Found", "text/plain; charset=utf-8", b"not found".to_vec()),
+        _ => ("405 Method Not Allowed", "text/plain; charset=utf-8", b"GET only".to_vec()),
+    };
+    let header = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(header.as_bytes())?;
+    if method != "HEAD" {
+        stream.write_all(&body)?;
+    }
+    stream.flush()
 }
 
 /// The file under `www/` for a URL path; `None` for anything that would leave `www/`.
@@ -86,8 +106,4 @@ fn content_type(path: &Path) -> &'static str {
         Some("svg") => "image/svg+xml",
         _ => "application/octet-stream",
     }
-}
-
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("static header is valid")
 }
