@@ -1,5 +1,9 @@
 //! Errors: every bad input gets one of these, with a message meant for the person who typed it,
-//! and the ring is left exactly as it was.
+//! and the state is left exactly as it was.
+//!
+//! Each error has a stable [`code`](Error::code) (`"duplicate-node"`, `"too-large"`, ...) that
+//! callers branch on, and a message (`Display`) meant for people; in JS the code is the
+//! `Error`'s `code` property and the message its `message`.
 
 use crate::ring::{MAX_POINTS, MAX_VNODES};
 
@@ -30,4 +34,41 @@ pub enum Error {
     HashTooNarrow { hash: &'static str },
     #[error("invalid option: {0}")]
     InvalidOption(String),
+    /// An input over one of the documented caps (`what` names the input).
+    #[error("{what} is at most {max} (got {got})")]
+    TooLarge { what: String, max: u64, got: u64 },
+    /// Text that could not be read (a config, a node list, a key file), with its 1-based line.
+    #[error("line {line}: {message}")]
+    Parse { line: usize, message: String },
+    /// A call the current algorithm or state cannot answer, and why (e.g. exact arcs of an
+    /// algorithm that has none).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+impl Error {
+    /// The stable code of this kind of error, for programs to branch on.
+    ///
+    /// ```
+    /// assert_eq!(ringlab::Error::EmptyRing.code(), "empty-ring");
+    /// ```
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::EmptyRing => "empty-ring",
+            Error::DuplicateNode(_) => "duplicate-node",
+            Error::UnknownNode(_) => "unknown-node",
+            Error::EmptyName => "empty-name",
+            Error::NameTooLong { .. } => "name-too-long",
+            Error::InvalidWeight(_) => "invalid-weight",
+            Error::InvalidVnodes(_) => "invalid-vnodes",
+            Error::TooManyPoints { .. } => "too-many-points",
+            Error::UnknownHash(_) => "unknown-hash",
+            Error::InvalidBits(_) => "invalid-bits",
+            Error::HashTooNarrow { .. } => "hash-too-narrow",
+            Error::InvalidOption(_) => "invalid-option",
+            Error::TooLarge { .. } => "too-large",
+            Error::Parse { .. } => "parse-error",
+            Error::Unsupported(_) => "unsupported",
+        }
+    }
 }
