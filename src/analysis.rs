@@ -31,6 +31,23 @@ pub trait Arcs {
     fn node_count(&self) -> usize {
         self.node_list().len()
     }
+    /// The index of the first point at or after `position`, wrapping to 0 (binary search).
+    fn successor(&self, position: u64) -> usize {
+        let (mut lo, mut hi) = (0, self.point_count());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.point(mid).0 < position {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo == self.point_count() {
+            0
+        } else {
+            lo
+        }
+    }
 }
 
 impl Arcs for Ring {
@@ -92,6 +109,7 @@ pub(crate) fn shares_of(points: impl Iterator<Item = (u64, usize)>, nodes: usize
 /// Each node's *load* is its share divided by its ideal share (weight / total weight), so 1
 /// is perfect. The statistics are over nodes, with the population standard deviation.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Spread {
     /// Relative standard deviation of load (std / mean).
     pub rsd: f64,
@@ -143,6 +161,7 @@ pub fn theoretical_rsd(nodes: u32, vnodes: u32) -> f64 {
 
 /// One step of a [`vnode_sweep`].
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SweepStep {
     pub vnodes: u32,
     pub spread: Spread,

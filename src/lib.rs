@@ -24,12 +24,16 @@
 
 pub mod algo;
 pub mod analysis;
+#[cfg(feature = "charts")]
 pub mod charts;
 mod error;
 mod hash;
+pub mod keys;
 pub mod migration;
 mod points;
 mod ring;
+pub mod session;
+pub mod theme;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -3,9 +3,11 @@
 use crate::analysis::{self, Arcs};
 use std::collections::BTreeMap;
 use crate::{Error, Ring};
+pub use crate::keys::{for_each_generated, KeySample};
 
 /// A run of positions `start..=end` whose owner changed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MovedArc {
     pub start: u64,
     pub end: u64,
@@ -15,6 +17,7 @@ pub struct MovedArc {
 
 /// The exact difference between two states of a placement with the same key mapping.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Migration {
     /// The arcs whose owner changed, in clockwise order from 0 (the wrap-around is split at 0).
     pub arcs: Vec<MovedArc>,
@@ -148,33 +151,9 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-/// Keys to move between ring states: given, or generated as `"{prefix}{i}"`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KeySample {
-    pub keys: Vec<String>,
-}
-
-/// Calls `f(i, key)` for the keys `"{prefix}0"` .. `"{prefix}{count-1}"`, writing each into
-/// one buffer: no allocation per key (a page may ask for 100,000 of them per frame change).
-pub fn for_each_generated(prefix: &str, count: usize, mut f: impl FnMut(usize, &[u8])) {
-    let mut key = prefix.as_bytes().to_vec();
-    let mut digits = itoa::Buffer::new();
-    for i in 0..count {
-        key.truncate(prefix.len());
-        key.extend_from_slice(digits.format(i).as_bytes());
-        f(i, &key);
-    }
-}
-
-impl KeySample {
-    /// The keys `"{prefix}0"` .. `"{prefix}{count-1}"`.
-    pub fn generated(prefix: &str, count: usize) -> KeySample {
-        KeySample { keys: (0..count).map(|i| format!("{prefix}{i}")).collect() }
-    }
-}
-
 /// What moved on a key sample.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SampleMigration {
     pub keys: usize,
     pub moved_keys: usize,
@@ -193,12 +172,6 @@ pub trait Locate {
 }
 
 impl Locate for Ring {
-    fn locate_key(&self, key: &[u8]) -> Result<&str, Error> {
-        self.locate(key)
-    }
-}
-
-impl Locate for crate::algo::Cluster {
     fn locate_key(&self, key: &[u8]) -> Result<&str, Error> {
         self.locate(key)
     }

@@ -5,7 +5,7 @@
 
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
-use crate::migration::KeySample;
+use crate::keys::KeySample;
 use crate::{Error, Node, NodeSpec, Ring};
 use std::collections::BTreeMap;
 

@@ -3,11 +3,13 @@
 //! criterion, in a browser with `performance.now()`), since wasm has no clock of its own.
 
 use super::{Algorithm, Cluster, Options};
-use crate::migration::{sample_between, KeySample};
+use crate::keys::KeySample;
+use crate::migration::sample_between;
 use crate::{Error, NodeSpec};
 
 /// One algorithm's figures. Fractions are of the key sample.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Report {
     pub algorithm: &'static str,
     /// The busiest node's keys over the mean (1 is perfect).

@@ -15,6 +15,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
+pub mod about;
 mod bounded;
 pub mod cassandra;
 pub mod compare;
@@ -27,8 +28,9 @@ pub mod redis;
 mod rendezvous;
 
 use crate::analysis::Arcs;
-use crate::migration::KeySample;
+use crate::keys::KeySample;
 use crate::{Config, Error, Node, NodeSpec, Ring};
+use std::sync::Arc;
 
 /// The placement algorithms, by their option names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -172,11 +174,13 @@ pub trait Placement: std::fmt::Debug {
 #[derive(Debug)]
 pub struct Cluster {
     inner: Box<dyn Placement>,
+    /// The options it was made with (shared by clones: a bounded-load key set can be large).
+    options: Arc<Options>,
 }
 
 impl Clone for Cluster {
     fn clone(&self) -> Cluster {
-        Cluster { inner: self.inner.boxed_clone() }
+        Cluster { inner: self.inner.boxed_clone(), options: Arc::clone(&self.options) }
     }
 }
 
@@ -189,7 +193,7 @@ impl Cluster {
     {
         let nodes: Vec<NodeSpec> = nodes.into_iter().map(Into::into).collect();
         let inner: Box<dyn Placement> = match options.algorithm {
-            Algorithm::Ring => Box::new(Ring::with_nodes(options.config, nodes)?),
+            Algorithm::Ring => Box::new(Ring::with_nodes(options.config.clone(), nodes)?),
             Algorithm::Libketama
             | Algorithm::LibmemcachedWeighted
             | Algorithm::LibmemcachedKetama
@@ -203,7 +207,22 @@ impl Cluster {
             Algorithm::BoundedLoad => Box::new(bounded::BoundedLoad::new(&options, nodes)?),
             Algorithm::Modulo => Box::new(modulo::Modulo::new(options.config.hash, nodes)?),
         };
-        Ok(Cluster { inner })
+        Ok(Cluster { inner, options: Arc::new(options) })
+    }
+
+    /// The options it was made with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The positions its circle shows.
+    pub fn key_space(&self) -> about::KeySpace {
+        self.options.key_space()
+    }
+
+    /// One line on what its circle shows, with the actual parameters.
+    pub fn describe(&self) -> String {
+        self.options.describe()
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -273,6 +292,12 @@ impl Cluster {
     /// The ringlab [`Ring`] inside, for the `ring` algorithm.
     pub fn as_ring(&self) -> Option<&Ring> {
         self.inner.as_ring()
+    }
+}
+
+impl crate::migration::Locate for Cluster {
+    fn locate_key(&self, key: &[u8]) -> Result<&str, Error> {
+        self.locate(key)
     }
 }
 

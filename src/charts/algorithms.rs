@@ -2,10 +2,10 @@
 //! reports (balance, what a join and a leave move, memory) and a lookup cost the caller
 //! measured (wasm has no clock). Also the same numbers as a table model and as CSV.
 
-use super::{chart_error, check_area, csv_field, legend_below, tick, titled, Swatch, Theme};
+use super::{Chart, csv_field, legend_below, tick, titled, Swatch, Theme};
 use crate::algo::compare::{self, Report};
 use crate::algo::{Algorithm, Options};
-use crate::migration::KeySample;
+use crate::keys::KeySample;
 use crate::{Error, NodeSpec};
 use plotters::coord::Shift;
 use plotters::drawing::DrawingAreaErrorKind;
@@ -14,6 +14,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One algorithm's figures, or why it has none.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AlgorithmRow {
     pub algorithm: &'static str,
     /// The report, or the error's message (e.g. weights given to an algorithm without them).
@@ -24,6 +25,7 @@ pub struct AlgorithmRow {
 
 /// Everything the chart and the table show.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AlgorithmsData {
     pub nodes: usize,
     pub sample_keys: usize,
@@ -87,6 +89,7 @@ pub fn from_reports(
 /// The figures as a table for screen readers and copying: headers with units, one row of
 /// strings per algorithm ("n/a" where there is no figure, the error in the last column).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Table {
     pub caption: String,
     pub headers: Vec<String>,
@@ -148,7 +151,7 @@ pub fn table(data: &AlgorithmsData) -> Table {
 
 /// The data as CSV: a header row with units, then one row per algorithm, full precision
 /// (empty fields where there is no figure).
-pub fn csv(data: &AlgorithmsData) -> String {
+fn csv(data: &AlgorithmsData) -> String {
     let mut out = String::from(
         "algorithm,max_over_mean_ratio,moved_on_join_percent,ideal_join_percent,moved_on_leave_percent,\
          ideal_leave_percent,left_node,memory_bytes,lookup_ns_per_lookup,error\n",
@@ -239,16 +242,24 @@ fn labels() -> [String; 2] {
 
 /// Draws the small multiples on `area` (its whole size): five panels in as many columns as
 /// fit, algorithm names on the left of each row.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    data: &AlgorithmsData,
-    theme: &Theme,
-) -> Result<(), Error> {
-    check_area(area, theme, (320, 320))?;
-    if data.rows.is_empty() {
-        return Err(Error::InvalidOption("chart: the comparison has no algorithms".into()));
+impl Chart for AlgorithmsData {
+    const MIN_SIZE: (u32, u32) = (320, 320);
+
+    fn empty(&self) -> Option<&'static str> {
+        (self.rows.is_empty()).then_some("the comparison has no algorithms")
     }
-    render(area, data, theme).map_err(chart_error)
+
+    fn render<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        render(area, self, theme)
+    }
+
+    fn csv(&self) -> String {
+        csv(self)
+    }
 }
 
 fn render<DB: DrawingBackend>(
@@ -256,7 +267,6 @@ fn render<DB: DrawingBackend>(
     data: &AlgorithmsData,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&theme.background)?;
     let subtitle = format!(
         "{} nodes · {} sampled keys · \"{}\" joins; the middle node leaves (jump: the last) · n/a: no figure",
         data.nodes,
@@ -373,6 +383,7 @@ fn draw_panel<DB: DrawingBackend>(
 mod tests {
     use super::*;
     use crate::algo::Cluster;
+    use crate::charts::draw;
     use crate::charts::test_support::{has_text, svg, themes};
 
     fn nodes(n: usize) -> Vec<NodeSpec> {

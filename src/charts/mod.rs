@@ -1,22 +1,23 @@
 //! Charts, drawn with plotters on any backend (an HTML canvas in the page, SVG natively).
 //!
 //! One module per chart. Each has a `data` function (plain numbers from the engine, no
-//! drawing), a `draw` function generic over the plotters backend, and `csv` (the same
-//! numbers as text, header row with units). Nothing here reads a clock, spawns a thread,
+//! drawing) whose result is a [`Chart`]: [`draw`] lays it out on any plotters backend and
+//! [`Chart::csv`] gives the same numbers as text (header row with units). Nothing here reads a clock, spawns a thread,
 //! draws random numbers or iterates a hash map, so a chart is the same natively and in wasm.
 //!
 //! ```
 //! use plotters::prelude::*;
-//! use ringlab::{charts, Config, NodeSpec};
+//! use ringlab::{charts::{self, Chart}, Config, NodeSpec};
 //!
 //! let nodes: Vec<NodeSpec> = (1..=5).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
 //! let data = charts::spread::data(&Config::default(), &nodes, 160, 12, false)?;
 //! let mut svg = String::new();
 //! {
 //!     let area = SVGBackend::with_string(&mut svg, (640, 400)).into_drawing_area();
-//!     charts::spread::draw(&area, &data, &charts::Theme::light())?;
+//!     charts::draw(&area, &data, &charts::Theme::light())?;
 //! }
 //! assert!(svg.contains("Spread vs vnodes"));
+//! assert!(data.csv().starts_with("vnodes,"));
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
@@ -25,6 +26,7 @@ pub mod moves;
 pub mod shares;
 pub mod spread;
 
+use crate::theme::{self, Colours, PALETTE};
 use crate::Error;
 use plotters::coord::Shift;
 use plotters::drawing::DrawingAreaErrorKind;
@@ -32,60 +34,50 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontFamily, FontStyle};
 
-/// Node colours, shared with the ring drawing: Okabe–Ito, then Paul Tol's muted scheme.
-/// Node `i` gets `PALETTE[i % 16]`.
-pub const PALETTE: [&str; 16] = [
-    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999", "#332288", "#88CCEE",
-    "#44AA99", "#117733", "#DDCC77", "#CC6677", "#AA4499", "#882255",
-];
-
-const PALETTE_RGB: [RGBColor; 16] = {
-    let mut out = [RGBColor(0, 0, 0); 16];
-    let mut i = 0;
-    while i < 16 {
-        out[i] = match hex_rgb(PALETTE[i]) {
-            Some(c) => c,
-            None => panic!("PALETTE holds #rrggbb colours"), // compile-time only
-        };
-        i += 1;
-    }
-    out
-};
-
-/// The colour of node `i` (`PALETTE[i % 16]`).
+/// The colour of node colour slot `i` ([`PALETTE`]`[i % 16]`).
 pub fn node_color(i: usize) -> RGBColor {
-    PALETTE_RGB[i % PALETTE_RGB.len()]
+    colour(PALETTE[i % PALETTE.len()])
 }
 
 /// Parses `#rrggbb` (the page's CSS colours), e.g. to build a [`Theme`] from CSS variables.
 pub fn parse_color(hex: &str) -> Result<RGBColor, Error> {
-    hex_rgb(hex.trim()).ok_or_else(|| Error::InvalidOption(format!("chart: colour {hex:?} is not #rrggbb")))
+    theme::rgb(hex.trim())
+        .map(|[r, g, b]| RGBColor(r, g, b))
+        .ok_or_else(|| Error::InvalidOption(format!("chart: colour {hex:?} is not #rrggbb")))
 }
 
-const fn hex_rgb(s: &str) -> Option<RGBColor> {
-    let b = s.as_bytes();
-    if b.len() != 7 || b[0] != b'#' {
-        return None;
-    }
-    let mut rgb = [0u8; 3];
-    let mut i = 0;
-    while i < 3 {
-        let (Some(hi), Some(lo)) = (hex_digit(b[1 + 2 * i]), hex_digit(b[2 + 2 * i])) else {
-            return None;
-        };
-        rgb[i] = hi * 16 + lo;
-        i += 1;
-    }
-    Some(RGBColor(rgb[0], rgb[1], rgb[2]))
+/// One of [`crate::theme`]'s colours, all of which are `#rrggbb` (a test checks it).
+fn colour(hex: &str) -> RGBColor {
+    let [r, g, b] = theme::rgb(hex).unwrap_or([0, 0, 0]);
+    RGBColor(r, g, b)
 }
 
-const fn hex_digit(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
+/// One chart's data: it knows its minimum size, how to draw itself and its CSV.
+pub trait Chart {
+    /// The smallest area, in CSS pixels, its layout fits in.
+    const MIN_SIZE: (u32, u32);
+    /// Why there is nothing to draw, if there is nothing.
+    fn empty(&self) -> Option<&'static str>;
+    /// Draws on `area` (already filled with the background).
+    fn render<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>;
+    /// The same numbers as CSV text, header row with units; text fields are made safe for
+    /// spreadsheets (see [`csv_field`]).
+    fn csv(&self) -> String;
+}
+
+/// Draws `chart` on `area` (its whole size), in `theme`'s colours and scale; refuses an
+/// area smaller than the chart's minimum and data with nothing to draw.
+pub fn draw<DB: DrawingBackend, C: Chart>(area: &DrawingArea<DB, Shift>, chart: &C, theme: &Theme) -> Result<(), Error> {
+    check_area(area, theme, C::MIN_SIZE)?;
+    if let Some(why) = chart.empty() {
+        return Err(Error::InvalidOption(format!("chart: {why}")));
     }
+    area.fill(&theme.background).map_err(chart_error)?;
+    chart.render(area, theme).map_err(chart_error)
 }
 
 /// Colours and pixel scale of a chart, to match the page's light or dark theme.
@@ -109,26 +101,21 @@ pub struct Theme {
 
 impl Theme {
     pub fn light() -> Theme {
-        Theme {
-            background: RGBColor(0xff, 0xff, 0xff),
-            foreground: RGBColor(0x1b, 0x1b, 0x1f),
-            muted: RGBColor(0x54, 0x54, 0x61),
-            grid: RGBColor(0xc9, 0xc9, 0xd3),
-            primary: RGBColor(0x00, 0x72, 0xB2),
-            secondary: RGBColor(0xD5, 0x5E, 0x00),
-            scale: 1.0,
-        }
+        Theme::from_colours(&theme::LIGHT)
     }
 
     pub fn dark() -> Theme {
+        Theme::from_colours(&theme::DARK)
+    }
+
+    fn from_colours(c: &Colours) -> Theme {
         Theme {
-            background: RGBColor(0x12, 0x12, 0x16),
-            foreground: RGBColor(0xec, 0xec, 0xf1),
-            muted: RGBColor(0xb4, 0xb4, 0xc0),
-            grid: RGBColor(0x3a, 0x3a, 0x46),
-            // The lighter Okabe–Ito blue and orange keep their contrast on a dark background.
-            primary: RGBColor(0x56, 0xB4, 0xE9),
-            secondary: RGBColor(0xE6, 0x9F, 0x00),
+            background: colour(c.bg),
+            foreground: colour(c.fg),
+            muted: colour(c.muted),
+            grid: colour(c.line),
+            primary: colour(c.primary),
+            secondary: colour(c.secondary),
             scale: 1.0,
         }
     }
@@ -177,12 +164,12 @@ impl Theme {
 }
 
 /// A plotters failure as the crate's error (a panic would abort the wasm page instead).
-pub(crate) fn chart_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Error {
+fn chart_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Error {
     Error::InvalidOption(format!("chart: {e}"))
 }
 
 /// Refuses areas too small to lay a chart out in (plotters would draw a garbled chart).
-pub(crate) fn check_area<DB: DrawingBackend>(
+fn check_area<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     theme: &Theme,
     min_css: (u32, u32),
@@ -269,12 +256,16 @@ pub(crate) fn legend_below<DB: DrawingBackend>(
     Ok(chart)
 }
 
-/// One CSV field, quoted when it holds a comma, quote or line break (node names may).
+/// One CSV text field (a node name), quoted when it holds a comma, quote or line break. A
+/// field a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return) gets a leading `'`, which spreadsheets show as text (OWASP's advice).
 pub(crate) fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let s = if formula { format!("'{s}") } else { s.to_string() };
+    if formula || s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s.to_string()
+        s
     }
 }
 
@@ -408,6 +399,16 @@ mod tests {
     }
 
     #[test]
+    fn csv_fields_never_run_as_spreadsheet_formulas() {
+        assert_eq!(csv_field("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+        for risky in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
+            let field = csv_field(risky);
+            assert!(field.starts_with("\"'"), "{risky:?} -> {field:?}");
+        }
+        assert_eq!(csv_field("node-1"), "node-1", "a dash inside a name is harmless");
+    }
+
+    #[test]
     fn ticks_show_few_decimals() {
         assert_eq!(tick(10.0), "10");
         assert_eq!(tick(0.5), "0.5");
@@ -427,7 +428,7 @@ mod tests {
     #[test]
     fn every_chart_draws_or_refuses_politely_at_any_size_and_scale() {
         use crate::algo::{Algorithm, Cluster, Options};
-        use crate::migration::KeySample;
+        use crate::keys::KeySample;
         use crate::{Config, NodeSpec};
         let nodes: Vec<NodeSpec> = (1..=40).map(|i| NodeSpec::new(format!("node-with-a-long-name-{i}"))).collect();
         let sample = KeySample::generated("k", 500);
@@ -442,10 +443,10 @@ mod tests {
             for (w, h) in (200..1400).step_by(151).flat_map(|w| (150..1000).step_by(127).map(move |h| (w, h))) {
                 let size = (theme.px(f64::from(w)), theme.px(f64::from(h)));
                 for result in [
-                    test_support::svg(size, |a| spread::draw(a, &spread, &theme)),
-                    test_support::svg(size, |a| shares::draw(a, &shares, &theme)),
-                    test_support::svg(size, |a| moves::draw(a, &moves, &theme)),
-                    test_support::svg(size, |a| algorithms::draw(a, &algos, &theme)),
+                    test_support::svg(size, |a| draw(a, &spread, &theme)),
+                    test_support::svg(size, |a| draw(a, &shares, &theme)),
+                    test_support::svg(size, |a| draw(a, &moves, &theme)),
+                    test_support::svg(size, |a| draw(a, &algos, &theme)),
                 ] {
                     match result {
                         Ok(_) => drawn += 1,

@@ -1,7 +1,7 @@
 //! "What a change moves": the fraction of keys that change owner when a node joins or leaves,
 //! as the cluster grows, for this algorithm, the ideal, and `hash % N`.
 
-use super::{chart_error, check_area, csv_field, legend_below, tick, Swatch, Theme};
+use super::{Chart, csv_field, legend_below, tick, Swatch, Theme};
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::migration::{self, KeySample};
 use crate::{Error, NodeSpec};
@@ -15,6 +15,7 @@ pub const MAX_NODES: u32 = 256;
 
 /// What one change moved, as fractions of all keys.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Moved {
     /// This algorithm: exact (arcs) or on the key sample, see [`MovesData::exact`].
     pub moved: f64,
@@ -26,6 +27,7 @@ pub struct Moved {
 
 /// The changes from a cluster of `nodes` nodes.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MoveStep {
     /// N, the node count before the change.
     pub nodes: u32,
@@ -38,6 +40,7 @@ pub struct MoveStep {
 
 /// Everything the chart draws.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MovesData {
     pub algorithm: &'static str,
     /// Whether `moved` is exact (the algorithm has arcs) or counted on the key sample.
@@ -172,12 +175,24 @@ fn labels(data: &MovesData) -> [String; 3] {
 
 /// Draws the chart on `area` (its whole size): join and leave side by side, or stacked when
 /// the area is narrow.
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, data: &MovesData, theme: &Theme) -> Result<(), Error> {
-    check_area(area, theme, (300, 300))?;
-    if data.steps.is_empty() {
-        return Err(Error::InvalidOption("chart: the moves data has no steps".into()));
+impl Chart for MovesData {
+    const MIN_SIZE: (u32, u32) = (300, 300);
+
+    fn empty(&self) -> Option<&'static str> {
+        (self.steps.is_empty()).then_some("the moves data has no steps")
     }
-    render(area, data, theme).map_err(chart_error)
+
+    fn render<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        render(area, self, theme)
+    }
+
+    fn csv(&self) -> String {
+        csv(self)
+    }
 }
 
 fn render<DB: DrawingBackend>(
@@ -185,7 +200,6 @@ fn render<DB: DrawingBackend>(
     data: &MovesData,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&theme.background)?;
     let body = area.titled(TITLE, theme.title_font())?;
     let [algo_label, ideal_label, modulo_label] = labels(data);
     let styles = Styles {
@@ -264,7 +278,7 @@ fn panel<DB: DrawingBackend>(
 }
 
 /// The data as CSV: a header row with units, then one row per N.
-pub fn csv(data: &MovesData) -> String {
+fn csv(data: &MovesData) -> String {
     let mut out = String::from(
         "nodes_before,join_moved_percent,join_ideal_percent,join_modulo_percent,\
          leaving_node,leave_moved_percent,leave_ideal_percent,leave_modulo_percent,algorithm,exact\n",
@@ -291,6 +305,7 @@ pub fn csv(data: &MovesData) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::charts::draw;
     use crate::charts::test_support::{has_text, svg, themes};
     use crate::{analysis, Config, Ring};
 

@@ -1,9 +1,9 @@
 //! "Share per node": each node's share of the keys, exact where the algorithm allows,
 //! against its ideal (its weight over the total), in the node's ring colour.
 
-use super::{chart_error, check_area, csv_field, legend_below, node_color, span, tick, titled, Swatch, Theme};
+use super::{Chart, csv_field, legend_below, node_color, span, tick, titled, Swatch, Theme};
 use crate::algo::Cluster;
-use crate::migration::KeySample;
+use crate::keys::KeySample;
 use crate::Error;
 use plotters::coord::Shift;
 use plotters::drawing::DrawingAreaErrorKind;
@@ -12,6 +12,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One node's bar.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct NodeShare {
     pub name: String,
     pub weight: f64,
@@ -26,6 +27,7 @@ pub struct NodeShare {
 
 /// Everything the chart draws.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SharesData {
     pub algorithm: &'static str,
     /// Whether the bars are exact shares (of the hash space, or bounded-load's key set).
@@ -119,12 +121,24 @@ fn short(name: &str) -> String {
 }
 
 /// Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, data: &SharesData, theme: &Theme) -> Result<(), Error> {
-    check_area(area, theme, (280, 220))?;
-    if data.nodes.is_empty() {
-        return Err(Error::InvalidOption("chart: the share data has no nodes".into()));
+impl Chart for SharesData {
+    const MIN_SIZE: (u32, u32) = (280, 220);
+
+    fn empty(&self) -> Option<&'static str> {
+        (self.nodes.is_empty()).then_some("the share data has no nodes")
     }
-    render(area, data, theme).map_err(chart_error)
+
+    fn render<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        render(area, self, theme)
+    }
+
+    fn csv(&self) -> String {
+        csv(self)
+    }
 }
 
 fn render<DB: DrawingBackend>(
@@ -132,7 +146,6 @@ fn render<DB: DrawingBackend>(
     data: &SharesData,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&theme.background)?;
     let basis = if data.exact { "exact shares".to_string() } else { format!("{} sampled keys", data.sample_keys) };
     let subtitle = format!("{} · {} nodes · {basis}", data.algorithm, data.nodes.len());
     let body = titled(area, TITLE, &subtitle, theme)?;
@@ -227,7 +240,7 @@ fn render<DB: DrawingBackend>(
 }
 
 /// The data as CSV: a header row with units, then one row per node, in node order.
-pub fn csv(data: &SharesData) -> String {
+fn csv(data: &SharesData) -> String {
     let mut out =
         String::from("node,weight,share_percent,exact,ideal_share_percent,sampled_keys,sampled_share_percent\n");
     for s in &data.nodes {
@@ -249,6 +262,7 @@ pub fn csv(data: &SharesData) -> String {
 mod tests {
     use super::*;
     use crate::algo::{Algorithm, Options};
+    use crate::charts::draw;
     use crate::charts::test_support::{has_text, svg, themes};
     use crate::{analysis, Config, NodeSpec, Ring};
 

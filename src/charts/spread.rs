@@ -1,7 +1,7 @@
 //! "Spread vs vnodes": how evenly load spreads as each node gets more points, computed
 //! exactly from arc lengths, beside the theory and (optionally) the range over several hashes.
 
-use super::{chart_error, check_area, csv_field, legend_below, log_ticks, span, tick, titled, Swatch, Theme};
+use super::{Chart, csv_field, legend_below, log_ticks, span, tick, titled, Swatch, Theme};
 use crate::analysis::{self, SweepStep};
 use crate::{Config, Error, Hash, NodeSpec};
 use plotters::coord::Shift;
@@ -21,6 +21,7 @@ pub const MAX_SWEEP_POINTS: u64 = 200_000;
 
 /// The exact spread at one vnode count.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SpreadPoint {
     pub vnodes: u32,
     /// Relative standard deviation of load (std / mean), for the configured hash.
@@ -35,6 +36,7 @@ pub struct SpreadPoint {
 
 /// The range of the spread over several hash functions, at one vnode count.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Band {
     pub rsd_min: f64,
     pub rsd_max: f64,
@@ -44,6 +46,7 @@ pub struct Band {
 
 /// Everything the chart draws.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SpreadData {
     pub nodes: usize,
     #[serde(serialize_with = "hash_name")]
@@ -196,12 +199,24 @@ fn labels(data: &SpreadData) -> [String; 5] {
 }
 
 /// Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, data: &SpreadData, theme: &Theme) -> Result<(), Error> {
-    check_area(area, theme, (280, 220))?;
-    if data.points.is_empty() {
-        return Err(Error::InvalidOption("chart: the spread data has no points".into()));
+impl Chart for SpreadData {
+    const MIN_SIZE: (u32, u32) = (280, 220);
+
+    fn empty(&self) -> Option<&'static str> {
+        (self.points.is_empty()).then_some("the spread data has no points")
     }
-    render(area, data, theme).map_err(chart_error)
+
+    fn render<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        render(area, self, theme)
+    }
+
+    fn csv(&self) -> String {
+        csv(self)
+    }
 }
 
 fn render<DB: DrawingBackend>(
@@ -209,7 +224,6 @@ fn render<DB: DrawingBackend>(
     data: &SpreadData,
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&theme.background)?;
     let subtitle = format!("{} nodes · {} · {}-bit ring · exact shares", data.nodes, data.hash.name(), data.ring_bits);
     let body = titled(area, TITLE, &subtitle, theme)?;
 
@@ -289,7 +303,7 @@ fn render<DB: DrawingBackend>(
 
 /// The data as CSV: a header row with units, then one row per vnode count.
 /// Band columns are empty without a band.
-pub fn csv(data: &SpreadData) -> String {
+fn csv(data: &SpreadData) -> String {
     let mut out = String::from(
         "vnodes_per_node,load_rsd_percent,max_over_mean_ratio,theory_rsd_percent,\
          band_rsd_min_percent,band_rsd_max_percent,band_max_over_mean_min_ratio,band_max_over_mean_max_ratio,\
@@ -325,6 +339,7 @@ pub fn csv(data: &SpreadData) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::charts::draw;
     use crate::charts::test_support::{has_text, svg, themes};
     use crate::{Ring, RingBits};
 

@@ -1,0 +1,211 @@
+//! Share links: the session's settings and nodes in a URL fragment, exactly.
+//!
+//! Version 2 (what [`encode`] writes):
+//! `#ringlab=2&a=ring&h=xxh3&b=32&v=32&k=2000&r=2&n=node-1&n=cache%2Ab*2@eu%40west`
+//! — one `n` per node, in order: the percent-encoded name, then `*weight` when it is not 1
+//! (Rust's shortest round-trip decimal), then `@zone` (percent-encoded) when there is one.
+//! Every byte but `A–Z a–z 0–9 - . _ ~` is percent-encoded, so `* @ & = % , #` in names and
+//! zones cannot be mistaken for separators, and a link decodes to exactly what was encoded.
+//!
+//! Version 1 (the first page's links, no `ringlab=`): `#a=ring&h=xxh3&v=32&k=2000&r=2&n=a,b*2@z`
+//! is still read.
+//!
+//! ```
+//! use ringlab::session::{link, Settings};
+//! use ringlab::NodeSpec;
+//! let nodes = vec![NodeSpec::new("a,b*c@d%e").weight(0.1).zone("eu west")];
+//! let text = link::encode(&Settings::default(), &nodes);
+//! assert_eq!(link::decode(&text)?, (Settings::default(), nodes));
+//! # Ok::<(), ringlab::Error>(())
+//! ```
+
+use super::{Settings, MAX_NODES};
+use crate::algo::Algorithm;
+use crate::{Error, Hash, NodeSpec, RingBits};
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+/// The format [`encode`] writes.
+pub const VERSION: u32 = 2;
+/// The longest link text read.
+pub const MAX_LINK_BYTES: usize = 512 * 1024;
+
+/// Everything but RFC 3986's unreserved characters.
+const ENCODE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+fn enc(text: &str) -> String {
+    utf8_percent_encode(text, ENCODE).to_string()
+}
+
+fn dec(text: &str, what: &str) -> Result<String, Error> {
+    percent_decode_str(text)
+        .decode_utf8()
+        .map(|s| s.into_owned())
+        .map_err(|_| bad(format!("the link's {what} is not valid UTF-8 once decoded")))
+}
+
+fn bad(message: String) -> Error {
+    Error::InvalidOption(format!("this link could not be read: {message}"))
+}
+
+/// The fragment (with its `#`) for `settings` and `nodes`.
+pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
+    let mut out = format!(
+        "#ringlab={VERSION}&a={}&h={}&b={}&v={}&k={}&r={}",
+        settings.algorithm.name(),
+        settings.hash.name(),
+        settings.bits.bits(),
+        settings.vnodes,
+        settings.keys,
+        settings.replicas
+    );
+    for node in nodes {
+        out.push_str("&n=");
+        out.push_str(&enc(&node.name));
+        if node.weight != 1.0 {
+            out.push_str(&format!("*{}", node.weight));
+        }
+        if let Some(zone) = &node.zone {
+            out.push('@');
+            out.push_str(&enc(zone));
+        }
+    }
+    out
+}
+
+/// The settings and nodes in a link's fragment (with or without its `#`). The settings are
+/// checked for range; the nodes are checked when a session is made of them.
+pub fn decode(text: &str) -> Result<(Settings, Vec<NodeSpec>), Error> {
+    if text.len() > MAX_LINK_BYTES {
+        return Err(Error::TooLarge { what: "a link".into(), max: MAX_LINK_BYTES as u64, got: text.len() as u64 });
+    }
+    let text = text.strip_prefix('#').unwrap_or(text);
+    let pairs: Vec<(&str, &str)> =
+        text.split('&').filter(|p| !p.is_empty()).map(|p| p.split_once('=').unwrap_or((p, ""))).collect();
+    let version = match pairs.iter().find(|(k, _)| *k == "ringlab") {
+        None => 1,
+        Some((_, v)) => v.parse::<u32>().map_err(|_| bad(format!("unknown version {v:?}")))?,
+    };
+    if version > VERSION {
+        return Err(bad(format!("it was made by a newer ringlab (format {version}; this page reads up to {VERSION})")));
+    }
+    let mut settings = Settings::default();
+    let mut nodes = Vec::new();
+    for (key, raw) in pairs {
+        let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
+        match key {
+            "ringlab" => {}
+            "a" => settings.algorithm = Algorithm::from_name(&value()?)?,
+            "h" => settings.hash = Hash::from_name(&value()?)?,
+            "b" => settings.bits = RingBits::from_bits(number(&value()?, "ring bits")?)?,
+            "v" => {
+                let v = number(&value()?, "vnodes")?;
+                settings.vnodes = u32::try_from(v).map_err(|_| Error::InvalidVnodes(v))?;
+            }
+            "k" => settings.keys = number(&value()?, "key count")? as usize,
+            "r" => settings.replicas = number(&value()?, "replicas")? as usize,
+            "n" if version == 1 => {
+                for part in raw.split(',').filter(|p| !p.is_empty()) {
+                    push(&mut nodes, node(part)?)?;
+                }
+            }
+            "n" => push(&mut nodes, node(raw)?)?,
+            other => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
+        }
+    }
+    settings.validate()?;
+    Ok((settings, nodes))
+}
+
+fn push(nodes: &mut Vec<NodeSpec>, node: NodeSpec) -> Result<(), Error> {
+    if nodes.len() >= MAX_NODES {
+        return Err(Error::TooLarge { what: "nodes in a link".into(), max: MAX_NODES as u64, got: nodes.len() as u64 + 1 });
+    }
+    nodes.push(node);
+    Ok(())
+}
+
+/// `name[*weight][@zone]`, split before decoding so encoded separators stay in the text.
+fn node(raw: &str) -> Result<NodeSpec, Error> {
+    let (head, zone) = match raw.split_once('@') {
+        Some((head, zone)) => (head, Some(dec(zone, "zone")?)),
+        None => (raw, None),
+    };
+    let (name, weight) = match head.split_once('*') {
+        Some((name, w)) => {
+            let weight: f64 = w.parse().map_err(|_| bad(format!("weight {w:?} is not a number")))?;
+            (name, weight)
+        }
+        None => (head, 1.0),
+    };
+    Ok(NodeSpec { name: dec(name, "node name")?, weight, zone })
+}
+
+fn number(text: &str, what: &str) -> Result<u64, Error> {
+    text.parse().map_err(|_| bad(format!("{what} must be a whole number (got {text:?})")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn awkward_names_round_trip() {
+        let awkward = ["a,b", "x*y", "p@q", "100%", "%41", "a&b=c", "#hash", "plus+sign", "space here", "é€😀", "'\"<>"];
+        let nodes: Vec<NodeSpec> = awkward
+            .iter()
+            .enumerate()
+            .map(|(i, n)| NodeSpec::new(*n).weight(0.1 + i as f64).zone(format!("{n}-zone")))
+            .collect();
+        let settings = Settings { algorithm: Algorithm::Maglev, hash: Hash::Md5, keys: 100, replicas: 3, ..Settings::default() };
+        let text = encode(&settings, &nodes);
+        assert!(text.is_ascii() && !text.contains(' '), "{text}");
+        assert_eq!(decode(&text).unwrap(), (settings, nodes));
+    }
+
+    #[test]
+    fn weights_round_trip_to_the_bit() {
+        for w in [0.1, 1.0 / 3.0, 5e-324, 1e300, 2.5, f64::MAX] {
+            let nodes = vec![NodeSpec::new("n").weight(w)];
+            let (_, back) = decode(&encode(&Settings::default(), &nodes)).unwrap();
+            assert_eq!(back[0].weight.to_bits(), w.to_bits(), "{w}");
+        }
+    }
+
+    #[test]
+    fn version_1_links_still_open() {
+        // What the first page wrote: URLSearchParams for the settings, then the nodes raw.
+        let (settings, nodes) = decode("#a=ring&h=md5&v=64&k=1000&r=3&n=node-1,cache%20b*2@eu%2Dwest,c%2Cd").unwrap();
+        assert_eq!(
+            settings,
+            Settings { algorithm: Algorithm::Ring, hash: Hash::Md5, vnodes: 64, keys: 1000, replicas: 3, ..Settings::default() }
+        );
+        assert_eq!(
+            nodes,
+            vec![NodeSpec::new("node-1"), NodeSpec::new("cache b").weight(2.0).zone("eu-west"), NodeSpec::new("c,d")]
+        );
+    }
+
+    #[test]
+    fn malformed_links_say_what_is_wrong() {
+        let cases = [
+            ("#ringlab=3&a=ring", "newer ringlab"),
+            ("#ringlab=x", "unknown version"),
+            ("#ringlab=2&a=nope", "unknown algorithm"),
+            ("#ringlab=2&h=sha1", "unknown hash"),
+            ("#ringlab=2&v=-1", "vnodes must be a whole number"),
+            ("#ringlab=2&v=0", "vnodes must be between"),
+            ("#ringlab=2&k=100001", "at most 100000"),
+            ("#ringlab=2&r=0", "replicas must be between"),
+            ("#ringlab=2&n=a*x", "weight \"x\" is not a number"),
+            ("#ringlab=2&n=%FF", "not valid UTF-8"),
+            ("#ringlab=2&zzz=1", "unknown field"),
+        ];
+        for (link, expect) in cases {
+            let e = decode(link).expect_err(link);
+            assert!(e.to_string().contains(expect), "{link}: {e}");
+        }
+        let many = format!("#ringlab=2{}", "&n=a".repeat(MAX_NODES + 1));
+        assert_eq!(decode(&many).unwrap_err().code(), "too-large");
+        assert_eq!(decode(&"x".repeat(MAX_LINK_BYTES + 1)).unwrap_err().code(), "too-large");
+    }
+}

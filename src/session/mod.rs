@@ -1,0 +1,360 @@
+//! The playground's model: one object that owns the current placement and its settings, the
+//! undo/redo history and the key sample, takes [`Change`]s and answers what to draw.
+//!
+//! Every view (the page, the `<hash-ring>` embed, a test) drives a [`Session`]: it applies a
+//! change and gets a [`Transition`] (exactly what moved), then asks for a [`Scene`] (what the
+//! circle shows), the node rows, the [`Capabilities`] (what the user may do next), hit tests
+//! and follow-a-key. Nothing above it hashes, measures or knows an algorithm by name.
+//!
+//! ```
+//! use ringlab::session::{Change, Session, Settings};
+//! use ringlab::NodeSpec;
+//!
+//! let mut session = Session::new(Settings::default(), ["a", "b", "c"].map(NodeSpec::new))?;
+//! let t = session.apply(Change::Add(NodeSpec::new("d")))?;
+//! assert!(t.text.starts_with("Added d: moved"));
+//! let exact = t.exact.as_ref().unwrap();
+//! assert!(exact.arcs.iter().all(|arc| arc.to == "d"), "a join moves keys only onto the joiner");
+//! session.undo().unwrap();
+//! assert_eq!(session.nodes().len(), 3);
+//! # Ok::<(), ringlab::Error>(())
+//! ```
+
+pub mod link;
+mod scene;
+mod transition;
+
+pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
+pub use transition::{ExactMoves, Movers, MovedSpan, Transition};
+
+use crate::algo::{Algorithm, Cluster, Options};
+use crate::keys::{for_each_generated, KeySample};
+use crate::{Config, Error, Hash, Node, NodeSpec, RingBits};
+use std::collections::VecDeque;
+
+/// The prefix of the sample keys: `key:0`, `key:1`, ...
+pub const KEY_PREFIX: &str = "key:";
+/// The most sample keys a session draws and moves.
+pub const MAX_KEYS: usize = 100_000;
+/// The longest preference list a session follows.
+pub const MAX_REPLICAS: usize = 8;
+/// The most nodes a session holds (each is a row, a colour and a name in the link).
+pub const MAX_NODES: usize = 1_000;
+/// Undo steps kept, and the most memory they may hold together; older steps are dropped.
+pub const MAX_HISTORY: usize = 100;
+pub const MAX_HISTORY_BYTES: usize = 64 << 20;
+
+/// What the user chose, apart from the nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub algorithm: Algorithm,
+    pub hash: Hash,
+    pub bits: RingBits,
+    /// Points per unit of weight (the `ring` and `bounded-load` algorithms).
+    pub vnodes: u32,
+    /// Sample keys drawn and moved.
+    pub keys: usize,
+    /// The preference list's length when following a key.
+    pub replicas: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { algorithm: Algorithm::Ring, hash: Hash::Xxh3, bits: RingBits::B32, vnodes: 32, keys: 2000, replicas: 2 }
+    }
+}
+
+impl Settings {
+    /// Checks every field against its range.
+    pub fn validate(&self) -> Result<(), Error> {
+        self.config().validate()?;
+        if self.keys > MAX_KEYS {
+            return Err(Error::TooLarge { what: "the key sample".into(), max: MAX_KEYS as u64, got: self.keys as u64 });
+        }
+        if !(1..=MAX_REPLICAS).contains(&self.replicas) {
+            return Err(Error::InvalidOption(format!("replicas must be between 1 and {MAX_REPLICAS} (got {})", self.replicas)));
+        }
+        Ok(())
+    }
+
+    fn config(&self) -> Config {
+        Config { hash: self.hash, bits: self.bits, vnodes: self.vnodes }
+    }
+
+    /// The algorithm's options: these settings, the algorithm's defaults for the rest, and
+    /// the sample keys as bounded-load's key set.
+    pub fn options(&self) -> Options {
+        let mut options = Options::new(self.algorithm);
+        options.config = self.config();
+        if self.algorithm == Algorithm::BoundedLoad {
+            options.keys = KeySample::generated(KEY_PREFIX, self.keys);
+        }
+        options
+    }
+}
+
+/// A change to the session's state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    Add(NodeSpec),
+    Remove(String),
+    SetWeight { name: String, weight: f64 },
+    /// New settings for the same nodes (the placement is made anew).
+    Configure(Settings),
+}
+
+/// One state the user can return to.
+#[derive(Clone, Debug)]
+struct State {
+    settings: Settings,
+    cluster: Cluster,
+    /// Each node's colour slot, kept while the node stays so its colour does not jump.
+    colours: Vec<u32>,
+}
+
+impl State {
+    fn new(settings: Settings, nodes: Vec<NodeSpec>) -> Result<State, Error> {
+        settings.validate()?;
+        if nodes.len() > MAX_NODES {
+            return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: nodes.len() as u64 });
+        }
+        let cluster = Cluster::new(settings.options(), nodes)?;
+        let colours = (0..cluster.nodes().len() as u32).collect();
+        Ok(State { settings, cluster, colours })
+    }
+
+    fn nodes(&self) -> &[Node] {
+        self.cluster.nodes()
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.cluster.memory_bytes() + self.colours.len() * 4
+    }
+
+    /// The state after `change`, and its label; `self` is untouched, so a failed change
+    /// changes nothing.
+    fn after(&self, change: &Change) -> Result<(State, String), Error> {
+        let mut next = self.clone();
+        let label = match change {
+            Change::Add(spec) => {
+                if self.nodes().len() >= MAX_NODES {
+                    return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: MAX_NODES as u64 + 1 });
+                }
+                next.cluster.add(spec.clone())?;
+                next.colours.push(lowest_free(&self.colours));
+                format!("Added {}", spec.name)
+            }
+            Change::Remove(name) => {
+                let index = crate::algo::index_of(self.nodes(), name)?;
+                next.cluster.remove(name)?;
+                next.colours.remove(index);
+                format!("Removed {name}")
+            }
+            Change::SetWeight { name, weight } => {
+                next.cluster.set_weight(name, *weight)?;
+                // A leave-and-join moves the node to the end of the list: keep its colour.
+                let colour = self.colours[crate::algo::index_of(self.nodes(), name)?];
+                next.colours = next
+                    .nodes()
+                    .iter()
+                    .map(|n| if n.name == *name { colour } else { self.colour_of(&n.name).unwrap_or(colour) })
+                    .collect();
+                format!("Set {name}'s weight to {weight}")
+            }
+            Change::Configure(settings) => {
+                next = State::new(settings.clone(), self.nodes().iter().map(Node::spec).collect())?;
+                next.colours.clone_from(&self.colours);
+                configure_label(&self.settings, settings)
+            }
+        };
+        Ok((next, label))
+    }
+
+    fn colour_of(&self, name: &str) -> Option<u32> {
+        self.nodes().iter().position(|n| n.name == name).map(|i| self.colours[i])
+    }
+}
+
+/// The smallest colour slot no node has.
+fn lowest_free(taken: &[u32]) -> u32 {
+    (0..).find(|c| !taken.contains(c)).unwrap_or(0)
+}
+
+fn configure_label(old: &Settings, new: &Settings) -> String {
+    if old.algorithm != new.algorithm {
+        format!("Switched to {}", new.algorithm.name())
+    } else if old.hash != new.hash {
+        format!("Hash {}", new.hash.name())
+    } else if old.bits != new.bits {
+        format!("{}-bit ring", new.bits.bits())
+    } else if old.vnodes != new.vnodes {
+        format!("{} vnodes per node", new.vnodes)
+    } else if old.keys != new.keys {
+        format!("{} sample keys", new.keys)
+    } else if old.replicas != new.replicas {
+        format!("{} replicas", new.replicas)
+    } else {
+        "Same settings".to_string()
+    }
+}
+
+/// A past or undone state, with the label of the change that left it.
+#[derive(Clone, Debug)]
+struct Step {
+    state: State,
+    label: String,
+}
+
+/// The sample keys' positions and owners on the current state.
+#[derive(Clone, Debug, Default)]
+struct KeyCache {
+    positions: Vec<f64>,
+    owners: Vec<u32>,
+}
+
+impl KeyCache {
+    fn of(cluster: &Cluster, count: usize) -> KeyCache {
+        if cluster.nodes().is_empty() {
+            return KeyCache::default();
+        }
+        let mut cache = KeyCache { positions: Vec::with_capacity(count), owners: Vec::with_capacity(count) };
+        for_each_generated(KEY_PREFIX, count, |_, key| {
+            cache.positions.push(cluster.key_fraction(key));
+            // Not empty, so every lookup answers.
+            cache.owners.push(cluster.locate_index(key).map_or(0, |o| o as u32));
+        });
+        cache
+    }
+}
+
+/// The playground's state, history and key sample. See the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Session {
+    state: State,
+    past: VecDeque<Step>,
+    future: Vec<Step>,
+    keys: KeyCache,
+    /// Whether transitions also show the change under `hash % N`.
+    compare_modulo: bool,
+}
+
+impl Session {
+    /// A session with `nodes` under `settings`.
+    pub fn new<I>(settings: Settings, nodes: I) -> Result<Session, Error>
+    where
+        I: IntoIterator,
+        I::Item: Into<NodeSpec>,
+    {
+        let state = State::new(settings, nodes.into_iter().map(Into::into).collect())?;
+        let keys = KeyCache::of(&state.cluster, state.settings.keys);
+        Ok(Session { state, past: VecDeque::new(), future: Vec::new(), keys, compare_modulo: false })
+    }
+
+    /// The session a share link describes (see [`link`]).
+    pub fn from_link(text: &str) -> Result<Session, Error> {
+        let (settings, nodes) = link::decode(text)?;
+        Session::new(settings, nodes)
+    }
+
+    /// The share link of the current state; [`from_link`](Session::from_link) reopens it.
+    pub fn link(&self) -> String {
+        let specs: Vec<NodeSpec> = self.nodes().iter().map(Node::spec).collect();
+        link::encode(self.settings(), &specs)
+    }
+
+    /// The page's first state: five nodes on ringlab's ring.
+    pub fn playground() -> Session {
+        let nodes: Vec<NodeSpec> = (1..=5).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+        // The defaults are within every range.
+        Session::new(Settings::default(), nodes).unwrap_or_else(|_| unreachable!("the default session is valid"))
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.state.settings
+    }
+
+    pub fn cluster(&self) -> &Cluster {
+        &self.state.cluster
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        self.state.nodes()
+    }
+
+    /// Applies `change`: the new state and exactly what moved. On error nothing changes.
+    pub fn apply(&mut self, change: Change) -> Result<Transition, Error> {
+        let (next, label) = self.state.after(&change)?;
+        let keys = KeyCache::of(&next.cluster, next.settings.keys);
+        let transition = self.transition(&self.state, &self.keys, &next, &keys, label.clone());
+        let before = std::mem::replace(&mut self.state, next);
+        self.keys = keys;
+        self.future.clear();
+        self.past.push_back(Step { state: before, label });
+        self.trim_history();
+        Ok(transition)
+    }
+
+    /// Goes back one step: what moved on the way back, or `None` with nothing to undo.
+    pub fn undo(&mut self) -> Option<Transition> {
+        let step = self.past.pop_back()?;
+        Some(self.restore(step, "Undid", true))
+    }
+
+    /// Goes forward one undone step, or `None` with nothing to redo.
+    pub fn redo(&mut self) -> Option<Transition> {
+        let step = self.future.pop()?;
+        Some(self.restore(step, "Redid", false))
+    }
+
+    fn restore(&mut self, step: Step, verb: &str, undoing: bool) -> Transition {
+        let keys = KeyCache::of(&step.state.cluster, step.state.settings.keys);
+        let transition = self.transition(&self.state, &self.keys, &step.state, &keys, format!("{verb}: {}", step.label));
+        let current = std::mem::replace(&mut self.state, step.state);
+        self.keys = keys;
+        let back = Step { state: current, label: step.label };
+        if undoing {
+            self.future.push(back);
+        } else {
+            self.past.push_back(back);
+        }
+        transition
+    }
+
+    /// The label of the step [`undo`](Session::undo) would take back, and of the one
+    /// [`redo`](Session::redo) would replay.
+    pub fn history_labels(&self) -> (Option<&str>, Option<&str>) {
+        (self.past.back().map(|s| s.label.as_str()), self.future.last().map(|s| s.label.as_str()))
+    }
+
+    /// Drops the oldest steps beyond [`MAX_HISTORY`] steps or [`MAX_HISTORY_BYTES`] bytes.
+    fn trim_history(&mut self) {
+        let mut bytes: usize = self.past.iter().map(|s| s.state.memory_bytes()).sum();
+        while self.past.len() > MAX_HISTORY || (bytes > MAX_HISTORY_BYTES && !self.past.is_empty()) {
+            if let Some(old) = self.past.pop_front() {
+                bytes -= old.state.memory_bytes();
+            }
+        }
+    }
+
+    /// Whether transitions also replay the change under `hash % N` (its movers are drawn).
+    pub fn set_compare_modulo(&mut self, on: bool) {
+        self.compare_modulo = on;
+    }
+
+    /// The last change described again (e.g. after switching the `hash % N` comparison),
+    /// or `None` with no change to describe.
+    pub fn last_change(&self) -> Option<Transition> {
+        let step = self.past.back()?;
+        let keys = KeyCache::of(&step.state.cluster, step.state.settings.keys);
+        Some(self.transition(&step.state, &keys, &self.state, &self.keys, format!("{} (replayed)", step.label)))
+    }
+
+    /// The bytes the session holds: its state and its history.
+    pub fn memory_bytes(&self) -> usize {
+        let steps = self.past.iter().chain(&self.future).map(|s| s.state.memory_bytes()).sum::<usize>();
+        self.state.memory_bytes() + steps + self.keys.positions.len() * 12
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,318 @@
+//! What the circle shows and what is under the pointer: points, keys, axis labels and words,
+//! the node rows, what the user may do next, hit tests and follow-a-key.
+
+use super::transition::{percent, thousands};
+use super::{Session, KEY_PREFIX};
+use crate::analysis;
+use serde::Serialize;
+
+/// Everything a view needs to draw the circle. Fractions are of the circle, 0 at the top,
+/// clockwise; owners are indices into [`Session::nodes`]; `colours[i]` is node `i`'s colour
+/// slot ([`crate::theme::PALETTE`]`[slot % 16]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub points: Vec<f64>,
+    pub point_owners: Vec<u32>,
+    pub keys: Vec<f64>,
+    pub key_owners: Vec<u32>,
+    pub colours: Vec<u32>,
+    /// Labels at the top, right, bottom and left, in the algorithm's own key space.
+    pub axis: [String; 4],
+    /// What the circle shows, with the actual parameters.
+    pub description: String,
+    /// The state in one sentence: nodes, points, balance.
+    pub summary: String,
+}
+
+/// One row of the node table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeRow {
+    pub name: String,
+    pub weight: f64,
+    pub zone: Option<String>,
+    /// Points on the circle (0 where the algorithm has none).
+    pub points: u32,
+    /// Exact share of the key space, where it can be computed without sampling.
+    pub share: Option<f64>,
+    /// Sample keys it owns.
+    pub keys: usize,
+    pub colour: u32,
+    /// Why it may not leave, if it may not (jump hash: only the last bucket).
+    pub removal_rule: Option<String>,
+}
+
+/// What the user may do and see with the current algorithm and history.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Capabilities {
+    /// Changes get exact moved arcs (else the sample only).
+    pub exact_arcs: bool,
+    /// Node shares are exact (else sampled).
+    pub exact_shares: bool,
+    /// Keys have a preference list of distinct nodes.
+    pub replicas: bool,
+    /// Weights change the placement.
+    pub weights: bool,
+    /// The hash and vnodes settings change the placement.
+    pub hash: bool,
+    pub vnodes: bool,
+    pub undo: Option<String>,
+    pub redo: Option<String>,
+}
+
+/// The arc under the pointer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArcHit {
+    /// First and last position, as decimal strings (exact on 64-bit rings too).
+    pub start: String,
+    pub end: String,
+    pub start_fraction: f64,
+    pub end_fraction: f64,
+    /// The owner's index in the node list, and name.
+    pub node: u32,
+    pub owner: String,
+    /// The point's label, `"name#i"`, on ringlab's ring.
+    pub label: Option<String>,
+    pub text: String,
+}
+
+/// The sample key under the pointer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyHit {
+    pub index: u32,
+    pub key: String,
+    pub text: String,
+}
+
+/// Where a key lands and how its owner is found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Follow {
+    pub key: String,
+    /// How the key is placed, in the algorithm's terms ("xxh3 0x…", "slot 12739").
+    pub description: String,
+    pub fraction: f64,
+    pub owner: String,
+    /// The clockwise walk's stops: the owning point, then the first point of each further
+    /// replica (ringlab's ring); the owner alone elsewhere.
+    pub walk: Vec<Stop>,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stop {
+    pub name: String,
+    pub fraction: f64,
+    pub colour: u32,
+}
+
+impl Session {
+    /// What the circle shows now.
+    pub fn scene(&self) -> Scene {
+        let cluster = self.cluster();
+        let (points, point_owners) = match cluster.arcs() {
+            Some(a) => {
+                let size = a.size() as f64;
+                (0..a.point_count()).map(|i| (a.point(i).0 as f64 / size, a.point(i).1 as u32)).unzip()
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        Scene {
+            points,
+            point_owners,
+            keys: self.keys.positions.clone(),
+            key_owners: self.keys.owners.clone(),
+            colours: self.state.colours.clone(),
+            axis: cluster.key_space().axis_labels(),
+            description: cluster.describe(),
+            summary: self.summary(),
+        }
+    }
+
+    fn summary(&self) -> String {
+        let cluster = self.cluster();
+        let nodes = cluster.nodes();
+        if nodes.is_empty() {
+            return "The ring is empty: add a node.".into();
+        }
+        let mut text = format!("{} nodes, {}", nodes.len(), cluster.algorithm().name());
+        if let Some(a) = cluster.arcs() {
+            text.push_str(&format!(", {} points", thousands(a.point_count())));
+        }
+        if let Some(hash) = cluster.options().applied_hash() {
+            text.push_str(&format!(" ({hash}"));
+            if cluster.algorithm().uses_vnodes() {
+                text.push_str(&format!(", {}-bit ring", self.settings().bits.bits()));
+            }
+            text.push(')');
+        }
+        match self.spread() {
+            Some(s) => text.push_str(&format!(
+                ". Busiest node carries {:.2}× its fair share; load varies by {} (relative std dev).",
+                s.max_over_mean,
+                percent(s.rsd, 1)
+            )),
+            None => text.push_str(". Its shares can only be sampled: see the key counts."),
+        }
+        text
+    }
+
+    /// The spread of load over nodes from exact shares, or `None` when they can only be
+    /// sampled or there are no nodes.
+    pub fn spread(&self) -> Option<analysis::Spread> {
+        let cluster = self.cluster();
+        let weights: Vec<f64> = cluster.nodes().iter().map(|n| n.weight).collect();
+        match cluster.arcs() {
+            // Integer arc lengths where there are arcs.
+            Some(arcs) => analysis::Spread::of(&analysis::shares(arcs), &weights),
+            // Exact fractions otherwise (modulo, bounded-load), in parts of 2^53.
+            None => cluster.exact_shares().and_then(|shares| {
+                let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
+                analysis::Spread::of(&scaled, &weights)
+            }),
+        }
+    }
+
+    /// The node table's rows, in the order nodes were added.
+    pub fn node_rows(&self) -> Vec<NodeRow> {
+        let cluster = self.cluster();
+        let shares = cluster.exact_shares();
+        let mut keys = vec![0usize; cluster.nodes().len()];
+        for &o in &self.keys.owners {
+            keys[o as usize] += 1;
+        }
+        let count = cluster.nodes().len();
+        cluster
+            .nodes()
+            .iter()
+            .enumerate()
+            .map(|(i, n)| NodeRow {
+                name: n.name.clone(),
+                weight: n.weight,
+                zone: n.zone.clone(),
+                points: n.points,
+                share: shares.as_ref().map(|s| s[i]),
+                keys: keys[i],
+                colour: self.state.colours[i],
+                removal_rule: cluster.algorithm().removal_rule(i, count),
+            })
+            .collect()
+    }
+
+    /// What the user may do next.
+    pub fn capabilities(&self) -> Capabilities {
+        let cluster = self.cluster();
+        let algorithm = cluster.algorithm();
+        let (undo, redo) = self.history_labels();
+        Capabilities {
+            exact_arcs: cluster.arcs().is_some(),
+            exact_shares: cluster.exact_shares().is_some(),
+            replicas: algorithm.has_replicas(),
+            weights: algorithm.weighted(),
+            hash: algorithm.uses_hash(),
+            vnodes: algorithm.uses_vnodes(),
+            undo: undo.map(str::to_string),
+            redo: redo.map(str::to_string),
+        }
+    }
+
+    /// The arc at `fraction` of the circle, or `None` where the algorithm has no arcs.
+    pub fn arc_at(&self, fraction: f64) -> Option<ArcHit> {
+        let cluster = self.cluster();
+        let a = cluster.arcs().filter(|a| a.point_count() > 0)?;
+        let size = a.size();
+        let f = if fraction.is_finite() { fraction.clamp(0.0, 1.0) } else { 0.0 };
+        let position = ((f * size as f64) as u128).min(size - 1) as u64;
+        let i = a.successor(position);
+        let n = a.point_count();
+        let start = if i == 0 { (u128::from(a.point(n - 1).0) + 1) % size } else { u128::from(a.point(i - 1).0) + 1 };
+        let (end, node) = a.point(i);
+        let owner = a.node_name(node).to_string();
+        let label = cluster.as_ring().and_then(|r| r.point_label(i));
+        let text = format!("{owner} owns {start}–{end}") + &label.as_ref().map_or(String::new(), |l| format!(" (point {l})"));
+        Some(ArcHit {
+            start: start.to_string(),
+            end: end.to_string(),
+            start_fraction: start as f64 / size as f64,
+            end_fraction: (u128::from(end) + 1) as f64 / size as f64,
+            node: node as u32,
+            owner,
+            label,
+            text,
+        })
+    }
+
+    /// The sample key drawn nearest `fraction`, within `tolerance` (a fraction of the circle).
+    pub fn key_near(&self, fraction: f64, tolerance: f64) -> Option<KeyHit> {
+        if !(fraction.is_finite() && tolerance.is_finite()) {
+            return None;
+        }
+        let distance = |f: f64| {
+            let d = (f - fraction).abs();
+            d.min(1.0 - d)
+        };
+        let (index, _) = self
+            .keys
+            .positions
+            .iter()
+            .enumerate()
+            .map(|(i, &f)| (i, distance(f)))
+            .filter(|&(_, d)| d <= tolerance)
+            .min_by(|a, b| a.1.total_cmp(&b.1))?;
+        let key = format!("{KEY_PREFIX}{index}");
+        let follow = self.follow(&key).ok()?;
+        let mut text = format!("{key}: {}, owner {}", follow.description, follow.owner);
+        if follow.walk.len() > 1 {
+            let names: Vec<&str> = follow.walk.iter().map(|s| s.name.as_str()).collect();
+            text.push_str(&format!(", replicas {}", names.join(", ")));
+        }
+        Some(KeyHit { index: index as u32, key, text })
+    }
+
+    /// Where `key` lands and the walk to its owner (and replicas, per the settings).
+    pub fn follow(&self, key: &str) -> Result<Follow, crate::Error> {
+        let cluster = self.cluster();
+        let owner_index = cluster.locate_index(key)?;
+        let owner = cluster.nodes()[owner_index].name.clone();
+        let fraction = cluster.key_fraction(key);
+        let colour = |i: usize| self.state.colours[i];
+        let mut walk = Vec::new();
+        let wanted: Vec<usize> = match cluster.as_ring() {
+            Some(ring) => {
+                let mut list = Vec::new();
+                ring.replicas_into(ring.key_position(key), self.settings().replicas, &mut list)?;
+                list
+            }
+            None => vec![owner_index],
+        };
+        match cluster.arcs().filter(|a| a.point_count() > 0) {
+            Some(a) => {
+                let size = a.size() as f64;
+                let start = match cluster.as_ring() {
+                    // Exact on ringlab's ring (a fraction cannot hold 64 bits).
+                    Some(ring) => ring.point_of(ring.key_position(key))?,
+                    None => a.successor(((fraction * size) as u128).min(a.size() - 1) as u64),
+                };
+                let count = a.point_count();
+                for &node in &wanted {
+                    if let Some(i) = (0..count).map(|s| (start + s) % count).find(|&i| a.point(i).1 == node) {
+                        let name = a.node_name(node).to_string();
+                        walk.push(Stop { name, fraction: a.point(i).0 as f64 / size, colour: colour(node) });
+                    }
+                }
+            }
+            None => walk.push(Stop { name: owner.clone(), fraction, colour: colour(owner_index) }),
+        }
+        let description = cluster.describe_key(key);
+        let mut text = format!("{key} → {description} → owner {owner}.");
+        if wanted.len() > 1 {
+            let names: Vec<&str> = walk.iter().map(|s| s.name.as_str()).collect();
+            text.push_str(&format!(" Preference list ({} replicas): {}.", self.settings().replicas, names.join(", ")));
+        }
+        Ok(Follow { key: key.to_string(), description, fraction, owner, walk, text })
+    }
+}

@@ -1,0 +1,264 @@
+use super::*;
+use crate::algo::Algorithm;
+
+fn five(algorithm: Algorithm) -> Session {
+    let settings = Settings { algorithm, keys: 1000, ..Settings::default() };
+    Session::new(settings, (1..=5).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap()
+}
+
+/// Everything observable about a session's current state.
+fn snapshot(s: &Session) -> (Vec<NodeRow>, Scene, String, Vec<String>) {
+    let owners = (0..300).map(|i| s.cluster().locate(format!("probe:{i}")).unwrap().to_string()).collect();
+    (s.node_rows(), s.scene(), s.link(), owners)
+}
+
+#[test]
+fn a_change_then_undo_gives_back_the_identical_state() {
+    for algorithm in Algorithm::ALL {
+        let mut s = five(algorithm);
+        let start = snapshot(&s);
+        let changes = [
+            Change::Add(NodeSpec::new("node-6")),
+            Change::Remove("node-5".into()),
+            Change::SetWeight { name: "node-1".into(), weight: 2.0 },
+            Change::Configure(Settings { vnodes: 64, hash: Hash::Md5, ..s.settings().clone() }),
+        ];
+        let mut applied = 0;
+        for change in changes {
+            let before = snapshot(&s);
+            match s.apply(change.clone()) {
+                Ok(_) => {
+                    applied += 1;
+                    let after = snapshot(&s);
+                    s.undo().expect("something to undo");
+                    assert_eq!(snapshot(&s), before, "{algorithm:?}: undo of {change:?}");
+                    s.redo().expect("something to redo");
+                    assert_eq!(snapshot(&s), after, "{algorithm:?}: redo of {change:?}");
+                    s.undo().unwrap();
+                }
+                // Refused (jump keeps its buckets, weightless algorithms refuse weight 2):
+                // nothing may have changed.
+                Err(_) => assert_eq!(snapshot(&s), before, "{algorithm:?}: failed {change:?}"),
+            }
+        }
+        assert!(applied >= 2, "{algorithm:?}: only {applied} changes applied");
+        assert_eq!(snapshot(&s), start);
+    }
+}
+
+#[test]
+fn moved_keys_are_exactly_the_keys_whose_owner_changed() {
+    for algorithm in Algorithm::ALL {
+        for change in [Change::Add(NodeSpec::new("node-6")), Change::Remove("node-5".into())] {
+            let mut s = five(algorithm);
+            let before = s.cluster().clone();
+            let t = s.apply(change.clone()).unwrap();
+            let after = s.cluster();
+            let moved: Vec<u32> = (0..1000u32)
+                .filter(|i| {
+                    let key = format!("key:{i}");
+                    before.locate(&key).unwrap() != after.locate(&key).unwrap()
+                })
+                .collect();
+            assert_eq!(t.movers.index, moved, "{algorithm:?} {change:?}");
+            assert_eq!(t.movers.count, moved.len());
+            let sample = t.sample.unwrap();
+            assert_eq!(sample.moved_keys, moved.len());
+            let zipf = |k: u32| 1.0 / f64::from(k + 1);
+            let expected = moved.iter().map(|&k| zipf(k)).sum::<f64>() / (0..1000).map(zipf).sum::<f64>();
+            assert!((sample.moved_traffic_fraction - expected).abs() < 1e-12);
+            // Colours: the mover's old colour is its old owner's, its new one the new owner's.
+            for (m, &k) in t.movers.index.iter().enumerate() {
+                let key = format!("key:{k}");
+                let new_owner = after.locate_index(&key).unwrap();
+                assert_eq!(t.movers.to[m], s.node_rows()[new_owner].colour);
+            }
+        }
+    }
+}
+
+#[test]
+fn exact_arcs_agree_with_the_keys_that_moved() {
+    let mut s = five(Algorithm::Ring);
+    let before = s.cluster().clone();
+    let t = s.apply(Change::Add(NodeSpec::new("node-6"))).unwrap();
+    let exact = t.exact.expect("the ring has arcs");
+    assert!(exact.arcs.iter().all(|a| a.to == "node-6"));
+    assert!(t.text.contains("exactly") && t.text.contains("hash % N would have moved"), "{}", t.text);
+    // Every moved key lies inside a moved arc, and every key that did not move outside.
+    let ring = s.cluster().as_ring().unwrap();
+    let inside = |p: u64| {
+        exact.arcs.iter().any(|a| a.start.parse::<u64>().unwrap() <= p && p <= a.end.parse::<u64>().unwrap())
+    };
+    for i in 0..1000 {
+        let key = format!("key:{i}");
+        let moved = before.locate(&key).unwrap() != s.cluster().locate(&key).unwrap();
+        assert_eq!(inside(ring.key_position(&key)), moved, "{key}");
+    }
+}
+
+#[test]
+fn axis_labels_are_in_each_algorithms_own_key_space() {
+    let hash32 = ["0", "2³⁰", "2³¹", "3·2³⁰"];
+    let hash64 = ["0", "2⁶²", "2⁶³", "3·2⁶²"];
+    for algorithm in Algorithm::ALL {
+        let expected: [&str; 4] = match algorithm {
+            Algorithm::Ring | Algorithm::BoundedLoad => hash32,
+            Algorithm::Libketama | Algorithm::LibmemcachedWeighted | Algorithm::LibmemcachedKetama => hash32,
+            Algorithm::Groupcache => hash32,
+            Algorithm::RedisCluster => ["slot 0", "slot 4096", "slot 8192", "slot 12288"],
+            Algorithm::Cassandra => ["−2⁶³", "−2⁶²", "0", "2⁶²"],
+            // xxh3 is a 64-bit hash; jump and multi-probe draw keys at their 64-bit XXH3.
+            Algorithm::Jump | Algorithm::MultiProbe | Algorithm::Rendezvous | Algorithm::Modulo => hash64,
+            // 65537 entries: a quarter is 16384.25, so the first whole entry after it is 16385.
+            Algorithm::Maglev => ["entry 0", "entry 16385", "entry 32769", "entry 49153"],
+        };
+        assert_eq!(five(algorithm).scene().axis, expected.map(String::from), "{algorithm:?}");
+    }
+    // Rendezvous and modulo with a 32-bit hash draw keys on 2^32.
+    let mut s = five(Algorithm::Rendezvous);
+    s.apply(Change::Configure(Settings { hash: Hash::Crc32, ..s.settings().clone() })).unwrap();
+    assert_eq!(s.scene().axis, hash32.map(String::from));
+    // A 64-bit ring.
+    let mut s = five(Algorithm::Ring);
+    s.apply(Change::Configure(Settings { bits: RingBits::B64, ..s.settings().clone() })).unwrap();
+    assert_eq!(s.scene().axis, hash64.map(String::from));
+}
+
+#[test]
+fn cassandra_draws_the_smallest_token_at_the_top() {
+    // Murmur3's MIN token sits at position 0, its 0 token half way round.
+    let s = five(Algorithm::Cassandra);
+    let a = s.cluster().arcs().unwrap();
+    assert_eq!(crate::algo::cassandra::position(i64::MIN), 0);
+    assert_eq!(crate::algo::cassandra::position(0), 1 << 63);
+    assert_eq!(a.size(), 1u128 << 64);
+}
+
+#[test]
+fn the_description_names_the_actual_parameters() {
+    let mut s = five(Algorithm::Ring);
+    assert!(s.scene().description.contains("32 points per unit of weight at xxh3"), "{}", s.scene().description);
+    s.apply(Change::Configure(Settings { vnodes: 7, hash: Hash::Md5, ..s.settings().clone() })).unwrap();
+    assert!(s.scene().description.contains("7 points per unit of weight at md5"), "{}", s.scene().description);
+    assert!(five(Algorithm::Maglev).scene().description.contains("65,537-entry"));
+}
+
+#[test]
+fn a_failed_change_changes_nothing_and_says_why() {
+    let mut s = five(Algorithm::Ring);
+    let before = snapshot(&s);
+    for (change, code) in [
+        (Change::Add(NodeSpec::new("node-1")), "duplicate-node"),
+        (Change::Add(NodeSpec::new("")), "empty-name"),
+        (Change::Remove("ghost".into()), "unknown-node"),
+        (Change::SetWeight { name: "node-1".into(), weight: f64::NAN }, "invalid-weight"),
+        (Change::Configure(Settings { vnodes: 0, ..Settings::default() }), "invalid-vnodes"),
+        (Change::Configure(Settings { keys: MAX_KEYS + 1, ..Settings::default() }), "too-large"),
+    ] {
+        assert_eq!(s.apply(change).unwrap_err().code(), code);
+        assert_eq!(snapshot(&s), before);
+    }
+    assert_eq!(s.capabilities().undo, None, "failed changes leave no history");
+}
+
+#[test]
+fn colours_stay_with_their_nodes() {
+    let mut s = five(Algorithm::Ring);
+    s.apply(Change::Remove("node-2".into())).unwrap();
+    let colours: Vec<(String, u32)> = s.node_rows().into_iter().map(|r| (r.name, r.colour)).collect();
+    assert_eq!(colours[1], ("node-3".to_string(), 2), "node-3 keeps its colour when node-2 leaves");
+    s.apply(Change::Add(NodeSpec::new("node-6"))).unwrap();
+    assert_eq!(s.node_rows().last().unwrap().colour, 1, "the freed colour is reused");
+    s.apply(Change::SetWeight { name: "node-1".into(), weight: 3.0 }).unwrap();
+    assert_eq!(s.node_rows()[0].colour, 0);
+}
+
+#[test]
+fn capabilities_come_from_the_algorithm() {
+    let ring = five(Algorithm::Ring).capabilities();
+    assert!(ring.exact_arcs && ring.exact_shares && ring.replicas && ring.weights && ring.hash && ring.vnodes);
+    let jump = five(Algorithm::Jump);
+    let caps = jump.capabilities();
+    assert!(!caps.exact_arcs && !caps.exact_shares && !caps.replicas && !caps.weights && !caps.hash && !caps.vnodes);
+    let rules: Vec<bool> = jump.node_rows().iter().map(|r| r.removal_rule.is_some()).collect();
+    assert_eq!(rules, [true, true, true, true, false], "only the last bucket may leave");
+    let redis = five(Algorithm::RedisCluster).capabilities();
+    assert!(redis.exact_arcs && redis.weights && !redis.hash && !redis.replicas);
+}
+
+#[test]
+fn follow_walks_to_the_owner_then_the_replicas() {
+    let mut s = five(Algorithm::Ring);
+    s.apply(Change::Configure(Settings { replicas: 3, ..s.settings().clone() })).unwrap();
+    let f = s.follow("user:42").unwrap();
+    let ring = s.cluster().as_ring().unwrap();
+    let expected: Vec<&str> = ring.replicas("user:42", 3).unwrap();
+    assert_eq!(f.walk.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(), expected);
+    assert_eq!(f.owner, ring.locate("user:42").unwrap());
+    assert!(f.text.contains(&format!("Preference list (3 replicas): {}.", expected.join(", "))), "{}", f.text);
+    // Each stop is a point of that node, reached clockwise from the key.
+    let key = ring.key_position("user:42") as f64 / ring.config().bits.size() as f64;
+    let first = f.walk[0].fraction;
+    assert!(first >= key || first < 0.01, "the owner's point is at or after the key");
+    let redis = five(Algorithm::RedisCluster);
+    let f = redis.follow("123456789").unwrap();
+    assert!(f.description.contains("slot 12739"), "{}", f.description);
+    assert_eq!(f.walk.len(), 1);
+}
+
+#[test]
+fn hit_tests_answer_what_is_drawn_there() {
+    let s = five(Algorithm::Ring);
+    let ring = s.cluster().as_ring().unwrap();
+    for f in [0.0, 0.1, 0.25, 0.5, 0.999_999, 1.0] {
+        let hit = s.arc_at(f).unwrap();
+        let position = ((f * 4294967296.0) as u64).min(u32::MAX as u64);
+        assert_eq!(hit.owner, ring.nodes()[ring.owner_of(position).unwrap()].name, "at {f}");
+        let (start, end): (u64, u64) = (hit.start.parse().unwrap(), hit.end.parse().unwrap());
+        assert!(start == end + 1 || (start..=end).contains(&position) || start > end, "{f}: {start}..{end}");
+        assert!(hit.label.as_ref().unwrap().starts_with(&hit.owner));
+    }
+    assert_eq!(s.arc_at(f64::NAN).map(|h| h.start), Some(s.arc_at(0.0).unwrap().start));
+    // The key nearest a key's own position is that key.
+    let scene = s.scene();
+    let hit = s.key_near(scene.keys[17], 1e-9).unwrap();
+    assert_eq!(hit.key, "key:17");
+    assert!(s.key_near(0.5, -1.0).is_none());
+    assert!(five(Algorithm::Jump).arc_at(0.5).is_none(), "jump has no arcs");
+}
+
+#[test]
+fn history_is_bounded() {
+    let mut s = five(Algorithm::Ring);
+    for i in 0..(MAX_HISTORY + 20) {
+        s.apply(Change::SetWeight { name: "node-1".into(), weight: 1.0 + (i % 7) as f64 }).unwrap();
+    }
+    let mut undone = 0;
+    while s.undo().is_some() {
+        undone += 1;
+    }
+    assert_eq!(undone, MAX_HISTORY);
+}
+
+#[test]
+fn links_reopen_the_exact_state() {
+    let mut s = five(Algorithm::Ring);
+    s.apply(Change::Add(NodeSpec::new("we*ird,@name%").weight(0.3).zone("z@1"))).unwrap();
+    let back = Session::from_link(&s.link()).unwrap();
+    assert_eq!(back.node_rows(), s.node_rows());
+    assert_eq!(back.settings(), s.settings());
+}
+
+#[test]
+fn modulo_replay_moves_nearly_everything() {
+    let mut s = five(Algorithm::Ring);
+    s.set_compare_modulo(true);
+    let t = s.apply(Change::Add(NodeSpec::new("node-6"))).unwrap();
+    // 5 -> 6 nodes under hash % N keeps a key only when h mod 30 < 5: about 1/6 stay.
+    let moved = t.movers.count as f64 / 1000.0;
+    assert!((moved - 5.0 / 6.0).abs() < 0.05, "{moved}");
+    assert!(t.text.contains("Replayed under hash % N"));
+    let replay = s.last_change().unwrap();
+    assert!(replay.label.ends_with("(replayed)"));
+}
