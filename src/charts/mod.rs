@@ -17,7 +17,7 @@
 //!     charts::draw(&area, &data, &charts::Theme::light())?;
 //! }
 //! assert!(svg.contains("Spread vs vnodes"));
-//! assert!(data.csv().starts_with("vnodes,"));
+//! assert!(data.csv().starts_with("vnodes_per_node,"));
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
