@@ -71,6 +71,9 @@ impl Arcs for Ring {
     }
 }
 
+/// The most steps a [`vnode_sweep`] takes from a caller of the binding.
+pub const MAX_SWEEP_STEPS: usize = 64;
+
 /// Each node's share of the ring, in positions, indexed like the nodes.
 ///
 /// ```

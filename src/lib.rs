@@ -19,8 +19,10 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 //!
-//! The crate builds and tests natively; the `wasm` module (compiled only for `wasm32`) is a
-//! thin binding that exposes the same API to JavaScript.
+//! The crate builds and tests natively. The [`session`] module is the playground's model (state,
+//! changes, undo, what to draw); the `web` module (compiled only for `wasm32`) is a thin
+//! binding that exposes the engine and the session to JavaScript. The `charts` feature adds
+//! the charts (plotters).
 
 pub mod algo;
 pub mod analysis;
@@ -36,7 +38,7 @@ pub mod session;
 pub mod theme;
 
 #[cfg(target_arch = "wasm32")]
-pub mod wasm;
+pub mod web;
 
 pub use error::Error;
 pub use hash::Hash;

@@ -1,7 +1,7 @@
 // The charts section: four charts drawn by the engine (Rust + plotters) on canvases, each
 // with PNG and CSV downloads. Each chart is redrawn in its own task after a change, and its
 // draw time is shown under it.
-import { Ring, algorithms, drawAlgorithmsChart, drawMovesChart, drawSharesChart, drawSpreadChart } from "./pkg/ringlab.js";
+import { algorithms } from "./pkg/ringlab.js";
 
 const LOOKUP_KEYS = 10000;
 const dark = () => matchMedia("(prefers-color-scheme: dark)").matches;
@@ -23,19 +23,20 @@ function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
-// Nanoseconds per lookup of each algorithm in this browser, on the ring's node names.
-function lookupCosts(ring) {
-  const names = ring.nodes().map((n) => n.name);
+// Nanoseconds per lookup of each algorithm in this browser, on the session's nodes (a clock
+// is the browser's: wasm has none).
+function lookupCosts(session) {
   return algorithms().map((algorithm) => {
+    let ring;
     try {
-      const r = new Ring({ algorithm, hash: ring.hash, vnodes: ring.vnodes, nodes: names });
+      ring = session.ringFor(algorithm);
       const start = performance.now();
-      r.keyOwners("key:", LOOKUP_KEYS);
-      const ns = ((performance.now() - start) * 1e6) / LOOKUP_KEYS;
-      r.free();
-      return ns;
+      ring.keyOwners("key:", LOOKUP_KEYS);
+      return ((performance.now() - start) * 1e6) / LOOKUP_KEYS;
     } catch {
       return NaN;
+    } finally {
+      ring?.free();
     }
   });
 }
@@ -73,48 +74,45 @@ export class Charts {
     });
   }
 
-  // Marks every chart stale for `ring` (the page's ring; copied, since the page may free it)
-  // and `keys` (the sample size), and redraws the ones on screen.
-  update(ring, keys) {
-    this.ring?.free();
-    this.ring = ring.clone();
-    this.keys = keys;
+  // Marks every chart stale for the page's session and redraws the ones on screen.
+  update(session) {
+    this.session = session;
+    this.version = (this.version ?? 0) + 1;
     for (const f of document.querySelectorAll("figure[data-chart]")) this.dirty.add(f.dataset.chart);
     this.flush();
   }
 
   flush() {
-    const ring = this.ring, keys = this.keys;
-    if (!ring) return;
+    const session = this.session;
+    if (!session) return;
     const due = (name) => this.visible.has(name) && this.dirty.delete(name);
-    const sample = Math.min(keys, 2000);
-    if (due("spread")) this.draw("spread", (c, dpr) => drawSpreadChart(c, ring, dark(), dpr, document.getElementById("spread-band").checked));
-    if (due("shares")) this.draw("shares", (c, dpr) => drawSharesChart(c, ring, keys, dark(), dpr));
-    // The sweep builds rings of up to N·vnodes points for each N: keep it to a short task.
-    const maxNodes = ring.pointCount ? Math.min(48, Math.max(8, Math.round(Math.sqrt(80000 / ring.vnodes)))) : 24;
-    if (due("moves")) this.draw("moves", (c, dpr) => drawMovesChart(c, ring, maxNodes, sample, dark(), dpr));
+    const band = document.getElementById("spread-band").checked;
+    for (const name of ["spread", "shares", "moves"]) {
+      if (due(name)) this.draw(name, (c, dpr) => session.drawChart(c, name, { dark: dark(), dpr, band }));
+    }
     if (!due("algorithms")) return;
     // Timing 13 algorithms is a task of its own, before the chart that shows the times.
+    const version = this.version;
     this.later(() => {
-      if (ring === this.ring) this.lookups = lookupCosts(ring);
+      if (version === this.version) this.lookups = lookupCosts(session);
     });
     this.draw("algorithms", (c, dpr) => {
-      const out = drawAlgorithmsChart(c, ring, sample, this.lookups ?? [], dark(), dpr);
+      const out = session.drawChart(c, "algorithms", { dark: dark(), dpr, lookupNs: this.lookups ?? [] });
       this.renderTable(out.table);
-      return out.csv;
+      return out;
     });
   }
 
   draw(name, paint) {
     const figure = document.querySelector(`figure[data-chart="${name}"]`);
     const status = figure.querySelector(".chart-status");
-    const ring = this.ring;
+    const version = this.version;
     this.later(() => {
-      if (ring !== this.ring) return; // a newer change is on its way
+      if (version !== this.version) return; // a newer change is on its way
       const canvas = figure.querySelector("canvas");
       const start = performance.now();
       try {
-        this.csv[name] = paint(canvas, fit(canvas));
+        this.csv[name] = paint(canvas, fit(canvas)).csv;
         status.textContent = `Drawn in ${(performance.now() - start).toFixed(0)} ms.`;
         status.classList.remove("error");
         figure.dataset.drawn = "1";

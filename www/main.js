@@ -1,47 +1,22 @@
-// The playground's wiring: controls → engine (Rust/wasm) → canvas and text. No hashing and no
-// ring geometry here: positions, owners, arcs and migrations all come from the engine.
-import init, { Ring, algorithms } from "./pkg/ringlab.js";
-import { RingView, colourOf } from "./ring-view.js";
-import { History, decode, encode } from "./state.js";
+// The playground's wiring: DOM events → the engine's Session → canvas and text. Every number,
+// label and capability shown comes from the Session; this file only moves them to the DOM.
+import init, { Session, algorithms, hashes, palette } from "./pkg/ringlab.js";
+import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 
-const KEY_PREFIX = "key:";
-const MAX_ANIMATED = 5000; // keys animated individually; more would cost frames, not insight
 const $ = (id) => document.getElementById(id);
-const percent = (x, digits = 1) => `${(x * 100).toFixed(digits)}%`;
-const count = (x) => x.toLocaleString("en-US");
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
 // Slider position 0..1000 ↔ vnodes 1..1000 on a log scale.
 const sliderToVnodes = (s) => Math.max(1, Math.round(10 ** ((3 * s) / 1000)));
 const vnodesToSlider = (v) => Math.round((1000 * Math.log10(v)) / 3);
 
-// One line per algorithm, shown above the figures: what the circle shows for it.
-const ABOUT = {
-  ring: "ringlab's ring: vnodes points per node at the hash of \"name#i\".",
-  libketama: "last.fm's libketama: 160 MD5 points per server (scaled by weight), labels \"host:port-i\".",
-  "libmemcached-weighted": "libmemcached's weighted ketama: MD5 points, the port left out of labels when it is 11211.",
-  "libmemcached-ketama": "libmemcached's ketama: 100 MD5 points per server; weights are ignored.",
-  "redis-cluster": "Redis Cluster: 16,384 slots (CRC16 of the key or its {tag}); each master owns slot ranges, which redis-cli's rebalance moves.",
-  cassandra: "Cassandra: Murmur3 tokens, 16 per node; a token owns the range (previous token, token].",
-  groupcache: "Go groupcache: 50 CRC32 points per node, at the hash of \"i\" + name.",
-  jump: "Jump hash: buckets 0..N−1 and no ring; only the last bucket can leave. Keys are drawn at their hash.",
-  rendezvous: "Rendezvous: every node scores every key and the highest score wins. No ring: keys are drawn at their hash.",
-  maglev: "Maglev: a 65,537-entry table that nodes fill in turns; the circle shows the table.",
-  "multi-probe": "Multi-probe: one point per node and 21 probes per key; the closest point after a probe wins.",
-  "bounded-load": "Bounded loads: the ring, but no node takes more than ⌈1.25 × the mean⌉ keys of the key set.",
-  modulo: "hash % N: the baseline; nearly every key moves when N changes.",
-};
-
-const view = new RingView($("ring"));
-const history = new History();
-let ring, settings;
-let keys, keyOwners; // the sample's positions and owners on the current ring
+let session, view, charts;
+let scene; // the session's scene as last drawn
 let selected; // node index picked on the canvas
-let change = null; // {moved, movers, t, start}
-let walk = null; // {fraction, stops, t, start}
+let change = null; // the animated transition: {moved, movers, t}
+let walk = null; // the followed key: {fraction, stops, t}
 let paused = false;
-let charts; // the charts section, once wired
 // Frame times and long tasks, read by the page tests; `pending` counts deferred work.
 const perf = (window.__ringlab = { frames: [], longTasks: [], pending: 0 });
 
@@ -63,70 +38,34 @@ function theme() {
   return { bg: v("--bg"), fg: v("--fg"), muted: v("--muted"), moved: v("--moved") };
 }
 
-function options(s, nodes) {
-  return { algorithm: s.algorithm, hash: s.hash, vnodes: s.vnodes, nodes };
-}
-
-function nodeSpecs(r) {
-  return r.nodes().map(({ name, weight, zone }) => (zone ? { name, weight, zone } : { name, weight }));
-}
-
 // ---- rendering ---------------------------------------------------------------------------
 
-function scaleLabels() {
-  if (ring.algorithm === "redis-cluster") return ["slot 0", "4096", "8192", "12288"];
-  if (ring.algorithm === "maglev") return ["entry 0", "¼", "½", "¾"];
-  if (ring.algorithm === "cassandra") return ["−2⁶³", "−2⁶²", "0", "2⁶²"];
-  return ring.bits === 64 && ring.algorithm === "ring" ? ["0", "2⁶²", "2⁶³", "3·2⁶²"] : ["0", "2³⁰", "2³¹", "3·2³⁰"];
-}
-
-// Key positions depend on how keys are hashed, not on the nodes: computed once per mapping.
-let positionsFor = "";
-function keyPositions() {
-  const id = `${settings.algorithm}/${settings.hash}/${ring.bits}/${settings.keys}`;
-  if (id !== positionsFor) {
-    keys = ring.keyFractions(KEY_PREFIX, settings.keys);
-    positionsFor = id;
-  }
-  return keys;
-}
-
-// `owners`, when the caller already has the current ring's key owners.
-function render(owners) {
+function render() {
   const start = performance.now();
-  const empty = ring.nodes().length === 0;
-  keys = empty ? new Float64Array() : keyPositions();
-  keyOwners = empty ? new Uint32Array() : owners ?? ring.keyOwners(KEY_PREFIX, settings.keys);
-  view.setData({
-    points: ring.pointFractions(),
-    owners: ring.pointOwners(),
-    keys,
-    keyOwners,
-    scale: scaleLabels(),
-    theme: theme(),
-    selected,
-  });
+  scene = session.scene();
+  view.setData({ ...scene, theme: theme(), selected });
   frame();
-  $("undo").disabled = !history.canUndo;
-  $("redo").disabled = !history.canRedo;
+  const caps = session.capabilities();
+  $("undo").disabled = !caps.undo;
+  $("redo").disabled = !caps.redo;
+  $("undo").title = caps.undo ? `Undo: ${caps.undo}` : "Nothing to undo";
+  $("redo").title = caps.redo ? `Redo: ${caps.redo}` : "Nothing to redo";
+  $("hash").disabled = !caps.hash;
+  $("vnodes").disabled = !caps.vnodes;
+  $("add-weight").disabled = !caps.weights;
   $("render-time").textContent = `${(performance.now() - start).toFixed(1)} ms`;
   later(() => {
-    renderLegend();
-    renderSummary();
+    renderLegend(caps);
+    $("about").textContent = scene.description;
+    $("summary").textContent = scene.summary;
+    $("ring").setAttribute("aria-label", `Hash ring: ${scene.description} ${scene.summary}`);
   });
-  if (ring.nodes().length >= 2) charts?.update(ring, settings.keys);
+  if (session.nodes().length >= 2) charts?.update(session);
 }
 
 function frame(hover) {
   const start = performance.now();
-  view.draw({
-    moved: change?.moved,
-    movers: change?.movers,
-    t: change?.t ?? 1,
-    walk: walk ?? undefined,
-    walkT: walk?.t,
-    hover,
-  });
+  view.draw({ moved: change?.moved, movers: change?.movers, t: change?.t ?? 1, walk: walk ?? undefined, walkT: walk?.t, hover });
   perf.frames.push(performance.now() - start);
   if (perf.frames.length > 600) perf.frames.splice(0, 300);
 }
@@ -152,288 +91,162 @@ function startAnimation(a, duration) {
   requestAnimationFrame(animate);
 }
 
-function renderLegend() {
-  const nodes = ring.nodes();
-  const body = $("legend").querySelector("tbody");
-  body.replaceChildren(
-    ...nodes.map((node, i) => {
+function cell(text, className) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  td.textContent = text; // text, never HTML
+  return td;
+}
+
+function renderLegend(caps) {
+  const rows = session.nodes();
+  $("legend").querySelector("tbody").replaceChildren(
+    ...rows.map((node, i) => {
       const row = document.createElement("tr");
       if (i === selected) row.className = "selected";
-      const name = document.createElement("td");
+      const name = cell("");
       const swatch = document.createElement("span");
       swatch.className = "swatch";
-      swatch.style.background = colourOf(i);
-      name.append(swatch, node.name); // text, never HTML
-      const zone = document.createElement("td");
-      zone.textContent = node.zone ?? "–";
+      swatch.style.background = view.slotColour(node.colour);
+      name.append(swatch, node.name);
       const weightCell = document.createElement("td");
       const weight = document.createElement("input");
-      weight.type = "number";
-      weight.step = "any";
-      weight.min = "0.01";
-      weight.value = String(node.weight);
+      Object.assign(weight, { type: "number", step: "any", min: "0.01", value: String(node.weight), disabled: !caps.weights });
       weight.setAttribute("aria-label", `Weight of ${node.name}`);
-      weight.addEventListener("change", () =>
-        apply(`Set ${node.name}'s weight to ${weight.value}`, (r) => r.setWeight(node.name, Number(weight.value)), $("legend-error")),
-      );
+      weight.addEventListener("change", () => apply(() => session.setWeight(node.name, Number(weight.value)), $("legend-error")));
       weightCell.append(weight);
-      const points = document.createElement("td");
-      points.className = "num";
-      points.textContent = count(node.points);
-      const share = document.createElement("td");
-      share.className = "num";
-      share.textContent = node.share === null || node.share === undefined ? "sampled" : percent(node.share, 2);
+      const share = node.share === null ? "sampled" : `${(node.share * 100).toFixed(2)}%`;
       const action = document.createElement("td");
       const remove = document.createElement("button");
-      remove.type = "button";
-      remove.className = "secondary";
-      remove.textContent = "Remove";
+      Object.assign(remove, { type: "button", className: "secondary", textContent: "Remove" });
       remove.setAttribute("aria-label", `Remove ${node.name}`);
-      remove.addEventListener("click", () => apply(`Removed ${node.name}`, (r) => r.remove(node.name), $("legend-error")));
+      if (node.removalRule) {
+        remove.disabled = true;
+        remove.title = node.removalRule;
+      }
+      remove.addEventListener("click", () => apply(() => session.remove(node.name), $("legend-error")));
       action.append(remove);
-      row.append(name, zone, weightCell, points, share, action);
+      row.append(name, cell(node.zone ?? "–"), weightCell, cell(node.points.toLocaleString("en-US"), "num"), cell(share, "num"), cell(node.keys.toLocaleString("en-US"), "num"), action);
       return row;
     }),
   );
 }
 
-function renderSummary() {
-  const nodes = ring.nodes();
-  const spread = ring.spread();
-  let text;
-  if (!nodes.length) text = "The ring is empty: add a node.";
-  else {
-    text = `${nodes.length} nodes, ${ring.algorithm}`;
-    if (ring.pointCount) text += `, ${count(ring.pointCount)} points`;
-    if (ring.algorithm === "ring") text += ` (${ring.hash}, ${ring.bits}-bit ring)`;
-    text += spread
-      ? `. Busiest node carries ${spread.max_over_mean.toFixed(2)}× its fair share; load varies by ${percent(spread.rsd)} (relative std dev).`
-      : ". Its shares can only be sampled: see the key counts.";
-  }
-  $("summary").textContent = `${ABOUT[ring.algorithm] ?? ""} ${text}`;
-  $("ring").setAttribute("aria-label", `Hash ring: ${text}`);
-}
-
 // ---- changes ---------------------------------------------------------------------------
 
-// Applies `edit` to a copy of the ring; on success shows exactly what moved, on error shows
-// the message next to the control and keeps everything as it was.
-function apply(label, edit, errorBox = $("add-error")) {
-  const next = ring.clone();
+// Runs a change on the session; on success shows exactly what moved, on error shows the
+// message next to the control (the session is unchanged).
+function apply(edit, errorBox = $("add-error")) {
+  let t;
   try {
-    edit(next);
+    t = edit();
   } catch (e) {
-    next.free();
     errorBox.textContent = e.message;
     return false;
   }
   errorBox.textContent = "";
-  commit(label, next, settings);
+  show(t);
   return true;
 }
 
-function commit(label, next, nextSettings) {
-  const before = ring;
-  history.push({ ring: before, settings, label });
-  ring = next;
-  settings = nextSettings;
+function show(t, status = "") {
+  if (!t) return;
   selected = undefined;
-  $("history-status").textContent = "";
-  const owners = describeChange(label, before, next);
-  saveUrl();
-  later(() => {
-    render(owners);
-    refollow();
-  });
-}
-
-function restore(entry, verb) {
-  if (!entry) return;
-  const before = ring;
-  ring = entry.ring;
-  settings = entry.settings;
-  syncControls();
-  const owners = describeChange(`${verb}: ${entry.label}`, before, ring);
-  $("history-status").textContent = `${verb}: ${entry.label}`;
-  saveUrl();
-  later(() => {
-    render(owners);
-    refollow();
-  });
-}
-
-// Says what the change moved and starts its animation; returns the new ring's key owners.
-function describeChange(label, before, after) {
-  change = null;
-  if (!before.nodes().length || !after.nodes().length) {
-    $("last-change").textContent = `${label}.`;
-    return undefined;
-  }
-  const owners = after.keyOwners(KEY_PREFIX, settings.keys);
-  const sameKeys = keyOwners?.length === owners.length && before.algorithm === after.algorithm;
-  const movers = moversOf(before, after, sameKeys ? keyOwners : before.keyOwners(KEY_PREFIX, settings.keys), owners);
-  const n = settings.keys;
-  let text = `${label}: moved ${count(movers.movedCount)} of ${count(n)} keys (${percent(movers.movedCount / n)})`;
-  let moved = [];
-  try {
-    const exact = Ring.diff(before, after);
-    moved = exact.arcs.map((a) => ({ start: a.start_fraction, end: a.end_fraction }));
-    text +=
-      `; exactly ${percent(exact.moved_fraction, 2)} of the ring — ideal ${percent(exact.ideal_fraction, 2)}` +
-      ` — hash % N would have moved ${percent(exact.modulo_fraction)}.`;
-  } catch {
-    text +=
-      before.algorithm !== after.algorithm || before.hash !== after.hash
-        ? " (the two map keys differently, so only the sample compares them)."
-        : " (this algorithm's moves can only be sampled).";
-  }
-  if ($("compare-modulo").checked) {
-    const modulo = moversOf(before, after, ...moduloOwners(before, after));
-    change = { moved, movers: modulo };
-    text += ` Replayed under hash % N (the highlighted keys): ${count(modulo.movedCount)} keys would move.`;
-  }
-  $("last-change").textContent = text;
-  change ??= { moved, movers };
+  $("history-status").textContent = status;
+  $("last-change").textContent = t.text;
+  change = { moved: t.exact?.arcs ?? [], movers: t.movers };
   startAnimation(change, 900);
-  return owners;
-}
-
-// The sample keys that change owner (compared by name: indices shift when a node leaves):
-// their index, position and old and new owner, at most MAX_ANIMATED of them.
-function moversOf(before, after, from, to) {
-  const oldNames = before.nodes().map((n) => n.name);
-  const newNames = after.nodes().map((n) => n.name);
-  const index = [], fromIdx = [], toIdx = [];
-  let movedCount = 0;
-  for (let k = 0; k < from.length; k++) {
-    if (oldNames[from[k]] === newNames[to[k]]) continue;
-    movedCount++;
-    if (index.length < MAX_ANIMATED) {
-      index.push(k);
-      fromIdx.push(from[k]);
-      toIdx.push(to[k]);
-    }
-  }
-  const positions = before.algorithm === after.algorithm ? keyPositions() : after.keyFractions(KEY_PREFIX, settings.keys);
-  return { index, keys: index.map((k) => positions[k]), from: fromIdx, to: toIdx, movedCount };
-}
-
-// The same change under hash % N: the key owners before and after.
-function moduloOwners(before, after) {
-  const owners = (r) => {
-    const m = new Ring({ algorithm: "modulo", hash: settings.hash, nodes: r.nodes().map((n) => n.name) });
-    const o = m.keyOwners(KEY_PREFIX, settings.keys);
-    m.free();
-    return o;
-  };
-  return [owners(before), owners(after)];
-}
-
-function rebuild(nextSettings, label) {
-  try {
-    const next = new Ring(options(nextSettings, nodeSpecs(ring)));
-    $("config-error").textContent = "";
-    commit(label, next, nextSettings);
-  } catch (e) {
-    $("config-error").textContent = e.message;
-    syncControls();
-  }
+  syncControls();
+  saveUrl();
+  later(() => {
+    render();
+    refollow();
+  });
 }
 
 // ---- follow a key and hover -------------------------------------------------------------
 
 function follow(key) {
-  if (!key || !ring.nodes().length) {
+  if (!key || !session.nodes().length) {
     walk = null;
     frame();
     return;
   }
-  const f = ring.follow(key, settings.replicas);
-  const names = ring.nodes().map((n) => n.name);
-  walk = { fraction: f.fraction, stops: f.walk.map((s) => ({ ...s, owner: names.indexOf(s.name) })) };
-  const list = f.walk.map((s) => s.name);
-  const replicas =
-    settings.replicas > 1 && ring.algorithm === "ring"
-      ? ` Preference list (${settings.replicas} replicas): ${list.join(", ")}.`
-      : "";
-  $("follow-out").textContent = `${key} → ${f.description} → owner ${f.owner}.${replicas}`;
-  startAnimation(walk, 1400);
+  try {
+    const f = session.follow(key);
+    walk = { fraction: f.fraction, stops: f.walk };
+    $("follow-out").textContent = f.text;
+    startAnimation(walk, 1400);
+  } catch (e) {
+    $("follow-out").textContent = e.message;
+  }
 }
 
 function refollow() {
   if (walk) follow($("follow-key").value.trim());
 }
 
+function hit(clientX, clientY) {
+  const at = view.locate(clientX, clientY);
+  if (at.zone === "band") return { at, arc: session.arcAt(at.fraction) };
+  if (at.zone === "keys") return { at, key: session.keyNear(at.fraction, at.px * 6) };
+  return { at };
+}
+
 function hoverAt(clientX, clientY) {
   const tip = $("tooltip");
-  const at = view.locate(clientX, clientY);
-  let text = null, hover;
-  if (at.zone === "band") {
-    const arc = ring.arcAt(at.fraction);
-    if (arc) {
-      hover = { start: arc.startFraction, end: arc.endFraction };
-      text = `${arc.owner} owns ${arc.start}–${arc.end}` + (arc.label ? ` (point ${arc.label})` : "");
-    }
-  } else if (at.zone === "keys" && ring.nodes().length) {
-    const k = ring.keyNear(KEY_PREFIX, settings.keys, at.fraction, at.px * 6);
-    if (k !== undefined) {
-      const key = `${KEY_PREFIX}${k}`;
-      const f = ring.follow(key, settings.replicas);
-      text = `${key}: ${f.description}, owner ${f.owner}` + (f.walk.length > 1 ? `, replicas ${f.walk.map((s) => s.name).join(", ")}` : "");
-    }
-  }
-  frame(hover);
+  const h = hit(clientX, clientY);
+  frame(h.arc ?? undefined);
+  const text = h.arc?.text ?? h.key?.text;
   if (!text) {
     tip.hidden = true;
-    return at;
+    return h;
   }
   tip.textContent = text;
   const box = $("ring").getBoundingClientRect();
   tip.style.left = `${Math.min(clientX - box.left + 12, box.width - 200)}px`;
   tip.style.top = `${clientY - box.top + 12}px`;
   tip.hidden = false;
-  return at;
+  return h;
 }
 
 // ---- controls ---------------------------------------------------------------------------
 
 function syncControls() {
-  $("algorithm").value = settings.algorithm;
-  $("hash").value = settings.hash;
-  $("vnodes").value = String(vnodesToSlider(settings.vnodes));
-  $("vnodes-value").textContent = String(settings.vnodes);
-  $("vnodes").setAttribute("aria-valuetext", `${settings.vnodes} vnodes`);
-  $("keys").value = String(settings.keys);
-  $("replicas").value = String(settings.replicas);
+  const s = session.settings();
+  $("algorithm").value = s.algorithm;
+  $("hash").value = s.hash;
+  $("vnodes").value = String(vnodesToSlider(s.vnodes));
+  $("vnodes-value").textContent = String(s.vnodes);
+  $("vnodes").setAttribute("aria-valuetext", `${s.vnodes} vnodes`);
+  $("keys").value = String(s.keys);
+  $("replicas").value = String(s.replicas);
+  $("add-name").placeholder = session.nextNodeName();
 }
 
 function saveUrl() {
-  window.history.replaceState(null, "", encode(settings, nodeSpecs(ring)));
+  window.history.replaceState(null, "", session.link());
 }
 
-function nextName() {
-  const taken = new Set(ring.nodes().map((n) => n.name));
-  let i = 1;
-  while (taken.has(`node-${i}`)) i++;
-  return `node-${i}`;
+function configure(settings) {
+  if (apply(() => session.configure(settings), $("config-error"))) return;
+  syncControls();
 }
 
 function wire() {
   for (const name of algorithms()) $("algorithm").append(new Option(name, name));
+  for (const name of hashes()) $("hash").append(new Option(name, name));
   charts = new Charts(later);
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const name = $("add-name").value.trim() || nextName();
+    const name = $("add-name").value.trim() || session.nextNodeName();
     const weight = Number($("add-weight").value);
     const zone = $("add-zone").value.trim();
-    if (apply(`Added ${name}`, (r) => r.add(name, zone ? { weight, zone } : { weight }))) {
-      $("add-name").value = "";
-      $("add-name").placeholder = nextName();
-    }
+    if (apply(() => session.add(name, zone ? { weight, zone } : { weight }))) $("add-name").value = "";
   });
   $("config-form").addEventListener("submit", (e) => e.preventDefault());
-  $("algorithm").addEventListener("change", () => rebuild({ ...settings, algorithm: $("algorithm").value }, `Switched to ${$("algorithm").value}`));
-  $("hash").addEventListener("change", () => rebuild({ ...settings, hash: $("hash").value }, `Hash ${$("hash").value}`));
+  $("algorithm").addEventListener("change", () => configure({ algorithm: $("algorithm").value }));
+  $("hash").addEventListener("change", () => configure({ hash: $("hash").value }));
   $("vnodes").addEventListener("input", () => {
     const v = sliderToVnodes(Number($("vnodes").value));
     $("vnodes-value").textContent = String(v);
@@ -441,21 +254,18 @@ function wire() {
   });
   $("vnodes").addEventListener("change", () => {
     const v = sliderToVnodes(Number($("vnodes").value));
-    if (v !== settings.vnodes) rebuild({ ...settings, vnodes: v }, `${v} vnodes per node`);
+    if (v !== session.settings().vnodes) configure({ vnodes: v });
   });
-  $("keys").addEventListener("change", () => {
-    settings = { ...settings, keys: Number($("keys").value) };
-    change = null;
-    saveUrl();
-    render();
+  $("keys").addEventListener("change", () => configure({ keys: Number($("keys").value) }));
+  $("replicas").addEventListener("change", () => configure({ replicas: Number($("replicas").value) }));
+  $("undo").addEventListener("click", () => {
+    const t = session.undo();
+    show(t, t?.label);
   });
-  $("replicas").addEventListener("change", () => {
-    settings = { ...settings, replicas: Number($("replicas").value) };
-    saveUrl();
-    refollow();
+  $("redo").addEventListener("click", () => {
+    const t = session.redo();
+    show(t, t?.label);
   });
-  $("undo").addEventListener("click", () => restore(history.undo({ ring, settings }), "Undid"));
-  $("redo").addEventListener("click", () => restore(history.redo({ ring, settings }), "Redid"));
   document.addEventListener("keydown", (e) => {
     if (!(e.ctrlKey || e.metaKey) || e.target.matches("input, select")) return;
     if (e.key === "z" && !e.shiftKey) $("undo").click();
@@ -487,8 +297,13 @@ function wire() {
     frame();
   });
   $("compare-modulo").addEventListener("change", () => {
-    const last = history.past[history.past.length - 1];
-    if (last) describeChange(`${last.label} (replayed)`, last.ring, ring);
+    session.setCompareModulo($("compare-modulo").checked);
+    const t = session.lastChange();
+    if (t) {
+      $("last-change").textContent = t.text;
+      change = { moved: t.exact?.arcs ?? [], movers: t.movers };
+      startAnimation(change, 900);
+    }
   });
   $("follow-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -506,46 +321,51 @@ function wire() {
     frame();
   });
   canvas.addEventListener("click", (e) => {
-    const at = hoverAt(e.clientX, e.clientY);
-    if (at.zone === "band") {
-      const arc = ring.arcAt(at.fraction);
-      const idx = ring.nodes().findIndex((n) => n.name === arc?.owner);
-      selected = idx >= 0 && idx !== selected ? idx : undefined;
+    const h = hoverAt(e.clientX, e.clientY);
+    if (h.arc) {
+      selected = h.arc.node !== selected ? h.arc.node : undefined;
       render();
       if (selected !== undefined) $("legend").querySelectorAll("tbody tr")[selected]?.querySelector("input")?.focus();
-    } else if (at.zone === "keys") {
-      const k = ring.keyNear(KEY_PREFIX, settings.keys, at.fraction, at.px * 6);
-      if (k !== undefined) {
-        $("follow-key").value = `${KEY_PREFIX}${k}`;
-        follow(`${KEY_PREFIX}${k}`);
-      }
+    } else if (h.key) {
+      $("follow-key").value = h.key.key;
+      follow(h.key.key);
     }
   });
   new ResizeObserver(() => view.data && render()).observe(canvas);
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", render);
+  window.addEventListener("hashchange", () => {
+    if (location.hash === session.link()) return; // our own replaceState
+    open(location.hash);
+    render();
+  });
   if ("PerformanceObserver" in window && PerformanceObserver.supportedEntryTypes?.includes("longtask")) {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => perf.longTasks.push(e.duration))).observe({ type: "longtask" });
   }
 }
 
+// Opens a share link, or the default playground with a message when it cannot be read.
+function open(link) {
+  if (link.length > 1) {
+    try {
+      session?.free();
+      session = Session.fromLink(link);
+      $("config-error").textContent = "";
+    } catch (e) {
+      session = new Session();
+      $("config-error").textContent = `This link could not be opened (${e.message}); showing the default ring.`;
+    }
+  } else {
+    session = new Session();
+  }
+  change = null;
+  syncControls();
+}
+
 async function main() {
   await init();
+  view = new RingView($("ring"), palette());
   wire();
-  let nodes = ["node-1", "node-2", "node-3", "node-4", "node-5"];
-  settings = { algorithm: "ring", hash: "xxh3", vnodes: 32, keys: 2000, replicas: 2 };
-  if (location.hash.length > 1) {
-    try {
-      ({ settings, nodes } = decode(location.hash));
-      ring = new Ring(options(settings, nodes));
-    } catch (e) {
-      $("config-error").textContent = `This link could not be opened (${e.message}); showing the default ring.`;
-      settings = { algorithm: "ring", hash: "xxh3", vnodes: 32, keys: 2000, replicas: 2 };
-      nodes = ["node-1", "node-2", "node-3", "node-4", "node-5"];
-    }
-  }
-  ring ??= new Ring(options(settings, nodes));
-  syncControls();
-  $("add-name").placeholder = nextName();
+  open(location.hash);
   render();
   $("last-change").textContent = "Add or remove a node to see exactly what moves.";
   document.body.dataset.ready = "1";

@@ -1,14 +1,8 @@
-// Draws a ring on a canvas from the engine's data; no hashing here. Positions and owners come
-// from the Rust engine as typed arrays of fractions (0 = top, clockwise) and node indices.
+// Draws a session's Scene on a canvas; no hashing and no rules here. Positions and owners come
+// from the engine as typed arrays of fractions (0 = top, clockwise) and node indices; colours
+// as each node's slot in the engine's palette.
 // The still picture is drawn once into an offscreen layer; animation frames copy it and draw
 // only what moves on top, so a frame stays cheap with 100,000 keys.
-
-// Okabe–Ito then Paul Tol's "muted": distinguishable with common colour-vision deficiencies.
-export const PALETTE = [
-  "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999",
-  "#332288", "#88CCEE", "#44AA99", "#117733", "#DDCC77", "#CC6677", "#AA4499", "#882255",
-];
-export const colourOf = (index) => PALETTE[index % PALETTE.length];
 
 const TAU = Math.PI * 2;
 const angle = (fraction) => fraction * TAU - Math.PI / 2; // 0 at the top, clockwise
@@ -26,8 +20,10 @@ function mix(a, b, t) {
 }
 
 export class RingView {
-  constructor(canvas) {
+  // palette: the engine's node colours (`palette()`), indexed by colour slot.
+  constructor(canvas, palette) {
     this.canvas = canvas;
+    this.palette = palette;
     this.base = document.createElement("canvas");
     this.data = null;
   }
@@ -54,7 +50,18 @@ export class RingView {
     return ctx;
   }
 
-  // data = {points, owners, keys, keyOwners, bits, theme, selected}
+  // The colour of colour slot `slot`.
+  slotColour(slot) {
+    return this.palette[slot % this.palette.length];
+  }
+
+  // The colour of node `index` in the current scene.
+  nodeColour(index) {
+    return this.slotColour(this.data.colours[index] ?? index);
+  }
+
+  // data = a session's scene ({points, pointOwners, keys, keyOwners, colours, axis}) plus
+  // {theme, selected}.
   setData(data) {
     this.data = data;
     this.renderBase();
@@ -64,7 +71,7 @@ export class RingView {
     const g = this.geometry();
     this.fit(this.canvas, g);
     const ctx = this.fit(this.base, g);
-    const { points, owners, keys, keyOwners, theme, selected } = this.data;
+    const { points, pointOwners: owners, keys, keyOwners, theme, selected } = this.data;
     ctx.clearRect(0, 0, g.width, g.height);
     const n = points.length;
 
@@ -78,7 +85,7 @@ export class RingView {
       path.arc(g.cx, g.cy, g.r, angle(from), angle(to));
     }
     for (const [owner, path] of paths) {
-      ctx.strokeStyle = colourOf(owner);
+      ctx.strokeStyle = this.nodeColour(owner);
       ctx.globalAlpha = selected === undefined || selected === owner ? 1 : 0.35;
       ctx.stroke(path);
     }
@@ -104,7 +111,7 @@ export class RingView {
     ctx.font = "12px system-ui, sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    const labels = this.data.scale;
+    const labels = this.data.axis;
     labels.forEach((label, q) => {
       const a = angle(q / labels.length);
       ctx.fillText(label, g.cx + Math.cos(a) * (g.r + g.band / 2 + 24), g.cy + Math.sin(a) * (g.r + g.band / 2 + 24));
@@ -148,7 +155,7 @@ export class RingView {
     const d = 2;
     for (let k = 0; k < keys.length; k++) {
       const [x, y] = this.dotAt(g, k, keys[k]);
-      ctx.fillStyle = colourOf(keyOwners[k]);
+      ctx.fillStyle = this.nodeColour(keyOwners[k]);
       ctx.fillRect(x - d, y - d, d * 2, d * 2);
     }
   }
@@ -170,7 +177,7 @@ export class RingView {
     for (let b = 0; b < bins; b++) {
       if (!counts[b]) continue;
       const a = angle((b + 0.5) / bins), len = 3 + (depth * counts[b]) / max;
-      ctx.strokeStyle = colourOf(owner[b]);
+      ctx.strokeStyle = this.nodeColour(owner[b]);
       ctx.beginPath();
       ctx.moveTo(g.cx + Math.cos(a) * g.inner, g.cy + Math.sin(a) * g.inner);
       ctx.lineTo(g.cx + Math.cos(a) * (g.inner - len), g.cy + Math.sin(a) * (g.inner - len));
@@ -179,7 +186,8 @@ export class RingView {
   }
 
   // One frame: the still layer, then overlays.
-  // overlay = {moved: [{start, end}], movers: {keys, from, to, index}, t, walk, hover}
+  // overlay = {moved: [{startFraction, endFraction}], movers: {index, position, from, to}
+  // (colour slots), t, walk: {fraction, stops: [{fraction, colour}]}, hover}
   draw(overlay = {}) {
     const g = this.geometry();
     const ctx = this.canvas.getContext("2d");
@@ -195,7 +203,7 @@ export class RingView {
       ctx.lineWidth = 5;
       for (const arc of overlay.moved) {
         ctx.beginPath();
-        ctx.arc(g.cx, g.cy, g.r + g.band / 2 + 5, angle(arc.start), angle(Math.max(arc.end, arc.start + 0.0008)));
+        ctx.arc(g.cx, g.cy, g.r + g.band / 2 + 5, angle(arc.startFraction), angle(Math.max(arc.endFraction, arc.startFraction + 0.0008)));
         ctx.stroke();
       }
     }
@@ -204,18 +212,18 @@ export class RingView {
     const movers = overlay.movers;
     if (movers) {
       const t = overlay.t ?? 1;
-      for (let m = 0; m < movers.keys.length; m++) {
-        const [x, y] = this.dotAt(g, movers.index[m], movers.keys[m]);
+      for (let m = 0; m < movers.index.length; m++) {
+        const [x, y] = this.dotAt(g, movers.index[m], movers.position[m]);
         const d = 3 + 2 * Math.sin(Math.PI * t);
         ctx.fillStyle = theme.bg;
         ctx.fillRect(x - d - 1, y - d - 1, 2 * d + 2, 2 * d + 2);
-        ctx.fillStyle = mix(colourOf(movers.from[m]), colourOf(movers.to[m]), t);
+        ctx.fillStyle = mix(this.slotColour(movers.from[m]), this.slotColour(movers.to[m]), t);
         ctx.fillRect(x - d, y - d, 2 * d, 2 * d);
       }
     }
 
     if (overlay.hover) {
-      const { start, end } = overlay.hover;
+      const { startFraction: start, endFraction: end } = overlay.hover;
       ctx.strokeStyle = theme.fg;
       ctx.lineWidth = 2;
       ctx.beginPath();
@@ -260,7 +268,7 @@ export class RingView {
       if (local >= 1) {
         const a = angle(stop.fraction);
         const x = g.cx + Math.cos(a) * (g.r + g.band / 2 + 12), y = g.cy + Math.sin(a) * (g.r + g.band / 2 + 12);
-        ctx.fillStyle = colourOf(stop.owner);
+        ctx.fillStyle = this.slotColour(stop.colour);
         ctx.beginPath();
         ctx.arc(x, y, 9, 0, TAU);
         ctx.fill();

@@ -20,12 +20,16 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
+#[cfg(feature = "charts")]
+mod charts;
 pub mod link;
 mod scene;
 mod transition;
 
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, Movers, MovedSpan, Transition};
+#[cfg(feature = "charts")]
+pub use charts::{SessionChart, CHART_KEYS};
 
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::keys::{for_each_generated, KeySample};

@@ -34,7 +34,8 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
             "wasm32-unknown-unknown",
             "--profile",
             &b.profile,
-        ]),
+        ])
+        .args(b.feature_args()),
     )?;
     let profile_dir = if b.profile == "dev" { "debug" } else { &b.profile };
     let compiled = format!("target/wasm32-unknown-unknown/{profile_dir}/{}.wasm", b.package.replace('-', "_"));
@@ -56,6 +57,11 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
         "wasm-opt",
         Command::new(tools::wasm_opt()).args(&settings.wasm_opt.flags).arg(&wasm).arg("-o").arg(&wasm),
     )?;
+    // The page's colours come from the engine's theme: one source for the page, the embed
+    // and the charts.
+    let css = PathBuf::from(&b.out_dir).join("theme.css");
+    std::fs::write(&css, ringlab::theme::css(ringlab::theme::Scope::Page))
+        .map_err(|e| Failure::new("write theme.css", e.to_string()))?;
     let bytes = std::fs::read(&wasm).map_err(|e| Failure::new("measure wasm", e.to_string()))?;
     let built = Built { raw_bytes: bytes.len() as u64, gzip_bytes: gzip_len(&bytes), wasm };
     println!(

@@ -21,6 +21,20 @@ pub struct Build {
     pub out_dir: String,
     pub out_name: String,
     pub target: String,
+    /// Cargo features of the package, for the wasm build and the tests.
+    #[serde(default)]
+    pub features: Vec<String>,
+}
+
+impl Build {
+    /// `--features a,b` (nothing when there are none).
+    pub fn feature_args(&self) -> Vec<String> {
+        if self.features.is_empty() {
+            Vec::new()
+        } else {
+            vec!["--features".into(), self.features.join(",")]
+        }
+    }
 }
 
 #[derive(Deserialize)]

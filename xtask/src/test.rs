@@ -25,9 +25,10 @@ pub fn run() -> Result<(), Failure> {
     tools::announce_checks();
     tools::for_test()?;
     let settings = settings::load()?;
-    let mut tallies = vec![native()?];
+    let features = settings.build.feature_args();
+    let mut tallies = vec![native(&features)?];
     for browser in &settings.test.browsers {
-        tallies.push(wasm(browser)?);
+        tallies.push(wasm(browser, &features)?);
     }
     tallies.push(page(&settings)?);
 
@@ -45,21 +46,21 @@ pub fn run() -> Result<(), Failure> {
     Ok(())
 }
 
-fn native() -> Result<Tally, Failure> {
+fn native(features: &[String]) -> Result<Tally, Failure> {
     let name = "native tests (cargo test)";
     announce(name);
     let start = Instant::now();
-    let (lines, ok) = step::run_capturing(name, step::cargo().args(["test", "--package", "ringlab"]))?;
+    let (lines, ok) = step::run_capturing(name, step::cargo().args(["test", "--package", "ringlab"]).args(features))?;
     let tally = tally(name, &lines, start, ok, rust_counts)?;
     Ok(tally)
 }
 
-fn wasm(browser: &str) -> Result<Tally, Failure> {
+fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
     let name = format!("wasm tests in {browser}");
     announce(&name);
     let start = Instant::now();
     let mut cmd = step::cargo();
-    cmd.args(["test", "--package", "ringlab", "--target", "wasm32-unknown-unknown", "--test", "web"]);
+    cmd.args(["test", "--package", "ringlab", "--target", "wasm32-unknown-unknown", "--test", "web"]).args(features);
     // The runner picks the first driver variable it finds: set exactly one.
     for var in ["CHROMEDRIVER", "GECKODRIVER", "SAFARIDRIVER", "MSEDGEDRIVER"] {
         cmd.env_remove(var);

@@ -1,0 +1,101 @@
+//! Free functions: the algorithm list, the real systems' key functions, the comparison, and
+//! the theme.
+
+use super::ring::{parse_options, RingOptions, RING_OPTIONS};
+use super::{bad_argument, count, error, string, to_js};
+use crate::algo::{self, Algorithm};
+use crate::keys::{self, KeySample};
+use crate::{analysis, Error, NodeSpec};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// The most keys `compareAlgorithms` counts on (it builds and changes 13 placements).
+pub const MAX_COMPARE_KEYS: usize = 50_000;
+
+/// The expected relative standard deviation of load for `nodes` equal nodes with `vnodes`
+/// points each: `sqrt((N - 1) / (N·V + 1))`.
+#[wasm_bindgen(js_name = theoreticalRsd)]
+pub fn theoretical_rsd(nodes: JsValue, vnodes: JsValue) -> Result<f64, JsValue> {
+    let n = count(&nodes, "nodes", u32::MAX as usize)? as u32;
+    let v = count(&vnodes, "vnodes", u32::MAX as usize)? as u32;
+    Ok(analysis::theoretical_rsd(n, v))
+}
+
+/// The algorithms' names, for a picker.
+#[wasm_bindgen]
+pub fn algorithms() -> Vec<String> {
+    Algorithm::ALL.iter().map(|a| a.name().to_string()).collect()
+}
+
+/// The hash functions' names, for a picker.
+#[wasm_bindgen]
+pub fn hashes() -> Vec<String> {
+    crate::Hash::ALL.iter().map(|h| h.name().to_string()).collect()
+}
+
+/// The Redis Cluster slot of `key` (CRC16-XMODEM mod 16384, with hash tags).
+#[wasm_bindgen(js_name = redisKeySlot)]
+pub fn redis_key_slot(key: JsValue) -> Result<u16, JsValue> {
+    Ok(algo::redis::key_slot(string(&key, "the key")?.as_bytes()))
+}
+
+/// Cassandra's Murmur3Partitioner token of `key`, as a BigInt.
+#[wasm_bindgen(js_name = cassandraToken)]
+pub fn cassandra_token(key: JsValue) -> Result<i64, JsValue> {
+    Ok(algo::cassandra::token(string(&key, "the key")?.as_bytes()))
+}
+
+/// Jump consistent hash: the bucket in `0..buckets` of a 64-bit `key` (a BigInt).
+#[wasm_bindgen(js_name = jumpHash)]
+pub fn jump_hash(key: JsValue, buckets: JsValue) -> Result<u32, JsValue> {
+    let key = u64::try_from(key).map_err(|_| bad_argument("jumpHash's key must be a BigInt in 0..2^64".into()))?;
+    let buckets = count(&buckets, "buckets", u32::MAX as usize)? as u32;
+    if buckets == 0 {
+        return Err(error(Error::InvalidOption("jumpHash needs at least one bucket".into())));
+    }
+    Ok(algo::jump::jump_hash(key, buckets))
+}
+
+/// Every algorithm on the same nodes and keys `"{prefix}0" ..`:
+/// `[{algorithm, maxOverMean, movedOnJoin, idealJoin, movedOnLeave, idealLeave, left, memoryBytes} | {algorithm, error, code}]`.
+/// `options` takes the same fields as `new Ring` (its `nodes` are the nodes compared).
+#[wasm_bindgen(js_name = compareAlgorithms)]
+pub fn compare_algorithms(options: JsValue, prefix: JsValue, count: JsValue) -> Result<JsValue, JsValue> {
+    let options: RingOptions = super::options(&options, &RING_OPTIONS)?;
+    let prefix = string(&prefix, "the key prefix")?;
+    let count = super::count(&count, "the key count", MAX_COMPARE_KEYS)?;
+    keys::check_generated(&prefix, count).map_err(error)?;
+    let base = parse_options(&options).map_err(error)?;
+    if options.nodes.len() > crate::session::MAX_NODES {
+        let (max, got) = (crate::session::MAX_NODES as u64, options.nodes.len() as u64);
+        return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
+    }
+    let nodes: Vec<NodeSpec> = options.nodes.into_iter().map(NodeSpec::from).collect();
+    let sample = KeySample::generated(&prefix, count);
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Row {
+        Ok(algo::compare::Report),
+        Err { algorithm: &'static str, error: String, code: &'static str },
+    }
+    let rows: Vec<Row> = algo::compare::compare(&base, &nodes, &sample, &Algorithm::ALL)
+        .into_iter()
+        .map(|(a, r)| match r {
+            Ok(report) => Row::Ok(report),
+            Err(e) => Row::Err { algorithm: a.name(), error: e.to_string(), code: e.code() },
+        })
+        .collect();
+    to_js(&rows)
+}
+
+/// The node colours (`#rrggbb`); node colour slot `i` is `palette()[i % 16]`.
+#[wasm_bindgen]
+pub fn palette() -> Vec<String> {
+    crate::theme::PALETTE.iter().map(|c| c.to_string()).collect()
+}
+
+/// The theme's CSS custom properties for the `<hash-ring>` element's shadow root (`:host`).
+#[wasm_bindgen(js_name = elementThemeCss)]
+pub fn element_theme_css() -> String {
+    crate::theme::css(crate::theme::Scope::Element)
+}

@@ -1,0 +1,131 @@
+//! The JavaScript binding: converts between JS and the plain-Rust engine, nothing else.
+//!
+//! - Arguments arrive as `JsValue` and are checked here (a number where a string belongs, a
+//!   negative or fractional count) so that no input can trap inside the generated glue.
+//! - Errors leave as JS `Error`s with the engine's message and a stable `code` property
+//!   (`"duplicate-node"`, `"too-large"`, `"invalid-argument"`, ...).
+//! - Objects leave with camelCase fields, long arrays as typed arrays.
+//!
+//! One file per exported group: [`ring`] (the library's `Ring`), [`session`] (the page's and
+//! the embed's model), [`functions`] (free functions) and `charts` (with the feature).
+
+#[cfg(feature = "charts")]
+mod charts;
+mod functions;
+mod ring;
+mod session;
+
+pub use functions::*;
+pub use ring::Ring;
+pub use session::Session;
+
+use crate::Error;
+use js_sys::Reflect;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// A JS `Error` carrying the engine error's message and code.
+pub(crate) fn error(e: Error) -> JsValue {
+    coded(&e.to_string(), e.code())
+}
+
+/// A JS `Error` with `message` and `code`.
+pub(crate) fn coded(message: &str, code: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
+    // Setting a property on a fresh Error object cannot fail.
+    let _ = Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(code));
+    err.into()
+}
+
+/// An argument of the wrong type or range.
+pub(crate) fn bad_argument(message: String) -> JsValue {
+    coded(&message, "invalid-argument")
+}
+
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| coded(&e.to_string(), "internal"))
+}
+
+/// A string argument (lone surrogates are replaced, as `TextEncoder` does).
+pub(crate) fn string(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    value.as_string().ok_or_else(|| bad_argument(format!("{what} must be a string (got {})", type_name(value))))
+}
+
+/// A finite number argument.
+pub(crate) fn number(value: &JsValue, what: &str) -> Result<f64, JsValue> {
+    match value.as_f64() {
+        Some(x) if x.is_finite() => Ok(x),
+        _ => Err(bad_argument(format!("{what} must be a finite number (got {})", describe(value)))),
+    }
+}
+
+/// A whole number argument in `0..=max`.
+pub(crate) fn count(value: &JsValue, what: &str, max: usize) -> Result<usize, JsValue> {
+    let x = number(value, what)?;
+    if x < 0.0 || x.fract() != 0.0 {
+        return Err(bad_argument(format!("{what} must be a whole number ≥ 0 (got {x})")));
+    }
+    if x > max as f64 {
+        return Err(error(Error::TooLarge { what: what.to_string(), max: max as u64, got: x as u64 }));
+    }
+    Ok(x as usize)
+}
+
+/// A boolean argument; `undefined` is `false`.
+pub(crate) fn flag(value: &JsValue, what: &str) -> Result<bool, JsValue> {
+    if value.is_undefined() {
+        return Ok(false);
+    }
+    value.as_bool().ok_or_else(|| bad_argument(format!("{what} must be true or false (got {})", type_name(value))))
+}
+
+fn type_name(value: &JsValue) -> String {
+    value.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
+}
+
+fn describe(value: &JsValue) -> String {
+    match value.as_f64() {
+        Some(x) => x.to_string(),
+        None => type_name(value),
+    }
+}
+
+/// A plain options object's fields, refusing names outside `known` (serde reads only the
+/// fields it knows, so a typo like `{vnode: 10}` would otherwise pass silently).
+pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(value: &JsValue, known: &[&str]) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    let Some(object) = value.dyn_ref::<js_sys::Object>().filter(|_| !value.is_function() && !js_sys::Array::is_array(value))
+    else {
+        return Err(bad_argument(format!("options must be an object (got {})", type_name(value))));
+    };
+    for key in js_sys::Object::keys(object).iter().filter_map(|k| k.as_string()) {
+        if !known.contains(&key.as_str()) {
+            let list = known.join(", ");
+            return Err(error(Error::InvalidOption(format!("unknown option {key:?} (known: {list})"))));
+        }
+    }
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+        let text = e.to_string();
+        // serde's words for a node that is neither form say nothing to a user.
+        let text = if text.contains("untagged enum") {
+            "each node is a name or {name, weight, zone}, with a string name, a number weight and a string zone"
+                .to_string()
+        } else {
+            text
+        };
+        error(Error::InvalidOption(text))
+    })
+}
+
+/// Logs a Rust panic's message to the console before the module stops, so a bug that still
+/// traps says where it was.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&JsValue::from_str(&format!("ringlab panicked: {info}")));
+    }));
+}

@@ -1,0 +1,372 @@
+//! `Ring`: any placement algorithm, as a library object (`new Ring({algorithm, nodes})`).
+
+use super::{bad_argument, count, error, number, string, to_js};
+use crate::algo::{Algorithm, Cluster, Options};
+use crate::keys::{self, KeySample};
+use crate::{analysis, migration, Config, Error, Hash, NodeSpec, RingBits};
+use js_sys::Uint32Array;
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+/// `new Ring({...})`'s fields, every one optional.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RingOptions {
+    algorithm: Option<String>,
+    hash: Option<String>,
+    bits: Option<f64>,
+    vnodes: Option<f64>,
+    #[serde(default)]
+    pub(crate) nodes: Vec<NodeArg>,
+    num_tokens: Option<f64>,
+    replicas: Option<f64>,
+    table_size: Option<f64>,
+    probes: Option<f64>,
+    epsilon: Option<f64>,
+    key_prefix: Option<String>,
+    key_count: Option<f64>,
+}
+
+pub(crate) const RING_OPTIONS: [&str; 12] = [
+    "algorithm", "hash", "bits", "vnodes", "nodes", "numTokens", "replicas", "tableSize", "probes", "epsilon",
+    "keyPrefix", "keyCount",
+];
+
+/// A node given as `"name"` or `{name, weight, zone}`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(crate) enum NodeArg {
+    Name(String),
+    Spec { name: String, weight: Option<f64>, zone: Option<String> },
+}
+
+impl From<NodeArg> for NodeSpec {
+    fn from(arg: NodeArg) -> NodeSpec {
+        match arg {
+            NodeArg::Name(name) => NodeSpec::new(name),
+            NodeArg::Spec { name, weight, zone } => NodeSpec { name, weight: weight.unwrap_or(1.0), zone },
+        }
+    }
+}
+
+/// `add(name, {weight, zone})`'s options.
+#[derive(Deserialize, Default)]
+pub(crate) struct AddOptions {
+    pub(crate) weight: Option<f64>,
+    pub(crate) zone: Option<String>,
+}
+
+/// A whole number from an options field, in `0..=u32::MAX`.
+fn whole(x: Option<f64>, what: &str) -> Result<Option<u64>, Error> {
+    match x {
+        None => Ok(None),
+        Some(v) if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) => Ok(Some(v as u64)),
+        Some(v) => Err(Error::InvalidOption(format!("{what} must be a whole number (got {v})"))),
+    }
+}
+
+pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
+    let algorithm = o.algorithm.as_deref().map_or(Ok(Algorithm::Ring), Algorithm::from_name)?;
+    let mut options = Options::new(algorithm);
+    let mut config = Config::default();
+    if let Some(hash) = &o.hash {
+        config.hash = Hash::from_name(hash)?;
+    }
+    if let Some(bits) = whole(o.bits, "bits")? {
+        config.bits = RingBits::from_bits(bits)?;
+    }
+    if let Some(vnodes) = whole(o.vnodes, "vnodes")? {
+        config.vnodes = u32::try_from(vnodes).map_err(|_| Error::InvalidVnodes(vnodes))?;
+    }
+    options.config = config;
+    let small = |x: Option<f64>, what: &str, default: u32| -> Result<u32, Error> {
+        let v = whole(x, what)?.map_or(default, |v| v as u32);
+        if v == 0 || v > crate::MAX_VNODES {
+            return Err(Error::InvalidOption(format!("{what} must be between 1 and {} (got {v})", crate::MAX_VNODES)));
+        }
+        Ok(v)
+    };
+    options.num_tokens = small(o.num_tokens, "numTokens", options.num_tokens)?;
+    options.replicas = small(o.replicas, "replicas", options.replicas)?;
+    options.probes = small(o.probes, "probes", options.probes)?;
+    if let Some(size) = whole(o.table_size, "tableSize")? {
+        options.table_size = size;
+    }
+    if let Some(epsilon) = o.epsilon {
+        options.epsilon = epsilon;
+    }
+    if o.key_prefix.is_some() || o.key_count.is_some() {
+        let count = whole(o.key_count, "keyCount")?.unwrap_or(10_000) as usize;
+        let prefix = o.key_prefix.as_deref().unwrap_or("key:");
+        if count > crate::session::MAX_KEYS {
+            return Err(Error::TooLarge { what: "keyCount".into(), max: crate::session::MAX_KEYS as u64, got: count as u64 });
+        }
+        keys::check_generated(prefix, count)?;
+        options.keys = KeySample::generated(prefix, count);
+    }
+    Ok(options)
+}
+
+/// A consistent-hash ring, or any other placement algorithm (`algorithm` option).
+#[wasm_bindgen]
+pub struct Ring {
+    inner: Cluster,
+}
+
+impl Ring {
+    pub(crate) fn from_cluster(inner: Cluster) -> Ring {
+        Ring { inner }
+    }
+}
+
+#[wasm_bindgen]
+impl Ring {
+    /// `new Ring({algorithm: "ring", hash: "xxh3", bits: 32, vnodes: 160, nodes: ["a", {name: "b", weight: 2}]})`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Ring, JsValue> {
+        let o: RingOptions = super::options(&options, &RING_OPTIONS)?;
+        let parsed = parse_options(&o).map_err(error)?;
+        if o.nodes.len() > crate::session::MAX_NODES {
+            let (max, got) = (crate::session::MAX_NODES as u64, o.nodes.len() as u64);
+            return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
+        }
+        let inner = Cluster::new(parsed, o.nodes.into_iter().map(NodeSpec::from)).map_err(error)?;
+        Ok(Ring { inner })
+    }
+
+    /// The algorithm's name.
+    #[wasm_bindgen(getter)]
+    pub fn algorithm(&self) -> String {
+        self.inner.algorithm().name().to_string()
+    }
+
+    /// A copy (to keep a "before" state).
+    #[wasm_bindgen(js_name = clone)]
+    pub fn duplicate(&self) -> Ring {
+        Ring { inner: self.inner.clone() }
+    }
+
+    /// `add(name, {weight, zone})`.
+    pub fn add(&mut self, name: JsValue, options: JsValue) -> Result<(), JsValue> {
+        let name = string(&name, "the node name")?;
+        let o: AddOptions = super::options(&options, &["weight", "zone"])?;
+        if self.inner.nodes().len() >= crate::session::MAX_NODES {
+            let max = crate::session::MAX_NODES as u64;
+            return Err(error(Error::TooLarge { what: "nodes".into(), max, got: max + 1 }));
+        }
+        self.inner.add(NodeSpec { name, weight: o.weight.unwrap_or(1.0), zone: o.zone }).map_err(error)
+    }
+
+    /// Removes the named node.
+    pub fn remove(&mut self, name: JsValue) -> Result<(), JsValue> {
+        self.inner.remove(&string(&name, "the node name")?).map_err(error)
+    }
+
+    /// Changes a node's weight.
+    #[wasm_bindgen(js_name = setWeight)]
+    pub fn set_weight(&mut self, name: JsValue, weight: JsValue) -> Result<(), JsValue> {
+        let name = string(&name, "the node name")?;
+        let weight = weight.as_f64().ok_or_else(|| bad_argument("the weight must be a number".into()))?;
+        self.inner.set_weight(&name, weight).map_err(error)
+    }
+
+    /// The name of the node that owns `key`.
+    pub fn locate(&self, key: JsValue) -> Result<String, JsValue> {
+        self.inner.locate(string(&key, "the key")?).map(str::to_string).map_err(error)
+    }
+
+    /// The preference list of `n` distinct nodes for `key` (ringlab's ring).
+    pub fn replicas(&self, key: JsValue, n: JsValue) -> Result<Vec<String>, JsValue> {
+        let key = string(&key, "the key")?;
+        let n = count(&n, "the replica count", crate::session::MAX_NODES)?;
+        let ring = self.inner.as_ring().ok_or_else(|| {
+            error(Error::Unsupported(format!("replicas: {} has no preference lists", self.inner.algorithm().name())))
+        })?;
+        Ok(ring.replicas(key, n).map_err(error)?.into_iter().map(str::to_string).collect())
+    }
+
+    /// `[{name, weight, zone, points, share}]`, in the order nodes were added; `share` is
+    /// exact, or `null` where shares can only be sampled.
+    pub fn nodes(&self) -> Result<JsValue, JsValue> {
+        #[derive(serde::Serialize)]
+        struct View<'a> {
+            name: &'a str,
+            weight: f64,
+            zone: Option<&'a str>,
+            points: u32,
+            share: Option<f64>,
+        }
+        let shares = self.inner.exact_shares();
+        let views: Vec<View> = self
+            .inner
+            .nodes()
+            .iter()
+            .enumerate()
+            .map(|(i, n)| View {
+                name: &n.name,
+                weight: n.weight,
+                zone: n.zone.as_deref(),
+                points: n.points,
+                share: shares.as_ref().map(|s| s[i]),
+            })
+            .collect();
+        to_js(&views)
+    }
+
+    /// Points on the circle (0 for algorithms that are not rings of points).
+    #[wasm_bindgen(getter, js_name = pointCount)]
+    pub fn point_count(&self) -> usize {
+        self.inner.arcs().map_or(0, |a| a.point_count())
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn hash(&self) -> String {
+        self.inner.options().config.hash.name().to_string()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn bits(&self) -> u32 {
+        self.inner.options().config.bits.bits()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn vnodes(&self) -> u32 {
+        self.inner.options().config.vnodes
+    }
+
+    /// Heap bytes it holds.
+    #[wasm_bindgen(getter, js_name = memoryBytes)]
+    pub fn memory_bytes(&self) -> usize {
+        self.inner.memory_bytes()
+    }
+
+    /// The owners (indices into `nodes()`) of the keys `"{prefix}0" .. "{prefix}{count-1}"`.
+    #[wasm_bindgen(js_name = keyOwners)]
+    pub fn key_owners(&self, prefix: JsValue, count: JsValue) -> Result<Uint32Array, JsValue> {
+        let prefix = string(&prefix, "the key prefix")?;
+        let count = super::count(&count, "the key count", keys::MAX_SAMPLE_KEYS)?;
+        keys::check_generated(&prefix, count).map_err(error)?;
+        if self.inner.nodes().is_empty() && count > 0 {
+            return Err(error(Error::EmptyRing));
+        }
+        let mut owners = Vec::with_capacity(count);
+        // Not empty, so every lookup answers.
+        keys::for_each_generated(&prefix, count, |_, key| {
+            owners.push(self.inner.locate_index(key).map_or(0, |o| o as u32))
+        });
+        Ok(Uint32Array::from(owners.as_slice()))
+    }
+
+    /// `key`'s position as a hexadecimal string (ringlab's ring; exact on 64-bit rings).
+    #[wasm_bindgen(js_name = keyPosition)]
+    pub fn key_position(&self, key: JsValue) -> Result<String, JsValue> {
+        let key = string(&key, "the key")?;
+        let ring = self
+            .inner
+            .as_ring()
+            .ok_or_else(|| error(Error::Unsupported("keyPosition: only ringlab's ring has one position per key".into())))?;
+        let width = ring.config().bits.bits() as usize / 4;
+        Ok(format!("0x{:0width$x}", ring.key_position(key)))
+    }
+
+    /// How `key` is placed, in the algorithm's terms: `"xxh3 0x1a2b3c4d"`, `"slot 12739"`.
+    #[wasm_bindgen(js_name = describeKey)]
+    pub fn describe_key(&self, key: JsValue) -> Result<String, JsValue> {
+        Ok(self.inner.describe_key(string(&key, "the key")?))
+    }
+
+    /// `{rsd, maxOverMean, minOverMean}` from exact shares, or `null` when empty or sampled only.
+    pub fn spread(&self) -> Result<JsValue, JsValue> {
+        let weights: Vec<f64> = self.inner.nodes().iter().map(|n| n.weight).collect();
+        let spread = match self.inner.arcs() {
+            Some(arcs) => analysis::Spread::of(&analysis::shares(arcs), &weights),
+            None => None,
+        };
+        to_js(&spread)
+    }
+
+    /// `[{vnodes, spread, theoreticalRsd}]` for each count, with these nodes and hash.
+    #[wasm_bindgen(js_name = vnodeSweep)]
+    pub fn vnode_sweep(&self, counts: JsValue) -> Result<JsValue, JsValue> {
+        let counts: Vec<f64> = serde_wasm_bindgen::from_value(counts)
+            .map_err(|_| bad_argument("the vnode counts must be an array of numbers".into()))?;
+        if counts.len() > analysis::MAX_SWEEP_STEPS {
+            let (max, got) = (analysis::MAX_SWEEP_STEPS as u64, counts.len() as u64);
+            return Err(error(Error::TooLarge { what: "sweep steps".into(), max, got }));
+        }
+        let counts: Vec<u32> = counts
+            .into_iter()
+            .map(|c| if c.fract() == 0.0 && (1.0..=f64::from(crate::MAX_VNODES)).contains(&c) { Ok(c as u32) } else { Err(Error::InvalidVnodes(c.max(0.0) as u64)) })
+            .collect::<Result<_, _>>()
+            .map_err(error)?;
+        let ring = self.inner.as_ring().ok_or_else(|| error(Error::Unsupported("vnodeSweep: ringlab's ring only".into())))?;
+        let nodes: Vec<NodeSpec> = ring.nodes().iter().map(crate::Node::spec).collect();
+        to_js(&analysis::vnode_sweep(ring.config(), &nodes, &counts).map_err(error)?)
+    }
+
+    /// The exact migration from `before` to `after` (both rings of points mapping keys the
+    /// same way): `{arcs: [{start, end, from, to}], moved, movedFraction, idealFraction,
+    /// moduloFraction}`; positions are decimal strings (they can pass 2^53).
+    pub fn diff(before: &Ring, after: &Ring) -> Result<JsValue, JsValue> {
+        let not_exact = || error(Error::Unsupported(format!("{} has no exact arcs: use diffSample", before.algorithm())));
+        let (a, b) = (before.inner.arcs().ok_or_else(not_exact)?, after.inner.arcs().ok_or_else(not_exact)?);
+        let m = migration::between(a, b).map_err(error)?;
+        if m.arcs.len() > migration::MAX_DIFF_ARCS {
+            let (max, got) = (migration::MAX_DIFF_ARCS as u64, m.arcs.len() as u64);
+            return Err(error(Error::TooLarge { what: "moved arcs in a diff".into(), max, got }));
+        }
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Arc {
+            start: String,
+            end: String,
+            from: String,
+            to: String,
+        }
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Diff {
+            arcs: Vec<Arc>,
+            moved: String,
+            moved_fraction: f64,
+            ideal_fraction: f64,
+            modulo_fraction: f64,
+        }
+        to_js(&Diff {
+            arcs: m
+                .arcs
+                .into_iter()
+                .map(|a| Arc { start: a.start.to_string(), end: a.end.to_string(), from: a.from, to: a.to })
+                .collect(),
+            moved: m.moved.to_string(),
+            moved_fraction: m.moved_fraction,
+            ideal_fraction: m.ideal_fraction,
+            modulo_fraction: m.modulo_fraction,
+        })
+    }
+
+    /// Moved keys on `"{prefix}0" .. "{prefix}{count-1}"`:
+    /// `{keys, movedKeys, movedFraction, movedTrafficFraction, zipfS}`.
+    #[wasm_bindgen(js_name = diffSample)]
+    pub fn diff_sample(before: &Ring, after: &Ring, prefix: JsValue, count: JsValue, zipf_s: JsValue) -> Result<JsValue, JsValue> {
+        let prefix = string(&prefix, "the key prefix")?;
+        let count = super::count(&count, "the key count", keys::MAX_SAMPLE_KEYS)?;
+        keys::check_generated(&prefix, count).map_err(error)?;
+        let s = if zipf_s.is_undefined() { 0.0 } else { number(&zipf_s, "the Zipf exponent")? };
+        to_js(&migration::generated_between(&before.inner, &after.inner, &prefix, count, s).map_err(error)?)
+    }
+
+    /// As `diffSample`, on the given keys (most popular first for the traffic figure).
+    #[wasm_bindgen(js_name = diffKeys)]
+    pub fn diff_keys(before: &Ring, after: &Ring, keys: JsValue, zipf_s: JsValue) -> Result<JsValue, JsValue> {
+        let keys: Vec<String> = serde_wasm_bindgen::from_value(keys)
+            .map_err(|_| bad_argument("the keys must be an array of strings".into()))?;
+        if keys.len() > crate::keys::MAX_SAMPLE_KEYS {
+            let (max, got) = (crate::keys::MAX_SAMPLE_KEYS as u64, keys.len() as u64);
+            return Err(error(Error::TooLarge { what: "keys".into(), max, got }));
+        }
+        let s = if zipf_s.is_undefined() { 0.0 } else { number(&zipf_s, "the Zipf exponent")? };
+        let m = migration::sample_between(&before.inner, &after.inner, &KeySample { keys }, s).map_err(error)?;
+        to_js(&m)
+    }
+}

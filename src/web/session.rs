@@ -1,0 +1,256 @@
+//! `Session`: the playground's model for the page and the embed.
+
+use super::ring::{AddOptions, Ring};
+use super::{error, flag, number, options, string, to_js};
+use crate::algo::{Algorithm, Cluster};
+use crate::session::{self as engine, Change, Settings, Transition};
+use crate::{Error, Hash, Node, NodeSpec, RingBits};
+use js_sys::{Float64Array, Object, Reflect, Uint32Array};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+/// `configure({...})`'s fields, every one optional.
+#[derive(Deserialize, Default)]
+struct SettingsArg {
+    algorithm: Option<String>,
+    hash: Option<String>,
+    bits: Option<f64>,
+    vnodes: Option<f64>,
+    keys: Option<f64>,
+    replicas: Option<f64>,
+}
+
+const SETTINGS: [&str; 6] = ["algorithm", "hash", "bits", "vnodes", "keys", "replicas"];
+
+#[derive(Serialize)]
+struct SettingsView {
+    algorithm: &'static str,
+    hash: &'static str,
+    bits: u32,
+    vnodes: u32,
+    keys: usize,
+    replicas: usize,
+}
+
+fn whole(x: f64, what: &str) -> Result<u64, Error> {
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= u32::MAX as f64 {
+        Ok(x as u64)
+    } else {
+        Err(Error::InvalidOption(format!("{what} must be a whole number (got {x})")))
+    }
+}
+
+fn merged(current: &Settings, arg: SettingsArg) -> Result<Settings, Error> {
+    let mut s = current.clone();
+    if let Some(a) = arg.algorithm {
+        s.algorithm = Algorithm::from_name(&a)?;
+    }
+    if let Some(h) = arg.hash {
+        s.hash = Hash::from_name(&h)?;
+    }
+    if let Some(b) = arg.bits {
+        s.bits = RingBits::from_bits(whole(b, "bits")?)?;
+    }
+    if let Some(v) = arg.vnodes {
+        let v = whole(v, "vnodes")?;
+        s.vnodes = u32::try_from(v).map_err(|_| Error::InvalidVnodes(v))?;
+    }
+    if let Some(k) = arg.keys {
+        s.keys = whole(k, "keys")? as usize;
+    }
+    if let Some(r) = arg.replicas {
+        s.replicas = whole(r, "replicas")? as usize;
+    }
+    Ok(s)
+}
+
+/// The page's (and each embed's) state: nodes, settings, history and key sample.
+#[wasm_bindgen]
+pub struct Session {
+    pub(crate) inner: engine::Session,
+}
+
+fn transition(t: &Transition) -> Result<JsValue, JsValue> {
+    to_js(t)
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// `new Session()`: the playground's five nodes; `new Session({nodes, algorithm, hash,
+    /// bits, vnodes, keys, replicas})` for others.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Session, JsValue> {
+        if options.is_undefined() || options.is_null() {
+            return Ok(Session { inner: engine::Session::playground() });
+        }
+        #[derive(Deserialize, Default)]
+        struct Arg {
+            #[serde(default)]
+            nodes: Vec<super::ring::NodeArg>,
+            #[serde(flatten)]
+            settings: SettingsArg,
+        }
+        let mut known = SETTINGS.to_vec();
+        known.push("nodes");
+        let arg: Arg = super::options(&options, &known)?;
+        if arg.nodes.len() > engine::MAX_NODES {
+            let (max, got) = (engine::MAX_NODES as u64, arg.nodes.len() as u64);
+            return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
+        }
+        let settings = merged(&Settings::default(), arg.settings).map_err(error)?;
+        let nodes = arg.nodes.into_iter().map(NodeSpec::from);
+        Ok(Session { inner: engine::Session::new(settings, nodes).map_err(error)? })
+    }
+
+    /// The session a share link's fragment describes.
+    #[wasm_bindgen(js_name = fromLink)]
+    pub fn from_link(link: JsValue) -> Result<Session, JsValue> {
+        Ok(Session { inner: engine::Session::from_link(&string(&link, "the link")?).map_err(error)? })
+    }
+
+    /// The share link's fragment for the current state (`#ringlab=2&...`).
+    pub fn link(&self) -> String {
+        self.inner.link()
+    }
+
+    /// `{algorithm, hash, bits, vnodes, keys, replicas}`.
+    pub fn settings(&self) -> Result<JsValue, JsValue> {
+        let s = self.inner.settings();
+        to_js(&SettingsView {
+            algorithm: s.algorithm.name(),
+            hash: s.hash.name(),
+            bits: s.bits.bits(),
+            vnodes: s.vnodes,
+            keys: s.keys,
+            replicas: s.replicas,
+        })
+    }
+
+    /// Adds a node: `add(name, {weight, zone})`; returns the transition.
+    pub fn add(&mut self, name: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+        let name = string(&name, "the node name")?;
+        let o: AddOptions = options(&opts, &["weight", "zone"])?;
+        let spec = NodeSpec { name, weight: o.weight.unwrap_or(1.0), zone: o.zone };
+        transition(&self.inner.apply(Change::Add(spec)).map_err(error)?)
+    }
+
+    /// Removes a node; returns the transition.
+    pub fn remove(&mut self, name: JsValue) -> Result<JsValue, JsValue> {
+        let name = string(&name, "the node name")?;
+        transition(&self.inner.apply(Change::Remove(name)).map_err(error)?)
+    }
+
+    /// Changes a node's weight; returns the transition.
+    #[wasm_bindgen(js_name = setWeight)]
+    pub fn set_weight(&mut self, name: JsValue, weight: JsValue) -> Result<JsValue, JsValue> {
+        let name = string(&name, "the node name")?;
+        let weight = weight.as_f64().ok_or_else(|| super::bad_argument("the weight must be a number".into()))?;
+        transition(&self.inner.apply(Change::SetWeight { name, weight }).map_err(error)?)
+    }
+
+    /// New settings (any of `{algorithm, hash, bits, vnodes, keys, replicas}`) for the same
+    /// nodes; returns the transition.
+    pub fn configure(&mut self, settings: JsValue) -> Result<JsValue, JsValue> {
+        let arg: SettingsArg = options(&settings, &SETTINGS)?;
+        let next = merged(self.inner.settings(), arg).map_err(error)?;
+        transition(&self.inner.apply(Change::Configure(next)).map_err(error)?)
+    }
+
+    /// Undoes the last change: its transition, or `null` with nothing to undo.
+    pub fn undo(&mut self) -> Result<JsValue, JsValue> {
+        self.inner.undo().map_or(Ok(JsValue::NULL), |t| transition(&t))
+    }
+
+    /// Redoes the last undone change, or `null`.
+    pub fn redo(&mut self) -> Result<JsValue, JsValue> {
+        self.inner.redo().map_or(Ok(JsValue::NULL), |t| transition(&t))
+    }
+
+    /// Whether transitions also replay the change under `hash % N`.
+    #[wasm_bindgen(js_name = setCompareModulo)]
+    pub fn set_compare_modulo(&mut self, on: JsValue) -> Result<(), JsValue> {
+        self.inner.set_compare_modulo(flag(&on, "compareModulo")?);
+        Ok(())
+    }
+
+    /// The last change described again, or `null`.
+    #[wasm_bindgen(js_name = lastChange)]
+    pub fn last_change(&self) -> Result<JsValue, JsValue> {
+        self.inner.last_change().map_or(Ok(JsValue::NULL), |t| transition(&t))
+    }
+
+    /// What to draw: `{points, pointOwners, keys, keyOwners, colours}` as typed arrays, and
+    /// `{axis, description, summary}`.
+    pub fn scene(&self) -> Result<JsValue, JsValue> {
+        let scene = self.inner.scene();
+        let out = Object::new();
+        let set = |key: &str, value: &JsValue| Reflect::set(&out, &JsValue::from_str(key), value);
+        set("points", &Float64Array::from(scene.points.as_slice()))?;
+        set("pointOwners", &Uint32Array::from(scene.point_owners.as_slice()))?;
+        set("keys", &Float64Array::from(scene.keys.as_slice()))?;
+        set("keyOwners", &Uint32Array::from(scene.key_owners.as_slice()))?;
+        set("colours", &Uint32Array::from(scene.colours.as_slice()))?;
+        set("axis", &to_js(&scene.axis)?)?;
+        set("description", &JsValue::from_str(&scene.description))?;
+        set("summary", &JsValue::from_str(&scene.summary))?;
+        Ok(out.into())
+    }
+
+    /// `[{name, weight, zone, points, share, keys, colour, removalRule}]`.
+    pub fn nodes(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.node_rows())
+    }
+
+    /// `{exactArcs, exactShares, replicas, weights, hash, vnodes, undo, redo}`.
+    pub fn capabilities(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.capabilities())
+    }
+
+    /// `{rsd, maxOverMean, minOverMean}` from exact shares, or `null`.
+    pub fn spread(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.spread())
+    }
+
+    /// The arc at `fraction` of the circle (0 = top, clockwise), or `null`.
+    #[wasm_bindgen(js_name = arcAt)]
+    pub fn arc_at(&self, fraction: JsValue) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.arc_at(number(&fraction, "the fraction")?))
+    }
+
+    /// The sample key drawn nearest `fraction`, within `tolerance`, or `null`.
+    #[wasm_bindgen(js_name = keyNear)]
+    pub fn key_near(&self, fraction: JsValue, tolerance: JsValue) -> Result<JsValue, JsValue> {
+        let (f, t) = (number(&fraction, "the fraction")?, number(&tolerance, "the tolerance")?);
+        to_js(&self.inner.key_near(f, t))
+    }
+
+    /// Where `key` lands and the walk to its owner: `{key, description, fraction, owner, walk, text}`.
+    pub fn follow(&self, key: JsValue) -> Result<JsValue, JsValue> {
+        let key = string(&key, "the key")?;
+        if key.len() > crate::keys::MAX_PREFIX_BYTES {
+            let (max, got) = (crate::keys::MAX_PREFIX_BYTES as u64, key.len() as u64);
+            return Err(error(Error::TooLarge { what: "a key (bytes)".into(), max, got }));
+        }
+        to_js(&self.inner.follow(&key).map_err(error)?)
+    }
+
+    /// A free name for a new node: `node-N` with the smallest N not taken.
+    #[wasm_bindgen(js_name = nextNodeName)]
+    pub fn next_node_name(&self) -> String {
+        let taken = |name: &str| self.inner.nodes().iter().any(|n| n.name == name);
+        (1..).map(|i| format!("node-{i}")).find(|n| !taken(n)).unwrap_or_default()
+    }
+
+    /// This session's nodes under `algorithm` (the other settings kept), as a `Ring`: to time
+    /// lookups of every algorithm on the same nodes.
+    #[wasm_bindgen(js_name = ringFor)]
+    pub fn ring_for(&self, algorithm: JsValue) -> Result<Ring, JsValue> {
+        let algorithm = Algorithm::from_name(&string(&algorithm, "the algorithm")?).map_err(error)?;
+        let settings = Settings { algorithm, ..self.inner.settings().clone() };
+        let nodes = self.inner.nodes().iter().map(|n| NodeSpec::new(n.name.clone()));
+        let weighted = self.inner.nodes().iter().map(Node::spec);
+        // Weightless algorithms take the names alone.
+        let cluster = Cluster::new(settings.options(), weighted).or_else(|_| Cluster::new(settings.options(), nodes));
+        Ok(Ring::from_cluster(cluster.map_err(error)?))
+    }
+}
