@@ -1,12 +1,13 @@
 //! wasm-bindgen tests, run in headless Chromium and Firefox by `cargo xtask test`: the `Ring`
-//! class as JavaScript sees it (options objects in, `Error`s with readable messages out), and
-//! the shared vectors giving the same answers in the browser as natively.
+//! and `Session` classes as JavaScript sees them (options objects in, `Error`s with readable
+//! messages and codes out, wrong types refused), and the shared vectors giving the same
+//! answers in the browser as natively.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
 use js_sys::{Array, Reflect};
-use ringlab::wasm::Ring;
+use ringlab::web::{self, Ring, Session};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
@@ -17,12 +18,30 @@ fn js(json: &str) -> JsValue {
     js_sys::JSON::parse(json).expect("test JSON parses")
 }
 
+/// A JS string.
+fn s(text: &str) -> JsValue {
+    JsValue::from_str(text)
+}
+
+/// A JS number.
+fn n(x: f64) -> JsValue {
+    JsValue::from_f64(x)
+}
+
 /// The message of the `Error` a call threw.
 #[track_caller]
-fn message<T>(result: Result<T, wasm_bindgen::JsError>) -> String {
-    let value: JsValue = result.err().expect("the call should fail").into();
+fn message<T>(result: Result<T, JsValue>) -> String {
+    let value: JsValue = result.err().expect("the call should fail");
     let error: js_sys::Error = value.dyn_into().expect("a JS Error");
     String::from(error.message())
+}
+
+/// The `code` of the `Error` a call threw.
+#[track_caller]
+fn code<T>(result: Result<T, JsValue>) -> String {
+    let value: JsValue = result.err().expect("the call should fail");
+    assert!(value.is_instance_of::<js_sys::Error>(), "a JS Error");
+    get(&value, "code").as_string().expect("a code")
 }
 
 fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -49,44 +68,47 @@ fn options_object_builds_a_ring() {
 fn no_options_means_defaults() {
     let mut ring = Ring::new(JsValue::UNDEFINED).unwrap();
     assert_eq!((ring.hash().as_str(), ring.bits(), ring.vnodes()), ("xxh3", 32, 160));
-    ring.add("a".into(), JsValue::UNDEFINED).unwrap();
-    assert_eq!(ring.locate("anything").unwrap(), "a");
+    ring.add(s("a"), JsValue::UNDEFINED).unwrap();
+    assert_eq!(ring.locate(s("anything")).unwrap(), "a");
 }
 
 #[wasm_bindgen_test]
 fn errors_are_js_errors_with_readable_messages() {
     let mut ring = Ring::new(js(r#"{"nodes": ["a"]}"#)).unwrap();
-    assert_eq!(message(ring.add("a".into(), JsValue::UNDEFINED)), "a node named \"a\" is already on the ring");
-    assert_eq!(message(ring.remove("ghost")), "there is no node named \"ghost\" on the ring");
-    assert!(message(ring.add("w".into(), js(r#"{"weight": 0}"#))).contains("weight must be a positive"));
-    assert!(message(ring.set_weight("a", f64::NAN)).contains("weight must be a positive"));
+    assert_eq!(message(ring.add(s("a"), JsValue::UNDEFINED)), "a node named \"a\" is already on the ring");
+    assert_eq!(message(ring.remove(s("ghost"))), "there is no node named \"ghost\" on the ring");
+    assert!(message(ring.add(s("w"), js(r#"{"weight": 0}"#))).contains("weight must be a positive"));
+    assert!(message(ring.set_weight(s("a"), n(f64::NAN))).contains("weight must be a positive"));
     assert!(message(Ring::new(js(r#"{"hash": "djb2"}"#))).contains("unknown hash \"djb2\""));
     assert!(message(Ring::new(js(r#"{"vnodes": 0}"#))).contains("vnodes must be between 1 and"));
     assert!(message(Ring::new(js(r#"{"vnodes": 1e12}"#))).contains("vnodes must be between 1 and"));
     assert!(message(Ring::new(js(r#"{"colour": "red"}"#))).contains("invalid option"));
+    assert_eq!(code(Ring::new(js(r#"{"colour": "red"}"#))), "invalid-option");
+    assert_eq!(code(ring.add(s("a"), JsValue::UNDEFINED)), "duplicate-node");
+    assert_eq!(code(ring.remove(s("ghost"))), "unknown-node");
     assert!(message(Ring::new(js(r#"{"nodes": [{"name": "a", "weight": "heavy"}]}"#)))
         .contains("each node is a name or {name, weight, zone}"));
-    assert!(message(ring.add("big".into(), js(r#"{"weight": 100000}"#))).contains("points on the ring"));
+    assert!(message(ring.add(s("big"), js(r#"{"weight": 100000}"#))).contains("points on the ring"));
     // Failed calls left the ring as it was.
     assert_eq!(ring.point_count(), 160);
-    ring.remove("a").unwrap();
-    assert!(message(ring.locate("k")).contains("the ring is empty"));
+    ring.remove(s("a")).unwrap();
+    assert!(message(ring.locate(s("k"))).contains("the ring is empty"));
 }
 
 #[wasm_bindgen_test]
 fn diff_reports_a_join_exactly() {
     let before = Ring::new(js(r#"{"nodes": ["a", "b", "c"]}"#)).unwrap();
     let mut after = before.duplicate();
-    after.add("d".into(), JsValue::UNDEFINED).unwrap();
+    after.add(s("d"), JsValue::UNDEFINED).unwrap();
     let diff = Ring::diff(&before, &after).unwrap();
-    let moved = get(&diff, "moved_fraction").as_f64().unwrap();
-    let ideal = get(&diff, "ideal_fraction").as_f64().unwrap();
+    let moved = get(&diff, "movedFraction").as_f64().unwrap();
+    let ideal = get(&diff, "idealFraction").as_f64().unwrap();
     assert_eq!(moved, ideal);
     let arcs: Array = get(&diff, "arcs").dyn_into().unwrap();
     assert!(arcs.length() > 0);
     assert!(arcs.iter().all(|arc| get(&arc, "to").as_string().unwrap() == "d"));
-    let sample = Ring::diff_sample(&before, &after, "key:", 10_000, 1.0).unwrap();
-    let sampled = get(&sample, "moved_fraction").as_f64().unwrap();
+    let sample = Ring::diff_sample(&before, &after, s("key:"), n(10_000.0), n(1.0)).unwrap();
+    let sampled = get(&sample, "movedFraction").as_f64().unwrap();
     assert!((sampled - moved).abs() < 0.02, "sample {sampled} vs exact {moved}");
 }
 
@@ -96,7 +118,7 @@ fn rendezvous_matches_the_python_implementation_in_the_browser() {
     let nodes = serde_json::to_string(&r.nodes).unwrap();
     let ring = Ring::new(js(&format!(r#"{{"algorithm": "rendezvous", "hash": "{}", "nodes": {nodes}}}"#, r.hash))).unwrap();
     for k in &r.keys {
-        assert_eq!(ring.locate(&k.key).unwrap(), k.owner, "{:?}", k.key);
+        assert_eq!(ring.locate(s(&k.key)).unwrap(), k.owner, "{:?}", k.key);
     }
 }
 
@@ -108,9 +130,9 @@ fn vectors_match_in_the_browser() {
         let ring = Ring::new(js(&options)).unwrap();
         assert_eq!(ring.point_count(), case.points);
         for k in &case.keys {
-            let position = ring.key_position(&k.key).unwrap();
+            let position = ring.key_position(s(&k.key)).unwrap();
             assert_eq!(common::hex(&position), common::hex(&k.position), "{} {:?}", case.hash, k.key);
-            assert_eq!(ring.locate(&k.key).unwrap(), k.owner, "{} {:?}", case.hash, k.key);
+            assert_eq!(ring.locate(s(&k.key)).unwrap(), k.owner, "{} {:?}", case.hash, k.key);
         }
     }
 }
@@ -121,25 +143,25 @@ fn replicas_and_analysis_are_reachable_from_js() {
         r#"{"vnodes": 50, "nodes": [{"name": "a1", "zone": "a"}, {"name": "a2", "zone": "a"}, {"name": "b1", "zone": "b"}]}"#,
     ))
     .unwrap();
-    let list = ring.replicas("user:7", 2).unwrap();
-    assert_eq!(list[0], ring.locate("user:7").unwrap());
+    let list = ring.replicas(s("user:7"), n(2.0)).unwrap();
+    assert_eq!(list[0], ring.locate(s("user:7")).unwrap());
     assert!(list.contains(&"b1".to_string()) , "two zones, two replicas: one must be b1, got {list:?}");
-    assert_eq!(ring.replicas("user:7", 10).unwrap().len(), 3);
+    assert_eq!(ring.replicas(s("user:7"), n(10.0)).unwrap().len(), 3);
 
-    let sweep: Array = ring.vnode_sweep(vec![1, 10, 100]).unwrap().dyn_into().unwrap();
+    let sweep: Array = ring.vnode_sweep(js("[1, 10, 100]")).unwrap().dyn_into().unwrap();
     assert_eq!(sweep.length(), 3);
     let rsd = |i: u32| get(&get(&sweep.get(i), "spread"), "rsd").as_f64().unwrap();
     assert!(rsd(2) < rsd(0), "more vnodes, less spread: {} vs {}", rsd(2), rsd(0));
-    let theory = get(&sweep.get(1), "theoretical_rsd").as_f64().unwrap();
-    assert_eq!(theory, ringlab::wasm::theoretical_rsd(3, 10));
+    let theory = get(&sweep.get(1), "theoreticalRsd").as_f64().unwrap();
+    assert_eq!(theory, web::theoretical_rsd(n(3.0), n(10.0)).unwrap());
     assert!((theory - (2.0f64 / 31.0).sqrt()).abs() < 1e-12);
 
     let mut after = ring.duplicate();
-    after.remove("a1").unwrap();
+    after.remove(s("a1")).unwrap();
     let keys: Vec<String> = (0..500).map(|i| format!("user:{i}")).collect();
-    let owned_by_a1 = keys.iter().filter(|k| ring.locate(k).unwrap() == "a1").count();
-    let moved = Ring::diff_keys(&ring, &after, keys, 0.0).unwrap();
-    assert_eq!(get(&moved, "moved_keys").as_f64().unwrap() as usize, owned_by_a1);
+    let owned_by_a1 = keys.iter().filter(|k| ring.locate(s(k)).unwrap() == "a1").count();
+    let moved = Ring::diff_keys(&ring, &after, serde_wasm_bindgen::to_value(&keys).unwrap(), n(0.0)).unwrap();
+    assert_eq!(get(&moved, "movedKeys").as_f64().unwrap() as usize, owned_by_a1);
 }
 
 /// The real-system fixtures (tests/real), checked in the browser: u64/i64 arithmetic, CRC
@@ -152,61 +174,61 @@ fn real_systems_agree_in_the_browser() {
         let key = t["key"].as_str().unwrap();
         let want: i64 = t["token"].as_str().unwrap().parse().unwrap();
         let want = if key.is_empty() { i64::MIN } else { want }; // Cassandra's MINIMUM for b""
-        assert_eq!(ringlab::wasm::cassandra_token(key), want, "{key:?}");
+        assert_eq!(web::cassandra_token(s(key)).unwrap(), want, "{key:?}");
     }
     let jump: Value = serde_json::from_str(include_str!("real/fixtures/jump.json")).unwrap();
     for c in jump["cases"].as_array().unwrap() {
         let key: u64 = c["key"].as_str().unwrap().parse().unwrap();
         let buckets = c["buckets"].as_u64().unwrap() as u32;
-        assert_eq!(u64::from(ringlab::wasm::jump_hash(key, buckets).unwrap()), c["bucket"].as_u64().unwrap());
+        assert_eq!(u64::from(web::jump_hash(JsValue::from(key), n(f64::from(buckets))).unwrap()), c["bucket"].as_u64().unwrap());
     }
     let redis: Value = serde_json::from_str(include_str!("real/fixtures/redis_cluster.json")).unwrap();
     for k in redis["keyslots"].as_array().unwrap() {
-        assert_eq!(u64::from(ringlab::wasm::redis_key_slot(k["key"].as_str().unwrap())), k["slot"].as_u64().unwrap());
+        assert_eq!(u64::from(web::redis_key_slot(s(k["key"].as_str().unwrap())).unwrap()), k["slot"].as_u64().unwrap());
     }
     let ketama: Value = serde_json::from_str(include_str!("real/fixtures/ketama_published.json")).unwrap();
     for v in ketama["vectors"].as_array().unwrap() {
         let nodes = serde_json::to_string(&v["servers"]).unwrap();
         let ring = Ring::new(js(&format!(r#"{{"algorithm": "libketama", "nodes": {nodes}}}"#))).unwrap();
         for k in v["keys"].as_array().unwrap() {
-            assert_eq!(ring.locate(k["key"].as_str().unwrap()).unwrap(), k["server"].as_str().unwrap());
+            assert_eq!(ring.locate(s(k["key"].as_str().unwrap())).unwrap(), k["server"].as_str().unwrap());
         }
     }
 }
 
 #[wasm_bindgen_test]
 fn every_algorithm_is_reachable_by_name() {
-    let names = ringlab::wasm::algorithms();
+    let names = web::algorithms();
     assert_eq!(names.len(), 13);
     for name in &names {
         let mut ring = Ring::new(js(&format!(r#"{{"algorithm": "{name}", "nodes": ["n1", "n2", "n3"]}}"#))).unwrap();
         assert_eq!(&ring.algorithm(), name);
-        let owner = ring.locate("user:42").unwrap();
+        let owner = ring.locate(s("user:42")).unwrap();
         assert!(["n1", "n2", "n3"].contains(&owner.as_str()), "{name}: {owner}");
         let before = ring.duplicate();
-        ring.add("n4".into(), JsValue::UNDEFINED).unwrap();
-        let sample = Ring::diff_sample(&before, &ring, "key:", 2000, 0.0).unwrap();
-        let moved = get(&sample, "moved_fraction").as_f64().unwrap();
+        ring.add(s("n4"), JsValue::UNDEFINED).unwrap();
+        let sample = Ring::diff_sample(&before, &ring, s("key:"), n(2000.0), n(0.0)).unwrap();
+        let moved = get(&sample, "movedFraction").as_f64().unwrap();
         let bound = if name == "modulo" { 1.0 } else { 0.45 };
         assert!(moved > 0.0 && moved <= bound, "{name} moved {moved}");
         if ring.point_count() > 0 {
-            let exact = get(&Ring::diff(&before, &ring).unwrap(), "moved_fraction").as_f64().unwrap();
+            let exact = get(&Ring::diff(&before, &ring).unwrap(), "movedFraction").as_f64().unwrap();
             assert!((exact - moved).abs() < 0.05, "{name}: exact {exact} vs sampled {moved}");
         }
     }
     assert!(message(Ring::new(js(r#"{"algorithm": "chord"}"#))).contains("unknown algorithm \"chord\""));
     let mut jump = Ring::new(js(r#"{"algorithm": "jump", "nodes": ["a", "b", "c"]}"#)).unwrap();
-    assert!(message(jump.remove("a")).contains("jump hash can only remove its last bucket"));
-    jump.remove("c").unwrap();
+    assert!(message(jump.remove(s("a"))).contains("jump hash can only remove its last bucket"));
+    jump.remove(s("c")).unwrap();
     assert!(message(Ring::new(js(r#"{"algorithm": "maglev", "nodes": [{"name": "a", "weight": 2}]}"#))).contains("maglev has no weights"));
     let redis = Ring::new(js(r#"{"algorithm": "redis-cluster", "nodes": ["m1", "m2", "m3"]}"#)).unwrap();
-    assert_eq!(redis.describe_key("123456789"), "slot 12739");
-    assert!(message(redis.replicas("k", 2)).contains("available with the \"ring\" algorithm"));
+    assert_eq!(redis.describe_key(s("123456789")).unwrap(), "slot 12739");
+    assert!(message(redis.replicas(s("k"), n(2.0))).contains("has no preference lists"));
 }
 
 #[wasm_bindgen_test]
 fn algorithms_compare_side_by_side() {
-    let rows: Array = ringlab::wasm::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), "key:", 5000)
+    let rows: Array = web::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), s("key:"), n(5000.0))
         .unwrap()
         .dyn_into()
         .unwrap();
@@ -214,9 +236,65 @@ fn algorithms_compare_side_by_side() {
     for row in rows.iter() {
         let name = get(&row, "algorithm").as_string().unwrap();
         assert!(get(&row, "error").is_undefined(), "{name}: {:?}", get(&row, "error"));
-        let join = get(&row, "moved_on_join").as_f64().unwrap();
+        let join = get(&row, "movedOnJoin").as_f64().unwrap();
         if name == "modulo" {
             assert!(join > 0.7, "modulo {join}");
         }
     }
+}
+
+/// Wrong JS types, NaN, negative and fractional counts get `Error`s with codes, never a trap,
+/// and the object still works afterwards.
+#[wasm_bindgen_test]
+fn wrong_types_and_counts_are_refused_not_trapped() {
+    let mut ring = Ring::new(js(r#"{"nodes": ["a", "b"]}"#)).unwrap();
+    assert_eq!(code(ring.locate(n(42.0))), "invalid-argument");
+    assert_eq!(code(ring.locate(JsValue::NULL)), "invalid-argument");
+    assert_eq!(code(ring.add(n(1.0), JsValue::UNDEFINED)), "invalid-argument");
+    assert_eq!(code(ring.add(s("c"), s("heavy"))), "invalid-argument");
+    assert_eq!(code(ring.key_owners(s("k"), n(-1.0))), "invalid-argument");
+    assert_eq!(code(ring.key_owners(s("k"), n(1.5))), "invalid-argument");
+    assert_eq!(code(ring.key_owners(s("k"), n(f64::NAN))), "invalid-argument");
+    assert_eq!(code(ring.key_owners(s("k"), n(1e12))), "too-large");
+    assert_eq!(code(ring.key_owners(s(&"x".repeat(5000)), n(10.0))), "too-large");
+    assert_eq!(code(ring.replicas(s("k"), n(-3.0))), "invalid-argument");
+    assert_eq!(code(web::compare_algorithms(js(r#"{"nodes": ["a", "b"]}"#), s("k"), n(-1.0))), "invalid-argument");
+    assert_eq!(code(web::jump_hash(n(1.0), n(3.0))), "invalid-argument", "the key must be a BigInt");
+    assert_eq!(code(Ring::new(js(r#"{"vnodes": -5}"#))), "invalid-option");
+    assert_eq!(code(Ring::new(js("[1, 2]"))), "invalid-argument");
+    // Lone surrogates arrive replaced, as the browser's encoder does, and work as names.
+    let lone = js_sys::JSON::parse(r#""\ud800x""#).unwrap();
+    ring.add(lone, JsValue::UNDEFINED).unwrap();
+    assert_eq!(ring.point_count(), 480);
+    assert_eq!(ring.locate(s("still works")).unwrap().len() > 0, true);
+}
+
+#[wasm_bindgen_test]
+fn the_session_drives_a_change_and_undo_from_js() {
+    let mut session = Session::new(JsValue::UNDEFINED).unwrap();
+    let t = session.add(s("node-6"), JsValue::UNDEFINED).unwrap();
+    let text = get(&t, "text").as_string().unwrap();
+    assert!(text.starts_with("Added node-6: moved"), "{text}");
+    let exact = get(&t, "exact");
+    let arcs: Array = get(&exact, "arcs").dyn_into().unwrap();
+    assert!(arcs.length() > 0 && arcs.iter().all(|a| get(&a, "to").as_string().unwrap() == "node-6"));
+    let movers = get(&t, "movers");
+    let index: Array = get(&movers, "index").dyn_into().unwrap();
+    assert_eq!(index.length() as f64, get(&get(&t, "sample"), "movedKeys").as_f64().unwrap());
+    // The scene's arrays are typed arrays, as long as the sample.
+    let scene = session.scene().unwrap();
+    let keys: js_sys::Float64Array = get(&scene, "keys").dyn_into().unwrap();
+    assert_eq!(keys.length(), 2000);
+    let axis: Array = get(&scene, "axis").dyn_into().unwrap();
+    assert_eq!(axis.get(1).as_string().unwrap(), "2³⁰");
+    let undo = session.undo().unwrap();
+    assert_eq!(get(&undo, "label").as_string().unwrap(), "Undid: Added node-6");
+    let nodes: Array = session.nodes().unwrap().dyn_into().unwrap();
+    assert_eq!(nodes.length(), 5);
+    assert_eq!(code(session.remove(s("ghost"))), "unknown-node");
+    assert_eq!(code(session.configure(js(r#"{"keys": 1e9}"#))), "too-large");
+    let link = session.link();
+    let back = Session::from_link(s(&link)).unwrap();
+    assert_eq!(back.link(), link);
+    assert_eq!(code(Session::from_link(s("#ringlab=9"))), "invalid-option");
 }

@@ -75,8 +75,16 @@ pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
     if let Some(bits) = whole(o.bits, "bits")? {
         config.bits = RingBits::from_bits(bits)?;
     }
-    if let Some(vnodes) = whole(o.vnodes, "vnodes")? {
-        config.vnodes = u32::try_from(vnodes).map_err(|_| Error::InvalidVnodes(vnodes))?;
+    match o.vnodes {
+        // Whole but too large: the vnodes range says so.
+        Some(v) if v.is_finite() && v.fract() == 0.0 && v > f64::from(crate::MAX_VNODES) => {
+            return Err(Error::InvalidVnodes(v.min(u64::MAX as f64) as u64));
+        }
+        v => {
+            if let Some(vnodes) = whole(v, "vnodes")? {
+                config.vnodes = vnodes as u32;
+            }
+        }
     }
     options.config = config;
     let small = |x: Option<f64>, what: &str, default: u32| -> Result<u32, Error> {
