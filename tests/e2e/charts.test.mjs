@@ -37,7 +37,7 @@ test("the spread chart plots the Ring API's own spread", async () => {
   assert.ok(series.some((p) => p.vnodes === 32), "the current setting is one of the points");
   const expected = await engine(page, (mod, points) => points.map(({ vnodes }) => {
     const s = new mod.Ring({ vnodes, nodes: ["node-1", "node-2", "node-3", "node-4", "node-5"] }).spread();
-    return { rsd: s.rsd * 100, maxMean: s.max_over_mean };
+    return { rsd: s.rsd * 100, maxMean: s.maxOverMean };
   }), series);
   series.forEach((p, i) => {
     assert.ok(Math.abs(p.rsd - expected[i].rsd) < 1e-5, `rsd at ${p.vnodes}: chart ${p.rsd}, Ring ${expected[i].rsd}`);

@@ -37,10 +37,10 @@ test("the embed draws the ring and reports a change exactly", async () => {
     const mod = await import("./pkg/ringlab.js");
     await mod.default();
     const a = new mod.Ring({ vnodes: 64, nodes: ["cache-a", "cache-b", "cache-c"] });
-    const b = new mod.Ring({ vnodes: 64, nodes: ["cache-a", "cache-b", "cache-c", "node-4"] });
-    return mod.Ring.diffSample(a, b, "key:", 1000, 1).moved_keys;
+    const b = new mod.Ring({ vnodes: 64, nodes: ["cache-a", "cache-b", "cache-c", "node-1"] });
+    return mod.Ring.diffSample(a, b, "key:", 1000, 1).movedKeys;
   });
-  assert.match(await text(page, "demo", ".out"), new RegExp(`^Moved ${expected} of 1000 keys`));
+  assert.match(await text(page, "demo", ".out"), new RegExp(`^Added node-1: moved ${expected} of 1,000 keys`));
   await page.screenshot({ path: join(SHOTS, "20-embed.png"), fullPage: true });
   assert.deepEqual(problems, []);
   await context.close();

@@ -49,12 +49,12 @@ test("adding a node changes the picture and reports exactly what moved", async (
     const b = new mod.Ring({ vnodes: 32, nodes: [...names, "node-6"] });
     const exact = mod.Ring.diff(a, b);
     const sample = mod.Ring.diffSample(a, b, "key:", 2000, 1); // the engine's own count
-    return { exact: exact.moved_fraction, ideal: exact.ideal_fraction, modulo: exact.modulo_fraction, keys: sample.moved_keys };
+    return { exact: exact.movedFraction, ideal: exact.idealFraction, modulo: exact.moduloFraction, keys: sample.movedKeys };
   });
   const text = await page.textContent("#last-change");
   assert.ok(text.startsWith("Added node-6: moved "), text);
   assert.ok(text.includes(`moved ${expected.keys.toLocaleString("en-US")} of 2,000 keys`), text);
-  assert.ok(text.includes(`exactly ${(expected.exact * 100).toFixed(2)}% of the ring`), text);
+  assert.ok(text.includes(`exactly ${(expected.exact * 100).toFixed(2)}% of the key space`), text);
   assert.ok(text.includes(`ideal ${(expected.ideal * 100).toFixed(2)}%`), text);
   assert.ok(text.includes(`would have moved ${(expected.modulo * 100).toFixed(1)}%`), text);
   assert.equal(expected.exact, expected.ideal, "a join moves exactly the new node's share");

@@ -79,7 +79,11 @@ test("weight, vnodes, hash and algorithm controls change the ring", async () => 
   // Algorithm: Redis Cluster draws its slot ranges.
   await page.selectOption("#algorithm", "redis-cluster");
   await settle(page);
-  assert.match(await page.textContent("#summary"), /^Redis Cluster: 16,384 slots.* 5 nodes, redis-cluster/);
+  assert.match(await page.textContent("#summary"), /^5 nodes, redis-cluster/);
+  // The words and the axis come from the engine, in Redis's own key space.
+  assert.match(await page.textContent("#about"), /^Redis Cluster: 16,384 slots/);
+  const axis = await engine(page, (mod) => new mod.Session({ algorithm: "redis-cluster", nodes: ["a"] }).scene().axis);
+  assert.deepEqual(axis, ["slot 0", "slot 4096", "slot 8192", "slot 12288"]);
   assert.match(await page.textContent("#last-change"), /^Switched to redis-cluster: moved [\d,]+ of 2,000 keys .*only the sample compares them/);
   assert.notEqual((await canvasStats(page)).hash, before.hash);
   await page.fill("#follow-key", "123456789");
