@@ -2,7 +2,7 @@
 //! reports (balance, what a join and a leave move, memory) and a lookup cost the caller
 //! measured (wasm has no clock). Also the same numbers as a table model and as CSV.
 
-use super::{Chart, csv_field, legend_below, tick, titled, Swatch, Theme};
+use super::{csv_field, legend_below, tick, titled, Swatch, Theme};
 use crate::algo::compare::{self, Report};
 use crate::algo::{Algorithm, Options};
 use crate::keys::KeySample;
@@ -242,25 +242,7 @@ fn labels() -> [String; 2] {
 
 /// Draws the small multiples on `area` (its whole size): five panels in as many columns as
 /// fit, algorithm names on the left of each row.
-impl Chart for AlgorithmsData {
-    const MIN_SIZE: (u32, u32) = (320, 320);
-
-    fn empty(&self) -> Option<&'static str> {
-        (self.rows.is_empty()).then_some("the comparison has no algorithms")
-    }
-
-    fn render<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        render(area, self, theme)
-    }
-
-    fn csv(&self) -> String {
-        csv(self)
-    }
-}
+chart!(AlgorithmsData, (320, 320), rows, "the comparison has no algorithms");
 
 fn render<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,

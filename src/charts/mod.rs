@@ -21,6 +21,33 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
+/// Implements [`Chart`] for a chart module's data type from the module's `render` and `csv`
+/// functions: the type, its minimum size in CSS pixels, the field that is empty when there is
+/// nothing to draw, and the words for that.
+macro_rules! chart {
+    ($data:ty, $min:expr, $field:ident, $empty:literal) => {
+        impl $crate::charts::Chart for $data {
+            const MIN_SIZE: (u32, u32) = $min;
+
+            fn empty(&self) -> Option<&'static str> {
+                self.$field.is_empty().then_some($empty)
+            }
+
+            fn render<DB: DrawingBackend>(
+                &self,
+                area: &DrawingArea<DB, Shift>,
+                theme: &Theme,
+            ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+                render(area, self, theme)
+            }
+
+            fn csv(&self) -> String {
+                csv(self)
+            }
+        }
+    };
+}
+
 pub mod algorithms;
 pub mod moves;
 pub mod shares;
@@ -68,6 +95,7 @@ pub trait Chart {
     /// spreadsheets (see [`csv_field`]).
     fn csv(&self) -> String;
 }
+
 
 /// Draws `chart` on `area` (its whole size), in `theme`'s colours and scale; refuses an
 /// area smaller than the chart's minimum and data with nothing to draw.

@@ -1,7 +1,7 @@
 //! "What a change moves": the fraction of keys that change owner when a node joins or leaves,
 //! as the cluster grows, for this algorithm, the ideal, and `hash % N`.
 
-use super::{Chart, csv_field, legend_below, tick, Swatch, Theme};
+use super::{csv_field, legend_below, tick, Swatch, Theme};
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::migration::{self, KeySample};
 use crate::{Error, NodeSpec};
@@ -175,25 +175,7 @@ fn labels(data: &MovesData) -> [String; 3] {
 
 /// Draws the chart on `area` (its whole size): join and leave side by side, or stacked when
 /// the area is narrow.
-impl Chart for MovesData {
-    const MIN_SIZE: (u32, u32) = (300, 300);
-
-    fn empty(&self) -> Option<&'static str> {
-        (self.steps.is_empty()).then_some("the moves data has no steps")
-    }
-
-    fn render<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        render(area, self, theme)
-    }
-
-    fn csv(&self) -> String {
-        csv(self)
-    }
-}
+chart!(MovesData, (300, 300), steps, "the moves data has no steps");
 
 fn render<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,

@@ -1,7 +1,7 @@
 //! "Share per node": each node's share of the keys, exact where the algorithm allows,
 //! against its ideal (its weight over the total), in the node's ring colour.
 
-use super::{Chart, csv_field, legend_below, node_color, span, tick, titled, Swatch, Theme};
+use super::{csv_field, legend_below, node_color, span, tick, titled, Swatch, Theme};
 use crate::algo::Cluster;
 use crate::keys::KeySample;
 use crate::Error;
@@ -121,25 +121,7 @@ fn short(name: &str) -> String {
 }
 
 /// Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
-impl Chart for SharesData {
-    const MIN_SIZE: (u32, u32) = (280, 220);
-
-    fn empty(&self) -> Option<&'static str> {
-        (self.nodes.is_empty()).then_some("the share data has no nodes")
-    }
-
-    fn render<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        render(area, self, theme)
-    }
-
-    fn csv(&self) -> String {
-        csv(self)
-    }
-}
+chart!(SharesData, (280, 220), nodes, "the share data has no nodes");
 
 fn render<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,

@@ -1,7 +1,7 @@
 //! "Spread vs vnodes": how evenly load spreads as each node gets more points, computed
 //! exactly from arc lengths, beside the theory and (optionally) the range over several hashes.
 
-use super::{Chart, csv_field, legend_below, log_ticks, span, tick, titled, Swatch, Theme};
+use super::{csv_field, legend_below, log_ticks, span, tick, titled, Swatch, Theme};
 use crate::analysis::{self, SweepStep};
 use crate::{Config, Error, Hash, NodeSpec};
 use plotters::coord::Shift;
@@ -199,25 +199,7 @@ fn labels(data: &SpreadData) -> [String; 5] {
 }
 
 /// Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
-impl Chart for SpreadData {
-    const MIN_SIZE: (u32, u32) = (280, 220);
-
-    fn empty(&self) -> Option<&'static str> {
-        (self.points.is_empty()).then_some("the spread data has no points")
-    }
-
-    fn render<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        render(area, self, theme)
-    }
-
-    fn csv(&self) -> String {
-        csv(self)
-    }
-}
+chart!(SpreadData, (280, 220), points, "the spread data has no points");
 
 fn render<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
