@@ -33,9 +33,10 @@ fn xorshift(state: &mut u64) -> u64 {
     *state
 }
 
-/// Checks `m` against the independent point lists on a ring whose top position is `top`.
+/// Checks `m` against the independent point lists on a ring whose top position is `top`,
+/// and, at the same positions, the engine's own lookup (`Arcs::owner_of`) in both states.
 #[track_caller]
-fn check(before: &Points, after: &Points, top: u64, m: &Migration, what: &str) {
+fn check(before: &Points, after: &Points, top: u64, m: &Migration, engines: (&dyn Arcs, &dyn Arcs), what: &str) {
     // Arcs are in clockwise order, disjoint, and maximal.
     for w in m.arcs.windows(2) {
         assert!(w[0].end < w[1].start, "{what}: arcs overlap or are out of order");
@@ -57,6 +58,8 @@ fn check(before: &Points, after: &Points, top: u64, m: &Migration, what: &str) {
     positions.extend((0..20_000).map(|_| xorshift(&mut state) & top));
     for p in positions {
         let (from, to) = (owner(before, p), owner(after, p));
+        let looked_up = |arcs: &dyn Arcs| arcs.node_name(arcs.owner_of(p).unwrap()).to_string();
+        assert_eq!((looked_up(engines.0), looked_up(engines.1)), (from.to_string(), to.to_string()), "{what}: lookup of {p}");
         match arc_at(p) {
             Some(arc) => {
                 assert_ne!(from, to, "{what}: position {p} is in a moved arc but keeps its owner {from}");
@@ -222,7 +225,7 @@ fn ring_migrations_match_position_by_position() {
             let mut after = before.clone();
             change(&mut after);
             let what = format!("{hash} {} {what}", bits.bits());
-            check(&own_before, &own_ring(&after, f), top, &exact(&before, &after), &what);
+            check(&own_before, &own_ring(&after, f), top, &exact(&before, &after), (before.arcs().unwrap(), after.arcs().unwrap()), &what);
         }
     }
 }
@@ -239,7 +242,7 @@ fn ring_migration_across_a_collision() {
         let mut after = c.clone();
         after.remove(leaver).unwrap();
         let m = exact(&c, &after);
-        check(&own, &own_ring(&after, xxh32), u64::from(u32::MAX), &m, leaver);
+        check(&own, &own_ring(&after, xxh32), u64::from(u32::MAX), &m, (c.arcs().unwrap(), after.arcs().unwrap()), leaver);
     }
     let mut after = c.clone();
     after.remove("n1251").unwrap();
@@ -279,7 +282,8 @@ fn continuum_migrations_match_position_by_position() {
             changes.push(("weight up", heavier));
         }
         for (what, after) in changes {
-            check(&own_before, &continuum_points(&after), top, &exact(&before, &after), &format!("{algorithm:?} {what}"));
+            let engines = (before.arcs().unwrap(), after.arcs().unwrap());
+            check(&own_before, &continuum_points(&after), top, &exact(&before, &after), engines, &format!("{algorithm:?} {what}"));
         }
     }
 }
