@@ -486,3 +486,28 @@ fn modulo_owner_is_the_hash_mod_n() {
     });
     assert_eq!(moved, expected.count());
 }
+
+/// **groupcache's tie rule**: `Map.Add` writes `hashMap[hash] = key`, so on a CRC-32
+/// collision the node added later owns the point. "0hpuxactpbg" and "0rlgnac" (replica 0's
+/// labels, `"{i}{name}"`) have the same CRC-32, 0x63c20f3e (found by a search with Python's
+/// zlib), so with one replica each the owner of that position is whichever was added last.
+#[test]
+fn groupcache_collisions_go_to_the_node_added_last() {
+    let collision = 0x63c2_0f3e;
+    let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+    assert_eq!(crc.checksum(b"0hpuxactpbg"), collision as u32);
+    assert_eq!(crc.checksum(b"0rlgnac"), collision as u32);
+    let mut options = Options::new(Algorithm::Groupcache);
+    options.replicas = 1;
+    for (order, owner) in [(["hpuxactpbg", "rlgnac", "other"], "rlgnac"), (["rlgnac", "other", "hpuxactpbg"], "hpuxactpbg")] {
+        let c = Cluster::new(options.clone(), order).unwrap();
+        let arcs = c.arcs().unwrap();
+        assert_eq!(arcs.node_name(arcs.owner_of(collision).unwrap()), owner, "order {order:?}");
+        // Removing the owner hands the point back to the other.
+        let mut left = c.clone();
+        left.remove(owner).unwrap();
+        let arcs = left.arcs().unwrap();
+        let survivor = if owner == "rlgnac" { "hpuxactpbg" } else { "rlgnac" };
+        assert_eq!(arcs.node_name(arcs.owner_of(collision).unwrap()), survivor);
+    }
+}
