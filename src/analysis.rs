@@ -249,7 +249,8 @@ mod tests {
 
     #[test]
     fn shares_match_a_brute_force_count_on_a_tiny_ring() {
-        // Hand-placed points on a 32-bit ring, counted by arithmetic done here.
+        // The ring's own six points; each node's share is counted here from the gaps between
+        // them (the first point also takes [0, first] and (last, 2^32 - 1]).
         let ring = Ring::with_nodes(Config { vnodes: 3, ..Config::default() }, ["a", "b"]).unwrap();
         let pts: Vec<(u64, usize)> = (0..ring.point_count()).map(|i| ring.point(i)).collect();
         let mut expected = [0u128; 2];

@@ -11,6 +11,38 @@
 //! assert_eq!(token(b""), i64::MIN);
 //! ```
 
+use crate::Error;
+
+/// Most tokens in one `initial_token` list.
+pub const MAX_INITIAL_TOKENS: usize = 65_536;
+
+/// Parses a node's `initial_token` setting from `cassandra.yaml`: Murmur3 tokens (signed
+/// 64-bit decimals) separated by commas, spaces allowed. Give the result to
+/// [`Options::tokens`](crate::algo::Options::tokens) to place the node exactly there.
+///
+/// ```
+/// use ringlab::algo::cassandra::parse_initial_token;
+/// assert_eq!(parse_initial_token("-9223372036854775808, 0")?, vec![i64::MIN, 0]);
+/// assert_eq!(parse_initial_token("12, x").unwrap_err().code(), "parse-error");
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn parse_initial_token(text: &str) -> Result<Vec<i64>, Error> {
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    if items.len() > MAX_INITIAL_TOKENS {
+        return Err(Error::TooLarge { what: "an initial_token list".into(), max: MAX_INITIAL_TOKENS as u64, got: items.len() as u64 });
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            item.parse::<i64>().map_err(|_| Error::Parse {
+                line: 1,
+                message: format!("token {} ({item:?}) is not a Murmur3 token: a whole number from {} to {}", i + 1, i64::MIN, i64::MAX),
+            })
+        })
+        .collect()
+}
+
 const C1: u64 = 0x87c3_7b91_1142_53d5;
 const C2: u64 = 0x4cf5_ad43_2745_937f;
 

@@ -93,7 +93,10 @@ mod tests {
                 // Everything else moves about the joiner's fair share (1/11 ≈ 9%).
                 assert!(r.moved_on_join < 0.2, "{}: {}", r.algorithm, r.moved_on_join);
             }
-            assert!(r.max_over_mean >= 1.0 && r.memory_bytes > 0);
+            // Bounded-load's cap is ⌈1.25·K/N⌉ on this very key set: max/mean ≤ 1.25. The
+            // others are only roughly balanced; 2 is far above any of them here.
+            let most = if algorithm == Algorithm::BoundedLoad { 1.25 } else { 2.0 };
+            assert!(r.max_over_mean <= most, "{}: max/mean {}", r.algorithm, r.max_over_mean);
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::analysis::Arcs;
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec, MAX_POINTS};
 use md5::Digest as _;
+use std::collections::BTreeMap;
 
 const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 /// libketama keeps a server's address in `char ip[22]`.
@@ -34,7 +35,8 @@ enum Tie {
     EarlierAdded,
     /// groupcache: the later `Add` overwrites the point's entry in its map.
     LaterAdded,
-    /// ringlab's rule, for Cassandra (whose real tokens never collide).
+    /// ringlab's rule, for Cassandra: only for generated tokens (a collision of two 64-bit
+    /// hashes); explicit tokens that collide are refused, as Cassandra refuses them.
     SmallerName,
 }
 
@@ -43,6 +45,8 @@ pub(crate) struct Continuum {
     kind: Kind,
     nodes: Vec<Node>,
     points: Points,
+    /// Cassandra's explicit tokens by node name (`Options::tokens`).
+    tokens: BTreeMap<String, Vec<i64>>,
 }
 
 impl Continuum {
@@ -55,7 +59,8 @@ impl Continuum {
             Algorithm::Cassandra => Kind::Cassandra { num_tokens: options.num_tokens },
             other => unreachable!("{} is not a continuum", other.name()),
         };
-        let mut continuum = Continuum { kind, nodes: Vec::new(), points: Points::new(kind.space_bits()) };
+        let tokens = if matches!(kind, Kind::Cassandra { .. }) { options.tokens.clone() } else { BTreeMap::new() };
+        let mut continuum = Continuum { kind, nodes: Vec::new(), points: Points::new(kind.space_bits()), tokens };
         continuum.rebuild(nodes)?;
         Ok(continuum)
     }
@@ -68,7 +73,12 @@ impl Continuum {
             let node = new_node(&nodes, spec, 0)?;
             nodes.push(node);
         }
-        let counts = self.kind.point_counts(&nodes)?;
+        let mut counts = self.kind.point_counts(&nodes)?;
+        for (node, count) in nodes.iter().zip(counts.iter_mut()) {
+            if let Some(tokens) = self.tokens.get(&node.name) {
+                *count = explicit_count(node, tokens)?;
+            }
+        }
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
         if total > MAX_POINTS {
             return Err(Error::TooManyPoints { points: total });
@@ -76,7 +86,10 @@ impl Continuum {
         let mut entries: Vec<(u64, u32)> = Vec::with_capacity(total as usize);
         for (idx, (node, &count)) in nodes.iter_mut().zip(&counts).enumerate() {
             node.points = count;
-            self.kind.push_points(&node.name, count, idx as u32, &mut entries);
+            match self.tokens.get(&node.name) {
+                Some(tokens) => entries.extend(tokens.iter().map(|&t| (cassandra::position(t), idx as u32))),
+                None => self.kind.push_points(&node.name, count, idx as u32, &mut entries),
+            }
         }
         let tie = self.kind.tie();
         entries.sort_unstable_by(|a, b| {
@@ -86,6 +99,9 @@ impl Continuum {
                 Tie::SmallerName => nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name),
             })
         });
+        if !self.tokens.is_empty() {
+            refuse_shared_tokens(&entries, &nodes)?;
+        }
         self.points.set(&entries);
         self.nodes = nodes;
         Ok(())
@@ -208,6 +224,34 @@ impl Kind {
                 );
             }
         }
+    }
+}
+
+/// A node's explicit Cassandra tokens: at least one, each node's weight 1 (the tokens alone
+/// decide what it owns).
+fn explicit_count(node: &Node, tokens: &[i64]) -> Result<u32, Error> {
+    if tokens.is_empty() {
+        return Err(Error::InvalidOption(format!("{:?}: an explicit token list needs at least one token", node.name)));
+    }
+    if node.weight != 1.0 {
+        return Err(Error::InvalidOption(format!(
+            "{:?} has explicit tokens, which decide its share: its weight must be 1 (got {})",
+            node.name, node.weight
+        )));
+    }
+    u32::try_from(tokens.len()).map_err(|_| Error::TooManyPoints { points: tokens.len() as u64 })
+}
+
+/// Cassandra refuses two nodes (or one node twice) on one token.
+fn refuse_shared_tokens(sorted: &[(u64, u32)], nodes: &[Node]) -> Result<(), Error> {
+    match sorted.windows(2).find(|w| w[0].0 == w[1].0) {
+        None => Ok(()),
+        Some(w) => Err(Error::InvalidOption(format!(
+            "token {} is given twice ({:?} and {:?}): Cassandra refuses a token collision",
+            (w[0].0 ^ (1 << 63)) as i64,
+            nodes[w[0].1 as usize].name,
+            nodes[w[1].1 as usize].name
+        ))),
     }
 }
 

@@ -30,6 +30,7 @@ mod rendezvous;
 use crate::analysis::Arcs;
 use crate::keys::KeySample;
 use crate::{Config, Error, Node, NodeSpec, Ring};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The placement algorithms, by their option names.
@@ -102,8 +103,14 @@ pub struct Options {
     /// Hash, ring size and vnodes for `ring` and `bounded-load`; the hash for `rendezvous`,
     /// `maglev` and `modulo`.
     pub config: Config,
-    /// Cassandra's `num_tokens` per node of weight 1 (default 16).
+    /// Cassandra's `num_tokens` per node of weight 1 (default 16), for nodes without
+    /// explicit [`tokens`](Options::tokens).
     pub num_tokens: u32,
+    /// Cassandra nodes' own tokens, by node name, as `initial_token` gives them (parse that
+    /// setting with [`cassandra::parse_initial_token`]): a node listed here owns exactly these
+    /// tokens, so a real cluster's layout (`nodetool ring`) is reproduced. Read at creation and
+    /// at every later `add`; other nodes get `num_tokens` tokens at `token("{name}#{i}")`.
+    pub tokens: BTreeMap<String, Vec<i64>>,
     /// groupcache's replicas per node (default 50).
     pub replicas: u32,
     /// Maglev's lookup table size, a prime (default 65537).
@@ -122,6 +129,7 @@ impl Options {
             algorithm,
             config: Config::default(),
             num_tokens: 16,
+            tokens: BTreeMap::new(),
             replicas: 50,
             table_size: 65537,
             probes: 21,

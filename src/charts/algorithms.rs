@@ -240,8 +240,8 @@ fn labels() -> [String; 2] {
     ["measured".to_string(), "ideal: fair share of the node that joins or leaves".to_string()]
 }
 
-/// Draws the small multiples on `area` (its whole size): five panels in as many columns as
-/// fit, algorithm names on the left of each row.
+// Draws the small multiples on `area` (its whole size): five panels in as many columns as
+// fit, algorithm names on the left of each row.
 chart!(AlgorithmsData, (320, 320), rows, "the comparison has no algorithms");
 
 fn render<DB: DrawingBackend>(

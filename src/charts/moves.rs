@@ -173,8 +173,8 @@ fn labels(data: &MovesData) -> [String; 3] {
     ]
 }
 
-/// Draws the chart on `area` (its whole size): join and leave side by side, or stacked when
-/// the area is narrow.
+// Draws the chart on `area` (its whole size): join and leave side by side, or stacked when
+// the area is narrow.
 chart!(MovesData, (300, 300), steps, "the moves data has no steps");
 
 fn render<DB: DrawingBackend>(

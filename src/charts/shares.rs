@@ -120,7 +120,7 @@ fn short(name: &str) -> String {
     }
 }
 
-/// Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
+// Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
 chart!(SharesData, (280, 220), nodes, "the share data has no nodes");
 
 fn render<DB: DrawingBackend>(

@@ -198,7 +198,7 @@ fn labels(data: &SpreadData) -> [String; 5] {
     ]
 }
 
-/// Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
+// Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
 chart!(SpreadData, (280, 220), points, "the spread data has no points");
 
 fn render<DB: DrawingBackend>(

@@ -1,7 +1,8 @@
 //! `cargo xtask test`: every test, stage by stage, with a count per stage.
 //!
 //! 1. native: `cargo test` (unit, property, doc and vector tests);
-//! 2. wasm: `tests/web.rs` under wasm-bindgen-test in each browser of `wasm-pack.toml`;
+//! 2. wasm: `tests/web.rs` (the JS binding) and `tests/web_real.rs` (every real-system
+//!    fixture) under wasm-bindgen-test in each browser of `wasm-pack.toml`;
 //! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port.
 
@@ -60,7 +61,8 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
     announce(&name);
     let start = Instant::now();
     let mut cmd = step::cargo();
-    cmd.args(["test", "--package", "ringlab", "--target", "wasm32-unknown-unknown", "--test", "web"]).args(features);
+    cmd.args(["test", "--package", "ringlab", "--target", "wasm32-unknown-unknown", "--test", "web", "--test", "web_real"])
+        .args(features);
     // The runner picks the first driver variable it finds: set exactly one.
     for var in ["CHROMEDRIVER", "GECKODRIVER", "SAFARIDRIVER", "MSEDGEDRIVER"] {
         cmd.env_remove(var);
