@@ -261,7 +261,7 @@ impl Ring {
 
     /// Point `i` in clockwise order: its position and the index of its node in [`nodes`](Ring::nodes).
     pub fn point(&self, i: usize) -> (u64, usize) {
-        (self.points.position(i), self.points.owners[i] as usize)
+        (self.points.position(i), self.points.owners()[i] as usize)
     }
 
     /// Adds a node of weight 1.
@@ -337,7 +337,7 @@ impl Ring {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
-        Ok(self.points.owners[self.points.successor(position)] as usize)
+        Ok(self.points.owner_at(position) as usize)
     }
 
     /// The index of the point that owns `position` (first point at or after it, wrapping).
@@ -375,46 +375,64 @@ impl Ring {
     /// # Ok::<(), ringlab::Error>(())
     /// ```
     pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
-        let mut out = Vec::with_capacity(n.min(self.nodes.len()));
-        self.replicas_into(self.key_position(key), n, &mut out)?;
-        Ok(out.into_iter().map(|i| self.nodes[i].name.as_str()).collect())
+        let position = self.key_position(key);
+        let mut names = Vec::with_capacity(n.min(self.nodes.len()));
+        self.walk_replicas(position, n, |idx| names.push(self.nodes[idx].name.as_str()))?;
+        Ok(names)
     }
 
     /// [`replicas`](Ring::replicas) for a position, as node indices written into `out`
     /// (cleared first): no allocation once `out` has room.
     pub fn replicas_into(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         out.clear();
+        self.walk_replicas(position, n, |idx| out.push(idx))
+    }
+
+    /// Calls `emit` with each node of the preference list for `position`, in order.
+    fn walk_replicas(&self, position: u64, n: usize, mut emit: impl FnMut(usize)) -> Result<(), Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
         let want = n.min(self.nodes.len());
-        let start = self.points.successor(position);
+        // The chosen nodes, on the stack for the usual few replicas.
+        let mut inline = [0u32; 8];
+        let mut spilled = Vec::new();
+        let chosen: &mut [u32] = if want <= inline.len() {
+            &mut inline[..want]
+        } else {
+            spilled.resize(want, 0);
+            &mut spilled
+        };
+        let mut count = 0;
         // Nodes skipped only because their zone was already on the list, in walk order.
-        let mut deferred: Vec<usize> = Vec::new();
-        let walk = self.points.owners[start..].iter().chain(&self.points.owners[..start]);
-        for &owner in walk {
-            if out.len() == want || out.len() + deferred.len() == self.nodes.len() {
+        let mut deferred: Vec<u32> = Vec::new();
+        let owners = self.points.owners();
+        let start = self.points.successor(position);
+        for &owner in owners[start..].iter().chain(&owners[..start]) {
+            if count == want || count + deferred.len() == self.nodes.len() {
                 break;
             }
-            let owner = owner as usize;
-            if out.contains(&owner) || deferred.contains(&owner) {
+            if chosen[..count].contains(&owner) || deferred.contains(&owner) {
                 continue;
             }
-            if self.zone_taken(owner, out) {
+            if self.zone_taken(owner, &chosen[..count]) {
                 deferred.push(owner);
             } else {
-                out.push(owner);
+                chosen[count] = owner;
+                count += 1;
             }
         }
-        let missing = want - out.len();
-        out.extend(deferred.into_iter().take(missing));
+        let missing = want - count;
+        for &idx in chosen[..count].iter().chain(deferred.iter().take(missing)) {
+            emit(idx as usize);
+        }
         Ok(())
     }
 
-    fn zone_taken(&self, candidate: usize, chosen: &[usize]) -> bool {
-        match &self.nodes[candidate].zone {
+    fn zone_taken(&self, candidate: u32, chosen: &[u32]) -> bool {
+        match &self.nodes[candidate as usize].zone {
             None => false,
-            Some(zone) => chosen.iter().any(|&c| self.nodes[c].zone.as_ref() == Some(zone)),
+            Some(zone) => chosen.iter().any(|&c| self.nodes[c as usize].zone.as_ref() == Some(zone)),
         }
     }
 
