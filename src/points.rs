@@ -2,36 +2,36 @@
 //! point-based placement (ringlab's ring, ketama, groupcache, Cassandra tokens, Redis slots,
 //! a Maglev table) shares.
 //!
-//! **Layout.** Positions and owners are two sorted arrays, plus a bucket index over the top
-//! `k` bits of a position, with `2^k ≤ points` buckets (1 to 2 points per bucket, at most
-//! 4 bytes of index per point). A lookup is one hash, one index read, then one branch-free
-//! count of how many of the next [`WINDOW`] positions are below the key: the points are
-//! sorted and the bucket starts at or after every point below the bucket, so that count is
-//! the answer whenever fewer than `WINDOW` points of the bucket lie below the key (all but a
-//! tiny fraction of lookups); the rest finish with a binary search. The arrays end with
-//! `WINDOW` padding entries (positions above every key; owners copying the first point's),
-//! so a window never runs off the end and a key past the last point wraps to the first
-//! owner with no branch.
+//! **Layout.** On a ring of at most 32 bits, each point is one `u64`: its position in the
+//! high half and its owner in the low half, sorted. Comparing such a word with
+//! `key_position << 32` compares the positions, and the owner comes in the same cache line
+//! as the position that matched (no second array to read). Wider rings keep positions
+//! (`u64`) and owners (`u32`) in two arrays. Both have a bucket index over the top `k` bits
+//! of a position, with `2^k ≤ points` buckets (1 to 2 points per bucket, at most 4 bytes of
+//! index per point: 8 to 12 bytes a point on a 32-bit ring).
 //!
-//! Why not answer the owner straight from the index when a bucket holds no point? With at
-//! most 4 bytes of index per point, only 13–37% of buckets are empty, and the branch that
-//! picks between "direct" and "search" would mispredict on a large share of lookups, each
-//! costing more than the few compares it saves.
+//! A lookup is one index read, then a branch-free count of how many of the next
+//! [`WINDOW`] points lie below the key. The points are sorted and the bucket starts at or
+//! after every point below it, so that count is the answer whenever fewer than `WINDOW`
+//! points of the bucket lie below the key: all but a few percent of lookups; the rest take
+//! one more window, then a binary search. The arrays end with `WINDOW` padding entries
+//! (positions above every key, owned by the first point's owner), so a window never runs
+//! off the end and a key past the last point wraps to the first owner with no branch.
+//!
+//! Why not answer the owner straight from the index when a bucket holds no point? Within
+//! 4 bytes of index per point, only 13–37% of buckets are empty, and the branch choosing
+//! between "direct" and "search" would mispredict on a large share of lookups, each
+//! misprediction costing more than the few compares it saves.
 
-/// Positions compared per lookup before falling back to a binary search.
-const WINDOW: usize = 8;
+use std::ops::ControlFlow;
 
-/// On 32-bit rings positions are stored with the sign bit flipped, as `i32`: the order is
-/// the same, and a signed compare is what SSE2 has (no flip per lookup).
-const FLIP: u32 = 0x8000_0000;
+/// Points compared per lookup before the slow path.
+const WINDOW: usize = 4;
 
-/// The sorted points: positions (u32 on a 32-bit ring, to keep a point small), owners,
-/// and a bucket index over the top bits of the position for constant-time lookups.
+/// The sorted points, and a bucket index over the top bits of the position.
 #[derive(Clone, Debug)]
 pub(crate) struct Points {
-    positions: Positions,
-    /// The owners, then `WINDOW` copies of the first point's owner.
-    owners: Vec<u32>,
+    store: Store,
     len: usize,
     /// `index[j]` is the first point whose position's top `k` bits are ≥ `j` (`2^k` entries).
     index: Vec<u32>,
@@ -39,19 +39,23 @@ pub(crate) struct Points {
     space_bits: u32,
 }
 
-/// The positions, then `WINDOW` entries above every position.
+/// The points, then `WINDOW` padding entries above every key, owned by the first owner.
 #[derive(Clone, Debug)]
-enum Positions {
-    B32(Vec<i32>),
-    B64(Vec<u64>),
+enum Store {
+    /// `position << 32 | owner`, for rings of at most 32 bits.
+    B32(Vec<u64>),
+    B64 { positions: Vec<u64>, owners: Vec<u32> },
 }
 
 impl Points {
     /// No points, on a ring whose positions are below `2^space_bits` (at most 64).
     pub(crate) fn new(space_bits: u32) -> Points {
-        let positions = if space_bits <= 32 { Positions::B32(Vec::new()) } else { Positions::B64(Vec::new()) };
-        let mut points =
-            Points { positions, owners: Vec::new(), len: 0, index: Vec::new(), index_shift: 0, space_bits };
+        let store = if space_bits <= 32 {
+            Store::B32(Vec::new())
+        } else {
+            Store::B64 { positions: Vec::new(), owners: Vec::new() }
+        };
+        let mut points = Points { store, len: 0, index: Vec::new(), index_shift: 0, space_bits };
         points.set(&[]);
         points
     }
@@ -61,56 +65,60 @@ impl Points {
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
-        let positions = match &self.positions {
-            Positions::B32(p) => p.capacity() * 4,
-            Positions::B64(p) => p.capacity() * 8,
+        let store = match &self.store {
+            Store::B32(pairs) => pairs.capacity() * 8,
+            Store::B64 { positions, owners } => positions.capacity() * 8 + owners.capacity() * 4,
         };
-        positions + self.owners.capacity() * 4 + self.index.capacity() * 4
+        store + self.index.capacity() * 4
     }
 
     pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The position of point `i` (`i < len`).
     #[inline]
     pub(crate) fn position(&self, i: usize) -> u64 {
         assert!(i < self.len, "point {i} of {}", self.len);
-        match &self.positions {
-            Positions::B32(p) => u64::from(p[i] as u32 ^ FLIP),
-            Positions::B64(p) => p[i],
+        match &self.store {
+            Store::B32(pairs) => pairs[i] >> 32,
+            Store::B64 { positions, .. } => positions[i],
         }
     }
 
-    /// The owners of the points, in order.
+    /// The owner of point `i` (`i < len`; from `len` on, the first point's owner).
     #[inline]
-    pub(crate) fn owners(&self) -> &[u32] {
-        &self.owners[..self.len]
+    pub(crate) fn owner(&self, i: usize) -> u32 {
+        match &self.store {
+            Store::B32(pairs) => pairs[i] as u32,
+            Store::B64 { owners, .. } => owners[i],
+        }
     }
 
     pub(crate) fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        (0..self.len()).map(|i| (self.position(i), self.owners[i]))
+        (0..self.len()).map(|i| (self.position(i), self.owner(i)))
     }
 
     pub(crate) fn set(&mut self, entries: &[(u64, u32)]) {
         let len = entries.len();
         self.len = len;
         let first_owner = entries.first().map_or(0, |e| e.1);
-        self.owners.clear();
-        self.owners.reserve_exact(len + WINDOW);
-        self.owners.extend(entries.iter().map(|e| e.1));
-        self.owners.resize(len + WINDOW, first_owner);
-        match &mut self.positions {
-            Positions::B32(p) => {
-                p.clear();
-                p.reserve_exact(len + WINDOW);
-                p.extend(entries.iter().map(|e| (e.0 as u32 ^ FLIP) as i32));
-                p.resize(len + WINDOW, i32::MAX);
+        match &mut self.store {
+            Store::B32(pairs) => {
+                pairs.clear();
+                pairs.reserve_exact(len + WINDOW);
+                pairs.extend(entries.iter().map(|&(p, o)| (p << 32) | u64::from(o)));
+                pairs.resize(len + WINDOW, (u64::from(u32::MAX) << 32) | u64::from(first_owner));
             }
-            Positions::B64(p) => {
-                p.clear();
-                p.reserve_exact(len + WINDOW);
-                p.extend(entries.iter().map(|e| e.0));
-                p.resize(len + WINDOW, u64::MAX);
+            Store::B64 { positions, owners } => {
+                positions.clear();
+                positions.reserve_exact(len + WINDOW);
+                positions.extend(entries.iter().map(|e| e.0));
+                positions.resize(len + WINDOW, u64::MAX);
+                owners.clear();
+                owners.reserve_exact(len + WINDOW);
+                owners.extend(entries.iter().map(|e| e.1));
+                owners.resize(len + WINDOW, first_owner);
             }
         }
         // 2^k ≤ len buckets: 1 to 2 points per bucket, at most 4 bytes of index per point.
@@ -129,40 +137,25 @@ impl Points {
         }
     }
 
-    /// The index of the first point at or after `position`, or `len..len + WINDOW` (the
-    /// padding) when it is past the last point.
+    /// The first point whose position is in `position`'s bucket or later; `len` (the
+    /// padding) above the ring's space.
     #[inline(always)]
-    fn scan(&self, position: u64) -> usize {
-        let Some(&lo) = self.index.get((position >> self.index_shift) as usize) else {
-            return self.len; // above the ring's space: wrap to the first point
-        };
-        let lo = lo as usize;
-        let below = match &self.positions {
-            // Within the ring's space, a 32-bit ring's position fits in 32 bits.
-            Positions::B32(p) => count_below(&p[lo..lo + WINDOW], (position as u32 ^ FLIP) as i32),
-            Positions::B64(p) => count_below(&p[lo..lo + WINDOW], position),
-        };
-        if below < WINDOW {
-            lo + below
-        } else {
-            self.search(lo + WINDOW, position)
-        }
-    }
-
-    /// The rare slow path: binary search from point `from` to the end.
-    #[cold]
-    #[inline(never)]
-    fn search(&self, from: usize, position: u64) -> usize {
-        from + match &self.positions {
-            Positions::B32(p) => p[from..self.len].partition_point(|&x| x < (position as u32 ^ FLIP) as i32),
-            Positions::B64(p) => p[from..self.len].partition_point(|&x| x < position),
+    fn bucket_start(&self, position: u64) -> usize {
+        match self.index.get((position >> self.index_shift) as usize) {
+            Some(&lo) => lo as usize,
+            None => self.len,
         }
     }
 
     /// The first point at or after `position`, wrapping to 0. The ring must not be empty.
     #[inline]
     pub(crate) fn successor(&self, position: u64) -> usize {
-        let found = self.scan(position);
+        let lo = self.bucket_start(position);
+        let below = match &self.store {
+            Store::B32(pairs) => count_below(window(pairs, lo), position << 32),
+            Store::B64 { positions, .. } => count_below(window(positions, lo), position),
+        };
+        let found = if below < WINDOW { lo + below } else { self.search(lo + WINDOW, position) };
         if found >= self.len {
             0
         } else {
@@ -170,19 +163,68 @@ impl Points {
         }
     }
 
-    /// The owner of the first point at or after `position`, wrapping. The ring must not be
-    /// empty (an empty ring answers 0).
+    /// The owner of the first point at or after `position`, wrapping. (An empty ring
+    /// answers 0.)
     #[inline]
     pub(crate) fn owner_at(&self, position: u64) -> u32 {
-        self.owners[self.scan(position)]
+        let lo = self.bucket_start(position);
+        match &self.store {
+            Store::B32(pairs) => {
+                // Above a 32-bit space, `lo` is the padding, which no key is above.
+                let window = window(pairs, lo);
+                match window.get(count_below(window, position << 32)) {
+                    Some(&pair) => pair as u32,
+                    None => self.owner(self.search(lo + WINDOW, position)),
+                }
+            }
+            Store::B64 { positions, owners } => {
+                let below = count_below(window(positions, lo), position);
+                owners[if below < WINDOW { lo + below } else { self.search(lo + WINDOW, position) }]
+            }
+        }
+    }
+
+    /// Calls `visit` with the owner of each point from `start` on, clockwise, once around the
+    /// ring, until it breaks.
+    #[inline]
+    pub(crate) fn walk_owners(&self, start: usize, visit: impl FnMut(u32) -> ControlFlow<()>) {
+        let len = self.len;
+        let _ = match &self.store {
+            Store::B32(pairs) => pairs[start..len].iter().chain(&pairs[..start]).map(|&p| p as u32).try_for_each(visit),
+            Store::B64 { owners, .. } => owners[start..len].iter().chain(&owners[..start]).copied().try_for_each(visit),
+        };
+    }
+
+    /// The rare slow path (a crowded bucket): from point `from`, one more window, then a
+    /// binary search. May answer `len` (past the last point).
+    #[cold]
+    #[inline(never)]
+    fn search(&self, from: usize, position: u64) -> usize {
+        match &self.store {
+            Store::B32(pairs) => crowded(pairs, from, self.len, position << 32),
+            Store::B64 { positions, .. } => crowded(positions, from, self.len, position),
+        }
     }
 }
 
-/// How many of `window` are below `x`: a fixed-size count the compiler turns into a few
-/// vector compares, with no branch.
+/// The `WINDOW` entries from `lo` (the padding keeps them in bounds for every `lo ≤ len`).
 #[inline(always)]
-fn count_below<P: Copy + Ord>(window: &[P], x: P) -> usize {
-    window.iter().map(|&p| usize::from(p < x)).sum()
+fn window(sorted: &[u64], lo: usize) -> &[u64; WINDOW] {
+    sorted[lo..].first_chunk().expect("the points end with WINDOW entries of padding")
+}
+
+/// How many of `window` are below `x`: a fixed-size count with no branch.
+#[inline(always)]
+fn count_below(window: &[u64; WINDOW], x: u64) -> usize {
+    window.iter().map(|&p| u32::from(p < x)).sum::<u32>() as usize
+}
+
+/// The first of `sorted[from..len]` at or after `x`, when more than a window may be below it.
+fn crowded(sorted: &[u64], from: usize, len: usize, x: u64) -> usize {
+    match count_below(window(sorted, from), x) {
+        below if below < WINDOW => from + below,
+        _ => from + WINDOW + sorted[from + WINDOW..len].partition_point(|&p| p < x),
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -256,7 +298,7 @@ mod tests {
     fn an_empty_set_has_no_points_but_a_valid_index() {
         let points = Points::new(32);
         assert!(points.is_empty());
-        assert_eq!(points.owners(), &[] as &[u32]);
+        assert_eq!(points.entries().count(), 0);
     }
 
     #[test]

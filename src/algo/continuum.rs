@@ -296,7 +296,7 @@ impl Arcs for Continuum {
         self.points.len()
     }
     fn point(&self, i: usize) -> (u64, usize) {
-        (self.points.position(i), self.points.owners()[i] as usize)
+        (self.points.position(i), self.points.owner(i) as usize)
     }
     fn owner_of(&self, position: u64) -> Result<usize, Error> {
         if self.points.is_empty() {
