@@ -99,6 +99,15 @@ impl Hash {
     /// ```
     #[inline]
     pub fn hash(self, bytes: &[u8]) -> u64 {
+        // The default hash inline (a lookup costs little more than it); the others by call.
+        match self {
+            Hash::Xxh3 => twox_hash::XxHash3_64::oneshot(bytes),
+            other => other.hash_by_call(bytes),
+        }
+    }
+
+    #[inline(never)]
+    fn hash_by_call(self, bytes: &[u8]) -> u64 {
         match self {
             Hash::Xxh3 => twox_hash::XxHash3_64::oneshot(bytes),
             Hash::Xxh64 => twox_hash::XxHash64::oneshot(0, bytes),

@@ -12,6 +12,10 @@
 
 use crate::points::Points;
 use crate::{Error, Hash};
+use std::ops::ControlFlow;
+
+/// Replica lists up to this long are gathered on the stack.
+const FEW_REPLICAS: usize = 8;
 
 /// Most virtual nodes per node (the `vnodes` option).
 pub const MAX_VNODES: u32 = 10_000;
@@ -187,6 +191,8 @@ pub struct Ring {
     config: Config,
     nodes: Vec<Node>,
     points: Points,
+    /// Whether any node has a zone (replicas then take the zone-aware walk).
+    zoned: bool,
 }
 
 impl Ring {
@@ -194,7 +200,7 @@ impl Ring {
     pub fn new(config: Config) -> Result<Ring, Error> {
         config.validate()?;
         let points = Points::new(config.bits.bits());
-        Ok(Ring { config, nodes: Vec::new(), points })
+        Ok(Ring { config, nodes: Vec::new(), points, zoned: false })
     }
 
     /// A ring with these nodes, built in one pass (faster than adding them one by one).
@@ -226,6 +232,7 @@ impl Ring {
         }
         entries.sort_unstable_by(|a, b| by_position_then_name(&ring.nodes, a, b));
         ring.points.set(&entries);
+        ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
         Ok(ring)
     }
 
@@ -261,7 +268,7 @@ impl Ring {
 
     /// Point `i` in clockwise order: its position and the index of its node in [`nodes`](Ring::nodes).
     pub fn point(&self, i: usize) -> (u64, usize) {
-        (self.points.position(i), self.points.owners[i] as usize)
+        (self.points.position(i), self.points.owner(i) as usize)
     }
 
     /// Adds a node of weight 1.
@@ -273,6 +280,7 @@ impl Ring {
     pub fn add_node(&mut self, spec: NodeSpec) -> Result<(), Error> {
         let node = self.check_new(spec, self.points.len() as u64)?;
         let fresh = self.node_entries(&node.name, node.points, self.nodes.len() as u32);
+        self.zoned |= node.zone.is_some();
         self.nodes.push(node);
         self.merge_points(u32::MAX, fresh);
         Ok(())
@@ -288,7 +296,9 @@ impl Ring {
             .map(|(pos, owner)| (pos, if owner > idx { owner - 1 } else { owner }))
             .collect();
         self.points.set(&entries);
-        Ok(self.nodes.remove(idx as usize))
+        let node = self.nodes.remove(idx as usize);
+        self.zoned = self.nodes.iter().any(|n| n.zone.is_some());
+        Ok(node)
     }
 
     /// Changes a node's weight (and so its number of points). On error the ring is unchanged.
@@ -326,7 +336,7 @@ impl Ring {
     }
 
     /// The position of a key on this ring.
-    #[inline]
+    #[inline(always)]
     pub fn key_position(&self, key: impl AsRef<[u8]>) -> u64 {
         self.config.bits.position(self.config.hash.hash(key.as_ref()))
     }
@@ -334,10 +344,13 @@ impl Ring {
     /// The index in [`nodes`](Ring::nodes) of the node that owns `position`.
     #[inline]
     pub fn owner_of(&self, position: u64) -> Result<usize, Error> {
-        if self.points.is_empty() {
-            return Err(Error::EmptyRing);
+        let owner = self.points.owner_at(position) as usize;
+        // An empty ring has no nodes, and its points answer owner 0: one check covers both.
+        if owner < self.nodes.len() {
+            Ok(owner)
+        } else {
+            Err(Error::EmptyRing)
         }
-        Ok(self.points.owners[self.points.successor(position)] as usize)
     }
 
     /// The index of the point that owns `position` (first point at or after it, wrapping).
@@ -351,8 +364,9 @@ impl Ring {
     /// The name of the node that owns `key`.
     #[inline]
     pub fn locate(&self, key: impl AsRef<[u8]>) -> Result<&str, Error> {
-        let idx = self.owner_of(self.key_position(key))?;
-        Ok(&self.nodes[idx].name)
+        let owner = self.points.owner_at(self.key_position(key)) as usize;
+        // An empty ring has no nodes, and its points answer owner 0: one check covers both.
+        self.nodes.get(owner).map(|node| node.name.as_str()).ok_or(Error::EmptyRing)
     }
 
     /// The preference list for `key`: `n` distinct nodes, walking clockwise from the key.
@@ -375,46 +389,70 @@ impl Ring {
     /// # Ok::<(), ringlab::Error>(())
     /// ```
     pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
-        let mut out = Vec::with_capacity(n.min(self.nodes.len()));
-        self.replicas_into(self.key_position(key), n, &mut out)?;
-        Ok(out.into_iter().map(|i| self.nodes[i].name.as_str()).collect())
+        let position = self.key_position(key);
+        let mut names = Vec::with_capacity(n.min(self.nodes.len()));
+        self.walk_replicas(position, n, |idx| names.push(self.nodes[idx].name.as_str()))?;
+        Ok(names)
     }
 
     /// [`replicas`](Ring::replicas) for a position, as node indices written into `out`
     /// (cleared first): no allocation once `out` has room.
     pub fn replicas_into(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         out.clear();
+        self.walk_replicas(position, n, |idx| out.push(idx))
+    }
+
+    /// Calls `emit` with each node of the preference list for `position`, in order.
+    fn walk_replicas(&self, position: u64, n: usize, mut emit: impl FnMut(usize)) -> Result<(), Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
         let want = n.min(self.nodes.len());
         let start = self.points.successor(position);
-        // Nodes skipped only because their zone was already on the list, in walk order.
-        let mut deferred: Vec<usize> = Vec::new();
-        let walk = self.points.owners[start..].iter().chain(&self.points.owners[..start]);
-        for &owner in walk {
-            if out.len() == want || out.len() + deferred.len() == self.nodes.len() {
-                break;
-            }
-            let owner = owner as usize;
-            if out.contains(&owner) || deferred.contains(&owner) {
-                continue;
-            }
-            if self.zone_taken(owner, out) {
-                deferred.push(owner);
-            } else {
-                out.push(owner);
-            }
+        if !self.zoned && want <= FEW_REPLICAS {
+            // The first `want` distinct owners clockwise, kept on the stack.
+            let mut chosen = [0u32; FEW_REPLICAS];
+            let mut count = 0;
+            self.points.walk_owners(start, |owner| {
+                if count == want {
+                    return ControlFlow::Break(());
+                }
+                // Write, then keep it only if new: no branch on whether it repeats.
+                let fresh = !chosen[..count].contains(&owner);
+                chosen[count] = owner;
+                count += usize::from(fresh);
+                ControlFlow::Continue(())
+            });
+            chosen[..count].iter().for_each(|&owner| emit(owner as usize));
+            return Ok(());
         }
-        let missing = want - out.len();
-        out.extend(deferred.into_iter().take(missing));
+        let mut chosen: Vec<u32> = Vec::with_capacity(want);
+        // Nodes skipped only because their zone was already on the list, in walk order.
+        let mut deferred: Vec<u32> = Vec::new();
+        self.points.walk_owners(start, |owner| {
+            if chosen.len() == want || chosen.len() + deferred.len() == self.nodes.len() {
+                return ControlFlow::Break(());
+            }
+            if !chosen.contains(&owner) && !deferred.contains(&owner) {
+                if self.zone_taken(owner, &chosen) {
+                    deferred.push(owner);
+                } else {
+                    chosen.push(owner);
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        let missing = want - chosen.len();
+        for &owner in chosen.iter().chain(deferred.iter().take(missing)) {
+            emit(owner as usize);
+        }
         Ok(())
     }
 
-    fn zone_taken(&self, candidate: usize, chosen: &[usize]) -> bool {
-        match &self.nodes[candidate].zone {
+    fn zone_taken(&self, candidate: u32, chosen: &[u32]) -> bool {
+        match &self.nodes[candidate as usize].zone {
             None => false,
-            Some(zone) => chosen.iter().any(|&c| self.nodes[c].zone.as_ref() == Some(zone)),
+            Some(zone) => chosen.iter().any(|&c| self.nodes[c as usize].zone.as_ref() == Some(zone)),
         }
     }
 

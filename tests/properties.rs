@@ -40,6 +40,33 @@ fn mapping(ring: &Ring) -> Vec<String> {
     keys().iter().map(|k| ring.locate(k).unwrap().to_string()).collect()
 }
 
+/// The preference list by the rule in `Ring::replicas`'s docs, walking every point from the
+/// key's owner: nodes in zones not yet listed first (zoneless nodes are their own zone), then
+/// the skipped nodes in walk order.
+fn walk_by_hand(ring: &Ring, position: u64, n: usize) -> Vec<usize> {
+    let len = ring.point_count();
+    let start = (0..len).find(|&i| ring.point(i).0 >= position).unwrap_or(0);
+    let mut seen = Vec::new();
+    for step in 0..len {
+        let owner = ring.point((start + step) % len).1;
+        if !seen.contains(&owner) {
+            seen.push(owner);
+        }
+    }
+    let zone = |i: usize| ring.nodes()[i].zone.clone().unwrap_or_else(|| format!("node:{i}"));
+    let (mut list, mut skipped) = (Vec::new(), Vec::new());
+    for owner in seen {
+        if list.len() < n && !list.iter().any(|&c| zone(c) == zone(owner)) {
+            list.push(owner);
+        } else {
+            skipped.push(owner);
+        }
+    }
+    let missing = n.min(ring.nodes().len()) - list.len();
+    list.extend(skipped.into_iter().take(missing));
+    list
+}
+
 fn points(ring: &Ring) -> Vec<(u64, String)> {
     (0..ring.point_count()).map(|i| (ring.point(i).0, ring.nodes()[ring.point(i).1].name.clone())).collect()
 }
@@ -113,6 +140,20 @@ proptest! {
                 node.zone.clone().unwrap_or_else(|| format!("node:{}", node.name))
             }).collect();
             prop_assert_eq!(zones.len(), list.len().min(all_zones.len()), "list {:?}", list);
+        }
+    }
+
+    #[test]
+    fn replicas_follow_the_documented_clockwise_walk(nodes in node_set(), zoned: bool, vnodes in 1u32..32, n in 1usize..12, wide: bool) {
+        let nodes: Vec<NodeSpec> = nodes.into_iter().map(|s| if zoned { s } else { NodeSpec { zone: None, ..s } }).collect();
+        let ring = Ring::with_nodes(config(vnodes, wide), nodes).unwrap();
+        let mut into = Vec::new();
+        for key in keys().iter().take(40) {
+            let expected = walk_by_hand(&ring, ring.key_position(key), n);
+            let names: Vec<&str> = expected.iter().map(|&i| ring.nodes()[i].name.as_str()).collect();
+            prop_assert_eq!(ring.replicas(key, n).unwrap(), names);
+            ring.replicas_into(ring.key_position(key), n, &mut into).unwrap();
+            prop_assert_eq!(&into, &expected);
         }
     }
 

@@ -306,7 +306,7 @@ impl Placement for Continuum {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
-        Ok(self.points.owners[self.points.successor(self.key_position(key))] as usize)
+        Ok(self.points.owner_at(self.key_position(key)) as usize)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         self.key_position(key) as f64 / self.size() as f64
@@ -340,13 +340,13 @@ impl Arcs for Continuum {
         self.points.len()
     }
     fn point(&self, i: usize) -> (u64, usize) {
-        (self.points.position(i), self.points.owners[i] as usize)
+        (self.points.position(i), self.points.owner(i) as usize)
     }
     fn owner_of(&self, position: u64) -> Result<usize, Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
-        Ok(self.points.owners[self.points.successor(position)] as usize)
+        Ok(self.points.owner_at(position) as usize)
     }
     fn node_list(&self) -> &[Node] {
         &self.nodes

@@ -72,7 +72,7 @@ impl Placement for MultiProbe {
             let probe = XxHash3_64::oneshot_with_seed(seed, key);
             let i = self.points.successor(probe);
             let distance = self.points.position(i).wrapping_sub(probe);
-            let owner = self.points.owners[i] as usize;
+            let owner = self.points.owner(i) as usize;
             let better = match best {
                 None => true,
                 Some((d, o)) => distance < d || (distance == d && self.nodes[owner].name < self.nodes[o].name),

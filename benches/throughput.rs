@@ -1,0 +1,126 @@
+//! Lookups over 100,000 distinct keys, side by side with hashing the keys alone and with the
+//! `hashring` crate: the throughput figures of `cargo xtask bench`.
+//!
+//! Each round times every loop once, in turn, so the ratios compare loops that ran moments
+//! apart on the same (shared, noisy) machine; the figures are the medians over the rounds.
+//! Under `--instructions LOOP PASSES` it runs one loop only, for `valgrind` to count
+//! instructions: the difference between 1 and 3 passes, over the keys, is per lookup.
+//!
+//! Output: one `row <name> <value>` line per figure, for the xtask to read.
+
+use ringlab::{Config, Hash, NodeSpec, Ring};
+use std::hint::black_box;
+use std::process::Command;
+use std::time::Instant;
+
+const KEYS: usize = 100_000;
+const ROUNDS: usize = 31;
+/// Passes over the keys per timed loop (about 2 ms).
+const PASSES: usize = 4;
+
+/// The loops, by name: hash alone, ringlab locate, hashring get, ringlab replicas(key, 3).
+const LOOPS: [&str; 4] = ["hash", "locate", "hashring", "replicas"];
+
+struct Subject {
+    keys: Vec<String>,
+    ring: Ring,
+    other: hashring::HashRing<(String, u32)>,
+}
+
+impl Subject {
+    fn new() -> Subject {
+        let keys = (0..KEYS).map(|i| format!("user:{i}")).collect();
+        let nodes = (0..10).map(|i| NodeSpec::new(format!("node-{i}")));
+        let ring = Ring::with_nodes(Config { vnodes: 160, ..Config::default() }, nodes).unwrap();
+        let mut other = hashring::HashRing::new();
+        for n in 0..10 {
+            for v in 0..160 {
+                other.add((format!("node-{n}"), v));
+            }
+        }
+        Subject { keys, ring, other }
+    }
+
+    /// Runs loop `name` `passes` times over the keys.
+    fn run(&self, name: &str, passes: usize) {
+        for _ in 0..passes {
+            match name {
+                "hash" => self.keys.iter().for_each(|k| { black_box(Hash::Xxh3.hash(black_box(k.as_bytes()))); }),
+                "locate" => self.keys.iter().for_each(|k| { black_box(self.ring.locate(black_box(k)).ok()); }),
+                "hashring" => self.keys.iter().for_each(|k| { black_box(self.other.get(black_box(k))); }),
+                "replicas" => self.keys.iter().for_each(|k| drop(black_box(self.ring.replicas(black_box(k), 3)))),
+                other => panic!("unknown loop {other}"),
+            }
+        }
+    }
+
+    /// Nanoseconds per key of one timed run of loop `name`.
+    fn time(&self, name: &str) -> f64 {
+        let start = Instant::now();
+        self.run(name, PASSES);
+        start.elapsed().as_nanos() as f64 / (PASSES * KEYS) as f64
+    }
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// Instructions per key of loop `name`, by valgrind's callgrind (None without valgrind).
+fn instructions(name: &str) -> Option<f64> {
+    let exe = std::env::current_exe().ok()?;
+    let count = |passes: usize| -> Option<f64> {
+        let out = Command::new("valgrind")
+            .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+            .arg(&exe)
+            .args(["--instructions", name, &passes.to_string()])
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stderr);
+        let line = text.lines().find(|l| l.contains("Collected :"))?;
+        line.rsplit(':').next()?.trim().parse::<f64>().ok()
+    };
+    let (one, three) = (count(1)?, count(3)?);
+    Some((three - one) / (2 * KEYS) as f64)
+}
+
+/// Bytes per point of a 1,000-node × 1,000-vnode ring (1M points).
+fn bytes_per_point() -> f64 {
+    let nodes = (0..1000).map(|i| NodeSpec::new(format!("node-{i}")));
+    let ring = Ring::with_nodes(Config { vnodes: 1000, ..Config::default() }, nodes).unwrap();
+    ring.memory_bytes() as f64 / ring.point_count() as f64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let subject = Subject::new();
+    if let Some(at) = args.iter().position(|a| a == "--instructions") {
+        let passes = args.get(at + 2).and_then(|p| p.parse().ok()).unwrap_or(1);
+        subject.run(&args[at + 1], passes);
+        return;
+    }
+    // Warm up, then interleave the loops round by round.
+    LOOPS.iter().for_each(|name| subject.run(name, 2));
+    let mut ns: Vec<Vec<f64>> = vec![Vec::new(); LOOPS.len()];
+    for round in 0..ROUNDS {
+        for k in 0..LOOPS.len() {
+            let k = (k + round) % LOOPS.len(); // rotate who goes first
+            ns[k].push(subject.time(LOOPS[k]));
+        }
+    }
+    let ratio = |a: usize, b: usize| median(ns[a].iter().zip(&ns[b]).map(|(x, y)| x / y).collect());
+    for (name, times) in LOOPS.iter().zip(&ns) {
+        println!("row loop_ns_{name} {:.3}", median(times.clone()));
+    }
+    println!("row loop_ratio_locate_over_hash {:.3}", ratio(1, 0));
+    println!("row loop_ratio_hashring_over_locate {:.3}", ratio(2, 1));
+    println!("row loop_ratio_replicas_over_locate {:.3}", ratio(3, 1));
+    println!("row rounds {ROUNDS}");
+    for name in LOOPS {
+        if let Some(n) = instructions(name) {
+            println!("row instructions_{name} {n:.1}");
+        }
+    }
+    println!("row bytes_per_point_1m {:.3}", bytes_per_point());
+}
