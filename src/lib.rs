@@ -27,6 +27,7 @@ pub mod analysis;
 pub mod charts;
 mod error;
 mod hash;
+pub mod limits;
 pub mod migration;
 mod points;
 mod ring;
