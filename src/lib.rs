@@ -31,6 +31,7 @@ pub mod charts;
 mod error;
 mod hash;
 pub mod keys;
+pub mod limits;
 pub mod migration;
 mod points;
 mod ring;

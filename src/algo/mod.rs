@@ -349,12 +349,45 @@ impl Placement for Ring {
     }
 }
 
-/// `empty` after adding `specs` one by one, as successive changes.
+/// `empty` after adding `specs` one by one, as successive changes. The names are checked
+/// together first, so a long list costs O(n log n), not O(n²).
 pub(crate) fn with_added<P: Placement>(mut empty: P, specs: Vec<NodeSpec>) -> Result<P, Error> {
+    check_names(empty.nodes(), &specs)?;
     for spec in specs {
         empty.add(spec)?;
     }
     Ok(empty)
+}
+
+/// Checks a list of new nodes: how many, their names (empty, too long, repeated, already on
+/// the ring), in O(n log n).
+pub(crate) fn check_names(existing: &[Node], specs: &[NodeSpec]) -> Result<(), Error> {
+    crate::limits::check_nodes(existing.len() + specs.len())?;
+    let mut seen: std::collections::BTreeSet<&str> = existing.iter().map(|n| n.name.as_str()).collect();
+    for spec in specs {
+        check_name(&[], &spec.name)?;
+        if !seen.insert(&spec.name) {
+            return Err(Error::DuplicateNode(spec.name.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// Nodes from specs, after the common checks and `check` on each, with `points` each.
+pub(crate) fn new_nodes(
+    specs: Vec<NodeSpec>,
+    points: u32,
+    check: impl Fn(&NodeSpec) -> Result<(), Error>,
+) -> Result<Vec<Node>, Error> {
+    check_names(&[], &specs)?;
+    specs
+        .into_iter()
+        .map(|spec| {
+            check(&spec)?;
+            check_weight(spec.weight)?;
+            Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
+        })
+        .collect()
 }
 
 /// Checks a new node's name against the existing ones.
@@ -390,8 +423,9 @@ pub(crate) fn unit_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error
     }
 }
 
-/// A node from a spec, after the common checks.
+/// A node from a spec, after the common checks (including the cap on nodes).
 pub(crate) fn new_node(nodes: &[Node], spec: NodeSpec, points: u32) -> Result<Node, Error> {
+    crate::limits::check_nodes(nodes.len() + 1)?;
     check_name(nodes, &spec.name)?;
     check_weight(spec.weight)?;
     Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })

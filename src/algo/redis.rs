@@ -8,6 +8,10 @@
 //!   rebalance weights. redis-cli walks masters in its own node order (the entry node, then
 //!   `CLUSTER NODES` order, which follows random node ids); ringlab uses the order the nodes
 //!   were added, which decides only ±1-slot tie-breaks.
+//! - Where redis-cli itself would go wrong, ringlab refuses in words and changes nothing:
+//!   weights outside [`MIN_WEIGHT`]..=[`MAX_WEIGHT`] (redis-cli's float arithmetic overflows or
+//!   divides by zero, and its rebalance can loop forever), master counts whose create split
+//!   runs past slot 16383 ([`create_ranges`]), more than 16384 masters.
 //!
 //! ```
 //! use ringlab::algo::redis::key_slot;
@@ -15,9 +19,9 @@
 //! assert_eq!(key_slot(b"{user1000}.following"), key_slot(b"{user1000}.followers"));
 //! ```
 
-use super::{check_weight, index_of, new_node, Algorithm, Placement};
+use super::{check_weight, index_of, new_node, new_nodes, Algorithm, Placement};
 use crate::analysis::Arcs;
-use crate::{Error, Node, NodeSpec};
+use crate::{limits, Error, Node, NodeSpec};
 
 /// The number of slots.
 pub const SLOTS: usize = 16384;
@@ -26,6 +30,10 @@ const CRC16: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_XMODEM);
 const THRESHOLD: f32 = 2.0;
 /// No owner (only before the first node exists).
 const NOBODY: u16 = u16::MAX;
+/// The rebalance weights whose single-precision arithmetic stays finite and in range: redis-cli
+/// keeps weights as `float` and computes `(float)16384 / total_weight * weight`.
+pub const MIN_WEIGHT: f64 = 1e-30;
+pub const MAX_WEIGHT: f64 = 1e30;
 
 /// The slot of `key`, with the hash-tag rule: if the key has a `{` and a later `}` with at
 /// least one byte between them, only those bytes are hashed.
@@ -35,6 +43,61 @@ pub fn key_slot(key: &[u8]) -> u16 {
         (close > 0).then(|| &key[open + 1..open + 1 + close])
     });
     CRC16.checksum(tagged.unwrap_or(key)) & (SLOTS as u16 - 1)
+}
+
+/// The slot ranges `[first, last]` `redis-cli --cluster create` gives `masters` masters, in
+/// its single-precision arithmetic (`slots_per_node` and `cursor` are floats, `last` is
+/// `lround`ed).
+///
+/// For some counts (the smallest is 7,542) the float cursor drifts so far that a master's
+/// range starts past slot 16383: redis-cli writes past its slot table and the master's
+/// `CLUSTER ADDSLOTS` has no slot to send, so `create` fails. Those counts are refused.
+///
+/// ```
+/// use ringlab::algo::redis::create_ranges;
+/// assert_eq!(create_ranges(3)?, vec![(0, 5460), (5461, 10922), (10923, 16383)]);
+/// assert!(create_ranges(7542).is_err());
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn create_ranges(masters: usize) -> Result<Vec<(u16, u16)>, Error> {
+    limits::check("Redis Cluster masters", masters as u64, SLOTS as u64)?;
+    let per_node = SLOTS as f32 / masters as f32;
+    let (mut first, mut cursor) = (0i64, 0f32);
+    let mut out = Vec::with_capacity(masters);
+    for i in 0..masters {
+        let mut last = f64::from(cursor + per_node - 1.0).round() as i64;
+        if last > SLOTS as i64 || i == masters - 1 {
+            last = SLOTS as i64 - 1;
+        }
+        last = last.max(first);
+        if last >= SLOTS as i64 {
+            return Err(Error::Unsupported(format!(
+                "redis-cli --cluster create cannot split the {SLOTS} slots over {masters} masters: \
+                 its single-precision slot cursor runs past slot {} at master {}, which gets no slot, \
+                 and create fails; start with fewer masters and add the rest",
+                SLOTS - 1,
+                i + 1
+            )));
+        }
+        out.push((first as u16, last as u16));
+        first = last + 1;
+        cursor += per_node;
+    }
+    Ok(out)
+}
+
+/// Checks a rebalance weight is in the range redis-cli's float arithmetic handles.
+fn check_redis_weight(weight: f64) -> Result<(), Error> {
+    check_weight(weight)?;
+    if (MIN_WEIGHT..=MAX_WEIGHT).contains(&weight) {
+        Ok(())
+    } else {
+        Err(Error::InvalidOption(format!(
+            "Redis Cluster weights are from {MIN_WEIGHT:e} to {MAX_WEIGHT:e} (got {weight}): redis-cli keeps \
+             rebalance weights as 32-bit floats and divides the {SLOTS} slots by their total, which leaves \
+             the range of a float outside it"
+        )))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -49,30 +112,11 @@ pub struct Slots {
 impl Slots {
     /// `redis-cli --cluster create` with these masters, in this order.
     pub fn create(specs: Vec<NodeSpec>) -> Result<Slots, Error> {
-        let mut slots = Slots { nodes: Vec::new(), owner: vec![NOBODY; SLOTS], run_ends: Vec::new() };
-        for spec in specs {
-            check_weight(spec.weight)?;
-            let node = new_node(&slots.nodes, spec, 0)?;
-            slots.nodes.push(node);
-        }
-        if slots.nodes.len() > SLOTS {
-            return Err(Error::InvalidOption(format!("Redis Cluster has {SLOTS} slots: at most {SLOTS} masters")));
-        }
-        let n = slots.nodes.len();
-        // Float arithmetic, as redis-cli's create: slots_per_node and cursor are floats.
-        let per_node = SLOTS as f32 / n as f32;
-        let (mut first, mut cursor) = (0i64, 0f32);
-        for i in 0..n {
-            let mut last = f64::from(cursor + per_node - 1.0).round() as i64;
-            if last > SLOTS as i64 || i == n - 1 {
-                last = SLOTS as i64 - 1;
-            }
-            last = last.max(first);
-            for slot in first..=last {
-                slots.owner[slot as usize] = i as u16;
-            }
-            first = last + 1;
-            cursor += per_node;
+        let nodes = new_nodes(specs, 0, |spec| check_redis_weight(spec.weight))?;
+        let ranges = create_ranges(nodes.len())?;
+        let mut slots = Slots { nodes, owner: vec![NOBODY; SLOTS], run_ends: Vec::new() };
+        for (i, &(first, last)) in ranges.iter().enumerate() {
+            slots.owner[usize::from(first)..=usize::from(last)].fill(i as u16);
         }
         slots.refresh();
         Ok(slots)
@@ -95,9 +139,19 @@ impl Slots {
             .filter(|&s| self.owner[s] != NOBODY)
             .map(|s| s as u16)
             .collect();
-        for (i, node) in self.nodes.iter_mut().enumerate() {
-            node.points = self.owner.iter().filter(|&&o| usize::from(o) == i).count() as u32;
+        let counts = self.counts();
+        for (node, count) in self.nodes.iter_mut().zip(counts) {
+            node.points = count as u32;
         }
+    }
+
+    /// Slots per node.
+    fn counts(&self) -> Vec<i64> {
+        let mut counts = vec![0i64; self.nodes.len()];
+        for &o in self.owner.iter().filter(|&&o| o != NOBODY) {
+            counts[usize::from(o)] += 1;
+        }
+        counts
     }
 
     /// `remove`, with redis-cli walking the masters in `cli_order` (indices in the order the
@@ -111,29 +165,35 @@ impl Slots {
             *self = Slots::create(Vec::new())?;
             return Ok(());
         }
-        let mut weights = self.weights();
+        let mut drained = self.clone();
+        let mut weights = drained.weights();
         weights[idx] = 0.0;
-        self.rebalance(&weights, cli_order);
-        self.nodes.remove(idx);
-        for o in self.owner.iter_mut().filter(|o| **o != NOBODY && usize::from(**o) > idx) {
+        drained.rebalance(&weights, cli_order)?;
+        if drained.counts()[idx] != 0 {
+            // What `del-node` says of a master that still has slots.
+            return Err(Error::Unsupported(format!(
+                "[ERR] Node {name} is not empty! Reshard data away and try again. (the drain left it slots)"
+            )));
+        }
+        drained.nodes.remove(idx);
+        for o in drained.owner.iter_mut().filter(|o| **o != NOBODY && usize::from(**o) > idx) {
             *o -= 1;
         }
-        self.refresh();
+        drained.refresh();
+        *self = drained;
         Ok(())
     }
 
     /// redis-cli's rebalance over all masters with these weights (`--cluster-use-empty-masters`),
-    /// visiting masters in `order`.
-    fn rebalance(&mut self, weights: &[f32], order: &[usize]) {
+    /// visiting masters in `order`. On error the slots may be half moved: callers work on a copy.
+    fn rebalance(&mut self, weights: &[f32], order: &[usize]) -> Result<(), Error> {
         let total_weight: f32 = weights.iter().sum();
-        let mut counts = vec![0i64; self.nodes.len()];
-        for &o in self.owner.iter().filter(|&&o| o != NOBODY) {
-            counts[usize::from(o)] += 1;
-        }
+        let counts = self.counts();
         let mut balance = vec![0i64; counts.len()];
         let mut over_threshold = false;
         for &i in order {
             let count = counts[i];
+            // In range: the weights are checked, so the quotient is finite and at most ~16384.
             let expected = ((SLOTS as f32 / total_weight) * weights[i]) as i64;
             balance[i] = count - expected;
             over_threshold |= if count > 0 {
@@ -143,40 +203,50 @@ impl Slots {
             };
         }
         if !over_threshold {
-            return;
+            return Ok(());
         }
         // Rounding can leave the balances summing above 0: nodes that receive take one more.
+        // A pass that finds no receiver would repeat forever in redis-cli; refuse instead.
         let mut total: i64 = balance.iter().sum();
         while total > 0 {
+            let before = total;
             for &i in order {
                 if balance[i] <= 0 && total > 0 {
                     balance[i] -= 1;
                     total -= 1;
                 }
             }
+            if total == before {
+                return Err(Error::Unsupported(
+                    "redis-cli's rebalance would loop forever with these weights: no master can receive slots".into(),
+                ));
+            }
         }
+        // Each node's slots, lowest first: a source gives its lowest-numbered slots.
+        let mut owned: Vec<Vec<u16>> = counts.iter().map(|&c| Vec::with_capacity(c as usize)).collect();
+        for (slot, &o) in self.owner.iter().enumerate().filter(|&(_, &o)| o != NOBODY) {
+            owned[usize::from(o)].push(slot as u16);
+        }
+        let mut given = vec![0usize; owned.len()];
         // glibc's qsort is a stable merge sort here: ties keep node order.
         let mut order = order.to_vec();
         order.sort_by_key(|&i| balance[i]);
         let (mut dst, mut src) = (0usize, order.len().saturating_sub(1));
+        // Ends: each pass moves an index or shrinks the source's positive balance.
         while dst < src {
             let (d, s) = (order[dst], order[src]);
-            let moving = balance[d].abs().min(balance[s].abs());
+            let moving = balance[d].unsigned_abs().min(balance[s].unsigned_abs()) as usize;
             if moving > 0 {
-                // The source gives its lowest-numbered slots.
-                let mut left = moving;
-                for slot in 0..SLOTS {
-                    if left == 0 {
-                        break;
-                    }
-                    if usize::from(self.owner[slot]) == s {
-                        self.owner[slot] = d as u16;
-                        left -= 1;
-                    }
+                let slots = owned[s].get(given[s]..given[s] + moving).ok_or_else(|| {
+                    Error::Unsupported("*** Assertion failed: Reshard table != number of slots".into())
+                })?;
+                for &slot in slots {
+                    self.owner[usize::from(slot)] = d as u16;
                 }
+                given[s] += moving;
             }
-            balance[d] += moving;
-            balance[s] -= moving;
+            balance[d] += moving as i64;
+            balance[s] -= moving as i64;
             if balance[d] == 0 {
                 dst += 1;
             }
@@ -185,6 +255,7 @@ impl Slots {
             }
         }
         self.refresh();
+        Ok(())
     }
 
     fn weights(&self) -> Vec<f32> {
@@ -209,15 +280,16 @@ impl Placement for Slots {
             *self = Slots::create(vec![spec])?;
             return Ok(());
         }
-        check_weight(spec.weight)?;
+        check_redis_weight(spec.weight)?;
+        limits::check_nodes(self.nodes.len() + 1)?;
         let node = new_node(&self.nodes, spec, 0)?;
-        if self.nodes.len() >= SLOTS {
-            return Err(Error::InvalidOption(format!("Redis Cluster has {SLOTS} slots: at most {SLOTS} masters")));
-        }
-        self.nodes.push(node);
-        let weights = self.weights();
-        let order: Vec<usize> = (0..self.nodes.len()).collect();
-        self.rebalance(&weights, &order);
+        let mut added = self.clone();
+        added.nodes.push(node);
+        let weights = added.weights();
+        let order: Vec<usize> = (0..added.nodes.len()).collect();
+        added.rebalance(&weights, &order)?;
+        added.refresh();
+        *self = added;
         Ok(())
     }
     fn remove(&mut self, name: &str) -> Result<(), Error> {
@@ -272,5 +344,58 @@ impl Arcs for Slots {
     }
     fn node_list(&self) -> &[Node] {
         &self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owners_in_range(slots: &Slots) -> bool {
+        slots.owner.iter().all(|&o| usize::from(o) < slots.nodes.len())
+    }
+
+    #[test]
+    fn create_tiles_the_slot_table_or_refuses_for_every_master_count() {
+        let mut refused = Vec::new();
+        for n in (1..=SLOTS).filter(|n| n % 7 == 0 || *n < 200 || *n > SLOTS - 200 || (7540..7545).contains(n)) {
+            match create_ranges(n) {
+                Ok(ranges) => {
+                    assert_eq!(ranges.len(), n);
+                    assert_eq!(ranges[0].0, 0);
+                    assert_eq!(ranges[n - 1].1 as usize, SLOTS - 1);
+                    assert!(ranges.windows(2).all(|w| w[0].1 + 1 == w[1].0 && w[0].0 <= w[0].1), "n = {n}");
+                }
+                Err(e) => refused.push((n, e.code())),
+            }
+        }
+        // 16384 / 7542 in float drifts past the table (checked against redis-cli's loop by hand).
+        assert_eq!(refused.first(), Some(&(7542, "unsupported")));
+        assert!(create_ranges(SLOTS).is_ok() && create_ranges(SLOTS + 1).is_err());
+    }
+
+    #[test]
+    fn extreme_weights_terminate_and_keep_owners_in_range() {
+        let mut slots = Slots::create(vec![NodeSpec::new("a"), NodeSpec::new("b")]).unwrap();
+        for (i, w) in [MIN_WEIGHT, MAX_WEIGHT, 1.0, MIN_WEIGHT, MAX_WEIGHT].into_iter().enumerate() {
+            slots.add(NodeSpec::new(format!("n{i}")).weight(w)).unwrap();
+            assert!(owners_in_range(&slots));
+        }
+        for name in ["n1", "a", "n4", "n0", "b", "n2"] {
+            slots.remove(name).unwrap();
+            assert!(owners_in_range(&slots), "after removing {name}");
+            assert_eq!(slots.counts().iter().sum::<i64>(), SLOTS as i64);
+        }
+    }
+
+    #[test]
+    fn weights_a_float_cannot_hold_are_refused_in_words() {
+        let mut slots = Slots::create(vec![NodeSpec::new("a")]).unwrap();
+        // 3e38 twice overflows redis-cli's float total (this froze the tab before).
+        let big = NodeSpec::new("b").weight(3e38);
+        let err = slots.add(big).unwrap_err();
+        assert!(err.to_string().contains("32-bit floats"), "{err}");
+        assert!(slots.add(NodeSpec::new("c").weight(1e-300)).is_err());
+        assert_eq!(slots.nodes().len(), 1);
     }
 }

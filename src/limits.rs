@@ -1,0 +1,73 @@
+//! Caps: every size an input controls has one, enforced in the engine, so that no link,
+//! attribute or call can make a single call run long or allocate without bound.
+//!
+//! An input over a cap is refused with [`Error::TooLarge`] (code `too-large`), naming the
+//! input, the cap and what was asked; nothing changes. The caps are chosen so that each
+//! single call at its cap returns well within 250 ms in a browser (wasm runs about 1.5–2× slower
+//! than native). `cargo run --release --example caps` times each call at its cap:
+//!
+//! TIMINGS
+//!
+//! ```
+//! use ringlab::algo::{Algorithm, Cluster, Options};
+//! use ringlab::{limits, Error, NodeSpec};
+//!
+//! let too_many = (0..=limits::MAX_NODES).map(|i| NodeSpec::new(format!("n{i}")));
+//! let err = Cluster::new(Options::new(Algorithm::Jump), too_many).unwrap_err();
+//! assert_eq!(err.code(), "too-large");
+//! # Ok::<(), Error>(())
+//! ```
+
+use crate::Error;
+
+pub use crate::ring::{MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
+
+/// Most nodes in one placement, for every algorithm: Redis Cluster's own limit (one master
+/// per slot at most).
+pub const MAX_NODES: usize = 16_384;
+/// Longest prefix of a generated key sample (`"{prefix}{i}"`), in bytes.
+pub const MAX_KEY_PREFIX_LEN: usize = 256;
+/// Most keys in a generated sample (`keyCount`).
+pub const MAX_SAMPLE_KEYS: usize = 200_000;
+/// Most keys in a key list a user gives (pasted or loaded).
+pub const MAX_KEY_LIST: usize = 100_000;
+/// Longest key in a user key list, in bytes.
+pub const MAX_KEY_LEN: usize = 1024;
+/// Most vnode counts in one [`vnode_sweep`](crate::analysis::vnode_sweep).
+pub const MAX_SWEEP_STEPS: usize = 64;
+/// Largest Maglev lookup table (a prime).
+pub const MAX_MAGLEV_TABLE: u64 = 1_000_003;
+/// Most probes per key for multi-probe hashing.
+pub const MAX_PROBES: u32 = 100;
+/// Most groupcache replicas per node.
+pub const MAX_REPLICAS: u32 = MAX_VNODES;
+/// Most Cassandra `num_tokens` per node of weight 1.
+pub const MAX_NUM_TOKENS: u32 = MAX_VNODES;
+/// Most keys bounded-load places.
+pub const MAX_BOUNDED_KEYS: usize = 50_000;
+/// Most points on a bounded-load ring: each key may walk past every point.
+pub const MAX_BOUNDED_POINTS: u64 = 100_000;
+/// Most moved arcs an exact migration (`migration::between`) lists; the counts stay exact.
+pub const MAX_MIGRATION_ARCS: usize = 100_000;
+/// Most (algorithm, key) pairs in one [`compare`](crate::algo::compare::compare): each
+/// algorithm places every key three times (before, after a join, after a leave).
+pub const MAX_COMPARE_WORK: u64 = 260_000;
+/// Most nodes in one [`compare`](crate::algo::compare::compare) (rendezvous scores every node
+/// for every key).
+pub const MAX_COMPARE_NODES: usize = 1_000;
+/// Most undo steps a session keeps.
+pub const MAX_UNDO_STEPS: usize = 100;
+
+/// `Err(TooLarge)` if `got > max`.
+pub fn check(what: &str, got: u64, max: u64) -> Result<(), Error> {
+    if got > max {
+        Err(Error::TooLarge { what: what.to_string(), max, got })
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks a count of nodes about to be placed.
+pub fn check_nodes(count: usize) -> Result<(), Error> {
+    check("the number of nodes", count as u64, MAX_NODES as u64)
+}
