@@ -199,7 +199,7 @@ fn real_systems_agree_in_the_browser() {
 #[wasm_bindgen_test]
 fn every_algorithm_is_reachable_by_name() {
     let names = web::algorithms();
-    assert_eq!(names.len(), 13);
+    assert_eq!(names.len(), ringlab::algo::Algorithm::ALL.len());
     for name in &names {
         let mut ring = Ring::new(js(&format!(r#"{{"algorithm": "{name}", "nodes": ["n1", "n2", "n3"]}}"#))).unwrap();
         assert_eq!(&ring.algorithm(), name);
@@ -209,7 +209,8 @@ fn every_algorithm_is_reachable_by_name() {
         ring.add(s("n4"), JsValue::UNDEFINED).unwrap();
         let sample = Ring::diff_sample(&before, &ring, s("key:"), n(2000.0), n(0.0)).unwrap();
         let moved = get(&sample, "movedFraction").as_f64().unwrap();
-        let bound = if name == "modulo" { 1.0 } else { 0.45 };
+        // The non-consistent baselines may move nearly everything.
+        let bound = if ["modulo", "nginx-hash", "haproxy-map-based"].contains(&name.as_str()) { 1.0 } else { 0.45 };
         assert!(moved > 0.0 && moved <= bound, "{name} moved {moved}");
         if ring.point_count() > 0 {
             let exact = get(&Ring::diff(&before, &ring).unwrap(), "movedFraction").as_f64().unwrap();
@@ -232,7 +233,7 @@ fn algorithms_compare_side_by_side() {
         .unwrap()
         .dyn_into()
         .unwrap();
-    assert_eq!(rows.length(), 13);
+    assert_eq!(rows.length() as usize, ringlab::algo::Algorithm::ALL.len());
     for row in rows.iter() {
         let name = get(&row, "algorithm").as_string().unwrap();
         assert!(get(&row, "error").is_undefined(), "{name}: {:?}", get(&row, "error"));

@@ -91,7 +91,7 @@ export class Charts {
       if (due(name)) this.draw(name, (c, dpr) => session.drawChart(c, name, { dark: dark(), dpr, band }));
     }
     if (!due("algorithms")) return;
-    // Timing 13 algorithms is a task of its own, before the chart that shows the times.
+    // Timing every algorithm is a task of its own, before the chart that shows the times.
     const version = this.version;
     this.later(() => {
       if (version === this.version) this.lookups = lookupCosts(session);

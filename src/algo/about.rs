@@ -132,6 +132,11 @@ impl Options {
             // Keys drawn at their 64-bit XXH3 hash (jump's and multi-probe's key hash).
             Algorithm::Jump | Algorithm::MultiProbe => KeySpace::Hash { bits: 64 },
             Algorithm::Rendezvous | Algorithm::Modulo => KeySpace::Hash { bits: self.config.hash.bits() },
+            // CRC32 of the key (nginx) and HAProxy's 32-bit key hashes.
+            Algorithm::NginxConsistent
+            | Algorithm::NginxHash
+            | Algorithm::HaproxyConsistent
+            | Algorithm::HaproxyMapBased => KeySpace::Hash { bits: 32 },
         }
     }
 
@@ -196,6 +201,23 @@ impl Options {
             Algorithm::Modulo => {
                 format!("hash % N with {hash}: the baseline; nearly every key moves when N changes ({space}).")
             }
+            Algorithm::NginxConsistent => format!(
+                "nginx `hash $key consistent`: 160 CRC32 points per unit of weight from each server's address \
+                 text; a key's CRC32 goes to the next point, skipping down servers ({space})."
+            ),
+            Algorithm::NginxHash => format!(
+                "nginx `hash $key` (not consistent): CRC32 of the key modulo the total weight, rehashed while \
+                 the pick is down ({space})."
+            ),
+            Algorithm::HaproxyConsistent => format!(
+                "HAProxy `hash-type consistent`: points per server by weight from its numeric id, the key's \
+                 hash ({}) goes to the nearest point ({space}).",
+                self.haproxy_hash.map_or_else(|| "sdbm".to_string(), |h| format!("{h:?}"))
+            ),
+            Algorithm::HaproxyMapBased => format!(
+                "HAProxy `hash-type map-based`: a table of servers by weight (reduced by their GCD), indexed by \
+                 the key's hash modulo its size ({space})."
+            ),
         }
     }
 

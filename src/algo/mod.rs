@@ -1,5 +1,6 @@
 //! Placement algorithms, selectable by name: ringlab's own ring, the real systems reproduced
-//! bit for bit (libketama, libmemcached, Redis Cluster, Cassandra, groupcache, jump), and
+//! bit for bit (libketama, libmemcached, Redis Cluster, Cassandra, groupcache, jump, nginx's
+//! and HAProxy's hash balancing), and
 //! the other published algorithms for comparison (rendezvous, Maglev, multi-probe,
 //! bounded-load, modulo).
 //!
@@ -20,10 +21,13 @@ mod bounded;
 pub mod cassandra;
 pub mod compare;
 mod continuum;
+pub mod haproxy;
 pub mod jump;
+pub mod lbconfig;
 mod maglev;
 mod modulo;
 mod multiprobe;
+pub mod nginx;
 pub mod redis;
 mod rendezvous;
 
@@ -32,6 +36,8 @@ use crate::keys::KeySample;
 use crate::{Config, Error, Node, NodeSpec, Ring};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+pub use haproxy::{HaproxyFunction, HaproxyHash};
+pub use lbconfig::{from_haproxy_backend, from_nginx_upstream};
 
 /// The placement algorithms, by their option names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,10 +57,18 @@ pub enum Algorithm {
     MultiProbe,
     BoundedLoad,
     Modulo,
+    /// nginx `hash $key consistent;`.
+    NginxConsistent,
+    /// nginx `hash $key;` (the Cache::Memcached rehash loop).
+    NginxHash,
+    /// HAProxy `hash-type consistent`.
+    HaproxyConsistent,
+    /// HAProxy `hash-type map-based` (HAProxy's default).
+    HaproxyMapBased,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 13] = [
+    pub const ALL: [Algorithm; 17] = [
         Algorithm::Ring,
         Algorithm::Libketama,
         Algorithm::LibmemcachedWeighted,
@@ -68,6 +82,10 @@ impl Algorithm {
         Algorithm::MultiProbe,
         Algorithm::BoundedLoad,
         Algorithm::Modulo,
+        Algorithm::NginxConsistent,
+        Algorithm::NginxHash,
+        Algorithm::HaproxyConsistent,
+        Algorithm::HaproxyMapBased,
     ];
 
     pub fn name(self) -> &'static str {
@@ -85,6 +103,10 @@ impl Algorithm {
             Algorithm::MultiProbe => "multi-probe",
             Algorithm::BoundedLoad => "bounded-load",
             Algorithm::Modulo => "modulo",
+            Algorithm::NginxConsistent => "nginx-consistent",
+            Algorithm::NginxHash => "nginx-hash",
+            Algorithm::HaproxyConsistent => "haproxy-consistent",
+            Algorithm::HaproxyMapBased => "haproxy-map-based",
         }
     }
 
@@ -121,6 +143,9 @@ pub struct Options {
     pub epsilon: f64,
     /// The key set bounded-load places (default `key:0` .. `key:9999`).
     pub keys: KeySample,
+    /// HAProxy's `hash-type` function and `avalanche` modifier. `None` (the default) is a
+    /// bare `hash-type` line: sdbm, with avalanche for `consistent` only.
+    pub haproxy_hash: Option<HaproxyHash>,
 }
 
 impl Options {
@@ -135,6 +160,7 @@ impl Options {
             probes: 21,
             epsilon: 0.25,
             keys: KeySample::generated("key:", 10_000),
+            haproxy_hash: None,
         }
     }
 }
@@ -176,6 +202,17 @@ pub trait Placement: std::fmt::Debug {
         format!("at {:.6} of the circle", self.key_fraction(key))
     }
     fn boxed_clone(&self) -> Box<dyn Placement>;
+    /// Marks node `index` down (nginx's `down`, HAProxy's `disabled`) or up again, as the
+    /// real system treats such a node. On error nothing changes.
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        let _ = (index, down);
+        Err(Error::Unsupported(format!("{} has no down servers: remove the node instead", self.algorithm().name())))
+    }
+    /// Whether node `index` is marked down.
+    fn is_down(&self, index: usize) -> bool {
+        let _ = index;
+        false
+    }
 }
 
 /// Any algorithm's state, behind one type.
@@ -214,6 +251,10 @@ impl Cluster {
             Algorithm::MultiProbe => Box::new(multiprobe::MultiProbe::new(options.probes, nodes)?),
             Algorithm::BoundedLoad => Box::new(bounded::BoundedLoad::new(&options, nodes)?),
             Algorithm::Modulo => Box::new(modulo::Modulo::new(options.config.hash, nodes)?),
+            Algorithm::NginxConsistent => Box::new(nginx::Nginx::new(true, nodes)?),
+            Algorithm::NginxHash => Box::new(nginx::Nginx::new(false, nodes)?),
+            Algorithm::HaproxyConsistent => Box::new(haproxy::Haproxy::new(true, options.haproxy_hash, nodes)?),
+            Algorithm::HaproxyMapBased => Box::new(haproxy::Haproxy::new(false, options.haproxy_hash, nodes)?),
         };
         Ok(Cluster { inner, options: Arc::new(options) })
     }
@@ -233,8 +274,24 @@ impl Cluster {
         self.options.describe()
     }
 
+    pub(crate) fn from_placement(inner: Box<dyn Placement>, options: Options) -> Cluster {
+        Cluster { inner, options: Arc::new(options) }
+    }
+
     pub fn algorithm(&self) -> Algorithm {
         self.inner.algorithm()
+    }
+
+    /// Marks the node down (nginx `down`, HAProxy `disabled`) or up again. Algorithms
+    /// without such a state answer [`Error::Unsupported`]. On error nothing changes.
+    pub fn set_down(&mut self, name: &str, down: bool) -> Result<(), Error> {
+        let idx = index_of(self.nodes(), name)?;
+        self.inner.set_down(idx, down)
+    }
+
+    /// Whether the node is marked down.
+    pub fn is_down(&self, name: &str) -> Result<bool, Error> {
+        Ok(self.inner.is_down(index_of(self.nodes(), name)?))
     }
 
     pub fn nodes(&self) -> &[Node] {

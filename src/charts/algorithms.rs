@@ -466,7 +466,7 @@ mod tests {
     #[test]
     fn svg_has_title_panels_legend_and_every_name_in_every_theme() {
         let data =
-            data(&Options::new(Algorithm::Ring), &nodes(6), &sample(), &Algorithm::ALL, &[Some(20.0); 13]).unwrap();
+            data(&Options::new(Algorithm::Ring), &nodes(6), &sample(), &Algorithm::ALL, &[Some(20.0); Algorithm::ALL.len()]).unwrap();
         for theme in themes() {
             let out = svg((theme.px(1100.0), theme.px(460.0)), |a| draw(a, &data, &theme)).unwrap();
             let texts = PANELS.iter().flat_map(|(t, d)| [*t, *d]).chain([TITLE]).map(String::from);

@@ -106,6 +106,9 @@ fn axis_labels_are_in_each_algorithms_own_key_space() {
             Algorithm::Ring | Algorithm::BoundedLoad => hash32,
             Algorithm::Libketama | Algorithm::LibmemcachedWeighted | Algorithm::LibmemcachedKetama => hash32,
             Algorithm::Groupcache => hash32,
+            // nginx hashes keys with CRC32, HAProxy with its 32-bit functions.
+            Algorithm::NginxConsistent | Algorithm::NginxHash => hash32,
+            Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased => hash32,
             Algorithm::RedisCluster => ["slot 0", "slot 4096", "slot 8192", "slot 12288"],
             Algorithm::Cassandra => ["−2⁶³", "−2⁶²", "0", "2⁶²"],
             // xxh3 is a 64-bit hash; jump and multi-probe draw keys at their 64-bit XXH3.

@@ -3,12 +3,13 @@
 #
 #   bash tests/real/generate.sh              # everything
 #   bash tests/real/generate.sh redis jump   # only some: redis libmemcached cassandra jump
-#                                            #   groupcache ketama ketama_published
+#                                            #   groupcache ketama ketama_published nginx haproxy
 #
 # Installs what is missing (Debian packages with apt-get, PyPI packages into a venv outside
 # the repo) and skips what is present. Builds and caches live in $RINGLAB_REAL_CACHE
-# (default ~/.cache/ringlab-real), never in the repo. Redis servers are bound to 127.0.0.1
-# and are all stopped before this script exits. Needs root (or sudo) only to install.
+# (default ~/.cache/ringlab-real), never in the repo. Redis servers, nginx and HAProxy are
+# bound to 127.0.0.1 (nginx also to unix sockets in /tmp) and are all stopped before this
+# script exits. Needs root (or sudo) only to install.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,12 +25,12 @@ JUMP_HASH="${JUMP_HASH:-jump-consistent-hash==3.6.0}"
 KETAMA="${KETAMA:-ketama==0.1.1}"  # sdist: libketama's C code, compiled by pip
 
 APT_PACKAGES=(gcc libc6-dev libmemcached-dev redis-server redis-tools golang-go
-              golang-github-golang-groupcache-dev)
+              golang-github-golang-groupcache-dev nginx haproxy)
 
 log() { printf '[generate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
-ALL=(redis libmemcached cassandra jump groupcache ketama ketama_published)
+ALL=(redis libmemcached cassandra jump groupcache ketama ketama_published nginx haproxy)
 if [ $# -gt 0 ]; then WANT=("$@"); else WANT=("${ALL[@]}"); fi
 for w in "${WANT[@]}"; do
   case " ${ALL[*]} " in *" $w "*) ;; *) die "unknown generator '$w' (one of: ${ALL[*]})";; esac
@@ -69,7 +70,7 @@ for p in "${APT_PACKAGES[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   log "apt-get install ${missing[*]}"
-  # Keep the packages' own services (redis-server's) from being started by the install.
+  # Keep the packages' own services (redis-server's, nginx's, haproxy's) from being started.
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
     $SUDO chmod 755 /usr/sbin/policy-rc.d
@@ -145,6 +146,8 @@ wants cassandra    && run "cassandra.json (cassandra-driver)" "$VPY" gen_cassand
 wants jump         && run "jump.json (jump-consistent-hash)" "$VPY" gen_jump.py
 wants groupcache   && run "groupcache.json (Go groupcache consistenthash)" "$VPY" gen_groupcache.py "$BUILD/groupcache_ring" "$GO_VERSION"
 wants ketama       && run "ketama.json (libketama C code from PyPI ketama)" "$VPY" gen_ketama.py
+wants nginx        && run "nginx.json (real nginx on 127.0.0.1)" "$VPY" gen_nginx.py
+wants haproxy      && run "haproxy.json (real HAProxy and nginx backends on 127.0.0.1)" "$VPY" gen_haproxy.py
 wants ketama_published && run "ketama_published.json (published libketama vectors)" "$VPY" ketama_published.py
 
 log "done: $(cd "$HERE/fixtures" && ls *.json | tr '\n' ' ')"

@@ -1,0 +1,535 @@
+//! HAProxy's hash balancing (`balance hdr(...)`, `url_param`, `uri`, `hash`; HAProxy 2.6),
+//! bit for bit: `hash-type consistent` (`lb_chash.c`) and `hash-type map-based` (`lb_map.c`,
+//! the default). Nodes are `server` lines: the name is the server's name, the weight
+//! HAProxy's `weight` (1 to 256).
+//!
+//! - The key's hash is `sdbm`, `djb2`, `wt6` or `crc32` of its bytes, then, with `avalanche`,
+//!   Bob Jenkins' `full_hash` of that. A bare `hash-type consistent` line means
+//!   **sdbm with avalanche**; a bare `map-based` line (or none) means sdbm without.
+//! - `haproxy-consistent`: a server of id `puid` has `16 × weight` points at
+//!   `full_hash(puid × 4096 + i)`. A key goes to the **closest** point on either side
+//!   (`chash_get_server_hash`): distances `dp` back to the point before and `dn` on to the
+//!   point at or after the hash; `dp <= dn` picks the point before.
+//! - `haproxy-map-based`: weights are divided by their GCD (over every server, disabled ones
+//!   too), a table of `Σ weight` entries is filled by smooth weighted round robin over the
+//!   usable servers (`recalc_server_map`), and the key goes to entry `hash % Σ weight`.
+//! - Servers without an `id` get one as HAProxy numbers them at start-up: walking the
+//!   servers in order with a counter from 1, each takes the first unused id at or above the
+//!   counter, and the counter steps past every server, with or without an explicit id. So
+//!   adding a server at the end keeps the others' ids, but removing one renumbers every
+//!   implicit id after it (and moves their points): that is what a config edit and reload does.
+//! - A `disabled` server (set with [`set_down`](super::Placement::set_down)) has no points
+//!   and no map entries. An empty key is balanced round robin, so `locate` answers it with
+//!   an [`Error::Unsupported`]; with one usable server that server is the answer.
+//!
+//! ```
+//! use ringlab::algo::{Algorithm, Cluster, HaproxyFunction, HaproxyHash, Options};
+//! let mut options = Options::new(Algorithm::HaproxyConsistent);
+//! options.haproxy_hash = Some(HaproxyHash { function: HaproxyFunction::Crc32, avalanche: false });
+//! let haproxy = Cluster::new(options, ["web1", "web2", "web3"])?;
+//! println!("{}", haproxy.describe_key("user:42"));
+//! # Ok::<(), ringlab::Error>(())
+//! ```
+
+use super::{check_weight, index_of, new_node, Algorithm, Placement};
+use crate::analysis::Arcs;
+use crate::points::Points;
+use crate::{Error, Node, NodeSpec};
+use std::collections::BTreeSet;
+
+const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+/// `SRV_UWGHT_MAX`: the largest `weight`.
+pub const MAX_WEIGHT: u32 = 256;
+/// `BE_WEIGHT_SCALE`: points per unit of weight.
+const WEIGHT_SCALE: u32 = 16;
+/// `SRV_EWGHT_RANGE`: the spacing of server ids in a point's input.
+const ID_RANGE: u32 = MAX_WEIGHT * WEIGHT_SCALE;
+/// The largest server id whose points' inputs (`id × 4096 + i`) stay within HAProxy's int.
+pub const MAX_ID: u32 = (i32::MAX as u32) / ID_RANGE;
+
+/// HAProxy's hash functions (`hash-type ... <function>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HaproxyFunction {
+    #[default]
+    Sdbm,
+    Djb2,
+    Wt6,
+    Crc32,
+}
+
+impl HaproxyFunction {
+    pub const ALL: [HaproxyFunction; 4] =
+        [HaproxyFunction::Sdbm, HaproxyFunction::Djb2, HaproxyFunction::Wt6, HaproxyFunction::Crc32];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HaproxyFunction::Sdbm => "sdbm",
+            HaproxyFunction::Djb2 => "djb2",
+            HaproxyFunction::Wt6 => "wt6",
+            HaproxyFunction::Crc32 => "crc32",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Result<HaproxyFunction, Error> {
+        HaproxyFunction::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
+            Error::InvalidOption(format!("HAProxy's hash functions are sdbm, djb2, wt6 and crc32 (got {name:?})"))
+        })
+    }
+
+    /// The function over the key's bytes (`hash.c`).
+    pub fn hash(self, key: &[u8]) -> u32 {
+        match self {
+            HaproxyFunction::Sdbm => key.iter().fold(0u32, |h, &c| {
+                u32::from(c).wrapping_add(h << 6).wrapping_add(h << 16).wrapping_sub(h)
+            }),
+            HaproxyFunction::Djb2 => key.iter().fold(5381u32, |h, &c| (h << 5).wrapping_add(h).wrapping_add(u32::from(c))),
+            HaproxyFunction::Wt6 => wt6(key),
+            HaproxyFunction::Crc32 => CRC32.checksum(key),
+        }
+    }
+}
+
+fn wt6(key: &[u8]) -> u32 {
+    let (mut h0, mut h1) = (0xa53c_965au32, 0x5ca6_953au32);
+    let (mut step0, mut step1) = (6u32, 18u32);
+    for &byte in key {
+        let t = u32::from(byte);
+        h0 = !(h0 ^ t);
+        h1 = !(h1.wrapping_add(t));
+        // C's `x >> 32` is undefined; HAProxy's steps 0 and 32 never make it so in
+        // practice, and rotate_left is what both shifts together mean.
+        let t = h1.rotate_left(step0);
+        h1 = h0.rotate_left(step1);
+        h0 = t;
+        let t = ((h0 >> 16) ^ h1) & 0xffff;
+        step0 = t & 0x1f;
+        step1 = t >> 11;
+    }
+    h0 ^ h1
+}
+
+/// Bob Jenkins' integer hash with HAProxy's final multiply (`full_hash`, `intops.h`).
+pub fn full_hash(a: u32) -> u32 {
+    let mut a = a;
+    a = a.wrapping_add(0x7ed5_5d16).wrapping_add(a << 12);
+    a = (a ^ 0xc761_c23c) ^ (a >> 19);
+    a = a.wrapping_add(0x1656_67b1).wrapping_add(a << 5);
+    a = a.wrapping_add(0xd3a2_646c) ^ (a << 9);
+    a = a.wrapping_add(0xfd70_46c5).wrapping_add(a << 3);
+    a = (a ^ 0xb55a_4f09) ^ (a >> 16);
+    a.wrapping_mul(3_221_225_473)
+}
+
+/// A `hash-type` line's function and modifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HaproxyHash {
+    pub function: HaproxyFunction,
+    pub avalanche: bool,
+}
+
+impl HaproxyHash {
+    /// What a `hash-type` line without a function means: sdbm, with avalanche only for
+    /// `consistent` (`cfgparse-listen.c`).
+    pub fn bare(consistent: bool) -> HaproxyHash {
+        HaproxyHash { function: HaproxyFunction::Sdbm, avalanche: consistent }
+    }
+
+    /// The hash HAProxy balances `key` by.
+    pub fn hash(self, key: &[u8]) -> u32 {
+        let h = self.function.hash(key);
+        if self.avalanche {
+            full_hash(h)
+        } else {
+            h
+        }
+    }
+
+    pub fn label(self) -> String {
+        format!("{}{}", self.function.name(), if self.avalanche { " avalanche" } else { "" })
+    }
+}
+
+/// One server line's HAProxy-only settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ServerExtra {
+    pub(crate) id: Option<u32>,
+    pub(crate) disabled: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Haproxy {
+    consistent: bool,
+    hash: HaproxyHash,
+    nodes: Vec<Node>,
+    extra: Vec<ServerExtra>,
+    /// The id each server has (explicit or assigned).
+    puids: Vec<u32>,
+    /// Consistent: the usable servers' points, deduplicated, as HAProxy's tree holds them.
+    tree: Points,
+    /// Consistent: the same circle as "first point at or after" arcs, with a boundary at
+    /// each midpoint between two points, so shares and migrations are exact.
+    arcs: Points,
+    /// Map-based: the table, as server indices.
+    table: Vec<u32>,
+}
+
+impl Haproxy {
+    pub(crate) fn new(consistent: bool, hash: Option<HaproxyHash>, specs: Vec<NodeSpec>) -> Result<Haproxy, Error> {
+        let extra = vec![ServerExtra::default(); specs.len()];
+        Haproxy::with_extra(consistent, hash, specs, extra)
+    }
+
+    pub(crate) fn with_extra(
+        consistent: bool,
+        hash: Option<HaproxyHash>,
+        specs: Vec<NodeSpec>,
+        extra: Vec<ServerExtra>,
+    ) -> Result<Haproxy, Error> {
+        let mut haproxy = Haproxy {
+            consistent,
+            hash: hash.unwrap_or(HaproxyHash::bare(consistent)),
+            nodes: Vec::new(),
+            extra: Vec::new(),
+            puids: Vec::new(),
+            tree: Points::new(32),
+            arcs: Points::new(32),
+            table: Vec::new(),
+        };
+        haproxy.rebuild(specs, extra)?;
+        Ok(haproxy)
+    }
+
+    /// Makes the state for these servers, or leaves everything as it was on error.
+    fn rebuild(&mut self, specs: Vec<NodeSpec>, extra: Vec<ServerExtra>) -> Result<(), Error> {
+        let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
+        for spec in specs {
+            check_weight(spec.weight)?;
+            if spec.weight.fract() != 0.0 || spec.weight > f64::from(MAX_WEIGHT) {
+                return Err(Error::InvalidOption(format!(
+                    "HAProxy weights are whole numbers from 1 to {MAX_WEIGHT} (got {})",
+                    spec.weight
+                )));
+            }
+            let points = if self.consistent { spec.weight as u32 * WEIGHT_SCALE } else { 0 };
+            let node = new_node(&nodes, spec, points)?;
+            nodes.push(node);
+        }
+        let puids = assign_ids(&extra)?;
+        let weights: Vec<u32> = nodes.iter().map(|n| n.weight as u32).collect();
+        let usable: Vec<usize> = (0..nodes.len()).filter(|&i| !extra[i].disabled).collect();
+        let (mut tree, mut arcs, mut table) = (Points::new(32), Points::new(32), Vec::new());
+        if self.consistent {
+            let mut entries: Vec<(u64, u32)> = Vec::new();
+            for &i in &usable {
+                let base = puids[i] * ID_RANGE;
+                entries.extend((0..weights[i] * WEIGHT_SCALE).map(|j| (u64::from(full_hash(base + j)), i as u32)));
+            }
+            // ebtree keeps equal keys in insertion order and finds the first: servers in
+            // order, each server's points in order.
+            entries.sort_by_key(|e| e.0);
+            entries.dedup_by_key(|e| e.0);
+            arcs.set(&closest_as_arcs(&entries));
+            tree.set(&entries);
+        } else {
+            table = map_table(&weights, &usable);
+        }
+        for (node, i) in nodes.iter_mut().zip(0u32..) {
+            if !self.consistent {
+                node.points = table.iter().filter(|&&t| t == i).count() as u32;
+            }
+        }
+        self.nodes = nodes;
+        self.extra = extra;
+        self.puids = puids;
+        self.tree = tree;
+        self.arcs = arcs;
+        self.table = table;
+        Ok(())
+    }
+
+    fn usable_count(&self) -> usize {
+        self.extra.iter().filter(|e| !e.disabled).count()
+    }
+
+    /// `chash_get_server_hash`: the closest point, the one before on a tie.
+    fn closest(&self, hash: u32) -> usize {
+        let next = self.tree.successor(u64::from(hash));
+        let prev = if next == 0 { self.tree.len() - 1 } else { next - 1 };
+        let dp = hash.wrapping_sub(self.tree.position(prev) as u32);
+        let dn = (self.tree.position(next) as u32).wrapping_sub(hash);
+        if dp <= dn {
+            self.tree.owner(prev) as usize
+        } else {
+            self.tree.owner(next) as usize
+        }
+    }
+}
+
+/// HAProxy's start-up numbering (`check_config_validity`): a counter from 1 steps past every
+/// server; a server without an id takes the first unused id at or above the counter.
+fn assign_ids(extra: &[ServerExtra]) -> Result<Vec<u32>, Error> {
+    let mut used = BTreeSet::new();
+    for id in extra.iter().filter_map(|e| e.id) {
+        if id == 0 || id > MAX_ID {
+            return Err(Error::InvalidOption(format!("server ids are from 1 to {MAX_ID} (got {id})")));
+        }
+        if !used.insert(id) {
+            return Err(Error::InvalidOption(format!("server id {id} is used twice")));
+        }
+    }
+    let mut next = 1u32;
+    let mut out = Vec::with_capacity(extra.len());
+    for e in extra {
+        let id = match e.id {
+            Some(id) => id,
+            None => {
+                while used.contains(&next) {
+                    next += 1;
+                }
+                used.insert(next);
+                next
+            }
+        };
+        if id > MAX_ID {
+            return Err(Error::InvalidOption(format!("server ids are from 1 to {MAX_ID} (one would get {id})")));
+        }
+        out.push(id);
+        next += 1;
+    }
+    Ok(out)
+}
+
+/// The closest-point rule as "first point at or after" arcs: between points `a` and `b`,
+/// hashes up to `a + ⌊(b - a) / 2⌋` are nearer `a` (or tied, which goes to `a`).
+fn closest_as_arcs(points: &[(u64, u32)]) -> Vec<(u64, u32)> {
+    let n = points.len();
+    let mut out = Vec::with_capacity(2 * n);
+    for k in 0..n {
+        let (b, owner) = points[k];
+        let (a, before) = points[(k + n - 1) % n];
+        let gap = (b as u32).wrapping_sub(a as u32);
+        if n > 1 && gap / 2 > 0 {
+            out.push((u64::from((a as u32).wrapping_add(gap / 2)), before));
+        }
+        out.push((b, owner));
+    }
+    out.sort_unstable_by_key(|e| e.0);
+    out
+}
+
+/// `init_server_map` + `recalc_server_map`: weights over their GCD (all servers), then each
+/// entry goes to the usable server whose score, raised by its weight, is highest
+/// (`(score + total) / total`, the earliest on a tie), which then pays `total`.
+fn map_table(weights: &[u32], usable: &[usize]) -> Vec<u32> {
+    let gcd = weights.iter().copied().filter(|&w| w > 0).reduce(|mut g, mut w| {
+        while w != 0 {
+            (g, w) = (w, g % w);
+        }
+        g
+    });
+    let gcd = gcd.unwrap_or(1);
+    let eweight: Vec<i64> = weights.iter().map(|&w| i64::from(w.div_ceil(gcd))).collect();
+    let total: i64 = usable.iter().map(|&i| eweight[i]).sum();
+    let mut score = vec![0i64; weights.len()];
+    let mut table = Vec::with_capacity(total as usize);
+    for _ in 0..total {
+        let mut best: Option<(usize, i64)> = None;
+        for &i in usable {
+            if total == 1 {
+                best = Some((i, 0));
+                break;
+            }
+            score[i] += eweight[i];
+            let v = (score[i] + total) / total;
+            if best.is_none_or(|(_, max)| v > max) {
+                best = Some((i, v));
+            }
+        }
+        if let Some((i, _)) = best {
+            score[i] -= total;
+            table.push(i as u32);
+        }
+    }
+    table
+}
+
+impl Placement for Haproxy {
+    fn algorithm(&self) -> Algorithm {
+        if self.consistent {
+            Algorithm::HaproxyConsistent
+        } else {
+            Algorithm::HaproxyMapBased
+        }
+    }
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        let mut specs = super::specs(&self.nodes);
+        specs.push(spec);
+        let mut extra = self.extra.clone();
+        extra.push(ServerExtra::default());
+        self.rebuild(specs, extra)
+    }
+    fn remove(&mut self, name: &str) -> Result<(), Error> {
+        let idx = index_of(&self.nodes, name)?;
+        let mut specs = super::specs(&self.nodes);
+        specs.remove(idx);
+        let mut extra = self.extra.clone();
+        extra.remove(idx);
+        self.rebuild(specs, extra)
+    }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        if index >= self.nodes.len() {
+            return Err(Error::InvalidOption(format!("no server number {index}")));
+        }
+        let mut extra = self.extra.clone();
+        extra[index].disabled = down;
+        self.rebuild(super::specs(&self.nodes), extra)
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.extra.get(index).is_some_and(|e| e.disabled)
+    }
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        match self.usable_count() {
+            _ if self.nodes.is_empty() => return Err(Error::EmptyRing),
+            0 => return Err(Error::Unsupported("every server is disabled: HAProxy answers 503".into())),
+            // `tot_used == 1`: the only usable server, whatever the key.
+            1 => return Ok(self.extra.iter().position(|e| !e.disabled).expect("one usable")),
+            _ if key.is_empty() => {
+                return Err(Error::Unsupported(
+                    "HAProxy balances an empty key round robin, so no hash decides its server".into(),
+                ))
+            }
+            _ => {}
+        }
+        let hash = self.hash.hash(key);
+        Ok(if self.consistent {
+            self.closest(hash)
+        } else {
+            self.table[(hash % self.table.len() as u32) as usize] as usize
+        })
+    }
+    fn key_fraction(&self, key: &[u8]) -> f64 {
+        f64::from(self.hash.hash(key)) / 4_294_967_296.0
+    }
+    fn describe_key(&self, key: &[u8]) -> String {
+        let hash = self.hash.hash(key);
+        if self.consistent && !self.nodes.is_empty() {
+            let ids: Vec<String> = self.puids.iter().map(u32::to_string).collect();
+            format!("{} 0x{hash:08x} (server ids {})", self.hash.label(), ids.join(", "))
+        } else if self.table.is_empty() {
+            format!("{} 0x{hash:08x}", self.hash.label())
+        } else {
+            format!("{} 0x{hash:08x}, entry {} of {}", self.hash.label(), hash % self.table.len() as u32, self.table.len())
+        }
+    }
+    fn arcs(&self) -> Option<&dyn Arcs> {
+        (self.consistent && !self.arcs.is_empty()).then_some(self as &dyn Arcs)
+    }
+    /// Map-based: of the `2^32` hash values, `⌊(2^32 - 1 - e) / T⌋ + 1` fall on entry `e`.
+    fn exact_shares(&self) -> Option<Vec<f64>> {
+        if self.consistent {
+            let arcs = self.arcs()?;
+            return Some(crate::analysis::shares(arcs).into_iter().map(|s| s as f64 / 4_294_967_296.0).collect());
+        }
+        if self.table.is_empty() {
+            return None;
+        }
+        let size = 1u64 << 32;
+        let t = self.table.len() as u64;
+        let mut shares = vec![0f64; self.nodes.len()];
+        for (e, &owner) in self.table.iter().enumerate() {
+            shares[owner as usize] += ((size - 1 - e as u64) / t + 1) as f64 / size as f64;
+        }
+        Some(shares)
+    }
+    fn memory_bytes(&self) -> usize {
+        self.tree.memory_bytes()
+            + self.arcs.memory_bytes()
+            + self.table.capacity() * 4
+            + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}
+
+impl Arcs for Haproxy {
+    fn size(&self) -> u128 {
+        1 << 32
+    }
+    fn key_mapping(&self) -> String {
+        format!("haproxy/{}", self.hash.label())
+    }
+    fn point_count(&self) -> usize {
+        self.arcs.len()
+    }
+    fn point(&self, i: usize) -> (u64, usize) {
+        (self.arcs.position(i), self.arcs.owner(i) as usize)
+    }
+    fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        if self.arcs.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        Ok(self.arcs.owner(self.arcs.successor(position)) as usize)
+    }
+    fn node_list(&self) -> &[Node] {
+        &self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn extra(ids: &[Option<u32>]) -> Vec<ServerExtra> {
+        ids.iter().map(|&id| ServerExtra { id, disabled: false }).collect()
+    }
+
+    #[test]
+    fn implicit_ids_skip_used_ones_and_the_counter_steps_past_every_server() {
+        // Worked by hand from check_config_validity: s1 takes 2 (1 is used), the counter is
+        // then 3, s2 (id 1) moves it to 4, s3 takes 4, s4 (id 7) moves it to 6, s5 takes 6.
+        let ids = assign_ids(&extra(&[None, Some(1), None, Some(7), None])).unwrap();
+        assert_eq!(ids, vec![2, 1, 4, 7, 6]);
+        assert!(assign_ids(&extra(&[Some(3), Some(3)])).is_err());
+    }
+
+    #[test]
+    fn hash_functions_match_their_definitions_on_small_inputs() {
+        // sdbm("a") = 97; djb2("a") = 5381 * 33 + 97; crc32 check value.
+        assert_eq!(HaproxyFunction::Sdbm.hash(b"a"), 97);
+        assert_eq!(HaproxyFunction::Sdbm.hash(b"ab"), 98 + 97 * 65599);
+        assert_eq!(HaproxyFunction::Djb2.hash(b"a"), 5381 * 33 + 97);
+        assert_eq!(HaproxyFunction::Crc32.hash(b"123456789"), 0xCBF4_3926);
+        assert_eq!(HaproxyFunction::Wt6.hash(b""), 0xa53c_965a ^ 0x5ca6_953a);
+    }
+
+    #[test]
+    fn map_table_is_smooth_weighted_round_robin() {
+        // Weights 2 4 6 reduce to 1 2 3; worked by hand from recalc_server_map.
+        assert_eq!(map_table(&[2, 4, 6], &[0, 1, 2]), vec![0, 2, 1, 2, 1, 2]);
+        // A disabled weight-3 server still takes part in the GCD (1), not in the table.
+        assert_eq!(map_table(&[2, 4, 6, 3], &[0, 1, 2]).len(), 12);
+    }
+
+    #[test]
+    fn closest_rule_as_arcs_agrees_with_the_direct_rule() {
+        let specs = vec![NodeSpec::new("a"), NodeSpec::new("b").weight(2.0), NodeSpec::new("c")];
+        let h = Haproxy::new(true, None, specs).unwrap();
+        let mut probes: Vec<u32> = Vec::new();
+        for i in 0..h.tree.len() {
+            let p = h.tree.position(i) as u32;
+            probes.extend([p, p.wrapping_sub(1), p.wrapping_add(1)]);
+        }
+        for i in 0..h.arcs.len() {
+            let p = h.arcs.position(i) as u32;
+            probes.extend([p, p.wrapping_add(1)]);
+        }
+        probes.extend([0, u32::MAX]);
+        for p in probes {
+            assert_eq!(h.owner_of(u64::from(p)).unwrap(), h.closest(p), "hash 0x{p:08x}");
+        }
+    }
+}

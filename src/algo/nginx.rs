@@ -1,0 +1,331 @@
+//! nginx's `hash $key;` and `hash $key consistent;` (`ngx_http_upstream_hash_module`,
+//! nginx 1.22), bit for bit. Nodes are `server` lines: the name is the address text as
+//! written (`10.0.0.1:11211`, `unix:/run/app.sock`), the weight nginx's `weight=`.
+//!
+//! - `nginx-consistent`: each server gets `160 × weight` points, each the CRC-32 of
+//!   `host \0 port` followed by the previous point's 4 bytes (little-endian), starting from 0.
+//!   Points are sorted and points equal to an earlier one dropped. A key's point is the
+//!   first at or after `CRC-32(key)`, wrapping.
+//! - `nginx-hash`: the Cache::Memcached loop: `hash += (CRC-32([n] key) >> 16) & 0x7fff`
+//!   (`n` the try number in decimal, omitted on the first try), then `hash % total weight`
+//!   picks the server by walking cumulative weights.
+//!
+//! A server marked `down` keeps its points (and its weight in the total); a key that reaches
+//! it tries the next point (consistent) or the next rehash, up to 21 tries in all. After
+//! 21 tries nginx balances that key round robin, and an empty key or a single server is
+//! always balanced round robin: no hash decides those, so `locate` answers them with an
+//! [`Error::Unsupported`] (except a single server that is up, which round robin must pick).
+//! The rules are cited from the source in `tests/real/README.md`.
+//!
+//! ```
+//! use ringlab::algo::{Algorithm, Cluster, Options};
+//! let mut nginx = Cluster::new(Options::new(Algorithm::NginxConsistent), ["10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80"])?;
+//! let before = nginx.locate("user:42")?.to_string();
+//! nginx.set_down(&before, true)?;
+//! assert_ne!(nginx.locate("user:42")?, before);
+//! # Ok::<(), ringlab::Error>(())
+//! ```
+
+use super::{check_weight, index_of, new_node, specs, Algorithm, Placement};
+use crate::analysis::Arcs;
+use crate::points::Points;
+use crate::{Error, Node, NodeSpec, MAX_POINTS};
+
+const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+/// nginx gives up hashing after this many tries (`hp->tries > 20`).
+pub const TRIES: usize = 21;
+/// Points per unit of weight (`peer->weight * 160`).
+const POINTS_PER_WEIGHT: u64 = 160;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Nginx {
+    consistent: bool,
+    nodes: Vec<Node>,
+    down: Vec<bool>,
+    /// The deduplicated points (consistent only); owners are the servers the points were made for.
+    points: Points,
+    /// Each point's owner after skipping down servers, or `None` when some point's 21 tries
+    /// all land on down servers (those keys go round robin, so no share is exact).
+    effective: Option<Vec<u32>>,
+}
+
+impl Nginx {
+    pub(crate) fn new(consistent: bool, specs: Vec<NodeSpec>) -> Result<Nginx, Error> {
+        let down = vec![false; specs.len()];
+        let mut nginx =
+            Nginx { consistent, nodes: Vec::new(), down: Vec::new(), points: Points::new(32), effective: None };
+        nginx.rebuild(specs, down)?;
+        Ok(nginx)
+    }
+
+    /// Makes the state for these servers, or leaves everything as it was on error.
+    fn rebuild(&mut self, specs: Vec<NodeSpec>, down: Vec<bool>) -> Result<(), Error> {
+        let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
+        for spec in specs {
+            check_weight(spec.weight)?;
+            if spec.weight.fract() != 0.0 {
+                return Err(Error::InvalidOption(format!("nginx weights are whole numbers (got {})", spec.weight)));
+            }
+            let points = if self.consistent { spec.weight * POINTS_PER_WEIGHT as f64 } else { 0.0 };
+            let node = new_node(&nodes, spec, points.min(u32::MAX as f64) as u32)?;
+            nodes.push(node);
+        }
+        let total: f64 = nodes.iter().map(|n| n.weight).sum();
+        if self.consistent && total * POINTS_PER_WEIGHT as f64 > MAX_POINTS as f64 {
+            return Err(Error::TooManyPoints { points: (total * POINTS_PER_WEIGHT as f64) as u64 });
+        }
+        if !self.consistent && total > f64::from(u32::MAX) {
+            return Err(Error::TooLarge { what: "nginx's total weight".into(), max: u64::from(u32::MAX), got: total as u64 });
+        }
+        let mut points = Points::new(32);
+        if self.consistent {
+            let mut entries: Vec<(u64, u32)> = Vec::new();
+            for (idx, node) in nodes.iter().enumerate() {
+                push_points(&node.name, node.points, idx as u32, &mut entries);
+            }
+            // glibc's qsort is a merge sort here (stable): of equal hashes the earlier
+            // server's point comes first, and nginx keeps the first.
+            entries.sort_by_key(|e| e.0);
+            entries.dedup_by_key(|e| e.0);
+            points.set(&entries);
+        }
+        self.nodes = nodes;
+        self.points = points;
+        self.down = down;
+        self.effective = self.effective_owners();
+        Ok(())
+    }
+
+    fn effective_owners(&self) -> Option<Vec<u32>> {
+        (0..self.points.len()).map(|i| self.first_up_from(i).map(|idx| idx as u32)).collect()
+    }
+
+    /// The server nginx picks when a key's first point is `start`: the first of `TRIES`
+    /// points, in order, whose server is not down.
+    fn first_up_from(&self, start: usize) -> Option<usize> {
+        let n = self.points.len();
+        (0..TRIES).map(|t| self.points.owner((start + t) % n) as usize).find(|&idx| !self.down[idx])
+    }
+
+    fn total_weight(&self) -> u64 {
+        self.nodes.iter().map(|n| n.weight as u64).sum()
+    }
+
+    /// The server index `hash` picks by walking cumulative weights (down servers included).
+    fn by_weight(&self, hash: u32) -> usize {
+        let mut w = u64::from(hash) % self.total_weight();
+        for (idx, node) in self.nodes.iter().enumerate() {
+            let weight = node.weight as u64;
+            if w < weight {
+                return idx;
+            }
+            w -= weight;
+        }
+        unreachable!("w < total weight")
+    }
+
+    fn round_robin(&self, why: &str) -> Result<usize, Error> {
+        Err(Error::Unsupported(format!("nginx balances this key round robin ({why}), so no hash decides its server")))
+    }
+}
+
+/// The points of one server: CRC-32 of `host \0 port prev_hash`, where `host` and `port` are
+/// the address text split at its last `:` (no port without one; all of it after `unix:`).
+fn push_points(name: &str, count: u32, idx: u32, out: &mut Vec<(u64, u32)>) {
+    let (host, port) = split_address(name);
+    let mut base = CRC32.digest();
+    base.update(host.as_bytes());
+    base.update(&[0]);
+    base.update(port.as_bytes());
+    let mut prev = 0u32;
+    for _ in 0..count {
+        let mut digest = base.clone();
+        digest.update(&prev.to_le_bytes());
+        prev = digest.finalize();
+        out.push((u64::from(prev), idx));
+    }
+}
+
+fn split_address(name: &str) -> (&str, &str) {
+    if name.len() >= 5 && name.as_bytes()[..5].eq_ignore_ascii_case(b"unix:") {
+        return (&name[5..], "");
+    }
+    name.rsplit_once(':').unwrap_or((name, ""))
+}
+
+/// One try of `nginx-hash`: `(CRC-32([try] key) >> 16) & 0x7fff`.
+fn rehash_step(try_number: usize, key: &[u8]) -> u32 {
+    let mut digest = CRC32.digest();
+    if try_number > 0 {
+        digest.update(try_number.to_string().as_bytes());
+    }
+    digest.update(key);
+    (digest.finalize() >> 16) & 0x7fff
+}
+
+impl Placement for Nginx {
+    fn algorithm(&self) -> Algorithm {
+        if self.consistent {
+            Algorithm::NginxConsistent
+        } else {
+            Algorithm::NginxHash
+        }
+    }
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        let mut all = specs(&self.nodes);
+        all.push(spec);
+        let mut down = self.down.clone();
+        down.push(false);
+        self.rebuild(all, down)
+    }
+    fn remove(&mut self, name: &str) -> Result<(), Error> {
+        let idx = index_of(&self.nodes, name)?;
+        let mut all = specs(&self.nodes);
+        all.remove(idx);
+        let mut down = self.down.clone();
+        down.remove(idx);
+        self.rebuild(all, down)
+    }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        if index >= self.nodes.len() {
+            return Err(Error::InvalidOption(format!("no server number {index}")));
+        }
+        self.down[index] = down;
+        self.effective = self.effective_owners();
+        Ok(())
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.down.get(index).copied().unwrap_or(false)
+    }
+    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        match self.nodes.len() {
+            0 => return Err(Error::EmptyRing),
+            1 if self.down[0] => return Err(Error::Unsupported("the only server is down: nginx answers 502".into())),
+            1 => return Ok(0), // `peers->single`: round robin, which has one choice
+            _ if key.is_empty() => return self.round_robin("the key is empty"),
+            _ => {}
+        }
+        if self.consistent {
+            let start = self.start_point(key);
+            return self.first_up_from(start).map_or_else(|| self.round_robin("21 points in a row are down"), Ok);
+        }
+        let mut hash = 0u32;
+        for try_number in 0..TRIES {
+            hash = hash.wrapping_add(rehash_step(try_number, key));
+            let idx = self.by_weight(hash);
+            if !self.down[idx] {
+                return Ok(idx);
+            }
+        }
+        self.round_robin("21 rehashes in a row picked down servers")
+    }
+    fn key_fraction(&self, key: &[u8]) -> f64 {
+        if self.consistent {
+            f64::from(CRC32.checksum(key)) / 4_294_967_296.0
+        } else {
+            f64::from(rehash_step(0, key)) / 32_768.0
+        }
+    }
+    fn describe_key(&self, key: &[u8]) -> String {
+        if self.consistent {
+            format!("crc32 0x{:08x}", CRC32.checksum(key))
+        } else {
+            let first = rehash_step(0, key);
+            let total = self.total_weight().max(1);
+            format!("(crc32 >> 16) & 0x7fff = {first}, mod total weight {total} = {}", u64::from(first) % total)
+        }
+    }
+    fn arcs(&self) -> Option<&dyn Arcs> {
+        (self.consistent && self.effective.is_some() && !self.points.is_empty()).then_some(self as &dyn Arcs)
+    }
+    /// `nginx-hash` with every server up: of the 32768 first-try values, those `w` mod the
+    /// total weight falls in each server's run of weights.
+    fn exact_shares(&self) -> Option<Vec<f64>> {
+        if self.consistent {
+            let arcs = self.arcs()?;
+            let size = arcs.size() as f64;
+            return Some(crate::analysis::shares(arcs).into_iter().map(|s| s as f64 / size).collect());
+        }
+        if self.nodes.is_empty() || self.down.iter().any(|&d| d) {
+            return None;
+        }
+        let mut counts = vec![0u64; self.nodes.len()];
+        for h in 0..32_768u32 {
+            counts[self.by_weight(h)] += 1;
+        }
+        Some(counts.into_iter().map(|c| c as f64 / 32_768.0).collect())
+    }
+    fn memory_bytes(&self) -> usize {
+        self.points.memory_bytes()
+            + self.effective.as_ref().map_or(0, |e| e.capacity() * 4)
+            + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+    }
+    fn boxed_clone(&self) -> Box<dyn Placement> {
+        Box::new(self.clone())
+    }
+}
+
+impl Nginx {
+    /// `ngx_http_upstream_find_chash_point`: the first point at or after the key's CRC-32,
+    /// as an index that wraps to 0 past the last point.
+    fn start_point(&self, key: &[u8]) -> usize {
+        self.points.successor(u64::from(CRC32.checksum(key)))
+    }
+}
+
+/// The points with each one's owner after skipping down servers: what a key landing on it
+/// gets. Only offered when every point has such an owner.
+impl Arcs for Nginx {
+    fn size(&self) -> u128 {
+        1 << 32
+    }
+    fn key_mapping(&self) -> String {
+        "nginx-consistent/crc32".into()
+    }
+    fn point_count(&self) -> usize {
+        self.points.len()
+    }
+    fn point(&self, i: usize) -> (u64, usize) {
+        let owner = self.effective.as_ref().map_or(self.points.owner(i), |e| e[i]);
+        (self.points.position(i), owner as usize)
+    }
+    fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        if self.points.is_empty() {
+            return Err(Error::EmptyRing);
+        }
+        let i = self.points.successor(position);
+        self.effective.as_ref().map(|e| e[i] as usize).ok_or_else(|| {
+            Error::Unsupported("some keys go round robin (21 points in a row are down): no exact arcs".into())
+        })
+    }
+    fn node_list(&self) -> &[Node] {
+        &self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_split_at_the_last_colon() {
+        assert_eq!(split_address("10.0.0.1:80"), ("10.0.0.1", "80"));
+        assert_eq!(split_address("[::1]:8080"), ("[::1]", "8080"));
+        assert_eq!(split_address("backend"), ("backend", ""));
+        assert_eq!(split_address("UNIX:/run/a:b.sock"), ("/run/a:b.sock", ""));
+    }
+
+    #[test]
+    fn points_chain_from_the_previous_hash() {
+        // Independent: zlib's CRC-32 of the bytes spelled out.
+        let mut out = Vec::new();
+        push_points("10.0.0.1:80", 2, 0, &mut out);
+        let first = CRC32.checksum(b"10.0.0.1\x0080\x00\x00\x00\x00");
+        let mut second_input = b"10.0.0.1\x0080".to_vec();
+        second_input.extend_from_slice(&first.to_le_bytes());
+        assert_eq!(out, vec![(u64::from(first), 0), (u64::from(CRC32.checksum(&second_input)), 0)]);
+    }
+}

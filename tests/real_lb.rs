@@ -1,0 +1,227 @@
+//! nginx's and HAProxy's hash balancing, bit for bit: every answer in
+//! tests/real/fixtures/nginx.json and haproxy.json came from the real nginx 1.22.1 and
+//! HAProxy 2.6.12 (tests/real/generate.sh), read from the same config text ringlab parses
+//! here. Then the config parsers: good text, and each malformed form naming its line.
+
+#[path = "common/lb.rs"]
+mod lb;
+
+use ringlab::algo::{from_haproxy_backend, from_nginx_upstream, Algorithm, Cluster, Options};
+use ringlab::Error;
+
+#[test]
+fn nginx_matches_on_every_recorded_key() {
+    let f = lb::fixture(lb::NGINX_JSON);
+    assert!(f.produced_by.starts_with("nginx/1.22"), "{}", f.produced_by);
+    let checked = lb::check_nginx();
+    assert!(checked > 30_000, "checked {checked}");
+}
+
+#[test]
+fn haproxy_matches_on_every_recorded_key() {
+    let f = lb::fixture(lb::HAPROXY_JSON);
+    assert!(f.produced_by.starts_with("HAProxy version 2.6"), "{}", f.produced_by);
+    let checked = lb::check_haproxy();
+    assert!(checked > 60_000, "checked {checked}");
+}
+
+#[test]
+fn the_fixtures_cover_what_they_claim() {
+    let nginx = lb::fixture(lb::NGINX_JSON);
+    assert!(nginx.cases.iter().any(|c| !c.fallback.is_empty()), "a case where nginx falls back to round robin");
+    assert!(nginx.cases.iter().filter(|c| !c.extra.is_empty()).count() >= 5, "keys on points");
+    let haproxy = lb::fixture(lb::HAPROXY_JSON);
+    // HAProxy's own ids, recorded in the fixture, as the answers confirm: s1 gets 2 and s3 gets
+    // 4 because the counter steps past the explicit ids' servers too.
+    let ids = haproxy.cases.iter().find(|c| c.name.contains("explicit and implicit")).unwrap();
+    assert_eq!(ids.puids, vec![2, 1, 4, 7, 6]);
+    let cluster = from_haproxy_backend(&ids.config).unwrap();
+    assert!(cluster.describe_key("k").ends_with("(server ids 2, 1, 4, 7, 6)"));
+}
+
+/// The bare-line trap: `hash-type consistent` alone is sdbm *with* avalanche, so it differs
+/// from `hash-type consistent sdbm` (the real answers say so) and equals `... sdbm avalanche`.
+#[test]
+fn bare_hash_type_consistent_means_sdbm_with_avalanche() {
+    let f = lb::fixture(lb::HAPROXY_JSON);
+    let answers = |name: &str| &f.cases.iter().find(|c| c.name == name).unwrap().answers;
+    let bare = answers("bare hash-type consistent (sdbm + avalanche)");
+    assert_eq!(bare, answers("consistent sdbm avalanche"));
+    let differ = bare.iter().zip(answers("consistent sdbm")).filter(|(a, b)| a != b).count();
+    assert!(differ > 1000, "{differ}");
+    // The same default through Options.
+    let text = "backend b\n balance hdr(X)\n hash-type consistent\n server s1 a:1\n server s2 b:1\n server s3 c:1\n server s4 d:1";
+    let parsed = from_haproxy_backend(text).unwrap();
+    let built = Cluster::new(Options::new(Algorithm::HaproxyConsistent), ["s1", "s2", "s3", "s4"]).unwrap();
+    for key in f.keys.iter().take(500) {
+        assert_eq!(parsed.locate(key).unwrap(), built.locate(key).unwrap());
+    }
+}
+
+#[test]
+fn marking_down_matches_the_recorded_down_config() {
+    // The "2nd of 4 down" case, reached from the all-up config by set_down.
+    for (fixture, build) in [
+        (lb::fixture(lb::NGINX_JSON), from_nginx_upstream as fn(&str) -> Result<Cluster, Error>),
+        (lb::fixture(lb::HAPROXY_JSON), from_haproxy_backend),
+    ] {
+        let down = fixture.cases.iter().find(|c| c.name.contains("2nd of 4")).unwrap();
+        let text = down.config.replace(" down;", ";").replace(" disabled", "");
+        let mut cluster = build(&text).unwrap();
+        assert!(cluster.nodes().iter().all(|n| !cluster.is_down(&n.name).unwrap()));
+        cluster.set_down(&down.servers[1], true).unwrap();
+        for (key, &answer) in fixture.keys.iter().zip(&down.answers) {
+            assert_eq!(cluster.locate(key).unwrap(), down.servers[answer], "{} key {key:?}", down.name);
+        }
+        cluster.set_down(&down.servers[1], false).unwrap();
+        assert_eq!(cluster.locate("x").unwrap(), build(&text).unwrap().locate("x").unwrap());
+    }
+}
+
+#[test]
+fn exact_shares_add_up_and_follow_weights() {
+    for text in [
+        "upstream u { hash $k consistent; server a:1 weight=1; server b:1 weight=3; }",
+        "upstream u { hash $k; server a:1 weight=1; server b:1 weight=3; }",
+    ] {
+        let shares = from_nginx_upstream(text).unwrap().exact_shares().unwrap();
+        assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!(shares[1] > 2.0 * shares[0], "{text}: {shares:?}");
+    }
+    // nginx-hash: 32768 first-try values over total weight 4, a value of 0 mod 4 to a, so
+    // exactly a quarter.
+    let hash = from_nginx_upstream("upstream u { hash $k; server a:1 weight=1; server b:1 weight=3; }").unwrap();
+    assert_eq!(hash.exact_shares().unwrap()[0], 0.25);
+    for text in [
+        "backend b\n balance hdr(X)\n hash-type consistent\n server a a:1\n server b b:1 weight 3",
+        "backend b\n balance hdr(X)\n server a a:1\n server b b:1 weight 3\n server c c:1 disabled",
+    ] {
+        let shares = from_haproxy_backend(text).unwrap().exact_shares().unwrap();
+        assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{shares:?}");
+        assert!(shares[1] > 2.0 * shares[0], "{text}: {shares:?}");
+    }
+}
+
+#[test]
+fn algorithms_without_a_down_state_say_so() {
+    let mut ring = Cluster::new(Options::new(Algorithm::Jump), ["a", "b"]).unwrap();
+    assert_eq!(ring.set_down("a", true).unwrap_err().code(), "unsupported");
+    assert_eq!(ring.set_down("zz", true).unwrap_err().code(), "unknown-node");
+}
+
+#[test]
+fn keys_no_hash_decides_are_errors_not_guesses() {
+    let nginx = from_nginx_upstream("upstream u { hash $k; server a:1; server b:1; }").unwrap();
+    assert_eq!(nginx.locate("").unwrap_err().code(), "unsupported");
+    let one = from_nginx_upstream("upstream u { hash $k consistent; server a:1; }").unwrap();
+    assert_eq!(one.locate("").unwrap(), "a:1");
+    let haproxy = from_haproxy_backend("backend b\n balance hdr(X)\n server a a:1\n server b b:1").unwrap();
+    assert_eq!(haproxy.locate("").unwrap_err().code(), "unsupported");
+    let all_off = from_haproxy_backend("backend b\n balance hdr(X)\n server a a:1 disabled").unwrap();
+    assert_eq!(all_off.locate("k").unwrap_err().code(), "unsupported");
+}
+
+// ------------------------------------------------------------------------------ parsers
+
+fn parse_line(result: Result<Cluster, Error>) -> usize {
+    match result {
+        Err(Error::Parse { line, .. }) => line,
+        Err(other) => panic!("not a parse error: {other:?}"),
+        Ok(c) => panic!("parsed: {:?}", c.nodes()),
+    }
+}
+
+#[test]
+fn nginx_upstream_reads_the_parameters_that_matter() {
+    let text = "# cache tier\nupstream cache {\n    zone cache 64k;\n    hash $request_uri consistent; # ketama-like\n    server 10.0.0.1:11211 weight=2 max_fails=3 fail_timeout=10s;\n    server \"10.0.0.2:11211\" down;\n    server unix:/run/c.sock max_conns=10;\n    keepalive 16;\n}\n";
+    let c = from_nginx_upstream(text).unwrap();
+    assert_eq!(c.algorithm(), Algorithm::NginxConsistent);
+    let names: Vec<&str> = c.nodes().iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["10.0.0.1:11211", "10.0.0.2:11211", "unix:/run/c.sock"]);
+    assert_eq!(c.nodes()[0].weight, 2.0);
+    assert_eq!(c.nodes()[0].points, 320);
+    assert!(c.is_down("10.0.0.2:11211").unwrap());
+    // The body alone works too, and without `consistent` it is nginx-hash.
+    let body = from_nginx_upstream("hash $arg_id;\nserver a:1;\nserver b:1;").unwrap();
+    assert_eq!(body.algorithm(), Algorithm::NginxHash);
+}
+
+#[test]
+fn nginx_upstream_errors_name_the_line() {
+    let cases: [(&str, usize); 14] = [
+        ("upstream u {\n  hash $k consistent;\n  server a:1 weight=0;\n}", 3),
+        ("upstream u {\n  hash $k consistent;\n  server a:1 weight=x;\n}", 3),
+        ("upstream u {\n  hash $k consistent;\n  server a:1 backup;\n}", 3),
+        ("upstream u {\n  hash $k consistent;\n  server a:1 resolve;\n}", 3),
+        ("upstream u {\n  hash $k consistent;\n  server a:1;\n  server a:1;\n}", 4),
+        ("upstream u {\n  hash $k consistent;\n  least_conn;\n  server a:1;\n}", 3),
+        ("upstream u {\n  hash $k fast;\n  server a:1;\n}", 2),
+        ("upstream u {\n  hash;\n  server a:1;\n}", 2),
+        ("upstream u {\n  hash $k;\n  hash $k;\n  server a:1;\n}", 3),
+        ("upstream u {\n  hash $k;\n  server a:1\n}", 3),
+        ("upstream u {\n  hash $k;\n  server a:1;\n", 3),
+        ("upstream u {\n  hash $k;\n}", 3),
+        ("upstream u {\n  server a:1;\n}", 1),
+        ("upstream u {\n  hash $k;\n  server a:1;\n  proxy_pass http://u;\n}", 4),
+    ];
+    for (text, line) in cases {
+        assert_eq!(parse_line(from_nginx_upstream(text)), line, "{text}");
+    }
+    assert_eq!(parse_line(from_nginx_upstream("upstream u {\n  hash $k;\n  server \"a:1;\n}")), 3);
+    assert_eq!(parse_line(from_nginx_upstream("upstream {\n")), 1);
+    assert_eq!(parse_line(from_nginx_upstream("upstream u {\n hash $k;\n server a:1;\n}\nserver b:1;")), 5);
+    // Too many points for one tab: the weight line's `hash` is named.
+    assert_eq!(parse_line(from_nginx_upstream("upstream u {\n hash $k consistent;\n server a:1 weight=20000;\n}")), 2);
+}
+
+#[test]
+fn haproxy_backend_reads_the_parameters_that_matter() {
+    let text = "backend app # the web tier\n    mode http\n    option httpchk GET /health\n    balance url_param userid\n    hash-type consistent wt6 avalanche\n    default-server inter 3s fall 3\n    timeout server 30s\n    server web1 10.0.0.1:80 check weight 20 cookie w1\n    server web2 10.0.0.2:80 check id 9 disabled\n    server web3 10.0.0.3:80 maxconn 100\n";
+    let c = from_haproxy_backend(text).unwrap();
+    assert_eq!(c.algorithm(), Algorithm::HaproxyConsistent);
+    let names: Vec<&str> = c.nodes().iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["web1", "web2", "web3"]);
+    assert_eq!(c.nodes()[0].points, 320);
+    assert!(c.is_down("web2").unwrap());
+    assert!(c.describe_key("k").starts_with("wt6 avalanche"));
+    // No hash-type line: map-based.
+    let map = from_haproxy_backend("balance hdr(Host)\nserver a 1.2.3.4:80\nserver b 1.2.3.5:80").unwrap();
+    assert_eq!(map.algorithm(), Algorithm::HaproxyMapBased);
+}
+
+#[test]
+fn haproxy_backend_errors_name_the_line() {
+    let cases: [(&str, usize); 15] = [
+        ("backend b\n balance roundrobin\n server a a:1", 2),
+        ("backend b\n balance hdr(X) use_domain_only\n server a a:1", 2),
+        ("backend b\n balance hdr(X)\n hash-type consistent md5\n server a a:1", 3),
+        ("backend b\n balance hdr(X)\n hash-type consistent sdbm fast\n server a a:1", 3),
+        ("backend b\n balance hdr(X)\n hash-type ring\n server a a:1", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 weight 300", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 weight 0", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 id 0", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 id 4\n server b b:1 id 4", 4),
+        ("backend b\n balance hdr(X)\n server a a:1\n server a b:1", 4),
+        ("backend b\n balance hdr(X)\n server a a:1 backup", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 frobnicate", 3),
+        ("backend b\n balance hdr(X)\n server a", 3),
+        ("backend b\n balance hdr(X)\n server a a:1\nbackend c", 4),
+        ("backend b\n server a a:1", 1),
+    ];
+    for (text, line) in cases {
+        assert_eq!(parse_line(from_haproxy_backend(text)), line, "{text}");
+    }
+    assert_eq!(parse_line(from_haproxy_backend("frontend f\n balance hdr(X)")), 1);
+    assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n hash-balance-factor 150\n server a a:1")), 3);
+    assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n default-server weight 5\n server a a:1")), 3);
+    assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n")), 2);
+}
+
+#[test]
+fn config_text_and_servers_are_capped() {
+    let big = format!("upstream u {{\n hash $k;\n{}}}", " server a:1;\n".repeat(6000));
+    assert_eq!(from_nginx_upstream(&big).unwrap_err().code(), "too-large");
+    let many: String = (0..600).map(|i| format!(" server s{i} h:{i}\n")).collect();
+    let text = format!("backend b\n balance hdr(X)\n{many}");
+    assert_eq!(parse_line(from_haproxy_backend(&text)), 3 + 512);
+}
