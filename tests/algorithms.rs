@@ -511,3 +511,26 @@ fn groupcache_collisions_go_to_the_node_added_last() {
         assert_eq!(arcs.node_name(arcs.owner_of(collision).unwrap()), survivor);
     }
 }
+
+/// **Rendezvous ties go to the smaller name.** CRC-32("0hpuxactpbg") = CRC-32("0rlgnac"),
+/// and a CRC's state after equal CRCs is equal, so with the `crc32` hash the two names score
+/// every key identically (checked here with the crc crate). Every key either goes to a third
+/// node or to "0hpuxactpbg", never to "0rlgnac", in either order of adding.
+#[test]
+fn rendezvous_ties_go_to_the_smaller_name() {
+    let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+    let mut options = Options::new(Algorithm::Rendezvous);
+    options.config.hash = ringlab::Hash::Crc32;
+    for order in [["0rlgnac", "other", "0hpuxactpbg"], ["0hpuxactpbg", "0rlgnac", "other"]] {
+        let c = Cluster::new(options.clone(), order).unwrap();
+        let mut tied = 0;
+        for key in keys(500) {
+            let with = |name: &str| crc.checksum(&[name.as_bytes(), &[0xFF], key.as_bytes()].concat());
+            assert_eq!(with("0rlgnac"), with("0hpuxactpbg"), "{key}: the two names tie");
+            let owner = c.locate(&key).unwrap();
+            assert_ne!(owner, "0rlgnac", "{key} in order {order:?}");
+            tied += usize::from(owner == "0hpuxactpbg");
+        }
+        assert!(tied > 200, "about two thirds of the keys are decided by the tie: {tied}");
+    }
+}
