@@ -534,3 +534,18 @@ fn rendezvous_ties_go_to_the_smaller_name() {
         assert!(tied > 200, "about two thirds of the keys are decided by the tie: {tied}");
     }
 }
+
+/// redis-cli's master order is an input (`add_in_cli_order`, `remove_in_cli_order`): an order
+/// that is not a permutation of the masters is refused and changes nothing.
+#[test]
+fn redis_cli_orders_must_list_every_master_once() {
+    let names = ["m0", "m1", "m2"];
+    let mut slots = ringlab::algo::redis::Slots::create(names.iter().map(|n| NodeSpec::new(*n)).collect()).unwrap();
+    let before = format!("{slots:?}");
+    for bad in [&[0usize, 1, 2][..], &[0, 1, 2, 2], &[0, 1, 2, 4], &[0, 1, 2, 3, 4]] {
+        assert_eq!(slots.add_in_cli_order(NodeSpec::new("m3"), bad).unwrap_err().code(), "invalid-option", "{bad:?}");
+    }
+    assert_eq!(slots.remove_in_cli_order("m1", &[0, 1]).unwrap_err().code(), "invalid-option");
+    assert_eq!(format!("{slots:?}"), before);
+    slots.add_in_cli_order(NodeSpec::new("m3"), &[3, 2, 1, 0]).unwrap();
+}
