@@ -511,3 +511,41 @@ fn groupcache_collisions_go_to_the_node_added_last() {
         assert_eq!(arcs.node_name(arcs.owner_of(collision).unwrap()), survivor);
     }
 }
+
+/// **Rendezvous ties go to the smaller name.** CRC-32("0hpuxactpbg") = CRC-32("0rlgnac"),
+/// and a CRC's state after equal CRCs is equal, so with the `crc32` hash the two names score
+/// every key identically (checked here with the crc crate). Every key either goes to a third
+/// node or to "0hpuxactpbg", never to "0rlgnac", in either order of adding.
+#[test]
+fn rendezvous_ties_go_to_the_smaller_name() {
+    let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+    let mut options = Options::new(Algorithm::Rendezvous);
+    options.config.hash = ringlab::Hash::Crc32;
+    for order in [["0rlgnac", "other", "0hpuxactpbg"], ["0hpuxactpbg", "0rlgnac", "other"]] {
+        let c = Cluster::new(options.clone(), order).unwrap();
+        let mut tied = 0;
+        for key in keys(500) {
+            let with = |name: &str| crc.checksum(&[name.as_bytes(), &[0xFF], key.as_bytes()].concat());
+            assert_eq!(with("0rlgnac"), with("0hpuxactpbg"), "{key}: the two names tie");
+            let owner = c.locate(&key).unwrap();
+            assert_ne!(owner, "0rlgnac", "{key} in order {order:?}");
+            tied += usize::from(owner == "0hpuxactpbg");
+        }
+        assert!(tied > 200, "about two thirds of the keys are decided by the tie: {tied}");
+    }
+}
+
+/// redis-cli's master order is an input (`add_in_cli_order`, `remove_in_cli_order`): an order
+/// that is not a permutation of the masters is refused and changes nothing.
+#[test]
+fn redis_cli_orders_must_list_every_master_once() {
+    let names = ["m0", "m1", "m2"];
+    let mut slots = ringlab::algo::redis::Slots::create(names.iter().map(|n| NodeSpec::new(*n)).collect()).unwrap();
+    let before = format!("{slots:?}");
+    for bad in [&[0usize, 1, 2][..], &[0, 1, 2, 2], &[0, 1, 2, 4], &[0, 1, 2, 3, 4]] {
+        assert_eq!(slots.add_in_cli_order(NodeSpec::new("m3"), bad).unwrap_err().code(), "invalid-option", "{bad:?}");
+    }
+    assert_eq!(slots.remove_in_cli_order("m1", &[0, 1]).unwrap_err().code(), "invalid-option");
+    assert_eq!(format!("{slots:?}"), before);
+    slots.add_in_cli_order(NodeSpec::new("m3"), &[3, 2, 1, 0]).unwrap();
+}

@@ -192,7 +192,8 @@ fn own_ring(c: &Cluster, hash: fn(&[u8]) -> u64) -> Points {
 /// and down, and several changes at once.
 #[test]
 fn ring_migrations_match_position_by_position() {
-    let cases: [(Hash, RingBits, fn(&[u8]) -> u64); 4] = [
+    type HashFn = fn(&[u8]) -> u64;
+    let cases: [(Hash, RingBits, HashFn); 4] = [
         (Hash::Xxh3, RingBits::B32, xxh3),
         (Hash::Xxh3, RingBits::B64, xxh3),
         (Hash::Md5, RingBits::B64, md5_le64),

@@ -35,7 +35,7 @@ fn redis_key_slots() {
 
 #[wasm_bindgen_test]
 fn redis_topologies_ranges_and_moved_slots() {
-    assert_eq!(real::redis_topologies(), 16);
+    assert_eq!(real::redis_topologies(), 20);
 }
 
 #[wasm_bindgen_test]

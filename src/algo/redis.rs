@@ -154,6 +154,29 @@ impl Slots {
         counts
     }
 
+    /// `add`, with redis-cli walking the masters in `cli_order` (indices in the order the nodes
+    /// were added, the new node being the last index; a real redis-cli's order follows the
+    /// random node ids, and decides only ±1-slot tie-breaks). On error nothing changes.
+    pub fn add_in_cli_order(&mut self, spec: NodeSpec, cli_order: &[usize]) -> Result<(), Error> {
+        if !is_permutation(cli_order, self.nodes.len() + 1) {
+            return Err(Error::InvalidOption("the redis-cli order must list every master once, the new one included".into()));
+        }
+        if self.nodes.is_empty() {
+            *self = Slots::create(vec![spec])?;
+            return Ok(());
+        }
+        check_redis_weight(spec.weight)?;
+        limits::check_nodes(self.nodes.len() + 1)?;
+        let node = new_node(&self.nodes, spec, 0)?;
+        let mut added = self.clone();
+        added.nodes.push(node);
+        let weights = added.weights();
+        added.rebalance(&weights, cli_order)?;
+        added.refresh();
+        *self = added;
+        Ok(())
+    }
+
     /// `remove`, with redis-cli walking the masters in `cli_order` (indices in the order the
     /// nodes were added; a real redis-cli's order follows the random node ids).
     pub fn remove_in_cli_order(&mut self, name: &str, cli_order: &[usize]) -> Result<(), Error> {
@@ -276,21 +299,8 @@ impl Placement for Slots {
         &self.nodes
     }
     fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        if self.nodes.is_empty() {
-            *self = Slots::create(vec![spec])?;
-            return Ok(());
-        }
-        check_redis_weight(spec.weight)?;
-        limits::check_nodes(self.nodes.len() + 1)?;
-        let node = new_node(&self.nodes, spec, 0)?;
-        let mut added = self.clone();
-        added.nodes.push(node);
-        let weights = added.weights();
-        let order: Vec<usize> = (0..added.nodes.len()).collect();
-        added.rebalance(&weights, &order)?;
-        added.refresh();
-        *self = added;
-        Ok(())
+        let order: Vec<usize> = (0..=self.nodes.len()).collect();
+        self.add_in_cli_order(spec, &order)
     }
     fn remove(&mut self, name: &str) -> Result<(), Error> {
         let order: Vec<usize> = (0..self.nodes.len()).collect();

@@ -223,7 +223,12 @@ pub fn redis_topologies() -> usize {
         assert_eq!(ranges_of(&added), fixture_ranges(&step["ranges"]), "add to {n} masters");
         let m = migration::between(&created, &added).unwrap();
         assert_eq!(exact_moves(&m.arcs), fixture_moves(&step["moved"], &names), "slots moved by the add to {n} masters");
-        checked += 2;
+        // The same, with redis-cli's own master order for that rebalance.
+        let order: Vec<usize> = list(&step["cli_node_order"]).iter().map(|i| u(i) as usize).collect();
+        let mut in_cli_order = created.clone();
+        in_cli_order.add_in_cli_order(NodeSpec::new("127.0.0.1:new"), &order).unwrap();
+        assert_eq!(ranges_of(&in_cli_order), fixture_ranges(&step["ranges"]), "add to {n} masters in redis-cli order {order:?}");
+        checked += 3;
 
         if let Some(step) = topology.get("after_remove") {
             let gone = u(&step["removed"]) as usize;

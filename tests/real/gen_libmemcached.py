@@ -33,6 +33,11 @@ MIXED = [("cache-a", 11211, 1), ("cache-b", 11211, 2), ("cache-c", 11212, 3),
 # (double arithmetic would give 160). A weight 1 beside 1000 gets 0 points.
 S25 = [("10.0.2.%d" % i, 11211, 1) for i in range(1, 26)]
 TINY = [("cache-a", 11211, 1), ("cache-b", 11211, 1000)]
+# Cases where single and double precision part ways the other way: 29 equal servers give 160
+# points in float, but 156 if the product after pct were computed in double; and eight
+# weights of 1 beside 5 and 7 give the 7 560 points in float, 556 in double.
+S29 = [("10.0.4.%d" % i, 11211, 1) for i in range(1, 30)]
+W10 = [("10.0.3.%d" % i, 11211, w) for i, w in enumerate([1] * 8 + [5, 7], start=1)]
 
 # "tie-7040-0" and "tie-144826-0" have the same first MD5 word (45466501): the two servers
 # own a point of equal value in both modes (found by a birthday search over "tie-%d").
@@ -42,6 +47,7 @@ TIE_VALUE = 45466501
 CASES = [("weighted", TIE), ("weighted", TIE[::-1]), ("ketama", TIE), ("ketama", TIE[::-1]),
          ("weighted", S1), ("weighted", S3), ("weighted", S7), ("weighted", S10),
          ("weighted", LIBKETAMA), ("weighted", MIXED), ("weighted", S25), ("weighted", TINY),
+         ("weighted", S29), ("weighted", W10),
          ("ketama", S1), ("ketama", S3), ("ketama", S7), ("ketama", S10)]
 
 DIST_NAMES = {2: "MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA",
