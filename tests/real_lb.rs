@@ -212,8 +212,14 @@ fn haproxy_backend_errors_name_the_line() {
         assert_eq!(parse_line(from_haproxy_backend(text)), line, "{text}");
     }
     assert_eq!(parse_line(from_haproxy_backend("frontend f\n balance hdr(X)")), 1);
-    assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n hash-balance-factor 150\n server a a:1")), 3);
-    assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n default-server weight 5\n server a a:1")), 3);
+    assert_eq!(
+        parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n hash-balance-factor 150\n server a a:1")),
+        3
+    );
+    assert_eq!(
+        parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n default-server weight 5\n server a a:1")),
+        3
+    );
     assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n")), 2);
 }
 

@@ -79,10 +79,12 @@ impl HaproxyFunction {
     /// The function over the key's bytes (`hash.c`).
     pub fn hash(self, key: &[u8]) -> u32 {
         match self {
-            HaproxyFunction::Sdbm => key.iter().fold(0u32, |h, &c| {
-                u32::from(c).wrapping_add(h << 6).wrapping_add(h << 16).wrapping_sub(h)
-            }),
-            HaproxyFunction::Djb2 => key.iter().fold(5381u32, |h, &c| (h << 5).wrapping_add(h).wrapping_add(u32::from(c))),
+            HaproxyFunction::Sdbm => {
+                key.iter().fold(0u32, |h, &c| u32::from(c).wrapping_add(h << 6).wrapping_add(h << 16).wrapping_sub(h))
+            }
+            HaproxyFunction::Djb2 => {
+                key.iter().fold(5381u32, |h, &c| (h << 5).wrapping_add(h).wrapping_add(u32::from(c)))
+            }
             HaproxyFunction::Wt6 => wt6(key),
             HaproxyFunction::Crc32 => CRC32.checksum(key),
         }
@@ -421,7 +423,12 @@ impl Placement for Haproxy {
         } else if self.table.is_empty() {
             format!("{} 0x{hash:08x}", self.hash.label())
         } else {
-            format!("{} 0x{hash:08x}, entry {} of {}", self.hash.label(), hash % self.table.len() as u32, self.table.len())
+            format!(
+                "{} 0x{hash:08x}, entry {} of {}",
+                self.hash.label(),
+                hash % self.table.len() as u32,
+                self.table.len()
+            )
         }
     }
     fn arcs(&self) -> Option<&dyn Arcs> {

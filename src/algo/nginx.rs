@@ -75,7 +75,11 @@ impl Nginx {
             return Err(Error::TooManyPoints { points: (total * POINTS_PER_WEIGHT as f64) as u64 });
         }
         if !self.consistent && total > f64::from(u32::MAX) {
-            return Err(Error::TooLarge { what: "nginx's total weight".into(), max: u64::from(u32::MAX), got: total as u64 });
+            return Err(Error::TooLarge {
+                what: "nginx's total weight".into(),
+                max: u64::from(u32::MAX),
+                got: total as u64,
+            });
         }
         let mut points = Points::new(32);
         if self.consistent {
