@@ -231,3 +231,94 @@ fn config_text_and_servers_are_capped() {
     let text = format!("backend b\n balance hdr(X)\n{many}");
     assert_eq!(parse_line(from_haproxy_backend(&text)), 3 + 512);
 }
+
+#[test]
+fn a_weight_change_keeps_the_line_in_place() {
+    // HAProxy: s1 and s3 have implicit ids 1 and 3; re-adding s1 at the end would renumber
+    // them. Changing s1's weight in place must equal the config with the new weight.
+    let text = |w: u32| {
+        format!("backend b\n balance hdr(X)\n hash-type consistent\n server s1 a:1 weight {w}\n server s2 b:1\n server s3 c:1\n server s4 d:1 disabled")
+    };
+    let mut c = from_haproxy_backend(&text(1)).unwrap();
+    c.set_weight("s1", 5.0).unwrap();
+    let want = from_haproxy_backend(&text(5)).unwrap();
+    assert!(c.is_down("s4").unwrap());
+    assert_eq!(c.describe_key("k"), want.describe_key("k"));
+    // nginx-hash walks weights in line order.
+    let text = |w: u32| format!("upstream u {{ hash $k; server a:1 weight={w}; server b:1 down; server c:1; }}");
+    let mut c = from_nginx_upstream(&text(1)).unwrap();
+    c.set_weight("a:1", 4.0).unwrap();
+    let want = from_nginx_upstream(&text(4)).unwrap();
+    let keys: Vec<String> = (0..2000).map(|i| format!("user:{i}")).collect();
+    for key in &keys {
+        assert_eq!(c.locate(key).unwrap(), want.locate(key).unwrap(), "{key}");
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn build(algorithm: Algorithm, weights: &[u8]) -> Cluster {
+        let specs: Vec<ringlab::NodeSpec> = weights
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| ringlab::NodeSpec::new(format!("10.0.0.{i}:80")).weight(f64::from(w)))
+            .collect();
+        Cluster::new(Options::new(algorithm), specs).unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// In the consistent variants a down server's keys move and no others: nginx keeps
+        /// the points and skips to the next; HAProxy drops the points, and a key's closest
+        /// remaining point is still its own. Up again, everything is back.
+        #[test]
+        fn down_moves_only_the_down_servers_keys(
+            weights in prop::collection::vec(1u8..4, 3..6),
+            down in 0usize..6,
+            seed in 0u32..1000,
+        ) {
+            for algorithm in [Algorithm::NginxConsistent, Algorithm::HaproxyConsistent] {
+                let before = build(algorithm, &weights);
+                let victim = before.nodes()[down % weights.len()].name.clone();
+                let mut after = before.clone();
+                after.set_down(&victim, true).unwrap();
+                for i in 0..300 {
+                    let key = format!("k{seed}:{i}");
+                    let (b, a) = (before.locate(&key).unwrap(), after.locate(&key));
+                    if b != victim {
+                        prop_assert_eq!(a.unwrap(), b);
+                    } else if let Ok(a) = a {
+                        prop_assert_ne!(a, victim.as_str());
+                    }
+                }
+                after.set_down(&victim, false).unwrap();
+                for i in 0..100 {
+                    let key = format!("k{seed}:{i}");
+                    prop_assert_eq!(after.locate(&key).unwrap(), before.locate(&key).unwrap());
+                }
+            }
+        }
+
+        /// Exact shares are a distribution, and a server that is down has none.
+        #[test]
+        fn exact_shares_sum_to_one(weights in prop::collection::vec(1u8..5, 2..6), down in 0usize..6) {
+            for algorithm in [Algorithm::NginxConsistent, Algorithm::NginxHash, Algorithm::HaproxyConsistent, Algorithm::HaproxyMapBased] {
+                let mut c = build(algorithm, &weights);
+                if algorithm != Algorithm::NginxHash {
+                    let victim = c.nodes()[down % weights.len()].name.clone();
+                    c.set_down(&victim, true).unwrap();
+                    let idx = down % weights.len();
+                    if let Some(shares) = c.exact_shares() {
+                        prop_assert_eq!(shares[idx], 0.0);
+                    }
+                }
+                if let Some(shares) = c.exact_shares() {
+                    prop_assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{:?} {:?}", algorithm, shares);
+                }
+            }
+        }
+    }
+}

@@ -392,6 +392,12 @@ impl Placement for Haproxy {
     fn is_down(&self, index: usize) -> bool {
         self.extra.get(index).is_some_and(|e| e.disabled)
     }
+    /// The `weight` of a server line changed in place: the order, and so the ids, stay.
+    fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
+        let mut specs = super::specs(&self.nodes);
+        specs.get_mut(index)?.weight = weight;
+        Some(self.rebuild(specs, self.extra.clone()))
+    }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         match self.usable_count() {
             _ if self.nodes.is_empty() => return Err(Error::EmptyRing),

@@ -204,6 +204,12 @@ impl Placement for Nginx {
     fn is_down(&self, index: usize) -> bool {
         self.down.get(index).copied().unwrap_or(false)
     }
+    /// The `weight=` of a server line changed in place: the order stays.
+    fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
+        let mut all = specs(&self.nodes);
+        all.get_mut(index)?.weight = weight;
+        Some(self.rebuild(all, self.down.clone()))
+    }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         match self.nodes.len() {
             0 => return Err(Error::EmptyRing),
