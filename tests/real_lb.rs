@@ -302,6 +302,32 @@ mod properties {
             }
         }
 
+        /// Any text, and any one-character damage to a good config, gets a result or an
+        /// error, never a panic; an error from a parser always names a line inside the text.
+        #[test]
+        fn parsers_never_panic(
+            junk in "[ -~\n]{0,200}",
+            at in 0usize..200,
+            ch in prop::sample::select(vec![';', '{', '}', '#', '"', '=', ' ', '\n', 'x', '0']),
+        ) {
+            let nginx = "upstream u {\n hash $k consistent;\n server a:1 weight=2;\n server b:1 down;\n}";
+            let haproxy = "backend b\n balance hdr(X)\n hash-type consistent crc32\n server a a:1 id 3\n server b b:1 disabled";
+            let damage = |text: &str| {
+                let mut t: Vec<char> = text.chars().collect();
+                let i = at % t.len();
+                t[i] = ch;
+                t.into_iter().collect::<String>()
+            };
+            for text in [junk.clone(), damage(nginx), damage(haproxy)] {
+                let lines = text.lines().count().max(1);
+                for result in [from_nginx_upstream(&text), from_haproxy_backend(&text)] {
+                    if let Err(Error::Parse { line, .. }) = result {
+                        prop_assert!((1..=lines).contains(&line), "line {} of {}: {:?}", line, lines, text);
+                    }
+                }
+            }
+        }
+
         /// Exact shares are a distribution, and a server that is down has none.
         #[test]
         fn exact_shares_sum_to_one(weights in prop::collection::vec(1u8..5, 2..6), down in 0usize..6) {

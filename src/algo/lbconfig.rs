@@ -362,10 +362,8 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
     let mut lines: Vec<usize> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = n + 1;
-        let content = match raw.find('#') {
-            Some(at) if at == 0 || raw[..at].ends_with(char::is_whitespace) => &raw[..at],
-            _ => raw,
-        };
+        // HAProxy starts a comment at any unquoted `#`.
+        let content = raw.split('#').next().unwrap_or_default();
         let words: Vec<&str> = content.split_whitespace().collect();
         let Some(&keyword) = words.first() else { continue };
         if HAPROXY_SECTIONS.contains(&keyword) {
