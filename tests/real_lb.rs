@@ -348,3 +348,39 @@ mod properties {
         }
     }
 }
+
+/// The exact migration (arcs) between two recorded configs must contain exactly the keys the
+/// real program moved: a server added, a server marked down.
+#[test]
+fn exact_migrations_contain_exactly_the_keys_the_real_programs_moved() {
+    let pairs = [
+        (lb::NGINX_JSON, "consistent, 3 equal", "consistent, a 4th server added"),
+        (lb::NGINX_JSON, "consistent, a 4th server added", "consistent, 2nd of 4 down"),
+        (lb::HAPROXY_JSON, "bare hash-type consistent (sdbm + avalanche)", "consistent, a 5th server added"),
+        (lb::HAPROXY_JSON, "bare hash-type consistent (sdbm + avalanche)", "consistent, 2nd of 4 disabled"),
+    ];
+    for (json, from, to) in pairs {
+        let f = lb::fixture(json);
+        let case = |name: &str| f.cases.iter().find(|c| c.name == name).unwrap();
+        let build = if json == lb::NGINX_JSON { from_nginx_upstream } else { from_haproxy_backend };
+        let (a, b) = (case(from), case(to));
+        let (before, after) = (build(&a.config).unwrap(), build(&b.config).unwrap());
+        let m = ringlab::migration::between(before.arcs().unwrap(), after.arcs().unwrap()).unwrap();
+        assert!(m.moved_fraction > 0.1 && m.moved_fraction < 0.4, "{to}: {}", m.moved_fraction);
+        let mut moved = 0;
+        for (i, key) in f.keys.iter().enumerate() {
+            let (was, is) = (&a.servers[a.answers[i]], &b.servers[b.answers[i]]);
+            let position = (before.key_fraction(key) * 4_294_967_296.0) as u64;
+            let arc = m.arcs.iter().find(|arc| arc.start <= position && position <= arc.end);
+            match arc {
+                Some(arc) => {
+                    assert_eq!((&arc.from, &arc.to), (was, is), "{to}: key {key:?}");
+                    moved += 1;
+                }
+                None => assert_eq!(was, is, "{to}: key {key:?} moved outside the moved arcs"),
+            }
+        }
+        let sampled = moved as f64 / f.keys.len() as f64;
+        assert!((sampled - m.moved_fraction).abs() < 0.05, "{to}: {sampled} vs {}", m.moved_fraction);
+    }
+}
