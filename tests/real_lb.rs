@@ -183,6 +183,7 @@ fn haproxy_backend_reads_the_parameters_that_matter() {
     assert_eq!(names, ["web1", "web2", "web3"]);
     assert_eq!(c.nodes()[0].points, 320);
     assert!(c.is_down("web2").unwrap());
+    assert_eq!(c.nodes()[1].points, 0, "a disabled server has no points");
     assert!(c.describe_key("k").starts_with("wt6 avalanche"));
     // No hash-type line: map-based.
     let map = from_haproxy_backend("balance hdr(Host)\nserver a 1.2.3.4:80\nserver b 1.2.3.5:80").unwrap();

@@ -235,9 +235,12 @@ impl Haproxy {
         } else {
             table = map_table(&weights, &usable);
         }
+        // Points actually placed: none for a disabled server; table entries when map-based.
         for (node, i) in nodes.iter_mut().zip(0u32..) {
             if !self.consistent {
                 node.points = table.iter().filter(|&&t| t == i).count() as u32;
+            } else if extra[i as usize].disabled {
+                node.points = 0;
             }
         }
         self.nodes = nodes;
