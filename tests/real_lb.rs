@@ -183,6 +183,7 @@ fn haproxy_backend_reads_the_parameters_that_matter() {
     assert_eq!(names, ["web1", "web2", "web3"]);
     assert_eq!(c.nodes()[0].points, 320);
     assert!(c.is_down("web2").unwrap());
+    assert_eq!(c.nodes()[1].points, 0, "a disabled server has no points");
     assert!(c.describe_key("k").starts_with("wt6 avalanche"));
     // No hash-type line: map-based.
     let map = from_haproxy_backend("balance hdr(Host)\nserver a 1.2.3.4:80\nserver b 1.2.3.5:80").unwrap();
@@ -212,8 +213,14 @@ fn haproxy_backend_errors_name_the_line() {
         assert_eq!(parse_line(from_haproxy_backend(text)), line, "{text}");
     }
     assert_eq!(parse_line(from_haproxy_backend("frontend f\n balance hdr(X)")), 1);
-    assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n hash-balance-factor 150\n server a a:1")), 3);
-    assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n default-server weight 5\n server a a:1")), 3);
+    assert_eq!(
+        parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n hash-balance-factor 150\n server a a:1")),
+        3
+    );
+    assert_eq!(
+        parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n default-server weight 5\n server a a:1")),
+        3
+    );
     assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n")), 2);
 }
 
@@ -224,4 +231,157 @@ fn config_text_and_servers_are_capped() {
     let many: String = (0..600).map(|i| format!(" server s{i} h:{i}\n")).collect();
     let text = format!("backend b\n balance hdr(X)\n{many}");
     assert_eq!(parse_line(from_haproxy_backend(&text)), 3 + 512);
+}
+
+#[test]
+fn a_weight_change_keeps_the_line_in_place() {
+    // HAProxy: s1 and s3 have implicit ids 1 and 3; re-adding s1 at the end would renumber
+    // them. Changing s1's weight in place must equal the config with the new weight.
+    let text = |w: u32| {
+        format!("backend b\n balance hdr(X)\n hash-type consistent\n server s1 a:1 weight {w}\n server s2 b:1\n server s3 c:1\n server s4 d:1 disabled")
+    };
+    let mut c = from_haproxy_backend(&text(1)).unwrap();
+    c.set_weight("s1", 5.0).unwrap();
+    let want = from_haproxy_backend(&text(5)).unwrap();
+    assert!(c.is_down("s4").unwrap());
+    assert_eq!(c.describe_key("k"), want.describe_key("k"));
+    // nginx-hash walks weights in line order.
+    let text = |w: u32| format!("upstream u {{ hash $k; server a:1 weight={w}; server b:1 down; server c:1; }}");
+    let mut c = from_nginx_upstream(&text(1)).unwrap();
+    c.set_weight("a:1", 4.0).unwrap();
+    let want = from_nginx_upstream(&text(4)).unwrap();
+    let keys: Vec<String> = (0..2000).map(|i| format!("user:{i}")).collect();
+    for key in &keys {
+        assert_eq!(c.locate(key).unwrap(), want.locate(key).unwrap(), "{key}");
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn build(algorithm: Algorithm, weights: &[u8]) -> Cluster {
+        let specs: Vec<ringlab::NodeSpec> = weights
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| ringlab::NodeSpec::new(format!("10.0.0.{i}:80")).weight(f64::from(w)))
+            .collect();
+        Cluster::new(Options::new(algorithm), specs).unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// In the consistent variants a down server's keys move and no others: nginx keeps
+        /// the points and skips to the next; HAProxy drops the points, and a key's closest
+        /// remaining point is still its own. Up again, everything is back.
+        #[test]
+        fn down_moves_only_the_down_servers_keys(
+            weights in prop::collection::vec(1u8..4, 3..6),
+            down in 0usize..6,
+            seed in 0u32..1000,
+        ) {
+            for algorithm in [Algorithm::NginxConsistent, Algorithm::HaproxyConsistent] {
+                let before = build(algorithm, &weights);
+                let victim = before.nodes()[down % weights.len()].name.clone();
+                let mut after = before.clone();
+                after.set_down(&victim, true).unwrap();
+                for i in 0..300 {
+                    let key = format!("k{seed}:{i}");
+                    let (b, a) = (before.locate(&key).unwrap(), after.locate(&key));
+                    if b != victim {
+                        prop_assert_eq!(a.unwrap(), b);
+                    } else if let Ok(a) = a {
+                        prop_assert_ne!(a, victim.as_str());
+                    }
+                }
+                after.set_down(&victim, false).unwrap();
+                for i in 0..100 {
+                    let key = format!("k{seed}:{i}");
+                    prop_assert_eq!(after.locate(&key).unwrap(), before.locate(&key).unwrap());
+                }
+            }
+        }
+
+        /// Any text, and any one-character damage to a good config, gets a result or an
+        /// error, never a panic; an error from a parser always names a line inside the text.
+        #[test]
+        fn parsers_never_panic(
+            junk in "[ -~\n]{0,200}",
+            at in 0usize..200,
+            ch in prop::sample::select(vec![';', '{', '}', '#', '"', '=', ' ', '\n', 'x', '0']),
+        ) {
+            let nginx = "upstream u {\n hash $k consistent;\n server a:1 weight=2;\n server b:1 down;\n}";
+            let haproxy = "backend b\n balance hdr(X)\n hash-type consistent crc32\n server a a:1 id 3\n server b b:1 disabled";
+            let damage = |text: &str| {
+                let mut t: Vec<char> = text.chars().collect();
+                let i = at % t.len();
+                t[i] = ch;
+                t.into_iter().collect::<String>()
+            };
+            for text in [junk.clone(), damage(nginx), damage(haproxy)] {
+                let lines = text.lines().count().max(1);
+                for result in [from_nginx_upstream(&text), from_haproxy_backend(&text)] {
+                    if let Err(Error::Parse { line, .. }) = result {
+                        prop_assert!((1..=lines).contains(&line), "line {} of {}: {:?}", line, lines, text);
+                    }
+                }
+            }
+        }
+
+        /// Exact shares are a distribution, and a server that is down has none.
+        #[test]
+        fn exact_shares_sum_to_one(weights in prop::collection::vec(1u8..5, 2..6), down in 0usize..6) {
+            for algorithm in [Algorithm::NginxConsistent, Algorithm::NginxHash, Algorithm::HaproxyConsistent, Algorithm::HaproxyMapBased] {
+                let mut c = build(algorithm, &weights);
+                if algorithm != Algorithm::NginxHash {
+                    let victim = c.nodes()[down % weights.len()].name.clone();
+                    c.set_down(&victim, true).unwrap();
+                    let idx = down % weights.len();
+                    if let Some(shares) = c.exact_shares() {
+                        prop_assert_eq!(shares[idx], 0.0);
+                    }
+                }
+                if let Some(shares) = c.exact_shares() {
+                    prop_assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{:?} {:?}", algorithm, shares);
+                }
+            }
+        }
+    }
+}
+
+/// The exact migration (arcs) between two recorded configs must contain exactly the keys the
+/// real program moved: a server added, a server marked down.
+#[test]
+fn exact_migrations_contain_exactly_the_keys_the_real_programs_moved() {
+    let pairs = [
+        (lb::NGINX_JSON, "consistent, 3 equal", "consistent, a 4th server added"),
+        (lb::NGINX_JSON, "consistent, a 4th server added", "consistent, 2nd of 4 down"),
+        (lb::HAPROXY_JSON, "bare hash-type consistent (sdbm + avalanche)", "consistent, a 5th server added"),
+        (lb::HAPROXY_JSON, "bare hash-type consistent (sdbm + avalanche)", "consistent, 2nd of 4 disabled"),
+    ];
+    for (json, from, to) in pairs {
+        let f = lb::fixture(json);
+        let case = |name: &str| f.cases.iter().find(|c| c.name == name).unwrap();
+        let build = if json == lb::NGINX_JSON { from_nginx_upstream } else { from_haproxy_backend };
+        let (a, b) = (case(from), case(to));
+        let (before, after) = (build(&a.config).unwrap(), build(&b.config).unwrap());
+        let m = ringlab::migration::between(before.arcs().unwrap(), after.arcs().unwrap()).unwrap();
+        assert!(m.moved_fraction > 0.1 && m.moved_fraction < 0.4, "{to}: {}", m.moved_fraction);
+        let mut moved = 0;
+        for (i, key) in f.keys.iter().enumerate() {
+            let (was, is) = (&a.servers[a.answers[i]], &b.servers[b.answers[i]]);
+            let position = (before.key_fraction(key) * 4_294_967_296.0) as u64;
+            let arc = m.arcs.iter().find(|arc| arc.start <= position && position <= arc.end);
+            match arc {
+                Some(arc) => {
+                    assert_eq!((&arc.from, &arc.to), (was, is), "{to}: key {key:?}");
+                    moved += 1;
+                }
+                None => assert_eq!(was, is, "{to}: key {key:?} moved outside the moved arcs"),
+            }
+        }
+        let sampled = moved as f64 / f.keys.len() as f64;
+        assert!((sampled - m.moved_fraction).abs() < 0.05, "{to}: {sampled} vs {}", m.moved_fraction);
+    }
 }

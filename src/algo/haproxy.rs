@@ -79,10 +79,12 @@ impl HaproxyFunction {
     /// The function over the key's bytes (`hash.c`).
     pub fn hash(self, key: &[u8]) -> u32 {
         match self {
-            HaproxyFunction::Sdbm => key.iter().fold(0u32, |h, &c| {
-                u32::from(c).wrapping_add(h << 6).wrapping_add(h << 16).wrapping_sub(h)
-            }),
-            HaproxyFunction::Djb2 => key.iter().fold(5381u32, |h, &c| (h << 5).wrapping_add(h).wrapping_add(u32::from(c))),
+            HaproxyFunction::Sdbm => {
+                key.iter().fold(0u32, |h, &c| u32::from(c).wrapping_add(h << 6).wrapping_add(h << 16).wrapping_sub(h))
+            }
+            HaproxyFunction::Djb2 => {
+                key.iter().fold(5381u32, |h, &c| (h << 5).wrapping_add(h).wrapping_add(u32::from(c)))
+            }
             HaproxyFunction::Wt6 => wt6(key),
             HaproxyFunction::Crc32 => CRC32.checksum(key),
         }
@@ -233,9 +235,12 @@ impl Haproxy {
         } else {
             table = map_table(&weights, &usable);
         }
+        // Points actually placed: none for a disabled server; table entries when map-based.
         for (node, i) in nodes.iter_mut().zip(0u32..) {
             if !self.consistent {
                 node.points = table.iter().filter(|&&t| t == i).count() as u32;
+            } else if extra[i as usize].disabled {
+                node.points = 0;
             }
         }
         self.nodes = nodes;
@@ -390,6 +395,12 @@ impl Placement for Haproxy {
     fn is_down(&self, index: usize) -> bool {
         self.extra.get(index).is_some_and(|e| e.disabled)
     }
+    /// The `weight` of a server line changed in place: the order, and so the ids, stay.
+    fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
+        let mut specs = super::specs(&self.nodes);
+        specs.get_mut(index)?.weight = weight;
+        Some(self.rebuild(specs, self.extra.clone()))
+    }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         match self.usable_count() {
             _ if self.nodes.is_empty() => return Err(Error::EmptyRing),
@@ -421,7 +432,12 @@ impl Placement for Haproxy {
         } else if self.table.is_empty() {
             format!("{} 0x{hash:08x}", self.hash.label())
         } else {
-            format!("{} 0x{hash:08x}, entry {} of {}", self.hash.label(), hash % self.table.len() as u32, self.table.len())
+            format!(
+                "{} 0x{hash:08x}, entry {} of {}",
+                self.hash.label(),
+                hash % self.table.len() as u32,
+                self.table.len()
+            )
         }
     }
     fn arcs(&self) -> Option<&dyn Arcs> {

@@ -132,7 +132,8 @@ fn nginx_tokens(text: &str) -> Result<Vec<(Token, usize)>, Error> {
 }
 
 /// Directives inside `upstream` that do not change which server a hash picks.
-const NGINX_IGNORED: [&str; 6] = ["keepalive", "keepalive_requests", "keepalive_time", "keepalive_timeout", "zone", "ntlm"];
+const NGINX_IGNORED: [&str; 6] =
+    ["keepalive", "keepalive_requests", "keepalive_time", "keepalive_timeout", "zone", "ntlm"];
 /// Balancing methods other than `hash`.
 const NGINX_OTHER_METHODS: [&str; 6] = ["ip_hash", "least_conn", "random", "least_time", "sticky", "queue"];
 
@@ -203,7 +204,12 @@ pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
                 consistent = Some(match &words[1..] {
                     [_key] => (false, line),
                     [_key, c] if c == "consistent" => (true, line),
-                    [_key, other] => return Err(parse_error(line, format!("`hash` takes only `consistent` after the key (got {other:?})"))),
+                    [_key, other] => {
+                        return Err(parse_error(
+                            line,
+                            format!("`hash` takes only `consistent` after the key (got {other:?})"),
+                        ))
+                    }
                     _ => return Err(parse_error(line, "`hash` needs a key, e.g. `hash $request_uri consistent;`")),
                 });
             }
@@ -225,7 +231,10 @@ pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
                         "max_fails" | "max_conns" if value.parse::<u64>().is_ok() => {}
                         "fail_timeout" if !value.is_empty() => {}
                         "backup" => {
-                            return Err(parse_error(line, "`backup` servers cannot be used with `hash` (nginx refuses them)"))
+                            return Err(parse_error(
+                                line,
+                                "`backup` servers cannot be used with `hash` (nginx refuses them)",
+                            ))
                         }
                         _ => return Err(parse_error(line, format!("unsupported server parameter {param:?}"))),
                     }
@@ -240,7 +249,10 @@ pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
             }
             other if NGINX_IGNORED.contains(&other) => {}
             other if NGINX_OTHER_METHODS.contains(&other) => {
-                return Err(parse_error(line, format!("`{other}` balancing is not modelled: use `hash $key [consistent];`")))
+                return Err(parse_error(
+                    line,
+                    format!("`{other}` balancing is not modelled: use `hash $key [consistent];`"),
+                ))
             }
             other => return Err(parse_error(line, format!("unknown directive {other:?} in an upstream block"))),
         }
@@ -265,16 +277,66 @@ pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
 
 /// Server keywords that take no argument and do not change the choice.
 const HAPROXY_FLAGS: [&str; 22] = [
-    "check", "no-check", "enabled", "ssl", "no-ssl", "check-ssl", "no-check-ssl", "send-proxy", "no-send-proxy",
-    "send-proxy-v2", "send-proxy-v2-ssl", "send-proxy-v2-ssl-cn", "agent-check", "no-agent-check", "non-stick",
-    "stick", "tfo", "no-tfo", "allow-0rtt", "no-verifyhost", "ws", "check-send-proxy",
+    "check",
+    "no-check",
+    "enabled",
+    "ssl",
+    "no-ssl",
+    "check-ssl",
+    "no-check-ssl",
+    "send-proxy",
+    "no-send-proxy",
+    "send-proxy-v2",
+    "send-proxy-v2-ssl",
+    "send-proxy-v2-ssl-cn",
+    "agent-check",
+    "no-agent-check",
+    "non-stick",
+    "stick",
+    "tfo",
+    "no-tfo",
+    "allow-0rtt",
+    "no-verifyhost",
+    "ws",
+    "check-send-proxy",
 ];
 /// Server keywords that take one argument and do not change the choice.
 const HAPROXY_WITH_ARGUMENT: [&str; 35] = [
-    "inter", "fastinter", "downinter", "rise", "fall", "maxconn", "minconn", "maxqueue", "cookie", "port", "addr",
-    "slowstart", "on-error", "on-marked-down", "on-marked-up", "error-limit", "verify", "verifyhost", "sni", "ca-file",
-    "crt", "alpn", "proto", "resolvers", "resolve-prefer", "init-addr", "source", "pool-max-conn", "pool-purge-delay",
-    "max-reuse", "agent-port", "agent-inter", "agent-send", "check-sni", "observe",
+    "inter",
+    "fastinter",
+    "downinter",
+    "rise",
+    "fall",
+    "maxconn",
+    "minconn",
+    "maxqueue",
+    "cookie",
+    "port",
+    "addr",
+    "slowstart",
+    "on-error",
+    "on-marked-down",
+    "on-marked-up",
+    "error-limit",
+    "verify",
+    "verifyhost",
+    "sni",
+    "ca-file",
+    "crt",
+    "alpn",
+    "proto",
+    "resolvers",
+    "resolve-prefer",
+    "init-addr",
+    "source",
+    "pool-max-conn",
+    "pool-purge-delay",
+    "max-reuse",
+    "agent-port",
+    "agent-inter",
+    "agent-send",
+    "check-sni",
+    "observe",
 ];
 /// Section keywords: a second section ends the pasted backend.
 const HAPROXY_SECTIONS: [&str; 9] =
@@ -301,10 +363,8 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
     let mut lines: Vec<usize> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line = n + 1;
-        let content = match raw.find('#') {
-            Some(at) if at == 0 || raw[..at].ends_with(char::is_whitespace) => &raw[..at],
-            _ => raw,
-        };
+        // HAProxy starts a comment at any unquoted `#`.
+        let content = raw.split('#').next().unwrap_or_default();
         let words: Vec<&str> = content.split_whitespace().collect();
         let Some(&keyword) = words.first() else { continue };
         if HAPROXY_SECTIONS.contains(&keyword) {
@@ -342,15 +402,15 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
                 hash = match (words.get(2), words.get(3), words.len()) {
                     (None, _, _) => None,
                     (Some(f), None, 3) => Some(HaproxyHash { function: haproxy_function(f, line)?, avalanche: false }),
-                    (Some(f), Some(&"avalanche"), 4) => Some(HaproxyHash { function: haproxy_function(f, line)?, avalanche: true }),
+                    (Some(f), Some(&"avalanche"), 4) => {
+                        Some(HaproxyHash { function: haproxy_function(f, line)?, avalanche: true })
+                    }
                     _ => return Err(parse_error(line, "`hash-type` only supports `avalanche` as a modifier")),
                 };
                 hash_line = line;
             }
-            "hash-balance-factor" => {
-                if words.get(1).is_none_or(|f| *f != "0") {
-                    return Err(parse_error(line, "`hash-balance-factor` (bounded loads) is not modelled"));
-                }
+            "hash-balance-factor" if words.get(1).is_none_or(|f| *f != "0") => {
+                return Err(parse_error(line, "`hash-balance-factor` (bounded loads) is not modelled"));
             }
             "server" => {
                 let (Some(name), Some(_address)) = (words.get(1), words.get(2)) else {
@@ -425,9 +485,10 @@ fn haproxy_server(name: &str, params: &[&str], line: usize) -> Result<(NodeSpec,
                 i += 2;
             }
             "id" => {
-                let id: u32 = argument.and_then(|a| a.parse().ok()).filter(|&id| id > 0).ok_or_else(|| {
-                    parse_error(line, "`id` takes a whole number above 0")
-                })?;
+                let id: u32 = argument
+                    .and_then(|a| a.parse().ok())
+                    .filter(|&id| id > 0)
+                    .ok_or_else(|| parse_error(line, "`id` takes a whole number above 0"))?;
                 if id > MAX_ID {
                     return Err(parse_error(line, format!("ids above {MAX_ID} overflow HAProxy's point numbers")));
                 }

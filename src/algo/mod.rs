@@ -208,6 +208,13 @@ pub trait Placement: std::fmt::Debug {
         let _ = (index, down);
         Err(Error::Unsupported(format!("{} has no down servers: remove the node instead", self.algorithm().name())))
     }
+    /// Changes node `index`'s weight where it stands, for systems whose config line keeps its
+    /// place (nginx, HAProxy: order decides ids and walks). `None`: not offered, so
+    /// [`Cluster::set_weight`] removes and re-adds the node.
+    fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
+        let _ = (index, weight);
+        None
+    }
     /// Whether node `index` is marked down.
     fn is_down(&self, index: usize) -> bool {
         let _ = index;
@@ -313,6 +320,9 @@ impl Cluster {
             return ring.set_weight(name, weight);
         }
         let idx = index_of(self.nodes(), name)?;
+        if let Some(result) = self.inner.set_weight_at(idx, weight) {
+            return result;
+        }
         let mut spec = self.nodes()[idx].spec();
         spec.weight = weight;
         let mut changed = self.clone();

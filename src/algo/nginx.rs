@@ -75,7 +75,11 @@ impl Nginx {
             return Err(Error::TooManyPoints { points: (total * POINTS_PER_WEIGHT as f64) as u64 });
         }
         if !self.consistent && total > f64::from(u32::MAX) {
-            return Err(Error::TooLarge { what: "nginx's total weight".into(), max: u64::from(u32::MAX), got: total as u64 });
+            return Err(Error::TooLarge {
+                what: "nginx's total weight".into(),
+                max: u64::from(u32::MAX),
+                got: total as u64,
+            });
         }
         let mut points = Points::new(32);
         if self.consistent {
@@ -199,6 +203,12 @@ impl Placement for Nginx {
     }
     fn is_down(&self, index: usize) -> bool {
         self.down.get(index).copied().unwrap_or(false)
+    }
+    /// The `weight=` of a server line changed in place: the order stays.
+    fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
+        let mut all = specs(&self.nodes);
+        all.get_mut(index)?.weight = weight;
+        Some(self.rebuild(all, self.down.clone()))
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         match self.nodes.len() {

@@ -62,7 +62,12 @@ pub fn check(fixture: &Fixture, build: fn(&str) -> Result<Cluster, Error>) -> us
             assert_eq!(cluster.locate(key).ok(), Some(want), "case {:?} key {key:?}", case.name);
             if let Some(arcs) = cluster.arcs() {
                 let position = (cluster.key_fraction(key) * 4_294_967_296.0) as u64;
-                assert_eq!(arcs.node_name(arcs.owner_of(position).unwrap()), want, "case {:?} arcs, key {key:?}", case.name);
+                assert_eq!(
+                    arcs.node_name(arcs.owner_of(position).unwrap()),
+                    want,
+                    "case {:?} arcs, key {key:?}",
+                    case.name
+                );
             }
             checked += 1;
         }

@@ -19,7 +19,7 @@ import time
 
 from common import deb_version, log, write_fixture
 from gen_nginx import ask, wait_port
-from lbkeys import forced_crc32, lb_keys
+from lbkeys import forced_crc32, forced_sdbm, lb_keys
 
 BACKEND_BASE = int(os.environ.get("LB_BACKEND_BASE_PORT", "18081"))
 FRONT_BASE = int(os.environ.get("HAPROXY_FRONT_BASE_PORT", "18200"))
@@ -118,6 +118,25 @@ def full_hash(a):
     return (a * 3221225473) & M32
 
 
+def full_hash_inverse(y):
+    """The a with full_hash(a) == y: every step of full_hash is invertible, so undo them
+    last to first (the `(a + c) ^ (a << 9)` step bit by bit from the bottom)."""
+    a = (y * pow(3221225473, -1, 1 << 32)) & M32
+    a ^= 0xB55A4F09
+    a ^= a >> 16                                       # y ^ (y >> 16) undoes itself
+    a = ((a - 0xFD7046C5) * pow(9, -1, 1 << 32)) & M32
+    x = 0
+    for bit in range(32):                              # (x + c) ^ (x << 9) == a
+        if ((x + 0xD3A2646C) ^ (x << 9)) >> bit & 1 != a >> bit & 1:
+            x |= 1 << bit
+    a = ((x - 0x165667B1) * pow(33, -1, 1 << 32)) & M32
+    y2 = a ^ 0xC761C23C                                # a ^ (a >> 19) == y2
+    a = y2 ^ (y2 >> 19)
+    a = ((a - 0x7ED55D16) * pow(4097, -1, 1 << 32)) & M32
+    assert full_hash(a) == y
+    return a
+
+
 FUNCS = {"sdbm": sdbm, "djb2": djb2, "wt6": wt6, "crc32": crc32}
 
 
@@ -213,9 +232,11 @@ class Model:
 
 
 def crafted_keys(model):
-    """For crc32 without avalanche: keys on a point, just off it, and on the exact midpoint
-    between two points (where the distances tie) and just after it."""
-    if not model.consistent or model.fn is not crc32 or model.avalanche:
+    """Keys whose hash is exactly a point, one off it, the exact midpoint between two points
+    (where the distances tie) and one past it: for crc32 and sdbm, with or without avalanche
+    (the value before avalanche is full_hash's inverse of the wanted one)."""
+    force = {crc32: forced_crc32, sdbm: forced_sdbm}.get(model.fn)
+    if not model.consistent or force is None:
         return []
     ks = model.keys
     step = max(1, len(ks) // 30)
@@ -229,7 +250,9 @@ def crafted_keys(model):
     for n, t in enumerate(targets):
         if t not in seen:
             seen.add(t)
-            out.append(forced_crc32("h%d:" % n, t))
+            key = force("h%d:" % n, full_hash_inverse(t) if model.avalanche else t)
+            assert model.hash(key) == t
+            out.append(key)
     return out
 
 
@@ -286,7 +309,8 @@ def main():
                      "forwarded one GET per key with the key's UTF-8 bytes in the X-Key header to servers "
                      "that answer their own address. answers[i] is the index (in config order) of the "
                      "server that answered keys[i]; extra holds [key, index] for keys made for that case "
-                     "(crc32 without avalanche) whose hash is exactly a point, one off it, or the exact "
+                     "(crc32 and sdbm, with or without avalanche) whose hash is exactly a point, one "
+                     "off it, or the exact "
                      "midpoint between two points and one after it. puids are the server ids HAProxy "
                      "assigned, as its model computes them (checked by the answers).",
             "keys": keys,

@@ -51,6 +51,8 @@ def cases(sockdir):
         ("hash, weights 1 2 5", False, [(a[0], "weight=1"), (a[1], "weight=2"), (a[2], "weight=5")]),
         ("hash, a 4th server added", False, [(a[0], ""), (a[1], ""), (a[2], ""), (a[3], "")]),
         ("hash, 2nd of 4 down", False, [(a[0], ""), (a[1], "down"), (a[2], ""), (a[3], "")]),
+        ("hash, heavy server down (some keys fall back to round robin)", False,
+         [(a[0], ""), (a[1], "weight=12 down"), (a[2], "")]),
     ]
 
 
@@ -155,9 +157,30 @@ def nginx_conf(tmp, all_cases):
         out.append('  server { listen %s; location / { return 200 "%s"; } }' % (listen, address))
     for i, (name, consistent, servers) in enumerate(all_cases):
         out.append("  " + upstream_text("u%d" % i, consistent, servers).replace("\n", "\n  "))
-        out.append("  server { listen 127.0.0.1:%d; location / { proxy_pass http://u%d; } }" % (FRONT_BASE + i, i))
+        # With a down server, a debug log shows which requests nginx balanced round robin.
+        log_line = ("error_log %s/debug%d.log debug; " % (tmp, i)) if has_down(servers) else ""
+        out.append("  server { listen 127.0.0.1:%d; %slocation / { proxy_pass http://u%d; } }"
+                   % (FRONT_BASE + i, log_line, i))
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def has_down(servers):
+    return any("down" in params.split() for _, params in servers)
+
+
+class DebugLog:
+    """Reads what nginx appended to a debug log since the last call."""
+
+    def __init__(self, path):
+        self.path, self.offset = path, 0
+
+    def new_text(self):
+        with open(self.path, "rb") as f:
+            f.seek(self.offset)
+            data = f.read()
+        self.offset += len(data)
+        return data.decode("utf-8", "replace")
 
 
 def ask(conn, key):
@@ -203,8 +226,9 @@ def main():
                      "backends that answer their own address. answers[i] is the index (in config order) "
                      "of the server that answered keys[i]; extra holds [key, index] for keys made for "
                      "that case whose CRC-32 is exactly a point, one below or one above it. "
-                     "fallback lists the keys the model says nginx balances round robin (21 tries "
-                     "exhausted); their recorded answer is whatever round robin gave.",
+                     "fallback lists the keys nginx balanced round robin (21 tries exhausted), as its "
+                     "debug log (\"get rr peer\") and the model both say; their recorded answer is "
+                     "whatever round robin gave.",
             "keys": keys,
             "cases": [],
         }
@@ -215,9 +239,18 @@ def main():
             conn = http.client.HTTPConnection("127.0.0.1", FRONT_BASE + i, timeout=10)
             index = {a: n for n, (a, _) in enumerate(servers)}
             answers, extras, fallback, mismatches = [], [], [], 0
+            debug = DebugLog(os.path.join(tmp, "debug%d.log" % i)) if has_down(servers) else None
+            if debug:
+                debug.new_text()
             for k in keys + extra:
                 got = index[ask(conn, k)]
                 want = model(consistent, shown, points, k)
+                # nginx's own word on round robin: ngx_http_upstream_get_round_robin_peer logs
+                # "get rr peer" when the hash balancer hands the key over.
+                went_rr = debug is not None and "get rr peer" in debug.new_text()
+                if went_rr != (want is None):
+                    raise SystemExit("nginx case %r key %r: nginx %s round robin, the model says %s"
+                                     % (name, k, "went" if went_rr else "did not go", want))
                 if want is None:
                     fallback.append(k)
                 elif want != got:

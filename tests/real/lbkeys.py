@@ -5,7 +5,9 @@ used: no control bytes, no comma (HAProxy's `hdr()` stops at a comma), no leadin
 trailing blank (both programs trim them), not empty (both balance an empty key round
 robin). `forced_crc32` makes keys whose CRC-32 is a chosen value, to land exactly on a
 point: CRC-32 is affine in the message bits, so seven suffix bytes from 0x40-0x5F
-(`@A-Z[\\]^_`, 35 free bits) can reach any 32-bit value.
+(`@A-Z[\\]^_`, 35 free bits) can reach any 32-bit value. `forced_sdbm` does the same for
+HAProxy's sdbm (`h * 65599 + c`) by meeting in the middle over two 3-byte halves from
+`[0-9A-Za-z_-]` (2^36 suffixes for 2^32 values).
 """
 
 import zlib
@@ -71,8 +73,48 @@ def forced_crc32(prefix, target):
     return key
 
 
+SDBM_K = 65599
+SDBM_ALPHABET = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+M32 = 0xFFFFFFFF
+_halves = None
+
+
+def sdbm(b, h=0):
+    for c in b:
+        h = (c + h * SDBM_K) & M32
+    return h
+
+
+def _sdbm_halves():
+    global _halves
+    if _halves is None:
+        _halves = {}
+        for x in SDBM_ALPHABET:
+            for y in SDBM_ALPHABET:
+                for z in SDBM_ALPHABET:
+                    _halves.setdefault((x * SDBM_K * SDBM_K + y * SDBM_K + z) & M32, bytes([x, y, z]))
+    return _halves
+
+
+def forced_sdbm(prefix, target):
+    """prefix + 6 bytes from [0-9A-Za-z_-] whose sdbm is `target`."""
+    halves = _sdbm_halves()
+    p = prefix.encode("utf-8")
+    k3 = pow(SDBM_K, 3, 1 << 32)
+    inv_k3 = pow(k3, -1, 1 << 32)
+    base = (sdbm(p) * k3 * k3) & M32
+    for right, tail in halves.items():
+        left = ((target - base - right) * inv_k3) & M32
+        head = halves.get(left)
+        if head is not None:
+            key = prefix + (head + tail).decode("ascii")
+            assert sdbm(key.encode()) == target
+            return key
+    raise ValueError("no suffix reaches 0x%08x" % target)
+
+
 if __name__ == "__main__":
     ks = lb_keys()
     print(len(ks), "header-safe keys")
     for t in (0, 1, 0xFFFFFFFF, 0x12345678):
-        print(forced_crc32("k", t))
+        print(forced_crc32("k", t), forced_sdbm("k", t))

@@ -1,0 +1,20 @@
+//! The nginx and HAProxy fixtures in the browser: the same key-by-key comparison as
+//! tests/real_lb.rs (tests/common/lb.rs), through the plain-Rust engine compiled to wasm.
+#![cfg(target_arch = "wasm32")]
+
+#[path = "common/lb.rs"]
+mod lb;
+
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn nginx_matches_on_every_recorded_key() {
+    assert!(lb::check_nginx() > 30_000);
+}
+
+#[wasm_bindgen_test]
+fn haproxy_matches_on_every_recorded_key() {
+    assert!(lb::check_haproxy() > 60_000);
+}
