@@ -61,7 +61,7 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
     announce(&name);
     let start = Instant::now();
     let mut cmd = step::cargo();
-    cmd.args(["test", "--package", "ringlab", "--target", "wasm32-unknown-unknown", "--test", "web", "--test", "web_real"])
+    cmd.args(["test", "--package", "ringlab", "--target", "wasm32-unknown-unknown", "--test", "web", "--test", "web_real", "--test", "web_lb"])
         .args(features);
     // The runner picks the first driver variable it finds: set exactly one.
     for var in ["CHROMEDRIVER", "GECKODRIVER", "SAFARIDRIVER", "MSEDGEDRIVER"] {
