@@ -1,6 +1,6 @@
 // The playground's wiring: DOM events → the engine's Session → canvas and text. Every number,
 // label and capability shown comes from the Session; this file only moves them to the DOM.
-import init, { Session, algorithms, hashes, palette } from "./pkg/ringlab.js";
+import init, { Session, algorithms, configKinds, hashes, palette } from "./pkg/ringlab.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 
@@ -103,7 +103,7 @@ function renderLegend(caps) {
   $("legend").querySelector("tbody").replaceChildren(
     ...rows.map((node, i) => {
       const row = document.createElement("tr");
-      if (i === selected) row.className = "selected";
+      row.className = [i === selected ? "selected" : "", node.down ? "down" : ""].join(" ").trim();
       const name = cell("");
       const swatch = document.createElement("span");
       swatch.className = "swatch";
@@ -125,7 +125,11 @@ function renderLegend(caps) {
         remove.title = node.removalRule;
       }
       remove.addEventListener("click", () => apply(() => session.remove(node.name), $("legend-error")));
-      action.append(remove);
+      const down = document.createElement("button");
+      Object.assign(down, { type: "button", className: "secondary", textContent: node.down ? "Up" : "Down" });
+      down.setAttribute("aria-label", `Mark ${node.name} ${node.down ? "up" : "down"}`);
+      down.addEventListener("click", () => apply(() => session.setDown(node.name, !node.down), $("legend-error")));
+      action.append(down, remove);
       row.append(name, cell(node.zone ?? "–"), weightCell, cell(node.points.toLocaleString("en-US"), "num"), cell(share, "num"), cell(node.keys.toLocaleString("en-US"), "num"), action);
       return row;
     }),
@@ -233,8 +237,38 @@ function configure(settings) {
   syncControls();
 }
 
+// Replaces the session with one made from the user's config text.
+function importConfig() {
+  const kind = $("import-kind").value;
+  try {
+    const next = Session.fromConfig(kind, $("import-text").value);
+    session.free();
+    session = next;
+  } catch (e) {
+    $("import-error").textContent = e.message;
+    return;
+  }
+  $("import-error").textContent = "";
+  change = null;
+  syncControls();
+  saveUrl();
+  const label = configKinds().find((k) => k.kind === kind)?.label ?? kind;
+  $("last-change").textContent = `Loaded ${session.nodes().length} servers from your ${label}. Add a server or mark one down to see exactly what moves.`;
+  render();
+}
+
 function wire() {
   for (const name of algorithms()) $("algorithm").append(new Option(name, name));
+  const kinds = configKinds();
+  for (const k of kinds) $("import-kind").append(new Option(k.label, k.kind));
+  const example = () => kinds.find((k) => k.kind === $("import-kind").value)?.example ?? "";
+  $("import-text").placeholder = example();
+  $("import-kind").addEventListener("change", () => ($("import-text").placeholder = example()));
+  $("import-example").addEventListener("click", () => ($("import-text").value = example()));
+  $("import-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    importConfig();
+  });
   for (const name of hashes()) $("hash").append(new Option(name, name));
   charts = new Charts(later);
   $("add-form").addEventListener("submit", (event) => {

@@ -5,6 +5,8 @@
 // only what moves on top, so a frame stays cheap with 100,000 keys.
 
 const TAU = Math.PI * 2;
+// The engine's owner index for a key with no owner while nodes are down.
+const NO_OWNER = 0xffffffff;
 const angle = (fraction) => fraction * TAU - Math.PI / 2; // 0 at the top, clockwise
 // Above this many keys, dots would overlap: draw a density band instead.
 const DOT_LIMIT = 5000;
@@ -50,14 +52,14 @@ export class RingView {
     return ctx;
   }
 
-  // The colour of colour slot `slot`.
+  // The colour of colour slot `slot`; NO_OWNER (an unavailable key) is drawn muted.
   slotColour(slot) {
-    return this.palette[slot % this.palette.length];
+    return slot === NO_OWNER ? this.data?.theme?.muted ?? "#888888" : this.palette[slot % this.palette.length];
   }
 
   // The colour of node `index` in the current scene.
   nodeColour(index) {
-    return this.slotColour(this.data.colours[index] ?? index);
+    return index === NO_OWNER ? this.slotColour(NO_OWNER) : this.slotColour(this.data.colours[index] ?? index);
   }
 
   // data = a session's scene ({points, pointOwners, keys, keyOwners, colours, axis}) plus

@@ -3,7 +3,9 @@
 //! Version 2 (what [`encode`] writes):
 //! `#ringlab=2&a=ring&h=xxh3&b=32&v=32&k=2000&r=2&n=node-1&n=cache%2Ab*2@eu%40west`
 //! — one `n` per node, in order: the percent-encoded name, then `*weight` when it is not 1
-//! (Rust's shortest round-trip decimal), then `@zone` (percent-encoded) when there is one.
+//! (Rust's shortest round-trip decimal), then `@zone` (percent-encoded) when there is one,
+//! then `!` when the node is marked down. HAProxy's hash function rides in `hh` (and `hv=1`
+//! for `avalanche`).
 //! Every byte but `A–Z a–z 0–9 - . _ ~` is percent-encoded, so `* @ & = % , #` in names and
 //! zones cannot be mistaken for separators, and a link decodes to exactly what was encoded.
 //!
@@ -49,6 +51,11 @@ fn bad(message: String) -> Error {
 
 /// The fragment (with its `#`) for `settings` and `nodes`.
 pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
+    encode_with_down(settings, nodes, &[])
+}
+
+/// [`encode`], with the names of the nodes marked down.
+pub fn encode_with_down(settings: &Settings, nodes: &[NodeSpec], down: &[String]) -> String {
     let mut out = format!(
         "#ringlab={VERSION}&a={}&h={}&b={}&v={}&k={}&r={}",
         settings.algorithm.name(),
@@ -58,6 +65,9 @@ pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
         settings.keys,
         settings.replicas
     );
+    if let Some(h) = settings.haproxy {
+        out.push_str(&format!("&hh={}&hv={}", h.function.name(), u8::from(h.avalanche)));
+    }
     for node in nodes {
         out.push_str("&n=");
         out.push_str(&enc(&node.name));
@@ -68,6 +78,9 @@ pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
             out.push('@');
             out.push_str(&enc(zone));
         }
+        if down.contains(&node.name) {
+            out.push('!');
+        }
     }
     out
 }
@@ -75,6 +88,11 @@ pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
 /// The settings and nodes in a link's fragment (with or without its `#`). The settings are
 /// checked for range; the nodes are checked when a session is made of them.
 pub fn decode(text: &str) -> Result<(Settings, Vec<NodeSpec>), Error> {
+    decode_with_down(text).map(|(settings, nodes, _)| (settings, nodes))
+}
+
+/// [`decode`], with the names of the nodes marked down.
+pub fn decode_with_down(text: &str) -> Result<(Settings, Vec<NodeSpec>, Vec<String>), Error> {
     if text.len() > MAX_LINK_BYTES {
         return Err(Error::TooLarge { what: "a link".into(), max: MAX_LINK_BYTES as u64, got: text.len() as u64 });
     }
@@ -90,6 +108,8 @@ pub fn decode(text: &str) -> Result<(Settings, Vec<NodeSpec>), Error> {
     }
     let mut settings = Settings::default();
     let mut nodes = Vec::new();
+    let mut down = Vec::new();
+    let (mut haproxy_fn, mut avalanche) = (None, false);
     for (key, raw) in pairs {
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
@@ -108,12 +128,25 @@ pub fn decode(text: &str) -> Result<(Settings, Vec<NodeSpec>), Error> {
                     push(&mut nodes, node(part)?)?;
                 }
             }
-            "n" => push(&mut nodes, node(raw)?)?,
+            "n" => {
+                let (raw, is_down) = match raw.strip_suffix('!') {
+                    Some(rest) => (rest, true),
+                    None => (raw, false),
+                };
+                let spec = node(raw)?;
+                if is_down {
+                    down.push(spec.name.clone());
+                }
+                push(&mut nodes, spec)?;
+            }
+            "hh" => haproxy_fn = Some(crate::algo::HaproxyFunction::from_name(&value()?)?),
+            "hv" => avalanche = value()? == "1",
             other => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
         }
     }
+    settings.haproxy = haproxy_fn.map(|function| crate::algo::HaproxyHash { function, avalanche });
     settings.validate()?;
-    Ok((settings, nodes))
+    Ok((settings, nodes, down))
 }
 
 fn push(nodes: &mut Vec<NodeSpec>, node: NodeSpec) -> Result<(), Error> {

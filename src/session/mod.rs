@@ -22,10 +22,12 @@
 
 #[cfg(feature = "charts")]
 mod charts;
+mod import;
 pub mod link;
 mod scene;
 mod transition;
 
+pub use import::{ConfigKind, CONFIG_KINDS};
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, Movers, MovedSpan, Transition};
 #[cfg(feature = "charts")]
@@ -60,11 +62,22 @@ pub struct Settings {
     pub keys: usize,
     /// The preference list's length when following a key.
     pub replicas: usize,
+    /// HAProxy's `hash-type` function and `avalanche` (the HAProxy algorithms; `None` is a
+    /// bare `hash-type` line).
+    pub haproxy: Option<crate::algo::HaproxyHash>,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { algorithm: Algorithm::Ring, hash: Hash::Xxh3, bits: RingBits::B32, vnodes: 32, keys: 2000, replicas: 2 }
+        Settings {
+            algorithm: Algorithm::Ring,
+            hash: Hash::Xxh3,
+            bits: RingBits::B32,
+            vnodes: 32,
+            keys: 2000,
+            replicas: 2,
+            haproxy: None,
+        }
     }
 }
 
@@ -93,7 +106,21 @@ impl Settings {
         if self.algorithm == Algorithm::BoundedLoad {
             options.keys = KeySample::generated(KEY_PREFIX, self.keys);
         }
+        options.haproxy_hash = self.haproxy;
         options
+    }
+
+    /// The settings a placement was made with (an imported one, say), with the page's
+    /// defaults for the sample.
+    pub fn of(options: &Options) -> Settings {
+        Settings {
+            algorithm: options.algorithm,
+            hash: options.config.hash,
+            bits: options.config.bits,
+            vnodes: options.config.vnodes,
+            haproxy: options.haproxy_hash,
+            ..Settings::default()
+        }
     }
 }
 
@@ -103,6 +130,8 @@ pub enum Change {
     Add(NodeSpec),
     Remove(String),
     SetWeight { name: String, weight: f64 },
+    /// Marks a node down (it stays, lookups fail over as the real system does) or up again.
+    SetDown { name: String, down: bool },
     /// New settings for the same nodes (the placement is made anew).
     Configure(Settings),
 }
@@ -165,13 +194,25 @@ impl State {
                     .collect();
                 format!("Set {name}'s weight to {weight}")
             }
+            Change::SetDown { name, down } => {
+                next.cluster.set_down(name, *down)?;
+                format!("Marked {name} {}", if *down { "down" } else { "up" })
+            }
             Change::Configure(settings) => {
                 next = State::new(settings.clone(), self.nodes().iter().map(Node::spec).collect())?;
                 next.colours.clone_from(&self.colours);
+                // Down nodes stay down in the new placement.
+                for name in self.down_nodes() {
+                    next.cluster.set_down(&name, true)?;
+                }
                 configure_label(&self.settings, settings)
             }
         };
         Ok((next, label))
+    }
+
+    fn down_nodes(&self) -> Vec<String> {
+        self.nodes().iter().filter(|n| self.cluster.is_down(&n.name).unwrap_or(false)).map(|n| n.name.clone()).collect()
     }
 
     fn colour_of(&self, name: &str) -> Option<u32> {
@@ -209,7 +250,10 @@ struct Step {
     label: String,
 }
 
-/// The sample keys' positions and owners on the current state.
+/// The owner of a key that has none while a node is down (e.g. a failed Redis master's slot).
+pub const NO_OWNER: u32 = u32::MAX;
+
+/// The sample keys' positions and owners ([`NO_OWNER`] for unavailable keys) on the current state.
 #[derive(Clone, Debug, Default)]
 struct KeyCache {
     positions: Vec<f64>,
@@ -224,8 +268,8 @@ impl KeyCache {
         let mut cache = KeyCache { positions: Vec::with_capacity(count), owners: Vec::with_capacity(count) };
         for_each_generated(KEY_PREFIX, count, |_, key| {
             cache.positions.push(cluster.key_fraction(key));
-            // Not empty, so every lookup answers.
-            cache.owners.push(cluster.locate_index(key).map_or(0, |o| o as u32));
+            // Not empty: a lookup fails only for a key unavailable while a node is down.
+            cache.owners.push(cluster.locate_index(key).map_or(NO_OWNER, |o| o as u32));
         });
         cache
     }
@@ -254,16 +298,30 @@ impl Session {
         Ok(Session { state, past: VecDeque::new(), future: Vec::new(), keys, compare_modulo: false })
     }
 
+    /// A session around an existing placement (an imported config), with the page's sample.
+    pub fn from_cluster(cluster: Cluster) -> Session {
+        let settings = Settings::of(cluster.options());
+        let colours = (0..cluster.nodes().len() as u32).collect();
+        let state = State { settings, cluster, colours };
+        let keys = KeyCache::of(&state.cluster, state.settings.keys);
+        Session { state, past: VecDeque::new(), future: Vec::new(), keys, compare_modulo: false }
+    }
+
     /// The session a share link describes (see [`link`]).
     pub fn from_link(text: &str) -> Result<Session, Error> {
-        let (settings, nodes) = link::decode(text)?;
-        Session::new(settings, nodes)
+        let (settings, nodes, down) = link::decode_with_down(text)?;
+        let mut session = Session::new(settings, nodes)?;
+        for name in down {
+            session.state.cluster.set_down(&name, true)?;
+        }
+        session.keys = KeyCache::of(&session.state.cluster, session.state.settings.keys);
+        Ok(session)
     }
 
     /// The share link of the current state; [`from_link`](Session::from_link) reopens it.
     pub fn link(&self) -> String {
         let specs: Vec<NodeSpec> = self.nodes().iter().map(Node::spec).collect();
-        link::encode(self.settings(), &specs)
+        link::encode_with_down(self.settings(), &specs, &self.state.down_nodes())
     }
 
     /// The page's first state: five nodes on ringlab's ring.

@@ -40,6 +40,8 @@ pub struct NodeRow {
     pub colour: u32,
     /// Why it may not leave, if it may not (jump hash: only the last bucket).
     pub removal_rule: Option<String>,
+    /// Marked down: it stays, but lookups fail over (or its keys are unavailable).
+    pub down: bool,
 }
 
 /// What the user may do and see with the current algorithm and history.
@@ -140,6 +142,10 @@ impl Session {
             return "The ring is empty: add a node.".into();
         }
         let mut text = format!("{} nodes, {}", nodes.len(), cluster.algorithm().name());
+        let down = nodes.iter().filter(|n| cluster.is_down(&n.name).unwrap_or(false)).count();
+        if down > 0 {
+            text.push_str(&format!(" ({down} down)"));
+        }
         if let Some(a) = cluster.arcs() {
             text.push_str(&format!(", {} points", thousands(a.point_count())));
         }
@@ -157,6 +163,14 @@ impl Session {
                 percent(s.rsd, 1)
             )),
             None => text.push_str(". Its shares can only be sampled: see the key counts."),
+        }
+        let unavailable = self.keys.owners.iter().filter(|&&o| o == super::NO_OWNER).count();
+        if unavailable > 0 {
+            text.push_str(&format!(
+                " {} of {} sample keys have no owner while nodes are down.",
+                thousands(unavailable),
+                thousands(self.keys.owners.len())
+            ));
         }
         text
     }
@@ -182,7 +196,7 @@ impl Session {
         let cluster = self.cluster();
         let shares = cluster.exact_shares();
         let mut keys = vec![0usize; cluster.nodes().len()];
-        for &o in &self.keys.owners {
+        for &o in self.keys.owners.iter().filter(|&&o| o != super::NO_OWNER) {
             keys[o as usize] += 1;
         }
         let count = cluster.nodes().len();
@@ -199,6 +213,7 @@ impl Session {
                 keys: keys[i],
                 colour: self.state.colours[i],
                 removal_rule: cluster.algorithm().removal_rule(i, count),
+                down: cluster.is_down(&n.name).unwrap_or(false),
             })
             .collect()
     }

@@ -265,3 +265,62 @@ fn modulo_replay_moves_nearly_everything() {
     let replay = s.last_change().unwrap();
     assert!(replay.label.ends_with("(replayed)"));
 }
+
+const NGINX: &str = "upstream cache {\n    hash $request_uri consistent;\n    server 10.0.0.1:11211;\n    server 10.0.0.2:11211 weight=2;\n    server 10.0.0.3:11211;\n}\n";
+
+#[test]
+fn an_imported_config_marks_a_node_down_and_up_exactly() {
+    let mut s = Session::from_cluster(crate::algo::from_nginx_upstream(NGINX).unwrap());
+    assert_eq!(s.settings().algorithm, Algorithm::NginxConsistent);
+    let before = snapshot(&s);
+    let owners_before = s.cluster().clone();
+    let t = s.apply(Change::SetDown { name: "10.0.0.2:11211".into(), down: true }).unwrap();
+    assert!(t.text.starts_with("Marked 10.0.0.2:11211 down: moved"), "{}", t.text);
+    assert!(s.node_rows()[1].down);
+    assert!(s.scene().summary.contains("(1 down)"), "{}", s.scene().summary);
+    // Only the down server's keys moved, each to a healthy server.
+    for &k in &t.movers.index {
+        let key = format!("key:{k}");
+        assert_eq!(owners_before.locate(&key).unwrap(), "10.0.0.2:11211");
+        assert_ne!(s.cluster().locate(&key).unwrap(), "10.0.0.2:11211");
+    }
+    assert!(t.movers.count > 0);
+    // hash % N over the servers that answer goes from 3 to 2: h % 3 == h % 2 only for
+    // h ≡ 0, 1 (mod 6), so two thirds of the hash values move.
+    let modulo = t.exact.as_ref().unwrap().modulo_fraction;
+    assert!((modulo - 2.0 / 3.0).abs() < 1e-6, "{modulo}");
+    // The link keeps the down mark; up again restores the placement exactly.
+    let back = Session::from_link(&s.link()).unwrap();
+    assert!(back.node_rows()[1].down);
+    assert_eq!(back.node_rows(), s.node_rows());
+    let up = s.apply(Change::SetDown { name: "10.0.0.2:11211".into(), down: false }).unwrap();
+    assert_eq!(up.movers.count, t.movers.count, "the same keys go back");
+    assert_eq!(snapshot(&s).0, before.0);
+    assert_eq!(snapshot(&s).3, before.3);
+}
+
+#[test]
+fn marking_down_where_the_algorithm_cannot_says_so_and_changes_nothing() {
+    let mut s = five(Algorithm::Ring);
+    let before = snapshot(&s);
+    match s.apply(Change::SetDown { name: "node-1".into(), down: true }) {
+        Ok(_) => {} // the ring may support it; then undo must restore
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            assert_eq!(snapshot(&s), before);
+        }
+    }
+    assert_eq!(s.apply(Change::SetDown { name: "ghost".into(), down: true }).unwrap_err().code(), "unknown-node");
+}
+
+#[test]
+fn haproxy_settings_ride_in_the_link() {
+    let text = "backend web\n    balance hdr(X-Key)\n    hash-type consistent crc32 avalanche\n    server a 10.0.0.1:80\n    server b 10.0.0.2:80 weight 3\n";
+    let s = Session::from_cluster(crate::algo::from_haproxy_backend(text).unwrap());
+    let back = Session::from_link(&s.link()).unwrap();
+    assert_eq!(back.settings(), s.settings());
+    for i in 0..200 {
+        let key = format!("k{i}");
+        assert_eq!(back.cluster().locate(&key).unwrap(), s.cluster().locate(&key).unwrap());
+    }
+}

@@ -1,7 +1,7 @@
 //! What a change moved: exact arcs where the algorithm has them, the sample keys that changed
 //! owner (the ones to animate), the ideal and the `hash % N` baseline, and one sentence.
 
-use super::{KeyCache, Session, State, KEY_PREFIX};
+use super::{KeyCache, Session, State, KEY_PREFIX, NO_OWNER};
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::keys::for_each_generated;
 use crate::migration::{self, SampleMigration};
@@ -57,7 +57,8 @@ pub struct MovedSpan {
 }
 
 /// Sample keys that changed owner: key index, position (fraction of the circle, after the
-/// change) and the colour slots of the old and new owner.
+/// change) and the colour slots of the old and new owner ([`NO_OWNER`] for none: the key is
+/// unavailable on that side).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Movers {
@@ -76,15 +77,22 @@ impl Movers {
     /// Keys whose owner's name differs between `before` and `after`, given each state's
     /// owner indices.
     fn between(before: &State, from: &[u32], after: &State, to: &[u32], positions: &[f64]) -> Movers {
-        // before's node i is after's node same[i] (or none): compare integers per key.
+        // before's node i is after's node same[i] (or none): compare integers per key. A key
+        // with no owner (NO_OWNER) on either side moved unless it has none on both.
         let same: Vec<Option<u32>> = before
             .nodes()
             .iter()
             .map(|n| after.nodes().iter().position(|m| m.name == n.name).map(|i| i as u32))
             .collect();
+        let colour = |state: &State, o: u32| state.colours.get(o as usize).copied().unwrap_or(NO_OWNER);
         let mut movers = Movers::default();
         for (k, (&a, &b)) in from.iter().zip(to).enumerate() {
-            if same[a as usize] == Some(b) {
+            let stays = match (a, b) {
+                (NO_OWNER, NO_OWNER) => true,
+                (NO_OWNER, _) | (_, NO_OWNER) => false,
+                _ => same[a as usize] == Some(b),
+            };
+            if stays {
                 continue;
             }
             movers.count += 1;
@@ -92,8 +100,8 @@ impl Movers {
             if movers.index.len() < MAX_ANIMATED {
                 movers.index.push(k as u32);
                 movers.position.push(positions[k]);
-                movers.from.push(before.colours[a as usize]);
-                movers.to.push(after.colours[b as usize]);
+                movers.from.push(colour(before, a));
+                movers.to.push(colour(after, b));
             }
         }
         movers
@@ -124,7 +132,12 @@ impl Session {
             thousands(n),
             percent(movers.count as f64 / n.max(1) as f64, 1)
         );
-        let exact = exact_moves(&before.cluster, &after.cluster);
+        let mut exact = exact_moves(&before.cluster, &after.cluster);
+        if let (Some(e), Some(a)) = (exact.as_mut(), after.cluster.arcs()) {
+            // hash % N over the servers that answer: a failure takes one out of N.
+            let size = a.size();
+            e.modulo_fraction = migration::modulo_moved(live(before), live(after), size) as f64 / size as f64;
+        }
         match &exact {
             Some(e) => text.push_str(&format!(
                 "; exactly {} of the key space — ideal {} — hash % N would have moved {}.",
@@ -151,6 +164,11 @@ impl Session {
         }
         Transition { label, text, exact, sample: Some(sample), movers }
     }
+}
+
+/// The nodes not marked down.
+fn live(state: &State) -> u64 {
+    state.nodes().iter().filter(|n| !state.cluster.is_down(&n.name).unwrap_or(false)).count() as u64
 }
 
 /// Moved keys and moved traffic (Zipf s = 1 over the sample's order) from the movers.

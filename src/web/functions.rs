@@ -99,3 +99,9 @@ pub fn palette() -> Vec<String> {
 pub fn element_theme_css() -> String {
     crate::theme::css(crate::theme::Scope::Element)
 }
+
+/// The kinds of configuration text `Session.fromConfig` reads: `[{kind, label, example}]`.
+#[wasm_bindgen(js_name = configKinds)]
+pub fn config_kinds() -> Result<JsValue, JsValue> {
+    to_js(&crate::session::CONFIG_KINDS)
+}

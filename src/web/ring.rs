@@ -25,11 +25,13 @@ pub(crate) struct RingOptions {
     epsilon: Option<f64>,
     key_prefix: Option<String>,
     key_count: Option<f64>,
+    haproxy_hash: Option<String>,
+    haproxy_avalanche: Option<bool>,
 }
 
-pub(crate) const RING_OPTIONS: [&str; 12] = [
+pub(crate) const RING_OPTIONS: [&str; 14] = [
     "algorithm", "hash", "bits", "vnodes", "nodes", "numTokens", "replicas", "tableSize", "probes", "epsilon",
-    "keyPrefix", "keyCount",
+    "keyPrefix", "keyCount", "haproxyHash", "haproxyAvalanche",
 ];
 
 /// A node given as `"name"` or `{name, weight, zone}`.
@@ -103,6 +105,14 @@ pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
     if let Some(epsilon) = o.epsilon {
         options.epsilon = epsilon;
     }
+    match (&o.haproxy_hash, o.haproxy_avalanche) {
+        (Some(f), avalanche) => {
+            let function = crate::algo::HaproxyFunction::from_name(f)?;
+            options.haproxy_hash = Some(crate::algo::HaproxyHash { function, avalanche: avalanche.unwrap_or(false) });
+        }
+        (None, Some(_)) => return Err(Error::InvalidOption("haproxyAvalanche goes with haproxyHash".into())),
+        (None, None) => {}
+    }
     if o.key_prefix.is_some() || o.key_count.is_some() {
         let count = whole(o.key_count, "keyCount")?.unwrap_or(10_000) as usize;
         let prefix = o.key_prefix.as_deref().unwrap_or("key:");
@@ -140,6 +150,37 @@ impl Ring {
         }
         let inner = Cluster::new(parsed, o.nodes.into_iter().map(NodeSpec::from)).map_err(error)?;
         Ok(Ring { inner })
+    }
+
+    /// The placement an nginx `upstream { ... }` block describes (`hash $key [consistent];`,
+    /// `server` lines with `weight=` and `down`); `locate` answers the server address as written.
+    #[wasm_bindgen(js_name = fromNginxUpstream)]
+    pub fn from_nginx_upstream(text: JsValue) -> Result<Ring, JsValue> {
+        let text = string(&text, "the config text")?;
+        Ok(Ring { inner: crate::algo::from_nginx_upstream(&text).map_err(error)? })
+    }
+
+    /// The placement a HAProxy `backend` section describes (`balance`, `hash-type`, `server`
+    /// lines with `weight`, `id`, `disabled`); `locate` answers the server name.
+    #[wasm_bindgen(js_name = fromHaproxyBackend)]
+    pub fn from_haproxy_backend(text: JsValue) -> Result<Ring, JsValue> {
+        let text = string(&text, "the config text")?;
+        Ok(Ring { inner: crate::algo::from_haproxy_backend(&text).map_err(error)? })
+    }
+
+    /// Marks a node down (`true`) or up: it stays, and lookups fail over as the real system
+    /// does (an `unsupported` error where the algorithm has no such notion).
+    #[wasm_bindgen(js_name = setDown)]
+    pub fn set_down(&mut self, name: JsValue, down: JsValue) -> Result<(), JsValue> {
+        let name = string(&name, "the node name")?;
+        let down = super::flag(&down, "down")?;
+        self.inner.set_down(&name, down).map_err(error)
+    }
+
+    /// Whether the node is marked down.
+    #[wasm_bindgen(js_name = isDown)]
+    pub fn is_down(&self, name: JsValue) -> Result<bool, JsValue> {
+        self.inner.is_down(&string(&name, "the node name")?).map_err(error)
     }
 
     /// The algorithm's name.

@@ -108,6 +108,15 @@ impl Session {
         Ok(Session { inner: engine::Session::from_link(&string(&link, "the link")?).map_err(error)? })
     }
 
+    /// The session of a configuration text: `Session.fromConfig("nginx" | "haproxy", text)`
+    /// (see `configKinds()`); errors name the line.
+    #[wasm_bindgen(js_name = fromConfig)]
+    pub fn from_config(kind: JsValue, text: JsValue) -> Result<Session, JsValue> {
+        let kind = string(&kind, "the config kind")?;
+        let text = string(&text, "the config text")?;
+        Ok(Session { inner: engine::Session::from_config(&kind, &text).map_err(error)? })
+    }
+
     /// The share link's fragment for the current state (`#ringlab=2&...`).
     pub fn link(&self) -> String {
         self.inner.link()
@@ -146,6 +155,15 @@ impl Session {
         let name = string(&name, "the node name")?;
         let weight = weight.as_f64().ok_or_else(|| super::bad_argument("the weight must be a number".into()))?;
         transition(&self.inner.apply(Change::SetWeight { name, weight }).map_err(error)?)
+    }
+
+    /// Marks a node down (`true`) or up again; returns the transition (the keys that fail
+    /// over, or go back).
+    #[wasm_bindgen(js_name = setDown)]
+    pub fn set_down(&mut self, name: JsValue, down: JsValue) -> Result<JsValue, JsValue> {
+        let name = string(&name, "the node name")?;
+        let down = flag(&down, "down")?;
+        transition(&self.inner.apply(Change::SetDown { name, down }).map_err(error)?)
     }
 
     /// New settings (any of `{algorithm, hash, bits, vnodes, keys, replicas}`) for the same
@@ -196,7 +214,7 @@ impl Session {
         Ok(out.into())
     }
 
-    /// `[{name, weight, zone, points, share, keys, colour, removalRule}]`.
+    /// `[{name, weight, zone, points, share, keys, colour, removalRule, down}]`.
     pub fn nodes(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.node_rows())
     }
