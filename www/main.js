@@ -43,6 +43,7 @@ function theme() {
 function render() {
   const start = performance.now();
   scene = session.scene();
+  perf.scene = { axis: scene.axis, description: scene.description }; // what is drawn, for the page tests
   view.setData({ ...scene, theme: theme(), selected });
   frame();
   const caps = session.capabilities();
