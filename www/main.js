@@ -131,7 +131,7 @@ function renderLegend(caps) {
       down.setAttribute("aria-label", `Mark ${node.name} ${node.down ? "up" : "down"}`);
       down.addEventListener("click", () => apply(() => session.setDown(node.name, !node.down), $("legend-error")));
       action.append(down, remove);
-      row.append(name, cell(node.zone ?? "–"), weightCell, cell(node.points.toLocaleString("en-US"), "num"), cell(share, "num"), cell(node.keys.toLocaleString("en-US"), "num"), action);
+      row.append(name, cell(node.zone ?? "–"), weightCell, cell(node.points.toLocaleString("en-US"), "num"), cell(share, "num"), cell(node.keys.toLocaleString("en-US"), "num"), cell(`${(node.traffic * 100).toFixed(1)}%`, "num"), action);
       return row;
     }),
   );
@@ -226,6 +226,7 @@ function syncControls() {
   $("vnodes").setAttribute("aria-valuetext", `${s.vnodes} vnodes`);
   $("keys").value = String(s.keys);
   $("replicas").value = String(s.replicas);
+  $("zipf").value = String(s.zipf);
   $("add-name").placeholder = session.nextNodeName();
 }
 
@@ -293,6 +294,7 @@ function wire() {
   });
   $("keys").addEventListener("change", () => configure({ keys: Number($("keys").value) }));
   $("replicas").addEventListener("change", () => configure({ replicas: Number($("replicas").value) }));
+  $("zipf").addEventListener("change", () => configure({ zipf: Number($("zipf").value) }));
   $("undo").addEventListener("click", () => {
     const t = session.undo();
     show(t, t?.label);

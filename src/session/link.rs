@@ -65,6 +65,9 @@ pub fn encode_with_down(settings: &Settings, nodes: &[NodeSpec], down: &[String]
         settings.keys,
         settings.replicas
     );
+    if settings.zipf != 0.0 {
+        out.push_str(&format!("&z={}", settings.zipf));
+    }
     if let Some(h) = settings.haproxy {
         out.push_str(&format!("&hh={}&hv={}", h.function.name(), u8::from(h.avalanche)));
     }
@@ -139,6 +142,10 @@ pub fn decode_with_down(text: &str) -> Result<(Settings, Vec<NodeSpec>, Vec<Stri
                 }
                 push(&mut nodes, spec)?;
             }
+            "z" => {
+                let z = value()?;
+                settings.zipf = z.parse().map_err(|_| bad(format!("the Zipf exponent {z:?} is not a number")))?;
+            }
             "hh" => haproxy_fn = Some(crate::algo::HaproxyFunction::from_name(&value()?)?),
             "hv" => avalanche = value()? == "1",
             other => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
@@ -189,7 +196,8 @@ mod tests {
             .enumerate()
             .map(|(i, n)| NodeSpec::new(*n).weight(0.1 + i as f64).zone(format!("{n}-zone")))
             .collect();
-        let settings = Settings { algorithm: Algorithm::Maglev, hash: Hash::Md5, keys: 100, replicas: 3, ..Settings::default() };
+        let settings =
+            Settings { algorithm: Algorithm::Maglev, hash: Hash::Md5, keys: 100, replicas: 3, zipf: 1.3, ..Settings::default() };
         let text = encode(&settings, &nodes);
         assert!(text.is_ascii() && !text.contains(' '), "{text}");
         assert_eq!(decode(&text).unwrap(), (settings, nodes));

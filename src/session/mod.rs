@@ -46,6 +46,8 @@ pub const MAX_KEYS: usize = 100_000;
 pub const MAX_REPLICAS: usize = 8;
 /// The most nodes a session holds (each is a row, a colour and a name in the link).
 pub const MAX_NODES: usize = 1_000;
+/// The largest Zipf exponent of the key popularity.
+pub const MAX_ZIPF: f64 = 2.0;
 /// Undo steps kept, and the most memory they may hold together; older steps are dropped.
 pub const MAX_HISTORY: usize = 100;
 pub const MAX_HISTORY_BYTES: usize = 64 << 20;
@@ -62,6 +64,9 @@ pub struct Settings {
     pub keys: usize,
     /// The preference list's length when following a key.
     pub replicas: usize,
+    /// Popularity of the sample keys: key `k` is requested in proportion to `1 / (k + 1)^zipf`
+    /// (0 = uniform, up to [`MAX_ZIPF`]).
+    pub zipf: f64,
     /// HAProxy's `hash-type` function and `avalanche` (the HAProxy algorithms; `None` is a
     /// bare `hash-type` line).
     pub haproxy: Option<crate::algo::HaproxyHash>,
@@ -76,6 +81,7 @@ impl Default for Settings {
             vnodes: 32,
             keys: 2000,
             replicas: 2,
+            zipf: 0.0,
             haproxy: None,
         }
     }
@@ -87,6 +93,9 @@ impl Settings {
         self.config().validate()?;
         if self.keys > MAX_KEYS {
             return Err(Error::TooLarge { what: "the key sample".into(), max: MAX_KEYS as u64, got: self.keys as u64 });
+        }
+        if !(self.zipf.is_finite() && (0.0..=MAX_ZIPF).contains(&self.zipf)) {
+            return Err(Error::InvalidOption(format!("the Zipf exponent must be between 0 and {MAX_ZIPF} (got {})", self.zipf)));
         }
         if !(1..=MAX_REPLICAS).contains(&self.replicas) {
             return Err(Error::InvalidOption(format!("replicas must be between 1 and {MAX_REPLICAS} (got {})", self.replicas)));
@@ -236,6 +245,8 @@ fn configure_label(old: &Settings, new: &Settings) -> String {
         format!("{} vnodes per node", new.vnodes)
     } else if old.keys != new.keys {
         format!("{} sample keys", new.keys)
+    } else if old.zipf != new.zipf {
+        format!("Key popularity Zipf s = {}", new.zipf)
     } else if old.replicas != new.replicas {
         format!("{} replicas", new.replicas)
     } else {
@@ -253,19 +264,32 @@ struct Step {
 /// The owner of a key that has none while a node is down (e.g. a failed Redis master's slot).
 pub const NO_OWNER: u32 = u32::MAX;
 
-/// The sample keys' positions and owners ([`NO_OWNER`] for unavailable keys) on the current state.
+/// The sample keys' positions, owners ([`NO_OWNER`] for unavailable keys) and share of the
+/// traffic on the current state.
 #[derive(Clone, Debug, Default)]
 struct KeyCache {
     positions: Vec<f64>,
     owners: Vec<u32>,
+    /// Each key's share of the requests (they add up to 1).
+    traffic: Vec<f64>,
+}
+
+/// Key `k`'s share of requests under Zipf popularity `1 / (k + 1)^s`, for `count` keys. `libm`'s
+/// `pow` gives the same bits natively and in wasm.
+fn zipf_traffic(count: usize, s: f64) -> Vec<f64> {
+    let raw: Vec<f64> = (0..count).map(|k| if s == 0.0 { 1.0 } else { libm::pow((k + 1) as f64, -s) }).collect();
+    let total: f64 = raw.iter().sum();
+    raw.into_iter().map(|w| w / total).collect()
 }
 
 impl KeyCache {
-    fn of(cluster: &Cluster, count: usize) -> KeyCache {
+    fn of(cluster: &Cluster, settings: &Settings) -> KeyCache {
+        let count = settings.keys;
         if cluster.nodes().is_empty() {
             return KeyCache::default();
         }
-        let mut cache = KeyCache { positions: Vec::with_capacity(count), owners: Vec::with_capacity(count) };
+        let traffic = zipf_traffic(count, settings.zipf);
+        let mut cache = KeyCache { positions: Vec::with_capacity(count), owners: Vec::with_capacity(count), traffic };
         for_each_generated(KEY_PREFIX, count, |_, key| {
             cache.positions.push(cluster.key_fraction(key));
             // Not empty: a lookup fails only for a key unavailable while a node is down.
@@ -294,7 +318,7 @@ impl Session {
         I::Item: Into<NodeSpec>,
     {
         let state = State::new(settings, nodes.into_iter().map(Into::into).collect())?;
-        let keys = KeyCache::of(&state.cluster, state.settings.keys);
+        let keys = KeyCache::of(&state.cluster, &state.settings);
         Ok(Session { state, past: VecDeque::new(), future: Vec::new(), keys, compare_modulo: false })
     }
 
@@ -303,7 +327,7 @@ impl Session {
         let settings = Settings::of(cluster.options());
         let colours = (0..cluster.nodes().len() as u32).collect();
         let state = State { settings, cluster, colours };
-        let keys = KeyCache::of(&state.cluster, state.settings.keys);
+        let keys = KeyCache::of(&state.cluster, &state.settings);
         Session { state, past: VecDeque::new(), future: Vec::new(), keys, compare_modulo: false }
     }
 
@@ -314,7 +338,7 @@ impl Session {
         for name in down {
             session.state.cluster.set_down(&name, true)?;
         }
-        session.keys = KeyCache::of(&session.state.cluster, session.state.settings.keys);
+        session.keys = KeyCache::of(&session.state.cluster, &session.state.settings);
         Ok(session)
     }
 
@@ -346,7 +370,7 @@ impl Session {
     /// Applies `change`: the new state and exactly what moved. On error nothing changes.
     pub fn apply(&mut self, change: Change) -> Result<Transition, Error> {
         let (next, label) = self.state.after(&change)?;
-        let keys = KeyCache::of(&next.cluster, next.settings.keys);
+        let keys = KeyCache::of(&next.cluster, &next.settings);
         let transition = self.transition(&self.state, &self.keys, &next, &keys, label.clone());
         let before = std::mem::replace(&mut self.state, next);
         self.keys = keys;
@@ -369,7 +393,7 @@ impl Session {
     }
 
     fn restore(&mut self, step: Step, verb: &str, undoing: bool) -> Transition {
-        let keys = KeyCache::of(&step.state.cluster, step.state.settings.keys);
+        let keys = KeyCache::of(&step.state.cluster, &step.state.settings);
         let transition = self.transition(&self.state, &self.keys, &step.state, &keys, format!("{verb}: {}", step.label));
         let current = std::mem::replace(&mut self.state, step.state);
         self.keys = keys;
@@ -407,7 +431,7 @@ impl Session {
     /// or `None` with no change to describe.
     pub fn last_change(&self) -> Option<Transition> {
         let step = self.past.back()?;
-        let keys = KeyCache::of(&step.state.cluster, step.state.settings.keys);
+        let keys = KeyCache::of(&step.state.cluster, &step.state.settings);
         Some(self.transition(&step.state, &keys, &self.state, &self.keys, format!("{} (replayed)", step.label)))
     }
 

@@ -37,6 +37,8 @@ pub struct NodeRow {
     pub share: Option<f64>,
     /// Sample keys it owns.
     pub keys: usize,
+    /// Its share of the requests (the sample's Zipf popularity).
+    pub traffic: f64,
     pub colour: u32,
     /// Why it may not leave, if it may not (jump hash: only the last bucket).
     pub removal_rule: Option<String>,
@@ -164,6 +166,19 @@ impl Session {
             )),
             None => text.push_str(". Its shares can only be sampled: see the key counts."),
         }
+        if self.settings().zipf > 0.0 {
+            let rows = self.node_rows();
+            if let Some(hot) = rows.iter().max_by(|a, b| a.traffic.total_cmp(&b.traffic)) {
+                let fair = 1.0 / rows.len() as f64;
+                text.push_str(&format!(
+                    " With Zipf s = {}, the hottest node, {}, serves {} of the requests ({:.2}× its fair share).",
+                    self.settings().zipf,
+                    hot.name,
+                    percent(hot.traffic, 1),
+                    hot.traffic / fair
+                ));
+            }
+        }
         let unavailable = self.keys.owners.iter().filter(|&&o| o == super::NO_OWNER).count();
         if unavailable > 0 {
             text.push_str(&format!(
@@ -196,8 +211,10 @@ impl Session {
         let cluster = self.cluster();
         let shares = cluster.exact_shares();
         let mut keys = vec![0usize; cluster.nodes().len()];
-        for &o in self.keys.owners.iter().filter(|&&o| o != super::NO_OWNER) {
+        let mut traffic = vec![0f64; cluster.nodes().len()];
+        for (k, &o) in self.keys.owners.iter().enumerate().filter(|(_, &o)| o != super::NO_OWNER) {
             keys[o as usize] += 1;
+            traffic[o as usize] += self.keys.traffic[k];
         }
         let count = cluster.nodes().len();
         cluster
@@ -211,6 +228,7 @@ impl Session {
                 points: n.points,
                 share: shares.as_ref().map(|s| s[i]),
                 keys: keys[i],
+                traffic: traffic[i],
                 colour: self.state.colours[i],
                 removal_rule: cluster.algorithm().removal_rule(i, count),
                 down: cluster.is_down(&n.name).unwrap_or(false),

@@ -64,9 +64,8 @@ fn moved_keys_are_exactly_the_keys_whose_owner_changed() {
             assert_eq!(t.movers.count, moved.len());
             let sample = t.sample.unwrap();
             assert_eq!(sample.moved_keys, moved.len());
-            let zipf = |k: u32| 1.0 / f64::from(k + 1);
-            let expected = moved.iter().map(|&k| zipf(k)).sum::<f64>() / (0..1000).map(zipf).sum::<f64>();
-            assert!((sample.moved_traffic_fraction - expected).abs() < 1e-12);
+            // Uniform popularity by default: moved traffic is the moved key fraction.
+            assert!((sample.moved_traffic_fraction - moved.len() as f64 / 1000.0).abs() < 1e-12);
             // Colours: the mover's old colour is its old owner's, its new one the new owner's.
             for (m, &k) in t.movers.index.iter().enumerate() {
                 let key = format!("key:{k}");
@@ -323,4 +322,31 @@ fn haproxy_settings_ride_in_the_link() {
         let key = format!("k{i}");
         assert_eq!(back.cluster().locate(&key).unwrap(), s.cluster().locate(&key).unwrap());
     }
+}
+
+#[test]
+fn zipf_popularity_weighs_traffic_by_rank() {
+    let mut s = five(Algorithm::Ring);
+    let t = s.apply(Change::Configure(Settings { zipf: 1.0, ..s.settings().clone() })).unwrap();
+    assert_eq!(t.movers.count, 0, "popularity moves no key");
+    let before = s.cluster().clone();
+    let t = s.apply(Change::Add(NodeSpec::new("node-6"))).unwrap();
+    // Independently: key k weighs 1/(k+1); the moved keys' share of the total.
+    let weight = |k: usize| 1.0 / (k + 1) as f64;
+    let total: f64 = (0..1000).map(weight).sum();
+    let moved: f64 = (0..1000)
+        .filter(|k| before.locate(format!("key:{k}")).unwrap() != s.cluster().locate(format!("key:{k}")).unwrap())
+        .map(weight)
+        .sum();
+    let sample = t.sample.unwrap();
+    assert!((sample.moved_traffic_fraction - moved / total).abs() < 1e-12);
+    assert_eq!(sample.zipf_s, 1.0);
+    assert!(t.text.contains("of the requests"), "{}", t.text);
+    // Rows' traffic adds up to 1; key:0 (the hottest) belongs to the hottest-listed node's share.
+    let rows = s.node_rows();
+    assert!((rows.iter().map(|r| r.traffic).sum::<f64>() - 1.0).abs() < 1e-9);
+    let owner0 = s.cluster().locate_index("key:0").unwrap();
+    assert!(rows[owner0].traffic >= weight(0) / total);
+    assert!(s.scene().summary.contains("the hottest node"), "{}", s.scene().summary);
+    assert_eq!(s.apply(Change::Configure(Settings { zipf: 2.5, ..s.settings().clone() })).unwrap_err().code(), "invalid-option");
 }

@@ -68,15 +68,16 @@ pub struct Movers {
     pub to: Vec<u32>,
     /// How many keys moved in all (the lists stop at [`MAX_ANIMATED`]).
     pub count: usize,
-    /// The moved keys' popularity, key `k` weighing `1 / (k + 1)` (Zipf, s = 1).
+    /// The moved keys' share of the traffic.
     #[serde(skip)]
-    popularity: f64,
+    traffic: f64,
 }
 
 impl Movers {
     /// Keys whose owner's name differs between `before` and `after`, given each state's
     /// owner indices.
-    fn between(before: &State, from: &[u32], after: &State, to: &[u32], positions: &[f64]) -> Movers {
+    fn between(before: &State, from: &[u32], after: &State, to: &[u32], keys: &KeyCache) -> Movers {
+        let positions = &keys.positions;
         // before's node i is after's node same[i] (or none): compare integers per key. A key
         // with no owner (NO_OWNER) on either side moved unless it has none on both.
         let same: Vec<Option<u32>> = before
@@ -96,7 +97,7 @@ impl Movers {
                 continue;
             }
             movers.count += 1;
-            movers.popularity += 1.0 / (k + 1) as f64;
+            movers.traffic += keys.traffic[k];
             if movers.index.len() < MAX_ANIMATED {
                 movers.index.push(k as u32);
                 movers.position.push(positions[k]);
@@ -123,8 +124,8 @@ impl Session {
             return Transition { label, text, exact: None, sample: None, movers: Movers::default() };
         }
         let movers =
-            Movers::between(before, &before_keys.owners, after, &after_keys.owners, &after_keys.positions);
-        let sample = sample_figures(&movers, after.settings.keys);
+            Movers::between(before, &before_keys.owners, after, &after_keys.owners, after_keys);
+        let sample = sample_figures(&movers, after.settings.keys, after.settings.zipf);
         let n = after.settings.keys;
         let mut text = format!(
             "{label}: moved {} of {} keys ({})",
@@ -132,6 +133,9 @@ impl Session {
             thousands(n),
             percent(movers.count as f64 / n.max(1) as f64, 1)
         );
+        if after.settings.zipf > 0.0 {
+            text.push_str(&format!(", {} of the requests", percent(sample.moved_traffic_fraction, 1)));
+        }
         let mut exact = exact_moves(&before.cluster, &after.cluster);
         if let (Some(e), Some(a)) = (exact.as_mut(), after.cluster.arcs()) {
             // hash % N over the servers that answer: a failure takes one out of N.
@@ -155,7 +159,7 @@ impl Session {
         }
         let mut movers = movers;
         if self.compare_modulo {
-            let modulo = modulo_movers(before, after, &after_keys.positions);
+            let modulo = modulo_movers(before, after, after_keys);
             text.push_str(&format!(
                 " Replayed under hash % N (the highlighted keys): {} keys would move.",
                 thousands(modulo.count)
@@ -171,16 +175,14 @@ fn live(state: &State) -> u64 {
     state.nodes().iter().filter(|n| !state.cluster.is_down(&n.name).unwrap_or(false)).count() as u64
 }
 
-/// Moved keys and moved traffic (Zipf s = 1 over the sample's order) from the movers.
-fn sample_figures(movers: &Movers, keys: usize) -> SampleMigration {
-    let total: f64 = (0..keys).map(|k| 1.0 / (k + 1) as f64).sum();
-    let moved = movers.popularity;
+/// Moved keys and moved traffic (Zipf popularity `s` over the sample's order) from the movers.
+fn sample_figures(movers: &Movers, keys: usize, zipf_s: f64) -> SampleMigration {
     SampleMigration {
         keys,
         moved_keys: movers.count,
         moved_fraction: movers.count as f64 / keys.max(1) as f64,
-        moved_traffic_fraction: if total > 0.0 { (moved / total).min(1.0) } else { 0.0 },
-        zipf_s: 1.0,
+        moved_traffic_fraction: movers.traffic.clamp(0.0, 1.0),
+        zipf_s,
     }
 }
 
@@ -243,7 +245,7 @@ fn merged_spans(arcs: &[migration::MovedArc], size: u128) -> Vec<MovedSpan> {
 }
 
 /// The same change under `hash % N` (same hash, same node names), on the sample keys.
-fn modulo_movers(before: &State, after: &State, positions: &[f64]) -> Movers {
+fn modulo_movers(before: &State, after: &State, keys: &KeyCache) -> Movers {
     let owners = |state: &State| -> Vec<u32> {
         let mut options = Options::new(Algorithm::Modulo);
         options.config.hash = state.settings.hash;
@@ -255,7 +257,7 @@ fn modulo_movers(before: &State, after: &State, positions: &[f64]) -> Movers {
         });
         out
     };
-    Movers::between(before, &owners(before), after, &owners(after), positions)
+    Movers::between(before, &owners(before), after, &owners(after), keys)
 }
 
 /// `x` as a percentage with `digits` decimals.

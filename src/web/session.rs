@@ -18,9 +18,10 @@ struct SettingsArg {
     vnodes: Option<f64>,
     keys: Option<f64>,
     replicas: Option<f64>,
+    zipf: Option<f64>,
 }
 
-const SETTINGS: [&str; 6] = ["algorithm", "hash", "bits", "vnodes", "keys", "replicas"];
+const SETTINGS: [&str; 7] = ["algorithm", "hash", "bits", "vnodes", "keys", "replicas", "zipf"];
 
 #[derive(Serialize)]
 struct SettingsView {
@@ -30,6 +31,7 @@ struct SettingsView {
     vnodes: u32,
     keys: usize,
     replicas: usize,
+    zipf: f64,
 }
 
 fn whole(x: f64, what: &str) -> Result<u64, Error> {
@@ -60,6 +62,9 @@ fn merged(current: &Settings, arg: SettingsArg) -> Result<Settings, Error> {
     }
     if let Some(r) = arg.replicas {
         s.replicas = whole(r, "replicas")? as usize;
+    }
+    if let Some(z) = arg.zipf {
+        s.zipf = z;
     }
     Ok(s)
 }
@@ -122,7 +127,7 @@ impl Session {
         self.inner.link()
     }
 
-    /// `{algorithm, hash, bits, vnodes, keys, replicas}`.
+    /// `{algorithm, hash, bits, vnodes, keys, replicas, zipf}`.
     pub fn settings(&self) -> Result<JsValue, JsValue> {
         let s = self.inner.settings();
         to_js(&SettingsView {
@@ -132,6 +137,7 @@ impl Session {
             vnodes: s.vnodes,
             keys: s.keys,
             replicas: s.replicas,
+            zipf: s.zipf,
         })
     }
 
@@ -214,7 +220,7 @@ impl Session {
         Ok(out.into())
     }
 
-    /// `[{name, weight, zone, points, share, keys, colour, removalRule, down}]`.
+    /// `[{name, weight, zone, points, share, keys, traffic, colour, removalRule, down}]`.
     pub fn nodes(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.node_rows())
     }
