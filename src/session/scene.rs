@@ -177,6 +177,14 @@ impl Session {
                     percent(hot.traffic, 1),
                     hot.traffic / fair
                 ));
+                if self.settings().algorithm == crate::algo::Algorithm::BoundedLoad {
+                    if let Some(ring) = self.hottest_on_plain_ring() {
+                        text.push_str(&format!(
+                            " On the plain ring (no load bound) the hottest node would serve {}.",
+                            percent(ring, 1)
+                        ));
+                    }
+                }
             }
         }
         let unavailable = self.keys.owners.iter().filter(|&&o| o == super::NO_OWNER).count();
@@ -188,6 +196,21 @@ impl Session {
             ));
         }
         text
+    }
+
+    /// The hottest node's share of requests if the same nodes were on the plain ring: what
+    /// bounded-load's cap changes.
+    fn hottest_on_plain_ring(&self) -> Option<f64> {
+        let settings = super::Settings { algorithm: crate::algo::Algorithm::Ring, ..self.settings().clone() };
+        let specs = self.nodes().iter().map(crate::Node::spec);
+        let ring = crate::algo::Cluster::new(settings.options(), specs).ok()?;
+        let mut traffic = vec![0f64; ring.nodes().len()];
+        crate::keys::for_each_generated(super::KEY_PREFIX, self.keys.traffic.len(), |k, key| {
+            if let Ok(o) = ring.locate_index(key) {
+                traffic[o] += self.keys.traffic[k];
+            }
+        });
+        traffic.into_iter().reduce(f64::max)
     }
 
     /// The spread of load over nodes from exact shares, or `None` when they can only be

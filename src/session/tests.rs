@@ -1,5 +1,5 @@
 use super::*;
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Cluster};
 
 fn five(algorithm: Algorithm) -> Session {
     let settings = Settings { algorithm, keys: 1000, ..Settings::default() };
@@ -349,4 +349,22 @@ fn zipf_popularity_weighs_traffic_by_rank() {
     assert!(rows[owner0].traffic >= weight(0) / total);
     assert!(s.scene().summary.contains("the hottest node"), "{}", s.scene().summary);
     assert_eq!(s.apply(Change::Configure(Settings { zipf: 2.5, ..s.settings().clone() })).unwrap_err().code(), "invalid-option");
+}
+
+#[test]
+fn bounded_load_says_what_its_cap_does_to_the_hottest_node() {
+    let mut s = five(Algorithm::BoundedLoad);
+    s.apply(Change::Configure(Settings { zipf: 1.0, ..s.settings().clone() })).unwrap();
+    let summary = s.scene().summary;
+    assert!(summary.contains("On the plain ring (no load bound) the hottest node would serve"), "{summary}");
+    // The plain ring's figure, independently: the largest per-node popularity sum.
+    let ring = Cluster::new(Settings { algorithm: Algorithm::Ring, zipf: 1.0, ..s.settings().clone() }.options(),
+        (1..=5).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap();
+    let total: f64 = (0..1000).map(|k| 1.0 / (k + 1) as f64).sum();
+    let mut per = [0f64; 5];
+    for k in 0..1000 {
+        per[ring.locate_index(format!("key:{k}")).unwrap()] += 1.0 / (k + 1) as f64 / total;
+    }
+    let hottest = per.iter().cloned().fold(0.0, f64::max);
+    assert!(summary.contains(&format!("would serve {:.1}%", hottest * 100.0)), "{summary} vs {hottest}");
 }
