@@ -2,6 +2,7 @@
 //! charts drawn by plotters on a canvas; returns `{csv, table}` (`table` for the algorithms
 //! chart: `{caption, headers, rows}`, else `null`).
 
+use super::canvas::MeasuringCanvas;
 use super::session::Session;
 use super::{bad_argument, error, options, to_js};
 use crate::charts::{self, algorithms, Chart, Theme};
@@ -40,7 +41,7 @@ impl Session {
         let lookup: Vec<Option<f64>> =
             o.lookup_ns.unwrap_or_default().into_iter().map(|x| Some(x).filter(|x| x.is_finite())).collect();
         let chart = self.inner.chart(&kind, o.band.unwrap_or(false), &lookup).map_err(error)?;
-        let area = plotters_canvas::CanvasBackend::with_canvas_object(canvas)
+        let area = MeasuringCanvas::new(canvas)
             .ok_or_else(|| bad_argument("that canvas has no 2D context".into()))?
             .into_drawing_area();
         let drawn = match &chart {
@@ -54,7 +55,7 @@ impl Session {
 }
 
 fn draw<C: Chart>(
-    area: &plotters::prelude::DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>,
+    area: &plotters::prelude::DrawingArea<MeasuringCanvas, plotters::coord::Shift>,
     chart: &C,
     theme: &Theme,
     table: Option<algorithms::Table>,

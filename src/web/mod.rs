@@ -10,6 +10,8 @@
 //! the embed's model), [`functions`] (free functions) and `charts` (with the feature).
 
 #[cfg(feature = "charts")]
+mod canvas;
+#[cfg(feature = "charts")]
 mod charts;
 mod functions;
 mod ring;
