@@ -20,23 +20,31 @@
 
 use crate::Error;
 
-pub use crate::ring::{MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
+/// Most virtual nodes per node (the `vnodes` option).
+pub const MAX_VNODES: u32 = 10_000;
+/// Most points on one ring, all nodes together.
+pub const MAX_POINTS: u64 = 500_000;
+/// Most points on a continuum of a real client (libketama, libmemcached, groupcache,
+/// Cassandra): each is an MD5, CRC32 or Murmur3 of a label, rebuilt on every change.
+pub const MAX_CONTINUUM_POINTS: u64 = 300_000;
+/// Longest node name, in bytes.
+pub const MAX_NAME_LEN: usize = 256;
 
 /// Most nodes in one placement, for every algorithm: Redis Cluster's own limit (one master
 /// per slot at most).
 pub const MAX_NODES: usize = 16_384;
 /// Longest prefix of a generated key sample (`"{prefix}{i}"`), in bytes.
-pub const MAX_KEY_PREFIX_LEN: usize = 256;
+pub const MAX_KEY_PREFIX_LEN: usize = 64;
 /// Most keys in a generated sample (`keyCount`).
-pub const MAX_SAMPLE_KEYS: usize = 200_000;
+pub const MAX_SAMPLE_KEYS: usize = 100_000;
 /// Most keys in a key list a user gives (pasted or loaded).
 pub const MAX_KEY_LIST: usize = 100_000;
 /// Longest key in a user key list, in bytes.
 pub const MAX_KEY_LEN: usize = 1024;
 /// Most vnode counts in one [`vnode_sweep`](crate::analysis::vnode_sweep).
-pub const MAX_SWEEP_STEPS: usize = 64;
+pub const MAX_SWEEP_STEPS: usize = 32;
 /// Largest Maglev lookup table (a prime).
-pub const MAX_MAGLEV_TABLE: u64 = 1_000_003;
+pub const MAX_MAGLEV_TABLE: u64 = 500_009;
 /// Most probes per key for multi-probe hashing.
 pub const MAX_PROBES: u32 = 100;
 /// Most groupcache replicas per node.
@@ -51,10 +59,14 @@ pub const MAX_BOUNDED_POINTS: u64 = 100_000;
 pub const MAX_MIGRATION_ARCS: usize = 100_000;
 /// Most (algorithm, key) pairs in one [`compare`](crate::algo::compare::compare): each
 /// algorithm places every key three times (before, after a join, after a leave).
-pub const MAX_COMPARE_WORK: u64 = 260_000;
+pub const MAX_COMPARE_WORK: u64 = 100_000;
 /// Most nodes in one [`compare`](crate::algo::compare::compare) (rendezvous scores every node
 /// for every key).
-pub const MAX_COMPARE_NODES: usize = 1_000;
+pub const MAX_COMPARE_NODES: usize = 200;
+/// Most lookup work in one sampled call: the sum over lookups of
+/// [`Cluster::lookup_cost`](crate::algo::Cluster::lookup_cost), in units of about 0.1 µs
+/// native (a sample looked up on two states counts twice).
+pub const MAX_LOOKUP_WORK: u64 = 1_000_000;
 /// Most undo steps a session keeps.
 pub const MAX_UNDO_STEPS: usize = 100;
 
@@ -70,4 +82,19 @@ pub fn check(what: &str, got: u64, max: u64) -> Result<(), Error> {
 /// Checks a count of nodes about to be placed.
 pub fn check_nodes(count: usize) -> Result<(), Error> {
     check("the number of nodes", count as u64, MAX_NODES as u64)
+}
+
+/// Checks a list of keys: at most `max` of them, each at most [`MAX_KEY_LEN`] bytes.
+pub fn check_keys(what: &str, keys: &[String], max: usize) -> Result<(), Error> {
+    check(what, keys.len() as u64, max as u64)?;
+    match keys.iter().map(String::len).max() {
+        Some(longest) => check("the longest key's bytes", longest as u64, MAX_KEY_LEN as u64),
+        None => Ok(()),
+    }
+}
+
+/// Checks the prefix and count of a generated key sample (`"{prefix}0"` .. `"{prefix}{count-1}"`).
+pub fn check_generated(prefix: &str, count: usize) -> Result<(), Error> {
+    check("the key prefix's bytes", prefix.len() as u64, MAX_KEY_PREFIX_LEN as u64)?;
+    check("keys in a sample", count as u64, MAX_SAMPLE_KEYS as u64)
 }

@@ -7,10 +7,10 @@
 //! Point counts depend on all nodes' weights (libketama, libmemcached), so every change
 //! rebuilds the continuum from the node list, as the real clients do.
 
-use super::{cassandra, check_weight, index_of, new_node, specs, unit_weight, Algorithm, Options, Placement};
+use super::{cassandra, check_weight, index_of, new_nodes, specs, unit_weight, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::points::Points;
-use crate::{Error, Node, NodeSpec, MAX_POINTS};
+use crate::{limits, Error, Node, NodeSpec};
 use md5::Digest as _;
 
 const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
@@ -51,8 +51,14 @@ impl Continuum {
             Algorithm::Libketama => Kind::Libketama,
             Algorithm::LibmemcachedWeighted => Kind::LibmemcachedWeighted,
             Algorithm::LibmemcachedKetama => Kind::LibmemcachedKetama,
-            Algorithm::Groupcache => Kind::Groupcache { replicas: options.replicas },
-            Algorithm::Cassandra => Kind::Cassandra { num_tokens: options.num_tokens },
+            Algorithm::Groupcache => {
+                check_count("groupcache replicas", options.replicas, limits::MAX_REPLICAS)?;
+                Kind::Groupcache { replicas: options.replicas }
+            }
+            Algorithm::Cassandra => {
+                check_count("Cassandra num_tokens", options.num_tokens, limits::MAX_NUM_TOKENS)?;
+                Kind::Cassandra { num_tokens: options.num_tokens }
+            }
             other => unreachable!("{} is not a continuum", other.name()),
         };
         let mut continuum = Continuum { kind, nodes: Vec::new(), points: Points::new(kind.space_bits()) };
@@ -62,17 +68,11 @@ impl Continuum {
 
     /// Makes the continuum for `specs`, or leaves everything as it was on error.
     fn rebuild(&mut self, specs: Vec<NodeSpec>) -> Result<(), Error> {
-        let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
-        for spec in specs {
-            self.kind.check(&spec)?;
-            let node = new_node(&nodes, spec, 0)?;
-            nodes.push(node);
-        }
+        let kind = self.kind;
+        let mut nodes = new_nodes(specs, 0, |spec| kind.check(spec))?;
         let counts = self.kind.point_counts(&nodes)?;
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-        if total > MAX_POINTS {
-            return Err(Error::TooManyPoints { points: total });
-        }
+        limits::check("points on the continuum", total, limits::MAX_CONTINUUM_POINTS)?;
         let mut entries: Vec<(u64, u32)> = Vec::with_capacity(total as usize);
         for (idx, (node, &count)) in nodes.iter_mut().zip(&counts).enumerate() {
             node.points = count;
@@ -175,7 +175,7 @@ impl Kind {
             Kind::Groupcache { replicas } => vec![replicas; n],
             Kind::Cassandra { num_tokens } => nodes
                 .iter()
-                .map(|node| ((node.weight * f64::from(num_tokens)).round().max(1.0)).min(MAX_POINTS as f64) as u32)
+                .map(|node| ((node.weight * f64::from(num_tokens)).round().max(1.0)).min(limits::MAX_CONTINUUM_POINTS as f64) as u32)
                 .collect(),
         })
     }
@@ -209,6 +209,14 @@ impl Kind {
             }
         }
     }
+}
+
+/// A count option from 1 to `max`.
+fn check_count(what: &str, got: u32, max: u32) -> Result<(), Error> {
+    if got == 0 {
+        return Err(Error::InvalidOption(format!("{what} must be at least 1")));
+    }
+    limits::check(what, u64::from(got), u64::from(max))
 }
 
 /// The little-endian u32 at byte offset `4 * word` of a digest.
@@ -279,6 +287,12 @@ impl Placement for Continuum {
     }
     fn memory_bytes(&self) -> usize {
         self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+    }
+    fn lookup_cost(&self) -> u64 {
+        match self.kind {
+            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => 12,
+            Kind::Groupcache { .. } | Kind::Cassandra { .. } => 8,
+        }
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

@@ -154,6 +154,11 @@ pub trait Placement: std::fmt::Debug {
     }
     /// Heap bytes the placement holds.
     fn memory_bytes(&self) -> usize;
+    /// The work of one lookup, in units of about 0.1 µs native (measured by
+    /// `examples/caps.rs`): 4 for a hash and a binary search.
+    fn lookup_cost(&self) -> u64 {
+        4
+    }
     /// The ringlab ring, if this is one.
     fn as_ring(&self) -> Option<&Ring> {
         None
@@ -270,6 +275,23 @@ impl Cluster {
         self.inner.memory_bytes()
     }
 
+    /// The work of one lookup (see [`limits::MAX_LOOKUP_WORK`](crate::limits::MAX_LOOKUP_WORK)).
+    pub fn lookup_cost(&self) -> u64 {
+        self.inner.lookup_cost()
+    }
+
+    /// Checks that `lookups` key lookups on this state (a sample on two states counts twice)
+    /// stay within [`limits::MAX_LOOKUP_WORK`](crate::limits::MAX_LOOKUP_WORK).
+    pub fn check_lookups(&self, lookups: usize) -> Result<(), Error> {
+        let work = (lookups as u64).saturating_mul(self.lookup_cost());
+        if work > crate::limits::MAX_LOOKUP_WORK {
+            let max = crate::limits::MAX_LOOKUP_WORK / self.lookup_cost();
+            let what = format!("key lookups on {} with these settings", self.algorithm().name());
+            return Err(Error::TooLarge { what, max, got: lookups as u64 });
+        }
+        Ok(())
+    }
+
     /// The ringlab [`Ring`] inside, for the `ring` algorithm.
     pub fn as_ring(&self) -> Option<&Ring> {
         self.inner.as_ring()
@@ -314,16 +336,6 @@ impl Placement for Ring {
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())
     }
-}
-
-/// `empty` after adding `specs` one by one, as successive changes. The names are checked
-/// together first, so a long list costs O(n log n), not O(n²).
-pub(crate) fn with_added<P: Placement>(mut empty: P, specs: Vec<NodeSpec>) -> Result<P, Error> {
-    check_names(empty.nodes(), &specs)?;
-    for spec in specs {
-        empty.add(spec)?;
-    }
-    Ok(empty)
 }
 
 /// Checks a list of new nodes: how many, their names (empty, too long, repeated, already on
