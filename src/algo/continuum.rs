@@ -141,6 +141,18 @@ impl Kind {
             Kind::Libketama | Kind::LibmemcachedWeighted if spec.weight.fract() != 0.0 => Err(Error::InvalidOption(
                 format!("{} weights are whole numbers (got {})", self.algorithm().name(), spec.weight),
             )),
+            Kind::Libketama | Kind::LibmemcachedWeighted if spec.weight > f64::from(u32::MAX) => {
+                Err(Error::InvalidOption(format!(
+                    "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {})",
+                    self.algorithm().name(),
+                    u32::MAX,
+                    spec.weight
+                )))
+            }
+            Kind::Cassandra { num_tokens } => {
+                let tokens = (spec.weight * f64::from(num_tokens)).round();
+                limits::check("Cassandra tokens for one node", tokens as u64, limits::MAX_CONTINUUM_POINTS)
+            }
             Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => host_port(&spec.name).map(drop),
             Kind::Groupcache { .. } => unit_weight(Algorithm::Groupcache, spec.weight),
             _ => Ok(()),
