@@ -98,7 +98,9 @@ fn main() {
     for algorithm in Algorithm::ALL {
         let mut o = options(algorithm);
         let nodes = match algorithm {
-            Algorithm::Libketama => (0..limits::MAX_NODES).map(|i| NodeSpec::new(format!("10.{}.{}:1", i / 250, i % 250))).collect(),
+            Algorithm::Libketama => {
+                (0..limits::MAX_NODES).map(|i| NodeSpec::new(format!("10.{}.{}:1", i / 250, i % 250))).collect()
+            }
             _ => names(limits::MAX_NODES),
         };
         let at = match algorithm {
@@ -227,7 +229,8 @@ fn main() {
         format!("{} keys, {}-byte prefix", limits::MAX_SAMPLE_KEYS, limits::MAX_KEY_PREFIX_LEN),
         time(|| KeySample::generated(&prefix, limits::MAX_SAMPLE_KEYS)),
     );
-    let list = KeySample { keys: (0..limits::MAX_KEY_LIST).map(|i| format!("{i:0>w$}", w = limits::MAX_KEY_LEN)).collect() };
+    let list =
+        KeySample { keys: (0..limits::MAX_KEY_LIST).map(|i| format!("{i:0>w$}", w = limits::MAX_KEY_LEN)).collect() };
     let ring = Cluster::new(options(Algorithm::Ring), names(10)).unwrap();
     let mut ring2 = ring.clone();
     ring2.add(NodeSpec::new("joiner")).unwrap();

@@ -59,7 +59,7 @@ pub const MAX_BOUNDED_POINTS: u64 = 100_000;
 pub const MAX_MIGRATION_ARCS: usize = 100_000;
 /// Most (algorithm, key) pairs in one [`compare`](crate::algo::compare::compare): each
 /// algorithm places every key three times (before, after a join, after a leave).
-pub const MAX_COMPARE_WORK: u64 = 100_000;
+pub const MAX_COMPARE_WORK: u64 = 65_000;
 /// Most nodes in one [`compare`](crate::algo::compare::compare) (rendezvous scores every node
 /// for every key).
 pub const MAX_COMPARE_NODES: usize = 200;

@@ -31,13 +31,28 @@ fn name_pool() -> Vec<String> {
 
 /// Weights a hostile link might carry: subnormal, tiny, huge, non-finite, negative, zero.
 const WEIGHTS: [f64; 18] = [
-    1.0, 1.0, 2.0, 0.5, 3.0, 7.0, 5e-324, 1e-300, 1e-30, 1e30, 1e300, 3e38, 1e6, 4294967296.0, 0.0, -1.0, f64::NAN,
+    1.0,
+    1.0,
+    2.0,
+    0.5,
+    3.0,
+    7.0,
+    5e-324,
+    1e-300,
+    1e-30,
+    1e30,
+    1e300,
+    3e38,
+    1e6,
+    4294967296.0,
+    0.0,
+    -1.0,
+    f64::NAN,
     f64::INFINITY,
 ];
 
 /// Weights at the edges of a 32-bit float, which redis-cli keeps its rebalance weights in.
-const FLOAT_EDGES: [f64; 12] =
-    [1.0, 3e38, 2e38, 1e39, 1e300, 1e30, 1e-30, 1e-38, 1e-40, 1e-46, 1e-300, 5e-324];
+const FLOAT_EDGES: [f64; 12] = [1.0, 3e38, 2e38, 1e39, 1e300, 1e30, 1e-30, 1e-38, 1e-40, 1e-46, 1e-300, 5e-324];
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -111,7 +126,8 @@ fn check_invariants(c: &Cluster, s: &Snapshot) -> Result<(), TestCaseError> {
 
 fn run(algorithm: Algorithm, weights: &[f64], initial: Vec<(usize, usize)>, ops: Vec<Op>) -> Result<(), TestCaseError> {
     let names = name_pool();
-    let specs: Vec<NodeSpec> = initial.iter().map(|&(n, w)| NodeSpec::new(names[n].as_str()).weight(weights[w])).collect();
+    let specs: Vec<NodeSpec> =
+        initial.iter().map(|&(n, w)| NodeSpec::new(names[n].as_str()).weight(weights[w])).collect();
     let mut cluster = match Cluster::new(options(algorithm), specs) {
         Ok(c) => c,
         Err(_) => Cluster::new(options(algorithm), Vec::<NodeSpec>::new()).expect("an empty state"),

@@ -167,7 +167,7 @@ impl Placement for BoundedLoad {
             + self.keys.keys.iter().map(|k| 2 * k.capacity() + 48).sum::<usize>()
     }
     fn lookup_cost(&self) -> u64 {
-        5
+        6
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

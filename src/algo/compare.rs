@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn consistent_algorithms_move_little_and_modulo_moves_most() {
         let nodes: Vec<NodeSpec> = (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
-        let sample = KeySample::generated("key:", 7_000);
+        let sample = KeySample::generated("key:", 5_000);
         let mut base = Options::new(Algorithm::Ring);
         base.keys = sample.clone();
         for (algorithm, report) in compare(&base, &nodes, &sample, &Algorithm::ALL) {

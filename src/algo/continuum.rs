@@ -187,7 +187,10 @@ impl Kind {
             Kind::Groupcache { replicas } => vec![replicas; n],
             Kind::Cassandra { num_tokens } => nodes
                 .iter()
-                .map(|node| ((node.weight * f64::from(num_tokens)).round().max(1.0)).min(limits::MAX_CONTINUUM_POINTS as f64) as u32)
+                .map(|node| {
+                    let tokens = (node.weight * f64::from(num_tokens)).round().max(1.0);
+                    tokens.min(limits::MAX_CONTINUUM_POINTS as f64) as u32
+                })
                 .collect(),
         })
     }

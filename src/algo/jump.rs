@@ -4,7 +4,7 @@
 //! Jump hash can only grow or shrink at the end: removing any node but the last would
 //! renumber every bucket after it, so it is refused with an explanation.
 
-use super::{index_of, new_node, unit_weight, new_nodes, Algorithm, Placement};
+use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 /// The paper's loop, exactly: a 64-bit LCG and double arithmetic.

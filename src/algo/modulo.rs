@@ -1,7 +1,7 @@
 //! `hash % N`: the baseline. Node `i` (in the order added) takes the keys whose hash value
 //! is `i` mod N; removing a node shifts every node after it.
 
-use super::{index_of, new_node, unit_weight, new_nodes, Algorithm, Placement};
+use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 #[derive(Clone, Debug)]
@@ -53,7 +53,7 @@ impl Placement for Modulo {
         self.nodes.iter().map(Node::memory_bytes).sum()
     }
     fn lookup_cost(&self) -> u64 {
-        1
+        2
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

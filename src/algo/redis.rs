@@ -317,7 +317,7 @@ impl Placement for Slots {
             + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn lookup_cost(&self) -> u64 {
-        1
+        2
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

@@ -75,7 +75,7 @@ impl Placement for Rendezvous {
         self.nodes.iter().map(Node::memory_bytes).sum()
     }
     fn lookup_cost(&self) -> u64 {
-        self.nodes.len().max(1) as u64
+        2 * self.nodes.len().max(1) as u64
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())
