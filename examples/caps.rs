@@ -169,7 +169,7 @@ fn main() {
                 }),
             );
         }
-        let keys = (limits::MAX_LOOKUP_WORK / cluster.lookup_cost() / 2) as usize;
+        let keys = ((limits::MAX_LOOKUP_WORK / cluster.lookup_cost() / 2) as usize).min(limits::MAX_SAMPLE_KEYS);
         cluster.check_lookups(2 * keys).unwrap();
         row(
             &format!("generated_between {} (lead's)", algorithm.name()),

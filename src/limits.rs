@@ -6,7 +6,25 @@
 //! single call at its cap returns well within 250 ms in a browser (wasm runs about 1.5–2× slower
 //! than native). `cargo run --release --example caps` times each call at its cap:
 //!
-//! TIMINGS
+//! | call at its cap | native ms |
+//! |---|---:|
+//! | `Ring::with_nodes`, 500,000 points, xxh3 / sha256 | 46 / 68 |
+//! | `Ring::add_node`, 10,000 points onto 490,000 | 18 |
+//! | `analysis::vnode_sweep`, 32 steps up to 500,000 points | 57 |
+//! | `Cluster::new` / `add` / `remove`, libmemcached-ketama, 300,000 points (3,000 servers) | 85 / 85 / 68 |
+//! | the same, cassandra and groupcache, 16,384 nodes, 294,912 points | 49 / 51 / 45 |
+//! | the same, redis-cluster, 16,384 masters | 6 / 1 / 5 |
+//! | the same, maglev, 16,384 nodes, table 500,009 | 38 / 36 / 34 |
+//! | the same, jump, modulo, rendezvous, multi-probe (100 probes), 16,384 nodes | ≤ 7 |
+//! | the same, bounded-load, 1,000 nodes, 100,000 points, 50,000 keys, ε = 0 | 14 / 12 / 9 |
+//! | keys on two states at [`MAX_LOOKUP_WORK`] (the lead's `generated_between`), worst: multi-probe | 65 |
+//! | `compare::compare`, 13 algorithms × 5,000 keys, 10 / 200 nodes | 92 / 87 |
+//! | `compare::report`, one algorithm, worst (rendezvous, 10 nodes) | 38 |
+//! | `KeySample::generated`, 100,000 keys, 64-byte prefix | 9 |
+//!
+//! Slowest of three runs, release build, on this project's 2-core AMD EPYC VM while other
+//! builds ran (load average 4–5 on 2 cores), so an idle machine is faster; wasm is about 1.5–2×
+//! native, which keeps every call under 250 ms in a browser.
 //!
 //! ```
 //! use ringlab::algo::{Algorithm, Cluster, Options};
@@ -69,6 +87,9 @@ pub const MAX_COMPARE_NODES: usize = 200;
 pub const MAX_LOOKUP_WORK: u64 = 1_000_000;
 /// Most undo steps a session keeps.
 pub const MAX_UNDO_STEPS: usize = 100;
+/// Most heap bytes (`memory_bytes`) the undo steps of a session hold together; the oldest
+/// steps go first. One state at the point cap is about 6 MB.
+pub const MAX_UNDO_BYTES: usize = 64 << 20;
 
 /// `Err(TooLarge)` if `got > max`.
 pub fn check(what: &str, got: u64, max: u64) -> Result<(), Error> {

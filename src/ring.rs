@@ -417,6 +417,9 @@ impl Ring {
     /// The label of point `i`, `"{name}#{vnode}"`, found by re-hashing the owner's labels
     /// (labels are not stored, which keeps a point at 8–12 bytes).
     pub fn point_label(&self, i: usize) -> Option<String> {
+        if i >= self.point_count() {
+            return None;
+        }
         let (pos, owner) = self.point(i);
         let node = &self.nodes[owner];
         let mut label = Vec::new();
