@@ -215,3 +215,76 @@ fn reported_redis_sequences_end_in_range_or_are_refused() {
         check_invariants(&c, &s).unwrap();
     }
 }
+
+/// Options as a hostile link might set them: out-of-range counts, non-prime tables, odd ε.
+fn hostile_options() -> impl Strategy<Value = Options> {
+    (
+        0..Algorithm::ALL.len(),
+        0..Hash::ALL.len(),
+        any::<bool>(),
+        prop::sample::select(vec![0u32, 1, 2, 7, 10_000, 10_001]),
+        prop::sample::select(vec![0u64, 1, 2, 3, 251, 256, 500_009, 500_010, 1_000_003]),
+        prop::sample::select(vec![0u32, 1, 3, 100, 101]),
+        prop::sample::select(vec![0.0, 0.25, 1e300, -1.0, f64::NAN, f64::INFINITY]),
+    )
+        .prop_map(|(a, h, wide, count, table, probes, epsilon)| {
+            let mut o = Options::new(Algorithm::ALL[a]);
+            let bits = if wide { RingBits::B64 } else { RingBits::B32 };
+            o.config = Config { hash: Hash::ALL[h], bits, vnodes: count.min(16) };
+            o.num_tokens = count.min(20);
+            o.replicas = count.min(20);
+            // The big tables are checked only where they are refused, to keep the test quick.
+            o.table_size = if table > 251 && table <= 500_009 { 257 } else { table };
+            o.probes = probes;
+            o.epsilon = epsilon;
+            o.keys = KeySample::generated("key:", 100);
+            o
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    /// Any options, any nodes, any steps: refused in words or answered in range, and every
+    /// read-only call (describe, fraction, shares, sweep) answers without a panic.
+    #[test]
+    fn any_options_any_steps(
+        options in hostile_options(),
+        initial in initial(WEIGHTS.len()),
+        ops in prop::collection::vec(op(WEIGHTS.len()), 1..10),
+    ) {
+        let names = name_pool();
+        let specs: Vec<NodeSpec> =
+            initial.iter().map(|&(n, w)| NodeSpec::new(names[n].as_str()).weight(WEIGHTS[w])).collect();
+        let Ok(mut cluster) = Cluster::new(options.clone(), specs.clone()) else {
+            prop_assert!(Cluster::new(options, specs).unwrap_err().to_string().len() > 5);
+            return Ok(());
+        };
+        for op in ops {
+            let before = snapshot(&cluster);
+            let result = match &op {
+                Op::Add(n, w) => cluster.add(NodeSpec::new(names[*n].as_str()).weight(WEIGHTS[*w])),
+                Op::Remove(n) => cluster.remove(&names[*n]),
+                Op::SetWeight(n, w) => cluster.set_weight(&names[*n], WEIGHTS[*w]),
+            };
+            let after = snapshot(&cluster);
+            match result {
+                Ok(()) => check_invariants(&cluster, &after)?,
+                Err(_) => prop_assert_eq!(&after, &before),
+            }
+            for key in keys() {
+                let fraction = cluster.key_fraction(&key);
+                prop_assert!((0.0..=1.0).contains(&fraction), "fraction {fraction}");
+                prop_assert!(!cluster.describe_key(&key).is_empty());
+            }
+            if let Some(shares) = cluster.exact_shares() {
+                prop_assert_eq!(shares.len(), cluster.nodes().len());
+                prop_assert!(shares.iter().all(|s| (0.0..=1.0).contains(s)), "{:?}", shares);
+            }
+        }
+        if options.algorithm == Algorithm::Ring {
+            let specs: Vec<NodeSpec> = cluster.nodes().iter().map(|n| n.spec()).collect();
+            let _ = analysis::vnode_sweep(&options.config, &specs, &[0, 1, 3, 10_001]);
+            let _ = analysis::vnode_sweep(&options.config, &specs, &[1, 2, 16]);
+        }
+    }
+}
