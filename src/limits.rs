@@ -47,6 +47,8 @@ pub const MAX_POINTS: u64 = 500_000;
 pub const MAX_CONTINUUM_POINTS: u64 = 300_000;
 /// Longest node name, in bytes.
 pub const MAX_NAME_LEN: usize = 256;
+/// Longest zone name, in bytes.
+pub const MAX_ZONE_LEN: usize = 256;
 
 /// Most nodes in one placement, for every algorithm: Redis Cluster's own limit (one master
 /// per slot at most).
@@ -103,6 +105,11 @@ pub fn check(what: &str, got: u64, max: u64) -> Result<(), Error> {
 /// Checks a count of nodes about to be placed.
 pub fn check_nodes(count: usize) -> Result<(), Error> {
     check("the number of nodes", count as u64, MAX_NODES as u64)
+}
+
+/// Checks a node's zone name.
+pub fn check_zone(zone: Option<&str>) -> Result<(), Error> {
+    check("a zone name's bytes", zone.map_or(0, str::len) as u64, MAX_ZONE_LEN as u64)
 }
 
 /// Checks a list of keys: at most `max` of them, each at most [`MAX_KEY_LEN`] bytes.

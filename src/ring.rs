@@ -446,6 +446,7 @@ impl Ring {
 
     /// The checks of a new node but its name's uniqueness.
     fn check_spec(&self, spec: NodeSpec, points_before: u64) -> Result<Node, Error> {
+        crate::limits::check_zone(spec.zone.as_deref())?;
         if spec.name.is_empty() {
             return Err(Error::EmptyName);
         }

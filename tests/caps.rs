@@ -32,6 +32,17 @@ fn nodes_per_placement() {
 }
 
 #[test]
+fn zone_names() {
+    for algorithm in [Algorithm::Ring, Algorithm::Rendezvous, Algorithm::BoundedLoad] {
+        let long = NodeSpec::new("a").zone("z".repeat(limits::MAX_ZONE_LEN + 1));
+        too_large(Cluster::new(Options::new(algorithm), [long.clone()]), "zone");
+        let mut c = Cluster::new(Options::new(algorithm), ["b"]).unwrap();
+        too_large(c.add(long), "zone");
+        assert!(c.add(NodeSpec::new("a").zone("z".repeat(limits::MAX_ZONE_LEN))).is_ok());
+    }
+}
+
+#[test]
 fn algorithm_options() {
     let mut maglev = Options::new(Algorithm::Maglev);
     maglev.table_size = limits::MAX_MAGLEV_TABLE;

@@ -345,6 +345,7 @@ pub(crate) fn check_names(existing: &[Node], specs: &[NodeSpec]) -> Result<(), E
     let mut seen: std::collections::BTreeSet<&str> = existing.iter().map(|n| n.name.as_str()).collect();
     for spec in specs {
         check_name(&[], &spec.name)?;
+        crate::limits::check_zone(spec.zone.as_deref())?;
         if !seen.insert(&spec.name) {
             return Err(Error::DuplicateNode(spec.name.clone()));
         }
@@ -406,6 +407,7 @@ pub(crate) fn unit_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error
 pub(crate) fn new_node(nodes: &[Node], spec: NodeSpec, points: u32) -> Result<Node, Error> {
     crate::limits::check_nodes(nodes.len() + 1)?;
     check_name(nodes, &spec.name)?;
+    crate::limits::check_zone(spec.zone.as_deref())?;
     check_weight(spec.weight)?;
     Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
 }
