@@ -76,9 +76,12 @@ pub const MAX_BOUNDED_KEYS: usize = 50_000;
 /// Most points on a bounded-load ring: each key may walk past every point.
 pub const MAX_BOUNDED_POINTS: u64 = 100_000;
 /// Most moved arcs an exact migration (`migration::between`) lists; the counts stay exact.
+/// (Checked by the migration module and the binding, like the key list and undo caps below;
+/// [`check_keys`] and [`check_generated`] are the checks for key lists and samples.)
 pub const MAX_MIGRATION_ARCS: usize = 100_000;
 /// Most (algorithm, key) pairs in one [`compare`](crate::algo::compare::compare): each
-/// algorithm places every key three times (before, after a join, after a leave).
+/// algorithm looks every key up five times (loads, then before and after a join and a leave).
+/// A page can run [`compare::report`](crate::algo::compare::report) one algorithm at a time.
 pub const MAX_COMPARE_WORK: u64 = 65_000;
 /// Most nodes in one [`compare`](crate::algo::compare::compare) (rendezvous scores every node
 /// for every key).

@@ -319,7 +319,9 @@ mod tests {
 
     /// A folder with an index page, served with `limits` (and CSP if asked).
     fn serve(limits: Limits, csp: bool) -> (Server, std::net::SocketAddr) {
-        let root = std::env::temp_dir().join(format!("ringlab-serve-test-{}", std::process::id()));
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let root = std::env::temp_dir().join(format!("ringlab-serve-test-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&root).unwrap();
         std::fs::write(root.join("index.html"), "<p>hello</p>").unwrap();
         let server = Server::start_with("127.0.0.1", 0, Options { limits, csp, root }).unwrap();
