@@ -91,16 +91,17 @@ fn lookups(c: &mut Criterion) {
 }
 
 fn big_ring(c: &mut Criterion) {
-    let nodes: Vec<NodeSpec> = (0..1000).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+    // The largest ring the point cap allows (ringlab::limits::MAX_POINTS).
+    let nodes: Vec<NodeSpec> = (0..500).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
     let config = Config { vnodes: 1000, ..Config::default() };
     let ring = Ring::with_nodes(config.clone(), nodes.clone()).unwrap();
     println!(
-        "memory, 1,000 nodes x 1,000 vnodes: {} points, {} bytes, {:.2} bytes per point",
+        "memory, 500 nodes x 1,000 vnodes: {} points, {} bytes, {:.2} bytes per point",
         ring.point_count(),
         ring.memory_bytes(),
         ring.memory_bytes() as f64 / ring.point_count() as f64
     );
-    let mut g = c.benchmark_group("1,000 nodes x 1,000 vnodes (1M points)");
+    let mut g = c.benchmark_group("500 nodes x 1,000 vnodes (500k points)");
     g.sample_size(10);
     g.bench_function("build", |b| {
         b.iter_batched(|| nodes.clone(), |n| Ring::with_nodes(config.clone(), n).unwrap(), BatchSize::LargeInput)

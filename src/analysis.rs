@@ -71,9 +71,6 @@ impl Arcs for Ring {
     }
 }
 
-/// The most steps a [`vnode_sweep`] takes from a caller of the binding.
-pub const MAX_SWEEP_STEPS: usize = 64;
-
 /// Each node's share of the ring, in positions, indexed like the nodes.
 ///
 /// ```
@@ -185,51 +182,54 @@ pub struct SweepStep {
 /// # Ok::<(), ringlab::Error>(())
 /// ```
 pub fn vnode_sweep(config: &Config, nodes: &[NodeSpec], vnodes: &[u32]) -> Result<Vec<SweepStep>, Error> {
+    crate::limits::check("vnode counts in a sweep", vnodes.len() as u64, crate::limits::MAX_SWEEP_STEPS as u64)?;
     let Some(&most) = vnodes.iter().max() else {
         return Ok(Vec::new());
     };
     let widest = Config { vnodes: most, ..config.clone() };
-    let ring = Ring::with_nodes(widest.clone(), nodes.iter().cloned())?;
-    // The vnode index of each point, recovered once (labels are not stored on the ring).
-    let vnode_of = point_vnodes(&ring);
-    let weights: Vec<f64> = ring.nodes().iter().map(|n| n.weight).collect();
+    // Checks the config, names and point cap as building the widest ring would.
+    let hasher = Ring::new(widest.clone())?;
+    crate::algo::check_names(&[], nodes)?;
+    let mut counts = Vec::with_capacity(nodes.len());
+    let mut total = 0u64;
+    for node in nodes {
+        crate::algo::check_weight(node.weight)?;
+        let points = widest.points_for(node.weight)?;
+        total += u64::from(points);
+        if total > crate::MAX_POINTS {
+            return Err(Error::TooManyPoints { points: total });
+        }
+        counts.push(points);
+    }
+    // Each point of the widest ring with its vnode index, hashed once: (position, owner, vnode).
+    let mut points: Vec<(u64, u32, u32)> = Vec::with_capacity(total as usize);
+    let mut label = Vec::new();
+    for (owner, (node, &count)) in nodes.iter().zip(&counts).enumerate() {
+        for i in 0..count {
+            label.clear();
+            label.extend_from_slice(node.name.as_bytes());
+            label.push(b'#');
+            label.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+            points.push((hasher.key_position(&label), owner as u32, i));
+        }
+    }
+    // The ring's order: by position, then (on a collision) by name.
+    points.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name)));
+    let weights: Vec<f64> = nodes.iter().map(|n| n.weight).collect();
     vnodes
         .iter()
         .map(|&v| {
             let step = Config { vnodes: v, ..config.clone() };
             step.validate()?;
             let limits = weights.iter().map(|&w| step.points_for(w)).collect::<Result<Vec<u32>, _>>()?;
-            let kept = (0..ring.point_count())
-                .filter(|&i| vnode_of[i] < limits[ring.point(i).1])
-                .map(|i| ring.point(i));
+            let kept = points
+                .iter()
+                .filter(|&&(_, owner, vnode)| vnode < limits[owner as usize])
+                .map(|&(pos, owner, _)| (pos, owner as usize));
             let shares = shares_of(kept, weights.len(), config.bits.size());
             let spread = Spread::of(&shares, &weights).ok_or(Error::EmptyRing)?;
             let theoretical_rsd = theoretical_rsd(weights.len() as u32, v);
             Ok(SweepStep { vnodes: v, spread, theoretical_rsd })
-        })
-        .collect()
-}
-
-/// For each point of `ring`, the `i` of its label `"{name}#{i}"`.
-fn point_vnodes(ring: &Ring) -> Vec<u32> {
-    let by_position: Vec<Vec<(u64, u32)>> = ring
-        .nodes()
-        .iter()
-        .map(|node| {
-            let mut labels: Vec<(u64, u32)> =
-                (0..node.points).map(|i| (ring.key_position(format!("{}#{i}", node.name)), i)).collect();
-            labels.sort_unstable();
-            labels
-        })
-        .collect();
-    // Walking the ring in order meets each node's points in position order too.
-    let mut next = vec![0usize; by_position.len()];
-    (0..ring.point_count())
-        .map(|i| {
-            let owner = ring.point(i).1;
-            let vnode = by_position[owner][next[owner]].1;
-            next[owner] += 1;
-            vnode
         })
         .collect()
 }

@@ -26,22 +26,3 @@ impl KeySample {
 }
 
 
-/// The most keys one call generates or takes (a sample, a key list).
-pub const MAX_SAMPLE_KEYS: usize = 1_000_000;
-/// The longest prefix of generated keys, in bytes.
-pub const MAX_PREFIX_BYTES: usize = 1_024;
-
-/// Checks a generated sample's prefix and count against the caps.
-pub fn check_generated(prefix: &str, count: usize) -> Result<(), crate::Error> {
-    if prefix.len() > MAX_PREFIX_BYTES {
-        return Err(crate::Error::TooLarge {
-            what: "a key prefix (bytes)".into(),
-            max: MAX_PREFIX_BYTES as u64,
-            got: prefix.len() as u64,
-        });
-    }
-    if count > MAX_SAMPLE_KEYS {
-        return Err(crate::Error::TooLarge { what: "a key sample".into(), max: MAX_SAMPLE_KEYS as u64, got: count as u64 });
-    }
-    Ok(())
-}

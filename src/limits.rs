@@ -6,7 +6,25 @@
 //! single call at its cap returns well within 250 ms in a browser (wasm runs about 1.5–2× slower
 //! than native). `cargo run --release --example caps` times each call at its cap:
 //!
-//! TIMINGS
+//! | call at its cap | native ms |
+//! |---|---:|
+//! | `Ring::with_nodes`, 500,000 points, xxh3 / sha256 | 46 / 68 |
+//! | `Ring::add_node`, 10,000 points onto 490,000 | 18 |
+//! | `analysis::vnode_sweep`, 32 steps up to 500,000 points | 57 |
+//! | `Cluster::new` / `add` / `remove`, libmemcached-ketama, 300,000 points (3,000 servers) | 85 / 85 / 68 |
+//! | the same, cassandra and groupcache, 16,384 nodes, 294,912 points | 49 / 51 / 45 |
+//! | the same, redis-cluster, 16,384 masters | 6 / 1 / 5 |
+//! | the same, maglev, 16,384 nodes, table 500,009 | 38 / 36 / 34 |
+//! | the same, jump, modulo, rendezvous, multi-probe (100 probes), 16,384 nodes | ≤ 7 |
+//! | the same, bounded-load, 1,000 nodes, 100,000 points, 50,000 keys, ε = 0 | 14 / 12 / 9 |
+//! | keys on two states at [`MAX_LOOKUP_WORK`] (the lead's `generated_between`), worst: multi-probe | 65 |
+//! | `compare::compare`, 13 algorithms × 5,000 keys, 10 / 200 nodes | 92 / 87 |
+//! | `compare::report`, one algorithm, worst (rendezvous, 10 nodes) | 38 |
+//! | `KeySample::generated`, 100,000 keys, 64-byte prefix | 9 |
+//!
+//! Slowest of three runs, release build, on this project's 2-core AMD EPYC VM while other
+//! builds ran (load average 4–5 on 2 cores), so an idle machine is faster; wasm is about 1.5–2×
+//! native, which keeps every call under 250 ms in a browser.
 //!
 //! ```
 //! use ringlab::algo::{Algorithm, Cluster, Options};
@@ -20,23 +38,33 @@
 
 use crate::Error;
 
-pub use crate::ring::{MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
+/// Most virtual nodes per node (the `vnodes` option).
+pub const MAX_VNODES: u32 = 10_000;
+/// Most points on one ring, all nodes together.
+pub const MAX_POINTS: u64 = 500_000;
+/// Most points on a continuum of a real client (libketama, libmemcached, groupcache,
+/// Cassandra): each is an MD5, CRC32 or Murmur3 of a label, rebuilt on every change.
+pub const MAX_CONTINUUM_POINTS: u64 = 300_000;
+/// Longest node name, in bytes.
+pub const MAX_NAME_LEN: usize = 256;
+/// Longest zone name, in bytes.
+pub const MAX_ZONE_LEN: usize = 256;
 
 /// Most nodes in one placement, for every algorithm: Redis Cluster's own limit (one master
 /// per slot at most).
 pub const MAX_NODES: usize = 16_384;
 /// Longest prefix of a generated key sample (`"{prefix}{i}"`), in bytes.
-pub const MAX_KEY_PREFIX_LEN: usize = 256;
+pub const MAX_KEY_PREFIX_LEN: usize = 64;
 /// Most keys in a generated sample (`keyCount`).
-pub const MAX_SAMPLE_KEYS: usize = 200_000;
+pub const MAX_SAMPLE_KEYS: usize = 100_000;
 /// Most keys in a key list a user gives (pasted or loaded).
 pub const MAX_KEY_LIST: usize = 100_000;
 /// Longest key in a user key list, in bytes.
 pub const MAX_KEY_LEN: usize = 1024;
 /// Most vnode counts in one [`vnode_sweep`](crate::analysis::vnode_sweep).
-pub const MAX_SWEEP_STEPS: usize = 64;
+pub const MAX_SWEEP_STEPS: usize = 32;
 /// Largest Maglev lookup table (a prime).
-pub const MAX_MAGLEV_TABLE: u64 = 1_000_003;
+pub const MAX_MAGLEV_TABLE: u64 = 500_009;
 /// Most probes per key for multi-probe hashing.
 pub const MAX_PROBES: u32 = 100;
 /// Most groupcache replicas per node.
@@ -48,15 +76,25 @@ pub const MAX_BOUNDED_KEYS: usize = 50_000;
 /// Most points on a bounded-load ring: each key may walk past every point.
 pub const MAX_BOUNDED_POINTS: u64 = 100_000;
 /// Most moved arcs an exact migration (`migration::between`) lists; the counts stay exact.
+/// (Checked by the migration module and the binding, like the key list and undo caps below;
+/// [`check_keys`] and [`check_generated`] are the checks for key lists and samples.)
 pub const MAX_MIGRATION_ARCS: usize = 100_000;
 /// Most (algorithm, key) pairs in one [`compare`](crate::algo::compare::compare): each
-/// algorithm places every key three times (before, after a join, after a leave).
-pub const MAX_COMPARE_WORK: u64 = 260_000;
+/// algorithm looks every key up five times (loads, then before and after a join and a leave).
+/// A page can run [`compare::report`](crate::algo::compare::report) one algorithm at a time.
+pub const MAX_COMPARE_WORK: u64 = 65_000;
 /// Most nodes in one [`compare`](crate::algo::compare::compare) (rendezvous scores every node
 /// for every key).
-pub const MAX_COMPARE_NODES: usize = 1_000;
+pub const MAX_COMPARE_NODES: usize = 200;
+/// Most lookup work in one sampled call: the sum over lookups of
+/// [`Cluster::lookup_cost`](crate::algo::Cluster::lookup_cost), in units of about 0.1 µs
+/// native (a sample looked up on two states counts twice).
+pub const MAX_LOOKUP_WORK: u64 = 1_000_000;
 /// Most undo steps a session keeps.
 pub const MAX_UNDO_STEPS: usize = 100;
+/// Most heap bytes (`memory_bytes`) the undo steps of a session hold together; the oldest
+/// steps go first. One state at the point cap is about 6 MB.
+pub const MAX_UNDO_BYTES: usize = 64 << 20;
 
 /// `Err(TooLarge)` if `got > max`.
 pub fn check(what: &str, got: u64, max: u64) -> Result<(), Error> {
@@ -70,4 +108,24 @@ pub fn check(what: &str, got: u64, max: u64) -> Result<(), Error> {
 /// Checks a count of nodes about to be placed.
 pub fn check_nodes(count: usize) -> Result<(), Error> {
     check("the number of nodes", count as u64, MAX_NODES as u64)
+}
+
+/// Checks a node's zone name.
+pub fn check_zone(zone: Option<&str>) -> Result<(), Error> {
+    check("a zone name's bytes", zone.map_or(0, str::len) as u64, MAX_ZONE_LEN as u64)
+}
+
+/// Checks a list of keys: at most `max` of them, each at most [`MAX_KEY_LEN`] bytes.
+pub fn check_keys(what: &str, keys: &[String], max: usize) -> Result<(), Error> {
+    check(what, keys.len() as u64, max as u64)?;
+    match keys.iter().map(String::len).max() {
+        Some(longest) => check("the longest key's bytes", longest as u64, MAX_KEY_LEN as u64),
+        None => Ok(()),
+    }
+}
+
+/// Checks the prefix and count of a generated key sample (`"{prefix}0"` .. `"{prefix}{count-1}"`).
+pub fn check_generated(prefix: &str, count: usize) -> Result<(), Error> {
+    check("the key prefix's bytes", prefix.len() as u64, MAX_KEY_PREFIX_LEN as u64)?;
+    check("keys in a sample", count as u64, MAX_SAMPLE_KEYS as u64)
 }

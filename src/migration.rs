@@ -5,10 +5,6 @@ use std::collections::BTreeMap;
 use crate::{Error, Ring};
 pub use crate::keys::{for_each_generated, KeySample};
 
-/// The most moved arcs a diff hands to JavaScript (a vnode change on a large ring can move
-/// arcs by the million; the totals are exact either way).
-pub const MAX_DIFF_ARCS: usize = 200_000;
-
 /// A run of positions `start..=end` whose owner changed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -17,13 +17,7 @@ use std::ops::ControlFlow;
 /// Replica lists up to this long are gathered on the stack.
 const FEW_REPLICAS: usize = 8;
 
-/// Most virtual nodes per node (the `vnodes` option).
-pub const MAX_VNODES: u32 = 10_000;
-/// Most points on one ring, all nodes together: it keeps a browser tab responsive
-/// (building a ring this large takes a few hundred milliseconds in wasm).
-pub const MAX_POINTS: u64 = 2_000_000;
-/// Longest node name, in bytes.
-pub const MAX_NAME_LEN: usize = 256;
+pub use crate::limits::{MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
 
 /// The ring's size: 32 bits (`[0, 2^32 - 1]`) or 64 bits (`[0, 2^64 - 1]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -217,9 +211,11 @@ impl Ring {
         I::Item: Into<NodeSpec>,
     {
         let mut ring = Ring::new(config)?;
+        let specs: Vec<NodeSpec> = nodes.into_iter().map(Into::into).collect();
+        crate::algo::check_names(&[], &specs)?;
         let mut total = 0u64;
-        for spec in nodes {
-            let node = ring.check_new(spec.into(), total)?;
+        for spec in specs {
+            let node = ring.check_spec(spec, total)?;
             total += u64::from(node.points);
             ring.nodes.push(node);
         }
@@ -459,6 +455,9 @@ impl Ring {
     /// The label of point `i`, `"{name}#{vnode}"`, found by re-hashing the owner's labels
     /// (labels are not stored, which keeps a point at 8–12 bytes).
     pub fn point_label(&self, i: usize) -> Option<String> {
+        if i >= self.point_count() {
+            return None;
+        }
         let (pos, owner) = self.point(i);
         let node = &self.nodes[owner];
         let mut label = Vec::new();
@@ -476,14 +475,21 @@ impl Ring {
     }
 
     fn check_new(&self, spec: NodeSpec, points_before: u64) -> Result<Node, Error> {
+        crate::limits::check_nodes(self.nodes.len() + 1)?;
+        if self.nodes.iter().any(|n| n.name == spec.name) {
+            return Err(Error::DuplicateNode(spec.name));
+        }
+        self.check_spec(spec, points_before)
+    }
+
+    /// The checks of a new node but its name's uniqueness.
+    fn check_spec(&self, spec: NodeSpec, points_before: u64) -> Result<Node, Error> {
+        crate::limits::check_zone(spec.zone.as_deref())?;
         if spec.name.is_empty() {
             return Err(Error::EmptyName);
         }
         if spec.name.len() > MAX_NAME_LEN {
             return Err(Error::NameTooLong { len: spec.name.len(), max: MAX_NAME_LEN });
-        }
-        if self.nodes.iter().any(|n| n.name == spec.name) {
-            return Err(Error::DuplicateNode(spec.name));
         }
         let points = self.config.points_for(spec.weight)?;
         let total = points_before + u64::from(points);

@@ -6,11 +6,16 @@
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::keys::KeySample;
-use crate::{Error, Node, NodeSpec, Ring};
+use crate::{limits, Error, Node, NodeSpec, Ring};
 use std::collections::BTreeMap;
 
 /// Largest key set, to keep a change fast in a browser.
-pub const MAX_KEYS: usize = 200_000;
+pub const MAX_KEYS: usize = limits::MAX_BOUNDED_KEYS;
+
+/// A key may walk past every point, so the ring's points are capped too.
+fn check_points(ring: &Ring) -> Result<(), Error> {
+    limits::check("points on a bounded-load ring", ring.point_count() as u64, limits::MAX_BOUNDED_POINTS)
+}
 
 #[derive(Clone, Debug)]
 pub(crate) struct BoundedLoad {
@@ -20,6 +25,8 @@ pub(crate) struct BoundedLoad {
     /// Each key's node, in key-set order.
     assignment: Vec<u32>,
     loads: Vec<u32>,
+    /// For each point, the first point at or after it whose node has room (`point_count` if none).
+    open_next: Vec<u32>,
     index: BTreeMap<String, usize>,
 }
 
@@ -28,10 +35,9 @@ impl BoundedLoad {
         if !(options.epsilon.is_finite() && options.epsilon >= 0.0) {
             return Err(Error::InvalidOption(format!("ε must be ≥ 0 (got {})", options.epsilon)));
         }
-        if options.keys.keys.len() > MAX_KEYS {
-            return Err(Error::InvalidOption(format!("bounded-load places at most {MAX_KEYS} keys")));
-        }
+        limits::check_keys("keys bounded-load places", &options.keys.keys, MAX_KEYS)?;
         let ring = Ring::with_nodes(options.config.clone(), nodes)?;
+        check_points(&ring)?;
         let index = options.keys.keys.iter().enumerate().map(|(i, k)| (k.clone(), i)).collect();
         let mut b = BoundedLoad {
             ring,
@@ -39,6 +45,7 @@ impl BoundedLoad {
             keys: options.keys.clone(),
             assignment: Vec::new(),
             loads: Vec::new(),
+            open_next: Vec::new(),
             index,
         };
         b.place();
@@ -51,29 +58,67 @@ impl BoundedLoad {
         ((1.0 + self.epsilon) * self.keys.keys.len() as f64 / n).ceil() as u32
     }
 
+    /// Places the key set in order. Points of full nodes are skipped with a union-find
+    /// ("next open point at or after i"), so placing costs O((points + keys)·α), however
+    /// the keys cluster.
     fn place(&mut self) {
+        let n = self.ring.point_count();
         self.loads = vec![0; self.ring.nodes().len()];
         self.assignment.clear();
+        self.open_next.clear();
         if self.ring.is_empty() {
             return;
         }
         let capacity = self.capacity().max(1);
+        let mut points_of: Vec<Vec<u32>> = vec![Vec::new(); self.loads.len()];
+        for i in 0..n {
+            points_of[self.ring.point(i).1].push(i as u32);
+        }
+        // parent[i] leads to the first open point at or after i; n is "none up to the top".
+        let mut parent: Vec<u32> = (0..=n as u32).collect();
         for key in &self.keys.keys {
-            let node = walk(&self.ring, &self.loads, capacity, self.ring.key_position(key));
+            let start = self.ring.point_of(self.ring.key_position(key)).unwrap_or(0);
+            let mut open = find(&mut parent, start);
+            if open == n {
+                open = find(&mut parent, 0);
+            }
+            let node = if open == n { self.ring.point(start).1 } else { self.ring.point(open).1 };
             self.loads[node] += 1;
             self.assignment.push(node as u32);
+            if self.loads[node] == capacity {
+                for &p in &points_of[node] {
+                    parent[p as usize] = p + 1;
+                }
+            }
         }
+        // The same, flattened, for keys outside the set.
+        self.open_next = vec![n as u32; n + 1];
+        for i in (0..n).rev() {
+            let open = self.loads[self.ring.point(i).1] < capacity;
+            self.open_next[i] = if open { i as u32 } else { self.open_next[i + 1] };
+        }
+    }
+
+    /// The first node clockwise from `position` with room after placing the key set.
+    fn walk(&self, position: u64) -> usize {
+        let n = self.ring.point_count();
+        let start = self.ring.point_of(position).unwrap_or(0);
+        let mut open = self.open_next[start] as usize;
+        if open == n {
+            open = self.open_next[0] as usize;
+        }
+        self.ring.point(if open == n { start } else { open }).1
     }
 }
 
-/// The first node clockwise from `position` with room.
-fn walk(ring: &Ring, loads: &[u32], capacity: u32, position: u64) -> usize {
-    let start = ring.point_of(position).unwrap_or(0);
-    let n = ring.point_count();
-    (0..n)
-        .map(|step| ring.point((start + step) % n).1)
-        .find(|&node| loads[node] < capacity)
-        .unwrap_or_else(|| ring.point(start).1)
+/// The root of `i`, halving the path on the way.
+fn find(parent: &mut [u32], mut i: usize) -> usize {
+    while parent[i] as usize != i {
+        let up = parent[parent[i] as usize];
+        parent[i] = up;
+        i = up as usize;
+    }
+    i
 }
 
 impl Placement for BoundedLoad {
@@ -84,7 +129,10 @@ impl Placement for BoundedLoad {
         self.ring.nodes()
     }
     fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        self.ring.add_node(spec)?;
+        let mut ring = self.ring.clone();
+        ring.add_node(spec)?;
+        check_points(&ring)?;
+        self.ring = ring;
         self.place();
         Ok(())
     }
@@ -100,7 +148,7 @@ impl Placement for BoundedLoad {
         let known = std::str::from_utf8(key).ok().and_then(|k| self.index.get(k));
         Ok(match known {
             Some(&i) => self.assignment[i] as usize,
-            None => walk(&self.ring, &self.loads, self.capacity().max(1), self.ring.key_position(key)),
+            None => self.walk(self.ring.key_position(key)),
         })
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
@@ -115,7 +163,11 @@ impl Placement for BoundedLoad {
         self.ring.memory_bytes()
             + self.assignment.capacity() * 4
             + self.loads.capacity() * 4
+            + self.open_next.capacity() * 4
             + self.keys.keys.iter().map(|k| 2 * k.capacity() + 48).sum::<usize>()
+    }
+    fn lookup_cost(&self) -> u64 {
+        6
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

@@ -5,7 +5,7 @@
 use super::{Algorithm, Cluster, Options};
 use crate::keys::KeySample;
 use crate::migration::sample_between;
-use crate::{Error, NodeSpec};
+use crate::{limits, Error, NodeSpec};
 
 /// One algorithm's figures. Fractions are of the key sample.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -27,6 +27,7 @@ pub struct Report {
 
 /// The node name used for the join.
 pub const JOINER: &str = "joiner";
+const LOOKUPS_PER_KEY: usize = 5;
 
 /// Figures for each algorithm in `algorithms` that accepts these nodes; an algorithm that
 /// refuses them (weights where it has none, a bad name) reports the error instead.
@@ -36,15 +37,31 @@ pub fn compare(
     sample: &KeySample,
     algorithms: &[Algorithm],
 ) -> Vec<(Algorithm, Result<Report, Error>)> {
+    // Over a cap, every row says so and nothing runs.
+    if let Err(e) = check_work(nodes, sample, algorithms) {
+        return algorithms.iter().map(|&a| (a, Err(e.clone()))).collect();
+    }
     algorithms.iter().map(|&a| (a, report(base, a, nodes, sample))).collect()
 }
 
-fn report(base: &Options, algorithm: Algorithm, nodes: &[NodeSpec], sample: &KeySample) -> Result<Report, Error> {
+/// The caps on one comparison (see [`limits`]).
+pub fn check_work(nodes: &[NodeSpec], sample: &KeySample, algorithms: &[Algorithm]) -> Result<(), Error> {
+    limits::check("nodes to compare", nodes.len() as u64, limits::MAX_COMPARE_NODES as u64)?;
+    limits::check_keys("keys to compare on", &sample.keys, limits::MAX_SAMPLE_KEYS)?;
+    let work = sample.keys.len() as u64 * algorithms.len() as u64;
+    limits::check("algorithms × keys to compare", work, limits::MAX_COMPARE_WORK)
+}
+
+/// One algorithm's row of [`compare`], on its own: a page can run one per frame.
+pub fn report(base: &Options, algorithm: Algorithm, nodes: &[NodeSpec], sample: &KeySample) -> Result<Report, Error> {
     if nodes.len() < 2 {
         return Err(Error::InvalidOption("comparing needs at least two nodes".into()));
     }
+    check_work(nodes, sample, &[algorithm])?;
     let options = Options { algorithm, ..base.clone() };
     let cluster = Cluster::new(options, nodes.iter().cloned())?;
+    // Every key is looked up five times: loads, then before and after a join and a leave.
+    cluster.check_lookups(sample.keys.len().saturating_mul(LOOKUPS_PER_KEY))?;
 
     let mut loads = vec![0u64; nodes.len()];
     for key in &sample.keys {
@@ -82,7 +99,8 @@ mod tests {
     #[test]
     fn consistent_algorithms_move_little_and_modulo_moves_most() {
         let nodes: Vec<NodeSpec> = (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
-        let sample = KeySample::generated("key:", 20_000);
+        // 3,000 keys × every algorithm stays within the comparison's cap.
+        let sample = KeySample::generated("key:", 3_000);
         let mut base = Options::new(Algorithm::Ring);
         base.keys = sample.clone();
         for (algorithm, report) in compare(&base, &nodes, &sample, &Algorithm::ALL) {

@@ -7,10 +7,10 @@
 //! Point counts depend on all nodes' weights (libketama, libmemcached), so every change
 //! rebuilds the continuum from the node list, as the real clients do.
 
-use super::{cassandra, check_weight, index_of, new_node, specs, unit_weight, Algorithm, Options, Placement};
+use super::{cassandra, check_weight, index_of, new_nodes, specs, unit_weight, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::points::Points;
-use crate::{Error, Node, NodeSpec, MAX_POINTS};
+use crate::{limits, Error, Node, NodeSpec};
 use md5::Digest as _;
 use std::collections::BTreeMap;
 
@@ -55,8 +55,14 @@ impl Continuum {
             Algorithm::Libketama => Kind::Libketama,
             Algorithm::LibmemcachedWeighted => Kind::LibmemcachedWeighted,
             Algorithm::LibmemcachedKetama => Kind::LibmemcachedKetama,
-            Algorithm::Groupcache => Kind::Groupcache { replicas: options.replicas },
-            Algorithm::Cassandra => Kind::Cassandra { num_tokens: options.num_tokens },
+            Algorithm::Groupcache => {
+                check_count("groupcache replicas", options.replicas, limits::MAX_REPLICAS)?;
+                Kind::Groupcache { replicas: options.replicas }
+            }
+            Algorithm::Cassandra => {
+                check_count("Cassandra num_tokens", options.num_tokens, limits::MAX_NUM_TOKENS)?;
+                Kind::Cassandra { num_tokens: options.num_tokens }
+            }
             other => unreachable!("{} is not a continuum", other.name()),
         };
         let tokens = if matches!(kind, Kind::Cassandra { .. }) { options.tokens.clone() } else { BTreeMap::new() };
@@ -67,12 +73,8 @@ impl Continuum {
 
     /// Makes the continuum for `specs`, or leaves everything as it was on error.
     fn rebuild(&mut self, specs: Vec<NodeSpec>) -> Result<(), Error> {
-        let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
-        for spec in specs {
-            self.kind.check(&spec)?;
-            let node = new_node(&nodes, spec, 0)?;
-            nodes.push(node);
-        }
+        let kind = self.kind;
+        let mut nodes = new_nodes(specs, 0, |spec| kind.check(spec))?;
         let mut counts = self.kind.point_counts(&nodes)?;
         for (node, count) in nodes.iter().zip(counts.iter_mut()) {
             if let Some(tokens) = self.tokens.get(&node.name) {
@@ -80,9 +82,7 @@ impl Continuum {
             }
         }
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-        if total > MAX_POINTS {
-            return Err(Error::TooManyPoints { points: total });
-        }
+        limits::check("points on the continuum", total, limits::MAX_CONTINUUM_POINTS)?;
         let mut entries: Vec<(u64, u32)> = Vec::with_capacity(total as usize);
         for (idx, (node, &count)) in nodes.iter_mut().zip(&counts).enumerate() {
             node.points = count;
@@ -157,6 +157,18 @@ impl Kind {
             Kind::Libketama | Kind::LibmemcachedWeighted if spec.weight.fract() != 0.0 => Err(Error::InvalidOption(
                 format!("{} weights are whole numbers (got {})", self.algorithm().name(), spec.weight),
             )),
+            Kind::Libketama | Kind::LibmemcachedWeighted if spec.weight > f64::from(u32::MAX) => {
+                Err(Error::InvalidOption(format!(
+                    "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {})",
+                    self.algorithm().name(),
+                    u32::MAX,
+                    spec.weight
+                )))
+            }
+            Kind::Cassandra { num_tokens } => {
+                let tokens = (spec.weight * f64::from(num_tokens)).round();
+                limits::check("Cassandra tokens for one node", tokens as u64, limits::MAX_CONTINUUM_POINTS)
+            }
             Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => host_port(&spec.name).map(drop),
             Kind::Groupcache { .. } => unit_weight(Algorithm::Groupcache, spec.weight),
             _ => Ok(()),
@@ -191,7 +203,10 @@ impl Kind {
             Kind::Groupcache { replicas } => vec![replicas; n],
             Kind::Cassandra { num_tokens } => nodes
                 .iter()
-                .map(|node| ((node.weight * f64::from(num_tokens)).round().max(1.0)).min(MAX_POINTS as f64) as u32)
+                .map(|node| {
+                    let tokens = (node.weight * f64::from(num_tokens)).round().max(1.0);
+                    tokens.min(limits::MAX_CONTINUUM_POINTS as f64) as u32
+                })
                 .collect(),
         })
     }
@@ -253,6 +268,14 @@ fn refuse_shared_tokens(sorted: &[(u64, u32)], nodes: &[Node]) -> Result<(), Err
             nodes[w[1].1 as usize].name
         ))),
     }
+}
+
+/// A count option from 1 to `max`.
+fn check_count(what: &str, got: u32, max: u32) -> Result<(), Error> {
+    if got == 0 {
+        return Err(Error::InvalidOption(format!("{what} must be at least 1")));
+    }
+    limits::check(what, u64::from(got), u64::from(max))
 }
 
 /// The little-endian u32 at byte offset `4 * word` of a digest.
@@ -323,6 +346,12 @@ impl Placement for Continuum {
     }
     fn memory_bytes(&self) -> usize {
         self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+    }
+    fn lookup_cost(&self) -> u64 {
+        match self.kind {
+            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => 12,
+            Kind::Groupcache { .. } | Kind::Cassandra { .. } => 8,
+        }
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

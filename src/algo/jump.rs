@@ -4,7 +4,7 @@
 //! Jump hash can only grow or shrink at the end: removing any node but the last would
 //! renumber every bucket after it, so it is refused with an explanation.
 
-use super::{index_of, new_node, unit_weight, with_added, Algorithm, Placement};
+use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 /// The paper's loop, exactly: a 64-bit LCG and double arithmetic.
@@ -31,7 +31,7 @@ pub(crate) struct Jump {
 
 impl Jump {
     pub(crate) fn new(nodes: Vec<NodeSpec>) -> Result<Jump, Error> {
-        with_added(Jump { nodes: Vec::new() }, nodes)
+        Ok(Jump { nodes: new_nodes(nodes, 1, |spec| unit_weight(Algorithm::Jump, spec.weight))? })
     }
 }
 

@@ -3,12 +3,12 @@
 //! `(offset + j·skip) mod M`. Nodes take turns in name order, so the table does not depend
 //! on the order they were added. A key goes to `table[hash(key) mod M]`.
 
-use super::{index_of, new_node, unit_weight, Algorithm, Placement};
+use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::{Error, Hash, Node, NodeSpec};
 
-/// Largest table size accepted (a table is 4 bytes an entry).
-pub const MAX_TABLE: u64 = 5_000_011;
+/// Largest table size accepted (see [`limits`](crate::limits)).
+pub const MAX_TABLE: u64 = crate::limits::MAX_MAGLEV_TABLE;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Maglev {
@@ -20,17 +20,14 @@ pub(crate) struct Maglev {
 
 impl Maglev {
     pub(crate) fn new(hash: Hash, size: u64, nodes: Vec<NodeSpec>) -> Result<Maglev, Error> {
-        if !(2..=MAX_TABLE).contains(&size) || !is_prime(size) {
+        crate::limits::check("the Maglev table size", size, MAX_TABLE)?;
+        if size < 2 || !is_prime(size) {
             return Err(Error::InvalidOption(format!(
                 "the Maglev table size must be a prime from 2 to {MAX_TABLE} (got {size})"
             )));
         }
-        let mut m = Maglev { hash, size, nodes: Vec::new(), table: Vec::new() };
-        for spec in nodes {
-            unit_weight(Algorithm::Maglev, spec.weight)?;
-            let node = new_node(&m.nodes, spec, 0)?;
-            m.nodes.push(node);
-        }
+        let nodes = new_nodes(nodes, 0, |spec| unit_weight(Algorithm::Maglev, spec.weight))?;
+        let mut m = Maglev { hash, size, nodes, table: Vec::new() };
         m.populate();
         Ok(m)
     }
@@ -76,8 +73,12 @@ impl Maglev {
                 }
             }
         }
-        for (i, node) in self.nodes.iter_mut().enumerate() {
-            node.points = self.table.iter().filter(|&&t| t as usize == i).count() as u32;
+        let mut counts = vec![0u32; self.nodes.len()];
+        for &t in &self.table {
+            counts[t as usize] += 1;
+        }
+        for (node, count) in self.nodes.iter_mut().zip(counts) {
+            node.points = count;
         }
     }
 

@@ -190,6 +190,11 @@ pub trait Placement: std::fmt::Debug {
     }
     /// Heap bytes the placement holds.
     fn memory_bytes(&self) -> usize;
+    /// The work of one lookup, in units of about 0.1 µs native (measured by
+    /// `examples/caps.rs`): 4 for a hash and a binary search.
+    fn lookup_cost(&self) -> u64 {
+        4
+    }
     /// The ringlab ring, if this is one.
     fn as_ring(&self) -> Option<&Ring> {
         None
@@ -364,6 +369,23 @@ impl Cluster {
         self.inner.memory_bytes()
     }
 
+    /// The work of one lookup (see [`limits::MAX_LOOKUP_WORK`](crate::limits::MAX_LOOKUP_WORK)).
+    pub fn lookup_cost(&self) -> u64 {
+        self.inner.lookup_cost()
+    }
+
+    /// Checks that `lookups` key lookups on this state (a sample on two states counts twice)
+    /// stay within [`limits::MAX_LOOKUP_WORK`](crate::limits::MAX_LOOKUP_WORK).
+    pub fn check_lookups(&self, lookups: usize) -> Result<(), Error> {
+        let work = (lookups as u64).saturating_mul(self.lookup_cost());
+        if work > crate::limits::MAX_LOOKUP_WORK {
+            let max = crate::limits::MAX_LOOKUP_WORK / self.lookup_cost();
+            let what = format!("key lookups on {} with these settings", self.algorithm().name());
+            return Err(Error::TooLarge { what, max, got: lookups as u64 });
+        }
+        Ok(())
+    }
+
     /// The ringlab [`Ring`] inside, for the `ring` algorithm.
     pub fn as_ring(&self) -> Option<&Ring> {
         self.inner.as_ring()
@@ -416,16 +438,6 @@ impl Placement for Ring {
     }
 }
 
-/// `empty` after adding `specs` one by one, as successive changes. The names are checked
-/// together first, so a long list costs O(n log n), not O(n²).
-pub(crate) fn with_added<P: Placement>(mut empty: P, specs: Vec<NodeSpec>) -> Result<P, Error> {
-    check_names(empty.nodes(), &specs)?;
-    for spec in specs {
-        empty.add(spec)?;
-    }
-    Ok(empty)
-}
-
 /// Checks a list of new nodes: how many, their names (empty, too long, repeated, already on
 /// the ring), in O(n log n).
 pub(crate) fn check_names(existing: &[Node], specs: &[NodeSpec]) -> Result<(), Error> {
@@ -433,6 +445,7 @@ pub(crate) fn check_names(existing: &[Node], specs: &[NodeSpec]) -> Result<(), E
     let mut seen: std::collections::BTreeSet<&str> = existing.iter().map(|n| n.name.as_str()).collect();
     for spec in specs {
         check_name(&[], &spec.name)?;
+        crate::limits::check_zone(spec.zone.as_deref())?;
         if !seen.insert(&spec.name) {
             return Err(Error::DuplicateNode(spec.name.clone()));
         }
@@ -494,6 +507,7 @@ pub(crate) fn unit_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error
 pub(crate) fn new_node(nodes: &[Node], spec: NodeSpec, points: u32) -> Result<Node, Error> {
     crate::limits::check_nodes(nodes.len() + 1)?;
     check_name(nodes, &spec.name)?;
+    crate::limits::check_zone(spec.zone.as_deref())?;
     check_weight(spec.weight)?;
     Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
 }

@@ -1,7 +1,7 @@
 //! `hash % N`: the baseline. Node `i` (in the order added) takes the keys whose hash value
 //! is `i` mod N; removing a node shifts every node after it.
 
-use super::{index_of, new_node, unit_weight, with_added, Algorithm, Placement};
+use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 #[derive(Clone, Debug)]
@@ -12,7 +12,7 @@ pub(crate) struct Modulo {
 
 impl Modulo {
     pub(crate) fn new(hash: Hash, nodes: Vec<NodeSpec>) -> Result<Modulo, Error> {
-        with_added(Modulo { hash, nodes: Vec::new() }, nodes)
+        Ok(Modulo { hash, nodes: new_nodes(nodes, 1, |spec| unit_weight(Algorithm::Modulo, spec.weight))? })
     }
 }
 
@@ -51,6 +51,9 @@ impl Placement for Modulo {
     }
     fn memory_bytes(&self) -> usize {
         self.nodes.iter().map(Node::memory_bytes).sum()
+    }
+    fn lookup_cost(&self) -> u64 {
+        2
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

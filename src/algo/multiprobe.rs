@@ -4,13 +4,13 @@
 //! Node points are XXH3-64 of the name; probe `i` is XXH3-64 of the key with seed `i`.
 //! Equal distances go to the name that sorts first.
 
-use super::{index_of, new_node, unit_weight, Algorithm, Placement};
+use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec};
 use twox_hash::XxHash3_64;
 
-/// Most probes per key.
-pub const MAX_PROBES: u32 = 1000;
+/// Most probes per key (see [`limits`](crate::limits)).
+pub const MAX_PROBES: u32 = crate::limits::MAX_PROBES;
 
 #[derive(Clone, Debug)]
 pub(crate) struct MultiProbe {
@@ -21,15 +21,12 @@ pub(crate) struct MultiProbe {
 
 impl MultiProbe {
     pub(crate) fn new(probes: u32, nodes: Vec<NodeSpec>) -> Result<MultiProbe, Error> {
-        if !(1..=MAX_PROBES).contains(&probes) {
+        crate::limits::check("probes per key", u64::from(probes), u64::from(MAX_PROBES))?;
+        if probes == 0 {
             return Err(Error::InvalidOption(format!("probes must be between 1 and {MAX_PROBES} (got {probes})")));
         }
-        let mut m = MultiProbe { probes, nodes: Vec::new(), points: Points::new(64) };
-        for spec in nodes {
-            unit_weight(Algorithm::MultiProbe, spec.weight)?;
-            let node = new_node(&m.nodes, spec, 1)?;
-            m.nodes.push(node);
-        }
+        let nodes = new_nodes(nodes, 1, |spec| unit_weight(Algorithm::MultiProbe, spec.weight))?;
+        let mut m = MultiProbe { probes, nodes, points: Points::new(64) };
         m.rebuild();
         Ok(m)
     }
@@ -88,6 +85,9 @@ impl Placement for MultiProbe {
     }
     fn memory_bytes(&self) -> usize {
         self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+    }
+    fn lookup_cost(&self) -> u64 {
+        u64::from(self.probes) / 3 + 1
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

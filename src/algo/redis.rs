@@ -326,6 +326,9 @@ impl Placement for Slots {
             + self.run_ends.capacity() * 2
             + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
+    fn lookup_cost(&self) -> u64 {
+        2
+    }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())
     }

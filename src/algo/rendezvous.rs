@@ -6,7 +6,7 @@
 //! IEEE arithmetic, so the score is bit-identical natively and in every browser: platform
 //! `ln` implementations may differ in the last bit, which would flip rare close contests.
 
-use super::{index_of, new_node, with_added, Algorithm, Placement};
+use super::{index_of, new_node, new_nodes, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 #[derive(Clone, Debug)]
@@ -17,7 +17,7 @@ pub(crate) struct Rendezvous {
 
 impl Rendezvous {
     pub(crate) fn new(hash: Hash, nodes: Vec<NodeSpec>) -> Result<Rendezvous, Error> {
-        with_added(Rendezvous { hash, nodes: Vec::new() }, nodes)
+        Ok(Rendezvous { hash, nodes: new_nodes(nodes, 1, |_| Ok(()))? })
     }
 
     /// `u` in (0, 1) from the node's and key's hash, using all the bits the hash has.
@@ -73,6 +73,9 @@ impl Placement for Rendezvous {
     }
     fn memory_bytes(&self) -> usize {
         self.nodes.iter().map(Node::memory_bytes).sum()
+    }
+    fn lookup_cost(&self) -> u64 {
+        2 * self.nodes.len().max(1) as u64
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

@@ -41,7 +41,7 @@ use std::collections::VecDeque;
 /// The prefix of the sample keys: `key:0`, `key:1`, ...
 pub const KEY_PREFIX: &str = "key:";
 /// The most sample keys a session draws and moves.
-pub const MAX_KEYS: usize = 100_000;
+pub const MAX_KEYS: usize = crate::limits::MAX_SAMPLE_KEYS;
 /// The longest preference list a session follows.
 pub const MAX_REPLICAS: usize = 8;
 /// The most nodes a session holds (each is a row, a colour and a name in the link).
@@ -49,8 +49,7 @@ pub const MAX_NODES: usize = 1_000;
 /// The largest Zipf exponent of the key popularity.
 pub const MAX_ZIPF: f64 = 2.0;
 /// Undo steps kept, and the most memory they may hold together; older steps are dropped.
-pub const MAX_HISTORY: usize = 100;
-pub const MAX_HISTORY_BYTES: usize = 64 << 20;
+pub use crate::limits::{MAX_UNDO_BYTES as MAX_HISTORY_BYTES, MAX_UNDO_STEPS as MAX_HISTORY};
 
 /// What the user chose, apart from the nodes.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,13 +4,11 @@
 use super::ring::{parse_options, RingOptions, RING_OPTIONS};
 use super::{bad_argument, count, error, string, to_js};
 use crate::algo::{self, Algorithm};
-use crate::keys::{self, KeySample};
+use crate::keys::KeySample;
+use crate::limits;
 use crate::{analysis, Error, NodeSpec};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-/// The most keys `compareAlgorithms` counts on (it builds and changes 13 placements).
-pub const MAX_COMPARE_KEYS: usize = 50_000;
 
 /// The expected relative standard deviation of load for `nodes` equal nodes with `vnodes`
 /// points each: `sqrt((N - 1) / (N·V + 1))`.
@@ -63,8 +61,8 @@ pub fn jump_hash(key: JsValue, buckets: JsValue) -> Result<u32, JsValue> {
 pub fn compare_algorithms(options: JsValue, prefix: JsValue, count: JsValue) -> Result<JsValue, JsValue> {
     let options: RingOptions = super::options(&options, &RING_OPTIONS)?;
     let prefix = string(&prefix, "the key prefix")?;
-    let count = super::count(&count, "the key count", MAX_COMPARE_KEYS)?;
-    keys::check_generated(&prefix, count).map_err(error)?;
+    let count = super::count(&count, "the key count", limits::MAX_SAMPLE_KEYS)?;
+    limits::check_generated(&prefix, count).map_err(error)?;
     let base = parse_options(&options).map_err(error)?;
     if options.nodes.len() > crate::session::MAX_NODES {
         let (max, got) = (crate::session::MAX_NODES as u64, options.nodes.len() as u64);

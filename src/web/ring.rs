@@ -3,6 +3,7 @@
 use super::{bad_argument, count, error, number, string, to_js};
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::keys::{self, KeySample};
+use crate::limits;
 use crate::{analysis, migration, Config, Error, Hash, NodeSpec, RingBits};
 use js_sys::Uint32Array;
 use serde::Deserialize;
@@ -119,7 +120,7 @@ pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
         if count > crate::session::MAX_KEYS {
             return Err(Error::TooLarge { what: "keyCount".into(), max: crate::session::MAX_KEYS as u64, got: count as u64 });
         }
-        keys::check_generated(prefix, count)?;
+        crate::limits::check_generated(prefix, count)?;
         options.keys = KeySample::generated(prefix, count);
     }
     Ok(options)
@@ -293,8 +294,9 @@ impl Ring {
     #[wasm_bindgen(js_name = keyOwners)]
     pub fn key_owners(&self, prefix: JsValue, count: JsValue) -> Result<Uint32Array, JsValue> {
         let prefix = string(&prefix, "the key prefix")?;
-        let count = super::count(&count, "the key count", keys::MAX_SAMPLE_KEYS)?;
-        keys::check_generated(&prefix, count).map_err(error)?;
+        let count = super::count(&count, "the key count", limits::MAX_SAMPLE_KEYS)?;
+        limits::check_generated(&prefix, count).map_err(error)?;
+        self.inner.check_lookups(count).map_err(error)?;
         if self.inner.nodes().is_empty() && count > 0 {
             return Err(error(Error::EmptyRing));
         }
@@ -339,8 +341,8 @@ impl Ring {
     pub fn vnode_sweep(&self, counts: JsValue) -> Result<JsValue, JsValue> {
         let counts: Vec<f64> = serde_wasm_bindgen::from_value(counts)
             .map_err(|_| bad_argument("the vnode counts must be an array of numbers".into()))?;
-        if counts.len() > analysis::MAX_SWEEP_STEPS {
-            let (max, got) = (analysis::MAX_SWEEP_STEPS as u64, counts.len() as u64);
+        if counts.len() > limits::MAX_SWEEP_STEPS {
+            let (max, got) = (limits::MAX_SWEEP_STEPS as u64, counts.len() as u64);
             return Err(error(Error::TooLarge { what: "sweep steps".into(), max, got }));
         }
         let counts: Vec<u32> = counts
@@ -360,8 +362,8 @@ impl Ring {
         let not_exact = || error(Error::Unsupported(format!("{} has no exact arcs: use diffSample", before.algorithm())));
         let (a, b) = (before.inner.arcs().ok_or_else(not_exact)?, after.inner.arcs().ok_or_else(not_exact)?);
         let m = migration::between(a, b).map_err(error)?;
-        if m.arcs.len() > migration::MAX_DIFF_ARCS {
-            let (max, got) = (migration::MAX_DIFF_ARCS as u64, m.arcs.len() as u64);
+        if m.arcs.len() > limits::MAX_MIGRATION_ARCS {
+            let (max, got) = (limits::MAX_MIGRATION_ARCS as u64, m.arcs.len() as u64);
             return Err(error(Error::TooLarge { what: "moved arcs in a diff".into(), max, got }));
         }
         #[derive(serde::Serialize)]
@@ -399,8 +401,10 @@ impl Ring {
     #[wasm_bindgen(js_name = diffSample)]
     pub fn diff_sample(before: &Ring, after: &Ring, prefix: JsValue, count: JsValue, zipf_s: JsValue) -> Result<JsValue, JsValue> {
         let prefix = string(&prefix, "the key prefix")?;
-        let count = super::count(&count, "the key count", keys::MAX_SAMPLE_KEYS)?;
-        keys::check_generated(&prefix, count).map_err(error)?;
+        let count = super::count(&count, "the key count", limits::MAX_SAMPLE_KEYS)?;
+        limits::check_generated(&prefix, count).map_err(error)?;
+        before.inner.check_lookups(2 * count).map_err(error)?;
+        after.inner.check_lookups(2 * count).map_err(error)?;
         let s = if zipf_s.is_undefined() { 0.0 } else { number(&zipf_s, "the Zipf exponent")? };
         to_js(&migration::generated_between(&before.inner, &after.inner, &prefix, count, s).map_err(error)?)
     }
@@ -410,10 +414,9 @@ impl Ring {
     pub fn diff_keys(before: &Ring, after: &Ring, keys: JsValue, zipf_s: JsValue) -> Result<JsValue, JsValue> {
         let keys: Vec<String> = serde_wasm_bindgen::from_value(keys)
             .map_err(|_| bad_argument("the keys must be an array of strings".into()))?;
-        if keys.len() > crate::keys::MAX_SAMPLE_KEYS {
-            let (max, got) = (crate::keys::MAX_SAMPLE_KEYS as u64, keys.len() as u64);
-            return Err(error(Error::TooLarge { what: "keys".into(), max, got }));
-        }
+        limits::check_keys("keys", &keys, limits::MAX_KEY_LIST).map_err(error)?;
+        before.inner.check_lookups(2 * keys.len()).map_err(error)?;
+        after.inner.check_lookups(2 * keys.len()).map_err(error)?;
         let s = if zipf_s.is_undefined() { 0.0 } else { number(&zipf_s, "the Zipf exponent")? };
         let m = migration::sample_between(&before.inner, &after.inner, &KeySample { keys }, s).map_err(error)?;
         to_js(&m)

@@ -251,8 +251,8 @@ impl Session {
     /// Where `key` lands and the walk to its owner: `{key, description, fraction, owner, walk, text}`.
     pub fn follow(&self, key: JsValue) -> Result<JsValue, JsValue> {
         let key = string(&key, "the key")?;
-        if key.len() > crate::keys::MAX_PREFIX_BYTES {
-            let (max, got) = (crate::keys::MAX_PREFIX_BYTES as u64, key.len() as u64);
+        if key.len() > crate::limits::MAX_KEY_LEN {
+            let (max, got) = (crate::limits::MAX_KEY_LEN as u64, key.len() as u64);
             return Err(error(Error::TooLarge { what: "a key (bytes)".into(), max, got }));
         }
         to_js(&self.inner.follow(&key).map_err(error)?)

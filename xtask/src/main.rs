@@ -1,7 +1,8 @@
 //! `cargo xtask`: ringlab's build tool.
 //!
 //! - `cargo xtask build`: release wasm build → wasm-bindgen → wasm-opt → `www/pkg/`.
-//! - `cargo xtask serve [--port N]`: build, then serve `www/` on 127.0.0.1.
+//! - `cargo xtask serve [--port N] [--csp]`: build, then serve `www/` on 127.0.0.1 (`--csp` sends
+//!   the Content-Security-Policy a deployment would).
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests.
 //! - `cargo xtask bench`: criterion benchmarks.
 //!
@@ -17,7 +18,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] | test | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] | test | bench>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -32,7 +32,9 @@ impl Build {
         if self.features.is_empty() {
             Vec::new()
         } else {
-            vec!["--features".into(), self.features.join(",")]
+            // Named by package, so the flag also holds when other packages are selected.
+            let named: Vec<String> = self.features.iter().map(|f| format!("{}/{f}", self.package)).collect();
+            vec!["--features".into(), named.join(",")]
         }
     }
 }

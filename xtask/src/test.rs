@@ -1,12 +1,15 @@
 //! `cargo xtask test`: every test, stage by stage, with a count per stage.
 //!
-//! 1. native: `cargo test` (unit, property, doc and vector tests);
-//! 2. wasm: `tests/web.rs` (the JS binding) and `tests/web_real.rs` (every real-system
-//!    fixture) under wasm-bindgen-test in each browser of `wasm-pack.toml`;
+//! 1. native: `cargo test` of ringlab (unit, property, doc and vector tests) and of xtask (the
+//!    dev server's bounds);
+//! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture)
+//!    and `tests/web_lb.rs` (nginx and HAProxy) under wasm-bindgen-test in each browser of
+//!    `wasm-pack.toml`;
 //! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
-//!    against the built `www/` served on 127.0.0.1 at a free port.
+//!    against the built `www/` served on 127.0.0.1 at a free port (`RINGLAB_URL`), and again
+//!    with the deployment's Content-Security-Policy (`RINGLAB_CSP_URL`).
 
-use crate::serve::Server;
+use crate::serve::{self, Server};
 use crate::settings::{self, Settings};
 use crate::step::{self, announce, Failure};
 use crate::{build, tools};
@@ -51,7 +54,8 @@ fn native(features: &[String]) -> Result<Tally, Failure> {
     let name = "native tests (cargo test)";
     announce(name);
     let start = Instant::now();
-    let (lines, ok) = step::run_capturing(name, step::cargo().args(["test", "--package", "ringlab"]).args(features))?;
+    let (lines, ok) =
+        step::run_capturing(name, step::cargo().args(["test", "--package", "ringlab", "--package", "xtask"]).args(features))?;
     let tally = tally(name, &lines, start, ok, rust_counts)?;
     Ok(tally)
 }
@@ -85,6 +89,9 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
     announce(name);
     let start = Instant::now();
     let server = Server::start("127.0.0.1", 0)?;
+    // The same files with the Content-Security-Policy a deployment would send.
+    let csp_options = serve::Options { csp: true, ..serve::Options::default() };
+    let csp_server = Server::start_with("127.0.0.1", 0, csp_options)?;
     let mut files: Vec<String> = std::fs::read_dir("tests/e2e")
         .map_err(|e| Failure::new(name, e.to_string()))?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -100,6 +107,7 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
         .arg("--test-reporter=spec")
         .args(&files)
         .env("RINGLAB_URL", &server.url)
+        .env("RINGLAB_CSP_URL", &csp_server.url)
         .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
         .env("RINGLAB_SCREENSHOTS", "target/screenshots")
         .env("RINGLAB_WASM_BYTES", built.raw_bytes.to_string());
