@@ -511,7 +511,13 @@ export class HashRing extends HTMLElement {
     return this.#apply("add", name === undefined ? this.#session.nextNodeName() : name, options);
   }
 
-  async remove(name) {
+  // remove() with no name is the DOM's own: it takes the element out of the page.
+  remove(...args) {
+    if (!args.length) return super.remove();
+    return this.#removeNode(args[0]);
+  }
+
+  async #removeNode(name) {
     if (!(await this.#ready())) return null;
     return this.#apply("remove", name);
   }
