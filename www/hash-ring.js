@@ -43,7 +43,7 @@ const BASE = `
   --_error: var(--hash-ring-error, var(--error, #b3261e)); --_moved: var(--hash-ring-moved, var(--moved, CanvasText));
   font: var(--hash-ring-font, 14px/1.5 system-ui, sans-serif); color: var(--_fg); background: var(--_bg); }
 :host([hidden]) { display: none; }
-.frame { display: flex; flex-direction: column; height: 100%; }
+.frame { display: flex; flex-direction: column; height: 100%; box-sizing: border-box; padding: var(--hash-ring-padding, 8px); }
 canvas { display: block; width: 100%; aspect-ratio: 1; flex: 1 1 auto; min-height: 0; }
 :host([view="shares"]) canvas, :host([view="spread"]) canvas { aspect-ratio: 4 / 3; }
 .bar { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; margin-top: 4px; }
@@ -93,9 +93,27 @@ export function hostTheme(doc = document) {
     if (DARK_CLASSES.some((c) => el.classList.contains(c))) return "dark";
     if (LIGHT_CLASSES.some((c) => el.classList.contains(c))) return "light";
   }
-  const scheme = getComputedStyle(doc.documentElement).colorScheme.split(/\s+/);
+  const meta = doc.querySelector('meta[name="color-scheme"]')?.content ?? "";
+  const scheme = `${getComputedStyle(doc.documentElement).colorScheme} ${meta}`.split(/\s+/);
   if (scheme.includes("dark") !== scheme.includes("light")) return scheme.includes("dark") ? "dark" : "light";
-  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  // A page that paints its own background (perhaps under its own media query) shows which.
+  for (const el of [doc.body, doc.documentElement]) {
+    const lum = el && luminance(getComputedStyle(el).backgroundColor);
+    if (lum !== null && lum !== undefined) return lum < 0.4 ? "dark" : "light";
+  }
+  // Transparent: the browser paints the page dark only when it declares it can be.
+  return scheme.includes("dark") && matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+// Relative luminance of an opaque `rgb(…)`/`rgba(…)` colour; null when transparent or other.
+function luminance(css) {
+  const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(css);
+  if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) return null;
+  const [r, g, b] = [m[1], m[2], m[3]].map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 const followers = new Set();

@@ -50,7 +50,10 @@ for (const scheme of ["light", "dark"]) {
       <hash-ring id="m" nodes="a, b, c" view="migrate"></hash-ring>
       <hash-ring id="s" nodes="a, b, c" view="shares"></hash-ring>
       <iframe src="embed.html?nodes=a,b,c&vnodes=16" title="A hash ring" width="500" height="560"></iframe>`);
-    const { page, context, problems } = await openHost(chrome.browser, html, { colorScheme: scheme });
+    // The host declares both schemes, so its elements follow the system's.
+    const { page, context, problems } = await openHost(chrome.browser, html.replace("<head>", '<head><meta name="color-scheme" content="light dark">'), { colorScheme: scheme });
+    const expected = scheme === "dark" ? "rgb(18, 18, 22)" : "rgb(255, 255, 255)";
+    await page.waitForFunction((c) => getComputedStyle(document.getElementById("r")).backgroundColor === c, expected);
     await loadAll(page);
     await page.evaluate(() => document.getElementById("r").add("cache-d"));
     await events(page, "r", "change");

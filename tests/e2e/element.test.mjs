@@ -250,9 +250,18 @@ test("theme: light and dark fix the colours; auto follows the host's toggles, co
   await becomes("r", DARK);
   await page.screenshot({ path: join(SHOTS, "33-element-theme-auto-dark.png") });
   await page.evaluate(() => document.documentElement.classList.remove("coal"));
-  // The system setting, and mdBook's light theme overriding it.
-  await page.emulateMedia({ colorScheme: "dark" });
+  // The page's own background colour.
+  await page.evaluate(() => { document.body.style.background = "#202020"; });
   await becomes("r", DARK);
+  await page.evaluate(() => { document.body.style.background = ""; });
+  await becomes("r", LIGHT);
+  // The system setting: a page that declares no dark scheme stays light, as the browser paints it.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+  assert.equal(await bg("r"), LIGHT);
+  await page.evaluate(() => { document.documentElement.style.colorScheme = "light dark"; });
+  await becomes("r", DARK);
+  // mdBook's light theme overrides the system.
   await page.evaluate(() => document.documentElement.classList.add("light"));
   await becomes("r", LIGHT);
   await page.evaluate(() => document.getElementById("fixed").setAttribute("theme", "dark"));
