@@ -168,6 +168,7 @@ export class HashRing extends HTMLElement {
   #frame = 0;
   #loop = 0;
   #playing = true;
+  #chose = false; // the reader pressed Pause or Play
   #joined = null; // the node the migrate loop added
   #visible = false;
   #resize;
@@ -191,7 +192,10 @@ export class HashRing extends HTMLElement {
     p.pause = make("button", { type: "button", textContent: "Pause", hidden: true }, { part: "button pause", "aria-pressed": "false" });
     p.add.addEventListener("click", () => this.#step("add"));
     p.remove.addEventListener("click", () => this.#step("remove"));
-    p.pause.addEventListener("click", () => this.#setPlaying(!this.#playing));
+    p.pause.addEventListener("click", () => {
+      this.#chose = true;
+      this.#setPlaying(!this.#playing);
+    });
     const bar = make("div", { className: "bar" }, { part: "controls" });
     bar.append(p.add, p.remove, p.pause);
     p.legend = make("ul", { className: "legend" }, { part: "legend", "aria-label": "Nodes and their shares" });
@@ -275,8 +279,8 @@ export class HashRing extends HTMLElement {
         this.shadowRoot.adoptedStyleSheets = sheets(mod);
         this.#view ??= new RingView(this.#parts.canvas, mod.palette());
         this.#dirty.clear();
-        this.#build();
         this.#layoutView();
+        this.#build();
         this.applyTheme();
       },
       (e) => {
@@ -350,7 +354,7 @@ export class HashRing extends HTMLElement {
     this.#parts.pause.hidden = !migrate;
     // A loop that speaks every few seconds would drown a screen reader.
     this.#parts.message.setAttribute("aria-live", migrate ? "off" : "polite");
-    if (migrate && reducedMotion() && !this.#loop) this.#setPlaying(false);
+    if (migrate && reducedMotion() && !this.#chose) this.#setPlaying(false);
     this.#anim = null;
     this.#moved = [];
     if (this.#session) this.#redraw();

@@ -386,3 +386,20 @@ test("the iframe form: embed.html?nodes=…&vnodes=…&view=… fills its frame 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("migrate starts paused when the reader asks for reduced motion, and Play starts it", async () => {
+  const html = hostPage(`<hash-ring id="m" nodes="a, b, c" vnodes="16" keys="200" view="migrate"></hash-ring>`);
+  const { page, context, problems } = await openHost(chrome.browser, html, { reducedMotion: "reduce" });
+  await events(page, "m", "ready");
+  assert.equal(await shadowText(page, "m", "[part~=pause]"), "Play");
+  assert.equal(await page.evaluate(() => document.getElementById("m").shadowRoot.querySelector("[part~=pause]").getAttribute("aria-pressed")), "true");
+  // The Add and Remove buttons give way to the loop's own control.
+  assert.deepEqual(await page.evaluate(() => ["add", "remove"].map((p) => document.getElementById("m").shadowRoot.querySelector(`[part~=${p}]`).hidden)), [true, true]);
+  assert.equal((await page.evaluate(() => window.__events.filter((e) => e.type === "change"))).length, 0);
+  await page.evaluate(() => document.getElementById("m").shadowRoot.querySelector("[part~=pause]").click());
+  const [first] = await events(page, "m", "change");
+  assert.equal(first.action, "add");
+  assert.equal(await shadowText(page, "m", "[part~=pause]"), "Pause");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
