@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { URL } from "./browser.mjs";
 
 const FIREFOX = process.env.RINGLAB_FIREFOX ?? ["/usr/bin/firefox-esr", "/usr/bin/firefox"].find(existsSync);
-const GECKODRIVER = process.env.GECKODRIVER ?? [join(homedir(), ".cargo/bin/geckodriver"), "/usr/local/bin/geckodriver", "/usr/bin/geckodriver"].find(existsSync);
+const onPath = (process.env.PATH ?? "").split(":").filter(Boolean).map((dir) => join(dir, "geckodriver"));
+const GECKODRIVER = process.env.GECKODRIVER ?? [...onPath, join(homedir(), ".cargo/bin/geckodriver")].find(existsSync);
 const PORT = 4444 + (process.pid % 500);
 const missing = !FIREFOX ? "no firefox-esr" : !GECKODRIVER ? "no geckodriver" : false;
 
