@@ -170,3 +170,24 @@ test("Firefox: theme=auto follows the host's toggles; keys stay inside; removal 
   });
   assert.equal(freed, 1);
 });
+
+test("Firefox: the chart views draw, and the iframe form fills its frame", { skip: missing }, async () => {
+  await go(`${URL}docs.html`);
+  for (const id of ["ex-shares", "ex-spread"]) {
+    await run((id) => document.getElementById(id).scrollIntoView(), id);
+    await until((id) => document.getElementById(id).shadowRoot.querySelectorAll("[part=legend] li").length > 0, id);
+    const view = await run((id) => {
+      const c = document.getElementById(id).shadowRoot.querySelector("canvas");
+      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+      return { painted: n / (c.width * c.height), label: c.getAttribute("aria-label") };
+    }, id);
+    assert.ok(view.painted > 0.5, `${id}: ${view.painted}`);
+    assert.match(view.label, id === "ex-shares" ? /^Share of the key space per node: a / : /^Spread of load against vnodes per node/);
+  }
+  await go(`${URL}embed.html?nodes=a,b,c,d&vnodes=16&keys=300`);
+  await until(() => document.querySelector("hash-ring").shadowRoot.querySelectorAll("[part=legend] li").length === 4);
+  const fill = await run(() => [document.querySelector("hash-ring").getBoundingClientRect().height, innerHeight]);
+  assert.ok(fill[0] >= fill[1] - 20, JSON.stringify(fill));
+});
