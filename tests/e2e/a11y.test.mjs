@@ -60,7 +60,7 @@ for (const scheme of ["light", "dark"]) {
     assert.deepEqual(await violations(page), []);
     await page.locator("iframe").scrollIntoViewIfNeeded();
     const frame = page.frame({ url: /embed\.html/ });
-    await frame.waitForFunction(() => document.querySelector("hash-ring")?.shadowRoot.querySelectorAll("[part=legend] li").length === 3);
+    await frame.waitForFunction(() => document.querySelector("hash-ring")?.shadowRoot?.querySelectorAll("[part=legend] li").length === 3);
     await frame.addScriptTag({ path: AXE });
     const inFrame = await frame.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
     assert.deepEqual(inFrame.violations.map((v) => v.id), []);

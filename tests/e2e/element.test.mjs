@@ -367,7 +367,7 @@ test("the iframe form: embed.html?nodes=…&vnodes=…&view=… fills its frame 
   const inner = page.frameLocator("#f");
   await inner.locator("hash-ring").waitFor();
   const f = page.frame({ url: /embed\.html/ });
-  await f.waitForFunction(() => document.querySelector("hash-ring")?.shadowRoot.querySelectorAll("[part=legend] li").length === 4);
+  await f.waitForFunction(() => document.querySelector("hash-ring")?.shadowRoot?.querySelectorAll("[part=legend] li").length === 4);
   const shape = await f.evaluate(() => {
     const r = document.querySelector("hash-ring");
     const box = r.getBoundingClientRect();

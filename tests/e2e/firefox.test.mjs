@@ -89,7 +89,7 @@ after(async () => {
 // The docs page is a host page with many elements; its first example is in view on load.
 test("Firefox: the element builds, reports a join exactly, and refuses a bad attribute with an error event", { skip: missing }, async () => {
   await go(`${URL}docs.html`);
-  await until(() => document.getElementById("hero").shadowRoot.querySelectorAll("[part=legend] li").length === 3);
+  await until(() => document.getElementById("hero")?.shadowRoot?.querySelectorAll("[part=legend] li").length === 3);
   const painted = await run(() => {
     const c = document.getElementById("hero").shadowRoot.querySelector("canvas");
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
@@ -125,7 +125,7 @@ test("Firefox: the element builds, reports a join exactly, and refuses a bad att
 
 test("Firefox: theme=auto follows the host's toggles; keys stay inside; removal frees the engine", { skip: missing }, async () => {
   await go(`${URL}docs.html`);
-  await until(() => document.getElementById("hero").shadowRoot.querySelectorAll("[part=legend] li").length === 3);
+  await until(() => document.getElementById("hero")?.shadowRoot?.querySelectorAll("[part=legend] li").length === 3);
   const themes = await run(async () => {
     const r = document.getElementById("hero");
     const bg = () => getComputedStyle(r).backgroundColor;
@@ -187,7 +187,7 @@ test("Firefox: the chart views draw, and the iframe form fills its frame", { ski
     assert.match(view.label, id === "ex-shares" ? /^Share of the key space per node: a / : /^Spread of load against vnodes per node/);
   }
   await go(`${URL}embed.html?nodes=a,b,c,d&vnodes=16&keys=300`);
-  await until(() => document.querySelector("hash-ring").shadowRoot.querySelectorAll("[part=legend] li").length === 4);
+  await until(() => document.querySelector("hash-ring")?.shadowRoot?.querySelectorAll("[part=legend] li").length === 4);
   const fill = await run(() => [document.querySelector("hash-ring").getBoundingClientRect().height, innerHeight]);
   assert.ok(fill[0] >= fill[1] - 20, JSON.stringify(fill));
 });
