@@ -85,7 +85,8 @@ impl Colours {
 pub enum Scope {
     /// The page: `:root`, forced with `<html data-theme="dark|light">`.
     Page,
-    /// The `<hash-ring>` element's shadow root: `:host`, forced with its `theme` attribute.
+    /// The `<hash-ring>` element's shadow root: `:host`, forced with its `theme` attribute,
+    /// or with the custom state `dark` / `light` its script sets under `theme="auto"`.
     Element,
 }
 
@@ -109,7 +110,16 @@ pub fn css(scope: Scope) -> String {
     }
     let light = block(&LIGHT);
     let dark = block(&DARK);
-    format!(
+    // With `theme="auto"` the element resolves its host page's own toggles (`html.dark`,
+    // `[data-theme]`, mdBook's classes) in JS and shows the result as a custom state.
+    let resolved = match scope {
+        Scope::Page => String::new(),
+        Scope::Element => format!(
+            ":host(:state(dark)) {{\n  color-scheme: dark;\n{dark}}}\n\
+             :host(:state(light)) {{\n  color-scheme: light;\n{light}}}\n"
+        ),
+    };
+    let css = format!(
         "/* Generated from src/theme.rs: edit the colours there. */\n\
          {selector} {{\n  color-scheme: light dark;\n{light}{nodes}}}\n\
          @media (prefers-color-scheme: dark) {{\n{selector} {{\n{dark}}}\n}}\n\
@@ -117,7 +127,8 @@ pub fn css(scope: Scope) -> String {
          {} {{\n  color-scheme: light;\n{light}}}\n",
         forced("dark"),
         forced("light")
-    )
+    );
+    css + &resolved
 }
 
 /// `#rrggbb` as bytes (the palette and themes above are all of this form).
@@ -173,7 +184,10 @@ mod tests {
         assert!(css.contains(":host([theme=\"light\"]) {\n  color-scheme: light;\n  --bg: #ffffff;"));
         assert!(super::css(Scope::Page).contains(":root[data-theme=\"dark\"] {\n  color-scheme: dark;\n  --bg: #121216;"));
         assert_eq!(css.matches("--node-").count(), 16);
-        assert_eq!(css.matches("--bg:").count(), 4);
+        assert!(css.contains(":host(:state(dark)) {\n  color-scheme: dark;\n  --bg: #121216;"));
+        assert!(css.contains(":host(:state(light)) {\n  color-scheme: light;\n  --bg: #ffffff;"));
+        assert_eq!(css.matches("--bg:").count(), 6);
+        assert_eq!(super::css(Scope::Page).matches("--bg:").count(), 4);
     }
 
     /// Text on the background reaches WCAG AA (4.5:1) in both themes.

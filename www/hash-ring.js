@@ -1,37 +1,142 @@
 // <hash-ring>: the ring as one element for blog posts and docs.
 //
 //   <script type="module" src="https://example.org/ringlab/hash-ring.js"></script>
-//   <hash-ring nodes="cache-a, cache-b, cache-c" vnodes="64" algorithm="ring" keys="1000"></hash-ring>
+//   <hash-ring nodes="cache-a, cache-b, cache-c" vnodes="64" keys="1000"></hash-ring>
 //
-// Attributes: nodes (comma-separated names; "name*2" for weight 2), vnodes, hash, algorithm,
-// keys (sample size). It drives its own engine Session, draws its scene with the page's
-// RingView, has "Add node" / "Remove node" buttons, and shows the engine's words for what each
-// change moved. Names are shown as text, never HTML.
-import init, { Session, elementThemeCss, palette } from "./pkg/ringlab.js";
+// docs.html documents every attribute, property, method, event and CSS hook. In short:
+// - Attributes (each also a property): nodes ("name*2" for weight 2), vnodes, hash, algorithm,
+//   keys, replicas, bits, view (ring | migrate | shares | spread), theme (auto | light | dark).
+//   Changes made in one task are applied together: one build.
+// - Methods (each waits for the engine, never rejects): add(name, {weight, zone}), remove(name),
+//   follow(key), reset(). Events: ready, change {movedFraction, movedKeys, ...}, error {code, message}.
+// - The wasm is loaded when the first element comes near the screen; one instance serves all.
+// - Keys pressed inside stay inside (mdBook turns pages on the arrow keys), except Tab and Escape.
+// Names are shown as text, never HTML. Bad attributes show a message and fire `error`; nothing
+// here throws into the host page.
 import { RingView } from "./ring-view.js";
 
-const ready = init();
-const STYLE = `
-:host { display: block; max-width: 520px; font: 14px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
-:host([hidden]) { display: none; }
-canvas { width: 100%; aspect-ratio: 1; display: block; }
-.bar { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; }
-button { font: inherit; padding: 4px 10px; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: var(--bg); cursor: pointer; }
-button:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-.legend span { display: inline-flex; align-items: center; gap: 4px; margin-right: 10px; }
-.legend i { width: 10px; height: 10px; border-radius: 2px; display: inline-block; }
-.error { color: var(--error); }
-p { margin: 6px 0; }`;
+const ENGINE = new URL("./pkg/ringlab.js", import.meta.url).href;
+const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits"];
+const NUMERIC = new Set(["vnodes", "keys", "replicas", "bits"]);
+const VIEWS = ["ring", "migrate", "shares", "spread"];
+const THEMES = ["auto", "light", "dark"];
+const MIGRATE_PERIOD_MS = 2600;
+const MOVE_MS = 900;
+const WALK_MS = 1200;
+const PASS_KEYS = new Set(["Tab", "Escape"]);
 
-// One stylesheet for every element, built once the engine (which owns the colours) is there;
-// adopted, not inlined, so a strict Content-Security-Policy allows it.
-let sheet;
-function styles() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(elementThemeCss() + STYLE);
+// ---- The engine: imported and instantiated once, on demand.
+let engine;
+function loadEngine() {
+  engine ??= import(ENGINE).then(async (mod) => {
+    await mod.default();
+    return mod;
+  });
+  return engine;
+}
+
+// Styles that need no engine: the layout, so the element keeps its size while loading.
+const BASE = `
+:host { display: block; max-width: var(--hash-ring-max-width, 520px); position: relative;
+  --_bg: var(--hash-ring-bg, var(--bg, Canvas)); --_fg: var(--hash-ring-fg, var(--fg, CanvasText));
+  --_muted: var(--hash-ring-muted, var(--muted, GrayText)); --_accent: var(--hash-ring-accent, var(--accent, LinkText));
+  --_error: var(--hash-ring-error, var(--error, #b3261e)); --_moved: var(--hash-ring-moved, var(--moved, CanvasText));
+  font: var(--hash-ring-font, 14px/1.5 system-ui, sans-serif); color: var(--_fg); background: var(--_bg); }
+:host([hidden]) { display: none; }
+.frame { display: flex; flex-direction: column; height: 100%; box-sizing: border-box; padding: var(--hash-ring-padding, 8px); }
+canvas { display: block; width: 100%; aspect-ratio: 1; flex: 1 1 auto; min-height: 0; }
+:host([view="shares"]) canvas, :host([view="spread"]) canvas { aspect-ratio: 4 / 3; }
+.bar { display: flex; gap: 8px; flex-wrap: wrap; align-items: center; margin-top: 4px; }
+button { font: inherit; padding: 4px 10px; border-radius: var(--hash-ring-radius, 6px); border: 1px solid var(--_accent);
+  background: var(--_accent); color: var(--_bg); cursor: pointer; min-height: 32px; }
+button:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+[hidden] { display: none !important; }
+.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 2px 12px; }
+.legend li { display: inline-flex; align-items: center; gap: 4px; }
+.legend i { width: 10px; height: 10px; border-radius: 2px; display: inline-block; }
+.message { margin: 6px 0; min-height: 1.5em; }
+.message.error { color: var(--_error); }`;
+
+let baseSheet, themeSheet;
+function sheets(mod) {
+  baseSheet ??= sheet(BASE);
+  if (mod) themeSheet ??= sheet(mod.elementThemeCss());
+  return themeSheet ? [themeSheet, baseSheet] : [baseSheet];
+}
+function sheet(text) {
+  // Adopted, not inlined, so a strict Content-Security-Policy allows it.
+  const s = new CSSStyleSheet();
+  s.replaceSync(text);
+  return s;
+}
+
+// ---- One IntersectionObserver for every element: loads on approach, pauses loops offscreen.
+const near = new IntersectionObserver(
+  (entries) => {
+    for (const e of entries) e.target.onNear(e.isIntersecting);
+  },
+  { rootMargin: "200px" },
+);
+
+// ---- theme="auto": the host page's own toggles, then its color-scheme, then the OS setting.
+const DARK_CLASSES = ["dark", "dark-mode", "theme-dark", "coal", "navy", "ayu"]; // mdBook: coal, navy, ayu
+const LIGHT_CLASSES = ["light", "light-mode", "theme-light", "rust"]; // mdBook: light, rust
+const THEME_ATTRS = ["data-theme", "data-bs-theme", "data-color-mode", "data-mode"];
+
+export function hostTheme(doc = document) {
+  for (const el of [doc.documentElement, doc.body]) {
+    if (!el) continue;
+    for (const a of THEME_ATTRS) {
+      const v = el.getAttribute(a);
+      if (v === "dark" || v === "light") return v;
+    }
+    if (DARK_CLASSES.some((c) => el.classList.contains(c))) return "dark";
+    if (LIGHT_CLASSES.some((c) => el.classList.contains(c))) return "light";
   }
-  return sheet;
+  const meta = doc.querySelector('meta[name="color-scheme"]')?.content ?? "";
+  const scheme = `${getComputedStyle(doc.documentElement).colorScheme} ${meta}`.split(/\s+/);
+  if (scheme.includes("dark") !== scheme.includes("light")) return scheme.includes("dark") ? "dark" : "light";
+  // A page that paints its own background (perhaps under its own media query) shows which.
+  for (const el of [doc.body, doc.documentElement]) {
+    const lum = el && luminance(getComputedStyle(el).backgroundColor);
+    if (lum !== null && lum !== undefined) return lum < 0.4 ? "dark" : "light";
+  }
+  // Transparent: the browser paints the page dark only when it declares it can be.
+  return scheme.includes("dark") && matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+// Relative luminance of an opaque `rgb(…)`/`rgba(…)` colour; null when transparent or other.
+function luminance(css) {
+  const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(css);
+  if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) return null;
+  const [r, g, b] = [m[1], m[2], m[3]].map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+const followers = new Set();
+let watcher, media;
+function onHostTheme() {
+  for (const el of followers) el.applyTheme();
+}
+function follow(el) {
+  followers.add(el);
+  if (watcher) return;
+  watcher = new MutationObserver(onHostTheme);
+  const attributeFilter = ["class", "style", ...THEME_ATTRS];
+  watcher.observe(document.documentElement, { attributes: true, attributeFilter });
+  if (document.body) watcher.observe(document.body, { attributes: true, attributeFilter });
+  media = matchMedia("(prefers-color-scheme: dark)");
+  media.addEventListener("change", onHostTheme);
+}
+function unfollow(el) {
+  followers.delete(el);
+  if (followers.size || !watcher) return;
+  watcher.disconnect();
+  media.removeEventListener("change", onHostTheme);
+  watcher = media = undefined;
 }
 
 // "a, b*2" → [{name: "a", weight: 1}, {name: "b", weight: 2}]
@@ -42,118 +147,452 @@ function parseNodes(text) {
     .filter(Boolean)
     .map((s) => {
       const star = s.lastIndexOf("*");
-      return star > 0 ? { name: s.slice(0, star), weight: Number(s.slice(star + 1)) } : { name: s, weight: 1 };
+      return star > 0 ? { name: s.slice(0, star).trim(), weight: Number(s.slice(star + 1)) } : { name: s, weight: 1 };
     });
 }
 
-class HashRing extends HTMLElement {
-  static observedAttributes = ["nodes", "vnodes", "hash", "algorithm", "keys"];
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+export class HashRing extends HTMLElement {
+  static observedAttributes = [...ENGINE_ATTRS, "view", "theme"];
+
+  #mod; // the engine module, once loaded
+  #session;
+  #view; // RingView
+  #started = false; // the engine was asked for
+  #dirty = new Set(); // what attribute changes await: "engine", "view", "theme"
+  #queued = false;
+  #waiters = []; // method calls awaiting the first build
+  #moved = [];
+  #anim = null; // {movers, moved, walk, start, ms}
+  #frame = 0;
+  #loop = 0;
+  #playing = true;
+  #chose = false; // the reader pressed Pause or Play
+  #joined = null; // the node the migrate loop added
+  #visible = false;
+  #resize;
+  #internals;
+  #parts = {};
 
   constructor() {
     super();
+    this.#internals = this.attachInternals?.();
     const root = this.attachShadow({ mode: "open" });
-    const canvas = document.createElement("canvas");
-    canvas.setAttribute("role", "img");
-    const bar = document.createElement("div");
-    bar.className = "bar";
-    for (const [act, label] of [["add", "Add node"], ["remove", "Remove node"]]) {
-      const button = document.createElement("button");
-      Object.assign(button, { type: "button", textContent: label });
-      button.dataset.act = act;
-      button.addEventListener("click", () => this.change(act));
-      bar.append(button);
+    root.adoptedStyleSheets = sheets();
+    const make = (tag, props, attrs = {}) => {
+      const el = Object.assign(document.createElement(tag), props);
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      return el;
+    };
+    const p = this.#parts;
+    p.canvas = make("canvas", {}, { part: "canvas", role: "img", "aria-label": "A hash ring (loads when scrolled into view)" });
+    p.add = make("button", { type: "button", textContent: "Add node" }, { part: "button add" });
+    p.remove = make("button", { type: "button", textContent: "Remove node" }, { part: "button remove" });
+    p.pause = make("button", { type: "button", textContent: "Pause", hidden: true }, { part: "button pause", "aria-pressed": "false" });
+    p.add.addEventListener("click", () => this.#step("add"));
+    p.remove.addEventListener("click", () => this.#step("remove"));
+    p.pause.addEventListener("click", () => {
+      this.#chose = true;
+      this.#setPlaying(!this.#playing);
+    });
+    const bar = make("div", { className: "bar" }, { part: "controls" });
+    bar.append(p.add, p.remove, p.pause);
+    p.legend = make("ul", { className: "legend" }, { part: "legend", "aria-label": "Nodes and their shares" });
+    p.message = make("p", { className: "message" }, { part: "message", "aria-live": "polite" });
+    const frame = make("div", { className: "frame" }, { part: "frame" });
+    frame.append(p.canvas, bar, p.legend, p.message);
+    root.append(frame);
+    // The host page's shortcuts never see keys pressed in here.
+    for (const type of ["keydown", "keyup", "keypress"]) {
+      root.addEventListener(type, (e) => PASS_KEYS.has(e.key) || e.stopPropagation());
     }
-    const legend = document.createElement("p");
-    legend.className = "legend";
-    const out = document.createElement("p");
-    out.className = "out";
-    out.setAttribute("aria-live", "polite");
-    root.append(canvas, bar, legend, out);
-    this.canvas = canvas;
   }
 
-  connectedCallback() {
-    ready.then(() => {
-      this.shadowRoot.adoptedStyleSheets = [styles()];
-      this.view ??= new RingView(this.canvas, palette());
-      this.build();
+  // ---- Attributes ↔ properties
+  get view() {
+    return this.getAttribute("view") ?? "ring";
+  }
+  set view(v) {
+    this.#setAttr("view", v);
+  }
+  get theme() {
+    return this.getAttribute("theme") ?? "auto";
+  }
+  set theme(v) {
+    this.#setAttr("theme", v);
+  }
+  #setAttr(name, v) {
+    if (v === null || v === undefined) this.removeAttribute(name);
+    else this.setAttribute(name, Array.isArray(v) ? v.join(", ") : String(v));
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (old === value) return;
+    this.#dirty.add(ENGINE_ATTRS.includes(name) ? "engine" : name);
+    if (this.#queued) return;
+    this.#queued = true;
+    // Every change made in this task lands in one update.
+    queueMicrotask(() => {
+      this.#queued = false;
+      if (this.#session || this.#failedBuild) this.#update();
     });
-    this.resize ??= new ResizeObserver(() => this.session && this.draw());
-    this.resize.observe(this);
+  }
+
+  // ---- Life cycle
+  connectedCallback() {
+    near.observe(this);
+    this.#resize ??= new ResizeObserver(() => this.#session && this.#redraw());
+    this.#resize.observe(this.#parts.canvas);
+    this.applyTheme();
   }
 
   disconnectedCallback() {
-    this.resize?.disconnect();
-    this.resize = undefined;
-    this.session?.free();
-    this.session = undefined;
+    near.unobserve(this);
+    this.#resize?.disconnect();
+    this.#resize = undefined;
+    unfollow(this);
+    this.#stopLoop();
+    cancelAnimationFrame(this.#frame);
+    this.#anim = null;
+    this.#session?.free();
+    this.#session = undefined;
+    this.#started = false;
+    this.#visible = false;
   }
 
-  attributeChangedCallback() {
-    if (this.isConnected && this.view) this.build();
+  // Called by the shared IntersectionObserver.
+  onNear(visible) {
+    this.#visible = visible;
+    if (visible) this.#start();
+    this.#syncLoop();
   }
 
-  say(text, error = false) {
-    const out = this.shadowRoot.querySelector(".out");
-    out.className = error ? "out error" : "out";
-    out.textContent = text;
+  #start() {
+    if (this.#started || !this.isConnected) return;
+    this.#started = true;
+    if (!this.#mod) this.#say("Loading…");
+    loadEngine().then(
+      (mod) => {
+        if (!this.isConnected || this.#session) return;
+        this.#mod = mod;
+        this.shadowRoot.adoptedStyleSheets = sheets(mod);
+        this.#view ??= new RingView(this.#parts.canvas, mod.palette());
+        this.#dirty.clear();
+        this.#layoutView();
+        this.#build();
+        this.applyTheme();
+      },
+      (e) => {
+        this.#failedBuild = true;
+        this.#fail("engine-load", `the engine did not load (${e?.message ?? e})`);
+        this.#releaseWaiters();
+      },
+    );
   }
 
-  build() {
-    const options = { nodes: parseNodes(this.getAttribute("nodes") ?? "a, b, c") };
-    for (const name of ["algorithm", "hash"]) if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
-    for (const name of ["vnodes", "keys"]) if (this.hasAttribute(name)) options[name] = Number(this.getAttribute(name));
-    options.keys ??= 1000;
-    try {
-      const next = new Session(options);
-      this.session?.free();
-      this.session = next;
-      this.moved = [];
-      this.say("Add or remove a node to see exactly what moves.");
-    } catch (e) {
-      this.say(`hash-ring: ${e.message}`, true);
-      return;
+  #failedBuild = false;
+
+  #update() {
+    const dirty = new Set(this.#dirty);
+    this.#dirty.clear();
+    if (dirty.has("engine")) this.#build();
+    if (dirty.has("view")) this.#layoutView();
+    if (dirty.has("theme") || dirty.has("view")) this.applyTheme();
+    else if (!dirty.has("engine") && this.#session) this.#redraw();
+  }
+
+  // ---- Building from attributes
+  #options() {
+    const nodes = parseNodes(this.getAttribute("nodes") ?? "a, b, c");
+    const options = { nodes, keys: 1000 };
+    for (const name of ENGINE_ATTRS.slice(1)) {
+      const raw = this.getAttribute(name);
+      if (raw === null || raw.trim() === "") continue;
+      options[name] = NUMERIC.has(name) ? Number(raw) : raw.trim();
     }
-    this.draw();
+    return options;
   }
 
-  draw() {
+  #build() {
+    let next;
+    try {
+      next = new this.#mod.Session(this.#options());
+    } catch (e) {
+      this.#failedBuild = true;
+      this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
+      this.#releaseWaiters();
+      return false;
+    }
+    this.#failedBuild = false;
+    this.#stopLoop();
+    this.#joined = null;
+    this.#session?.free();
+    this.#session = next;
+    this.#moved = [];
+    this.#anim = null;
+    this.#say(this.view === "migrate" ? "" : "Add or remove a node to see exactly what moves.");
+    this.#redraw();
+    this.#syncLoop();
+    this.#emit("ready", { nodes: next.nodes().map((n) => n.name), settings: next.settings() });
+    this.#releaseWaiters();
+    return true;
+  }
+
+  #releaseWaiters() {
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  #layoutView() {
+    let view = this.view;
+    if (!VIEWS.includes(view)) {
+      this.#fail("invalid-option", `view must be one of ${VIEWS.join(", ")} (got ${JSON.stringify(view)})`);
+      view = "ring";
+    }
+    const migrate = view === "migrate";
+    this.#parts.add.hidden = this.#parts.remove.hidden = migrate;
+    this.#parts.pause.hidden = !migrate;
+    // A loop that speaks every few seconds would drown a screen reader.
+    this.#parts.message.setAttribute("aria-live", migrate ? "off" : "polite");
+    if (migrate && reducedMotion() && !this.#chose) this.#setPlaying(false);
+    this.#anim = null;
+    this.#moved = [];
+    if (this.#session) this.#redraw();
+    this.#syncLoop();
+  }
+
+  // ---- Theme
+  applyTheme() {
+    let theme = this.theme;
+    if (!THEMES.includes(theme)) {
+      if (this.#mod) this.#fail("invalid-option", `theme must be one of ${THEMES.join(", ")} (got ${JSON.stringify(theme)})`);
+      theme = "auto";
+    }
+    const states = this.#internals?.states;
+    if (theme === "auto") {
+      if (this.isConnected) follow(this);
+      const resolved = hostTheme();
+      try {
+        states?.delete(resolved === "dark" ? "light" : "dark");
+        states?.add(resolved);
+      } catch {
+        // A browser without custom states falls back to the colour-scheme media query.
+      }
+    } else {
+      unfollow(this);
+      states?.delete("dark");
+      states?.delete("light");
+    }
+    if (this.#session) this.#redraw();
+  }
+
+  // The theme the element shows now.
+  get resolvedTheme() {
+    const theme = THEMES.includes(this.theme) ? this.theme : "auto";
+    return theme === "auto" ? hostTheme() : theme;
+  }
+
+  // ---- Drawing
+  #colours() {
     const css = getComputedStyle(this);
     const v = (name) => css.getPropertyValue(name).trim();
-    const scene = this.session.scene();
-    this.view.setData({ ...scene, theme: { bg: v("--bg"), fg: v("--fg"), muted: v("--muted"), moved: v("--moved") } });
-    this.view.draw({ moved: this.moved });
-    const rows = this.session.nodes();
-    this.shadowRoot.querySelector(".legend").replaceChildren(
+    const palette = this.#mod.palette().map((c, i) => v(`--hash-ring-node-${i}`) || c);
+    return { theme: { bg: v("--_bg"), fg: v("--_fg"), muted: v("--_muted"), moved: v("--_moved") }, palette };
+  }
+
+  #redraw() {
+    if (!this.#session || !this.#view) return;
+    const view = VIEWS.includes(this.view) ? this.view : "ring";
+    const { theme, palette } = this.#colours();
+    this.#view.palette = palette;
+    const rows = this.#session.nodes();
+    const canvas = this.#parts.canvas;
+    if (view === "shares" || view === "spread") {
+      const box = canvas.getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1;
+      canvas.width = Math.max(1, Math.round(box.width * dpr));
+      canvas.height = Math.max(1, Math.round(box.height * dpr));
+      try {
+        this.#session.drawChart(canvas, view, { dark: this.resolvedTheme === "dark", dpr });
+      } catch (e) {
+        this.#fail(e?.code ?? "unsupported", e?.message ?? String(e));
+      }
+      const shares = rows.map((n) => `${n.name} ${n.share == null ? `${n.keys} keys` : `${(n.share * 100).toFixed(1)}%`}`);
+      const what = view === "shares" ? "Share of the key space per node" : "Spread of load against vnodes per node";
+      canvas.setAttribute("aria-label", `${what}: ${shares.join(", ")}.`);
+    } else {
+      const scene = this.#session.scene();
+      this.#view.setData({ ...scene, theme });
+      this.#paint();
+      canvas.setAttribute("aria-label", `${scene.description} ${scene.summary}`);
+    }
+    this.#parts.legend.replaceChildren(
       ...rows.map((n) => {
-        const item = document.createElement("span");
+        const item = document.createElement("li");
         const swatch = document.createElement("i");
-        swatch.style.background = this.view.slotColour(n.colour);
+        swatch.style.background = this.#view.slotColour(n.colour);
         item.append(swatch, `${n.name} ${n.share == null ? `${n.keys} keys` : `${(n.share * 100).toFixed(1)}%`}`);
         return item;
       }),
     );
-    this.canvas.setAttribute("aria-label", `${scene.description} ${scene.summary}`);
   }
 
-  change(action) {
-    if (!this.session) return;
+  // One frame of the ring: the still layer plus what is moving.
+  #paint() {
+    const a = this.#anim;
+    const t = a ? Math.min(1, (performance.now() - a.start) / a.ms) : 1;
+    this.#view.draw({ moved: this.#moved, movers: a?.movers, t, walk: a?.walk, walkT: t });
+    if (a && t < 1) this.#frame = requestAnimationFrame(() => this.#paint());
+  }
+
+  #animate(parts, ms) {
+    cancelAnimationFrame(this.#frame);
+    this.#anim = { ...parts, start: performance.now(), ms: reducedMotion() ? 1 : ms };
+    const view = this.view;
+    if (view === "ring" || view === "migrate") this.#paint();
+  }
+
+  // ---- Changes
+  #step(action) {
+    if (!this.#session) return null;
+    const nodes = this.#session.nodes();
+    if (action === "add") return this.#apply("add", this.#session.nextNodeName());
+    if (nodes.length < 2) return this.#fail("empty-ring", "keep at least one node");
+    return this.#apply("remove", nodes[nodes.length - 1].name);
+  }
+
+  #apply(action, name, opts) {
+    let t;
     try {
-      const nodes = this.session.nodes();
-      const t =
-        action === "add"
-          ? this.session.add(this.session.nextNodeName())
-          : nodes.length > 1
-            ? this.session.remove(nodes[nodes.length - 1].name)
-            : null;
-      if (!t) return this.say("Keep at least one node.", true);
-      this.moved = t.exact?.arcs ?? [];
-      this.say(t.text);
-      this.draw();
+      t = action === "add" ? this.#session.add(name, opts) : this.#session.remove(name);
     } catch (e) {
-      this.say(e.message, true);
+      return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
+    this.#moved = t.exact?.arcs ?? [];
+    this.#say(t.text);
+    this.#redraw();
+    this.#animate({ movers: t.movers }, MOVE_MS);
+    const detail = {
+      action,
+      name,
+      label: t.label,
+      text: t.text,
+      movedFraction: t.exact?.movedFraction ?? null,
+      idealFraction: t.exact?.idealFraction ?? null,
+      movedKeys: t.sample?.movedKeys ?? 0,
+      keys: t.sample?.keys ?? 0,
+    };
+    this.#emit("change", detail);
+    return detail;
+  }
+
+  // ---- The migrate view: a join, then a leave, again and again.
+  #setPlaying(on) {
+    this.#playing = on;
+    this.#parts.pause.textContent = on ? "Pause" : "Play";
+    this.#parts.pause.setAttribute("aria-pressed", String(!on));
+    this.#syncLoop();
+  }
+
+  #syncLoop() {
+    const run = this.#session && this.view === "migrate" && this.#playing && this.#visible && this.isConnected;
+    if (run && !this.#loop) {
+      this.#loop = setInterval(() => this.#migrateStep(), MIGRATE_PERIOD_MS);
+      if (!this.#joined) this.#migrateStep();
+    } else if (!run) this.#stopLoop();
+  }
+
+  #stopLoop() {
+    clearInterval(this.#loop);
+    this.#loop = 0;
+  }
+
+  #migrateStep() {
+    if (!this.#session) return;
+    if (this.#joined) {
+      const name = this.#joined;
+      this.#joined = null;
+      this.#apply("remove", name);
+    } else {
+      this.#joined = this.#session.nextNodeName();
+      if (!this.#apply("add", this.#joined)) this.#joined = null;
+    }
+  }
+
+  // ---- Methods for a writer's script. Each waits for the engine and never rejects: a
+  // failure shows its message, fires `error`, and resolves to null.
+  async #ready() {
+    if (this.#session) return true;
+    this.#start();
+    if (!this.#failedBuild) await new Promise((resolve) => this.#waiters.push(resolve));
+    return Boolean(this.#session);
+  }
+
+  async add(name, options = {}) {
+    if (!(await this.#ready())) return null;
+    return this.#apply("add", name === undefined ? this.#session.nextNodeName() : name, options);
+  }
+
+  // remove() with no name is the DOM's own: it takes the element out of the page.
+  remove(...args) {
+    if (!args.length) return super.remove();
+    return this.#removeNode(args[0]);
+  }
+
+  async #removeNode(name) {
+    if (!(await this.#ready())) return null;
+    return this.#apply("remove", name);
+  }
+
+  async follow(key) {
+    if (!(await this.#ready())) return null;
+    let f;
+    try {
+      f = this.#session.follow(key);
+    } catch (e) {
+      return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
+    }
+    this.#say(f.text);
+    this.#animate({ walk: { fraction: f.fraction, stops: f.walk } }, WALK_MS);
+    return f;
+  }
+
+  async reset() {
+    if (!(await this.#ready()) && !this.#mod) return null;
+    return this.#build() ? true : null;
+  }
+
+  // ---- Words and events
+  #say(text, error = false) {
+    this.#parts.message.className = error ? "message error" : "message";
+    this.#parts.message.textContent = text;
+  }
+
+  #fail(code, message) {
+    this.#say(`hash-ring: ${message}`, true);
+    this.#emit("error", { code, message });
+    return null;
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 }
 
-customElements.define("hash-ring", HashRing);
+// Engine attributes as properties: strings, numbers for the numeric ones (null when unset).
+for (const name of ENGINE_ATTRS) {
+  Object.defineProperty(HashRing.prototype, name, {
+    get() {
+      const raw = this.getAttribute(name);
+      return raw === null ? null : NUMERIC.has(name) ? Number(raw) : raw;
+    },
+    set(v) {
+      if (v === null || v === undefined) this.removeAttribute(name);
+      else this.setAttribute(name, Array.isArray(v) ? v.join(", ") : String(v));
+    },
+    configurable: true,
+    enumerable: true,
+  });
+}
+
+if (!customElements.get("hash-ring")) customElements.define("hash-ring", HashRing);
