@@ -4,8 +4,12 @@
 //! 2. wasm: `tests/web.rs` (the JS binding) and `tests/web_real.rs` (every real-system
 //!    fixture) under wasm-bindgen-test in each browser of `wasm-pack.toml`;
 //! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
-//!    against the built `www/` served on 127.0.0.1 at a free port.
+//!    against the built `www/` served on 127.0.0.1 at a free port, under `/ringlab/` as
+//!    GitHub Pages serves a project site;
+//! 4. checks: the workflows (actionlint), relative URLs, the npm package and its types (npm
+//!    pack, tsc), and the crate as published (`checks.rs`).
 
+use crate::checks;
 use crate::serve::Server;
 use crate::settings::{self, Settings};
 use crate::step::{self, announce, Failure};
@@ -32,6 +36,7 @@ pub fn run() -> Result<(), Failure> {
         tallies.push(wasm(browser, &features)?);
     }
     tallies.push(page(&settings)?);
+    tallies.push(checks_stage(&settings)?);
 
     println!("\n==> summary");
     for t in &tallies {
@@ -84,7 +89,7 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
     let name = "page tests (node --test, Chromium)";
     announce(name);
     let start = Instant::now();
-    let server = Server::start("127.0.0.1", 0)?;
+    let server = Server::start("127.0.0.1", 0, PAGES_PREFIX)?;
     let mut files: Vec<String> = std::fs::read_dir("tests/e2e")
         .map_err(|e| Failure::new(name, e.to_string()))?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -105,6 +110,22 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
         .env("RINGLAB_WASM_BYTES", built.raw_bytes.to_string());
     let (lines, ok) = step::run_capturing(name, &mut cmd)?;
     tally(name, &lines, start, ok, node_counts)
+}
+
+/// The path GitHub Pages serves a project site under (`https://OWNER.github.io/ringlab/`).
+const PAGES_PREFIX: &str = "/ringlab/";
+
+fn checks_stage(settings: &Settings) -> Result<Tally, Failure> {
+    let name = "checks (actionlint, URLs, npm pack, tsc, cargo package)";
+    announce(name);
+    let start = Instant::now();
+    let (passed, failed) = checks::run(settings);
+    let seconds = step::secs(start);
+    println!("    {name}: {passed} passed, {failed} failed in {seconds:.1}s");
+    if failed > 0 {
+        return Err(Failure::new(name, format!("{failed} failed (see above)")));
+    }
+    Ok(Tally { stage: name.to_string(), passed, failed, seconds })
 }
 
 fn tally(
