@@ -167,6 +167,7 @@ export class Ring {
   constructor(options?: RingOptions);
   /** Releases the wasm memory it holds (the garbage collector does it too). */
   free(): void;
+  [Symbol.dispose](): void;
   readonly algorithm: AlgorithmName;
   readonly hash: HashName;
   readonly bits: RingBits;
@@ -364,6 +365,7 @@ export class Session {
   /** `new Session()` is the playground's five nodes. */
   constructor(options?: SessionOptions);
   free(): void;
+  [Symbol.dispose](): void;
   /** The session a share link's fragment describes. */
   static fromLink(link: string): Session;
   /** The share link's fragment: `"#ringlab=2&…"`. */
@@ -431,6 +433,8 @@ export function cassandraToken(key: string): bigint;
 export function jumpHash(key: bigint, buckets: number): number;
 /** Every algorithm on the same nodes and keys `"{prefix}0" ..` (at most 50,000). */
 export function compareAlgorithms(options: RingOptions, prefix: string, count: number): Comparison[];
+/** Installs the panic hook that logs a bug's message; `init` runs it (wasm-bindgen exports it). */
+export function start(): void;
 /** The node colours, `#rrggbb`. */
 export function palette(): string[];
 /** The theme's CSS custom properties for an element's shadow root (`:host`). */

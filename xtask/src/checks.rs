@@ -4,7 +4,7 @@
 
 use crate::package;
 use crate::settings::Settings;
-use crate::step::{self, Failure};
+use crate::step;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
