@@ -3,6 +3,8 @@
 //! - `cargo xtask build`: release wasm build → wasm-bindgen → wasm-opt → `www/pkg/`.
 //! - `cargo xtask serve [--port N] [--prefix /ringlab/]`: build, then serve `www/` on 127.0.0.1.
 //! - `cargo xtask package`: build, then write the npm package to `target/npm/`.
+//! - `cargo xtask checks`: build, then only the checks stage of `test` (workflows, URLs,
+//!   npm package, types, crate).
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests,
 //!   and the checks (workflows, URLs, npm package, types, crate).
 //! - `cargo xtask bench`: criterion benchmarks.
@@ -21,7 +23,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--prefix /PATH/] | package | test | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--prefix /PATH/] | package | checks | test | bench>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         Some("build") => build::run().map(drop),
         Some("serve") => serve::run(&args[1..]),
         Some("package") => package::run(),
+        Some("checks") => test::checks_only(),
         Some("test") => test::run(),
         Some("bench") => bench(),
         _ => Err(step::Failure::new("arguments", USAGE)),

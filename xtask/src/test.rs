@@ -52,6 +52,17 @@ pub fn run() -> Result<(), Failure> {
     Ok(())
 }
 
+/// `cargo xtask checks`: the build's tools and build, then the checks stage alone.
+pub fn checks_only() -> Result<(), Failure> {
+    tools::announce_checks();
+    tools::for_build()?;
+    let settings = settings::load()?;
+    build::package(&settings)?;
+    let tally = checks_stage(&settings)?;
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    Ok(())
+}
+
 fn native(features: &[String]) -> Result<Tally, Failure> {
     let name = "native tests (cargo test)";
     announce(name);
