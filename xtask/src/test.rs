@@ -101,6 +101,7 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
     announce(name);
     let start = Instant::now();
     let server = Server::start("127.0.0.1", 0, PAGES_PREFIX)?;
+    println!("    serving www/ at {} (as GitHub Pages serves a project site)", server.url);
     let mut files: Vec<String> = std::fs::read_dir("tests/e2e")
         .map_err(|e| Failure::new(name, e.to_string()))?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
