@@ -2,8 +2,9 @@
 //
 // Written by hand, because wasm-bindgen types every argument and object as `any`.
 // `cargo xtask test` keeps it honest: tests/types/exports.ts checks that these names are
-// exactly the ones the wasm module exports, and tests/types/example.ts (README's example,
-// typed) compiles against this file with `tsc --strict`.
+// exactly the ones the wasm module exports, tests/types/shapes.mjs that the objects the calls
+// return have exactly these fields, and tests/types/example.ts (README's example, typed)
+// compiles against this file with `tsc --strict`. A new export goes here too.
 
 /** Every placement algorithm `algorithms()` lists. */
 export type AlgorithmName =

@@ -24,11 +24,12 @@ type Check = fn(&Settings) -> Result<String, String>;
 
 /// Runs every check; (passed, failed).
 pub fn run(settings: &Settings) -> (u64, u64) {
-    let checks: [(&str, Check); 9] = [
+    let checks: [(&str, Check); 10] = [
         ("actionlint: .github/workflows/*.yml", actionlint),
         ("every URL in www/ is relative", relative_urls),
         ("npm package: npm pack --dry-run lists exactly the intended files", npm_pack),
         ("types: hand-written .d.ts names exactly the wasm exports", types_match_exports),
+        ("types: what the calls return has exactly the typed fields", types_match_values),
         ("types: README's JS API example compiles (tsc --strict --noEmit)", example_compiles),
         ("types: the example calls everything README's JS API shows", example_covers_readme),
         ("crate: cargo package builds, and ships the engine only", crate_files),
@@ -158,6 +159,12 @@ fn types_match_exports(settings: &Settings) -> Result<String, String> {
     generated_types(settings)?;
     tsc("tests/types/tsconfig.exports.json")?;
     Ok("every export, class member, static and arity".into())
+}
+
+/// Runs the built module in Node and compares the objects it returns with the interfaces.
+fn types_match_values(_: &Settings) -> Result<String, String> {
+    let out = command(Command::new("node").arg("tests/types/shapes.mjs"))?;
+    Ok(out.lines().last().unwrap_or("").trim_start_matches("shapes: ").to_string())
 }
 
 fn example_compiles(_: &Settings) -> Result<String, String> {
