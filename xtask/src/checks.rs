@@ -211,8 +211,16 @@ fn called_names(code: &str) -> BTreeSet<String> {
 }
 
 fn crate_files(_: &Settings) -> Result<String, String> {
-    let out = command(step::cargo().args(["package", "--list", "--allow-dirty", "--package", "ringlab"]))?;
-    let files: Vec<&str> = out.lines().filter(|l| !l.is_empty() && !l.starts_with("warning")).collect();
+    let out = step::cargo()
+        .args(["package", "--list", "--allow-dirty", "--offline", "--package", "ringlab"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into());
+    }
+    // The list is stdout; cargo's warnings go to stderr.
+    let list = String::from_utf8_lossy(&out.stdout);
+    let files: Vec<&str> = list.lines().filter(|l| !l.is_empty()).collect();
     let stray: Vec<&&str> =
         files.iter().filter(|f| ["tests/", "www/", "xtask/", "benches/", ".github/"].iter().any(|d| f.starts_with(d))).collect();
     if !stray.is_empty() {

