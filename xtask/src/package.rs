@@ -2,8 +2,8 @@
 //!
 //! The built module (`pkg/ringlab.js`, `pkg/ringlab_bg.wasm`) with the hand-written types
 //! (`types/ringlab.d.ts`), the `<hash-ring>` element with what it imports (as in `www/`, so its
-//! relative imports hold), the README and both license files, and a `package.json` whose
-//! version is Cargo.toml's.
+//! relative imports hold), the README (its links into the repository made absolute) and both
+//! license files, and a `package.json` whose version is Cargo.toml's.
 
 use crate::settings::{self, Settings};
 use crate::step::{announce, Failure};
@@ -63,6 +63,7 @@ pub fn write(settings: &Settings) -> Result<PathBuf, Failure> {
         std::fs::copy(&from, dir.join(to)).map_err(|e| fail(format!("copy {}: {e} (run cargo xtask build first)", from.display())))?;
     }
     check_imports(&dir)?;
+    absolute_readme_links(&dir.join("README.md"))?;
     let manifest = package_json()?;
     let text = serde_json::to_string_pretty(&manifest).map_err(|e| fail(e.to_string()))? + "\n";
     std::fs::write(dir.join("package.json"), text).map_err(|e| fail(e.to_string()))?;
@@ -104,6 +105,27 @@ fn package_json() -> Result<serde_json::Value, Failure> {
         // Importing the API does nothing by itself; importing the element defines <hash-ring>.
         "sideEffects": ["./hash-ring.js"]
     }))
+}
+
+/// The README's repository-relative links (the screenshot) point into the repository, since
+/// the package does not hold those files.
+fn absolute_readme_links(readme: &Path) -> Result<(), Failure> {
+    let fail = |e: String| Failure::new(STEP, e);
+    let repository = cargo_field("repository")?;
+    let text = std::fs::read_to_string(readme).map_err(|e| fail(e.to_string()))?;
+    let text = text.replace("](www/", &format!("]({repository}/raw/HEAD/www/"));
+    std::fs::write(readme, text).map_err(|e| fail(e.to_string()))
+}
+
+fn cargo_field(key: &str) -> Result<String, Failure> {
+    let text = std::fs::read_to_string("Cargo.toml").map_err(|e| Failure::new(STEP, e.to_string()))?;
+    let cargo: toml::Value = text.parse().map_err(|e: toml::de::Error| Failure::new(STEP, e.to_string()))?;
+    cargo
+        .get("package")
+        .and_then(|p| p.get(key))
+        .and_then(|v| v.as_str())
+        .map(String::from)
+        .ok_or_else(|| Failure::new(STEP, format!("Cargo.toml has no package.{key}")))
 }
 
 /// Every relative import in the package's JS names a file in the package.
