@@ -37,8 +37,7 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
         ])
         .args(b.feature_args()),
     )?;
-    let profile_dir = if b.profile == "dev" { "debug" } else { &b.profile };
-    let compiled = format!("target/wasm32-unknown-unknown/{profile_dir}/{}.wasm", b.package.replace('-', "_"));
+    let compiled = compiled_wasm(settings);
     step::run(
         "wasm-bindgen",
         Command::new("wasm-bindgen").args([
@@ -49,8 +48,8 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
             "--out-name",
             &b.out_name,
             "--no-typescript",
-            &compiled,
-        ]),
+        ])
+        .arg(&compiled),
     )?;
     let wasm = PathBuf::from(&b.out_dir).join(format!("{}_bg.wasm", b.out_name));
     step::run(
@@ -71,6 +70,14 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
         built.gzip_bytes
     );
     Ok(built)
+}
+
+/// The wasm file cargo compiled (under `CARGO_TARGET_DIR` when it is set).
+pub fn compiled_wasm(settings: &Settings) -> PathBuf {
+    let b = &settings.build;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+    let profile_dir = if b.profile == "dev" { "debug" } else { &b.profile };
+    target.join("wasm32-unknown-unknown").join(profile_dir).join(format!("{}.wasm", b.package.replace('-', "_")))
 }
 
 fn gzip_len(bytes: &[u8]) -> u64 {

@@ -1,15 +1,21 @@
 //! `cargo xtask`: ringlab's build tool.
 //!
 //! - `cargo xtask build`: release wasm build → wasm-bindgen → wasm-opt → `www/pkg/`.
-//! - `cargo xtask serve [--port N] [--csp]`: build, then serve `www/` on 127.0.0.1 (`--csp` sends
-//!   the Content-Security-Policy a deployment would).
-//! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests.
+//! - `cargo xtask serve [--port N] [--csp] [--prefix /ringlab/]`: build, then serve `www/` on
+//!   127.0.0.1 (`--csp` sends the Content-Security-Policy a deployment would).
+//! - `cargo xtask package`: build, then write the npm package to `target/npm/`.
+//! - `cargo xtask checks`: build, then only the checks stage of `test` (workflows, URLs,
+//!   npm package, types, crate).
+//! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests,
+//!   and the checks (workflows, URLs, npm package, types, crate).
 //! - `cargo xtask bench`: criterion benchmarks.
 //!
 //! Each command first installs what it needs and is missing (see `tools.rs`), and every step
 //! prints its name; a failing step names itself and the command exits non-zero.
 
 mod build;
+mod checks;
+mod package;
 mod serve;
 mod settings;
 mod step;
@@ -18,7 +24,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] | test | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | checks | test | bench>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,6 +36,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("build") => build::run().map(drop),
         Some("serve") => serve::run(&args[1..]),
+        Some("package") => package::run(),
+        Some("checks") => test::checks_only(),
         Some("test") => test::run(),
         Some("bench") => bench(),
         _ => Err(step::Failure::new("arguments", USAGE)),

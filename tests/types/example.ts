@@ -1,0 +1,97 @@
+// README's "The JS API" example, typed: every call it shows, compiled with `tsc --strict
+// --noEmit` against the package's types (`cargo xtask test`, checks stage). The annotations
+// say what each call returns; a wrong one fails the compile.
+import init, {
+  Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, theoreticalRsd,
+  palette, elementThemeCss,
+} from "ringlab";
+import type {
+  AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
+  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow,
+} from "ringlab";
+import "ringlab/hash-ring";
+
+await init();
+
+const ring = new Ring({ algorithm: "ring", hash: "xxh3", bits: 32, vnodes: 160,
+                        nodes: ["cache-a", { name: "cache-b", weight: 2, zone: "eu-1" }] });
+ring.add("cache-c", { weight: 1, zone: "eu-2" });
+const owner: string = ring.locate("user:42");
+const replicas: string[] = ring.replicas("user:42", 2);
+const nodes: RingNode[] = ring.nodes();
+const share: number | null = nodes[0].share;
+const spread: Spread | null = ring.spread();
+const sweep: SweepStep[] = ring.vnodeSweep([1, 10, 100]);
+const owners: Uint32Array = ring.keyOwners("key:", 1000);
+const position: string = ring.keyPosition("user:42");
+const described: string = ring.describeKey("user:42");
+const before: Ring = ring.clone();
+ring.remove("cache-a");
+const diff: RingDiff = Ring.diff(before, ring);
+const firstArc: { start: string; end: string; from: string; to: string } | undefined = diff.arcs[0];
+const sampled: SampleMigration = Ring.diffSample(before, ring, "key:", 10000, 1.0);
+const keyed: SampleMigration = Ring.diffKeys(before, ring, ["user:1", "user:2"], 0);
+const getters: [AlgorithmName, HashName, 32 | 64, number, number, number] =
+  [ring.algorithm, ring.hash, ring.bits, ring.vnodes, ring.pointCount, ring.memoryBytes];
+ring.setWeight("cache-b", 3);
+
+const session = new Session();
+const other = new Session({ nodes: ["a", { name: "b", weight: 2 }], algorithm: "jump", hash: "md5", bits: 64,
+                            vnodes: 10, keys: 500, replicas: 2 });
+const t: Transition = session.add("node-6", { weight: 1 });
+const movedExactly: number | undefined = t.exact?.movedFraction;
+const movedOnSample: number | undefined = t.sample?.movedFraction;
+const movers: number = t.movers.count;
+session.remove("node-2"); session.setWeight("node-1", 2); session.configure({ vnodes: 64 });
+const undone: Transition | null = session.undo();
+const redone: Transition | null = session.redo();
+const scene: Scene = session.scene();
+const points: Float64Array = scene.points;
+const axis: [string, string, string, string] = scene.axis;
+const rows: SessionNode[] = session.nodes();
+const removalRule: string | null = rows[0].removalRule;
+const can: Capabilities = session.capabilities();
+const undoLabel: string | null = can.undo;
+const arc: ArcHit | null = session.arcAt(0.25);
+const near: KeyHit | null = session.keyNear(0.5, 0.01);
+const followed: Follow = session.follow("user:42");
+const reopened: Session = Session.fromLink(session.link());
+
+const memcached: string = new Ring({ algorithm: "libmemcached-weighted", nodes: ["10.0.1.1:11211", "10.0.1.2:11211"] })
+  .locate("user:42");
+const slot: number = redisKeySlot("{user1000}.following");
+const token: bigint = cassandraToken("user:42");
+const bucket: number = jumpHash(42n, 10);
+const compared: Comparison[] = compareAlgorithms({ nodes: ["a", "b", "c"] }, "key:", 10000);
+for (const row of compared) {
+  // A row is a report or the error that algorithm gave: `in` tells them apart.
+  const figure: number | string = "error" in row ? row.code : row.maxOverMean;
+  void figure;
+}
+const rsd: number = theoreticalRsd(10, 100);
+const names: AlgorithmName[] = algorithms();
+const hashNames: HashName[] = hashes();
+const colours: string[] = palette();
+const css: string = elementThemeCss();
+
+try {
+  ring.remove("no-such-node");
+} catch (e) {
+  const code: string = (e as RinglabError).code;
+  void code;
+}
+const element: HTMLElement | null = document.querySelector("hash-ring");
+
+// Wrong uses must not compile.
+// @ts-expect-error: an unknown algorithm name
+new Ring({ algorithm: "ketama" });
+// @ts-expect-error: a misspelt option
+new Ring({ vnode: 10 });
+// @ts-expect-error: jumpHash takes a BigInt key
+jumpHash(42, 10);
+// @ts-expect-error: undo can return null
+session.undo().label;
+
+void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
+  movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
+  reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element];

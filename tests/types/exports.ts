@@ -1,0 +1,29 @@
+// The hand-written types (types/ringlab.d.ts) name exactly what the wasm module exports:
+// `cargo xtask test` has wasm-bindgen write its own declarations (every type `any`) for the
+// built module, and this file compiles only if the two agree on every export, every class
+// member and every static method.
+import type * as Generated from "ringlab-generated";
+import type * as Typed from "ringlab";
+
+type Same<A extends PropertyKey, B extends PropertyKey> = [Exclude<A, B>, Exclude<B, A>] extends [never, never]
+  ? true
+  : { onlyGenerated: Exclude<A, B>; onlyTyped: Exclude<B, A> };
+
+const exportsAgree: Same<keyof typeof Generated, keyof typeof Typed> = true;
+const ringMembersAgree: Same<keyof Generated.Ring, keyof Typed.Ring> = true;
+const ringStaticsAgree: Same<keyof typeof Generated.Ring, keyof typeof Typed.Ring> = true;
+const sessionMembersAgree: Same<keyof Generated.Session, keyof Typed.Session> = true;
+const sessionStaticsAgree: Same<keyof typeof Generated.Session, keyof typeof Typed.Session> = true;
+
+// And each function and method takes the same number of arguments (optional ones counted).
+type Arity<F> = F extends (...args: infer P) => unknown ? Required<P>["length"] : never;
+type ArityMismatch<G, T> = { [K in keyof G & keyof T]: Arity<G[K]> extends Arity<T[K]> ? never : K }[keyof G & keyof T];
+type NoMismatch<M> = [M] extends [never] ? true : { mismatched: M };
+const functionArities: NoMismatch<ArityMismatch<typeof Generated, typeof Typed>> = true;
+const ringArities: NoMismatch<ArityMismatch<Generated.Ring, Typed.Ring>> = true;
+const ringStaticArities: NoMismatch<ArityMismatch<typeof Generated.Ring, typeof Typed.Ring>> = true;
+const sessionArities: NoMismatch<ArityMismatch<Generated.Session, Typed.Session>> = true;
+const sessionStaticArities: NoMismatch<ArityMismatch<typeof Generated.Session, typeof Typed.Session>> = true;
+
+void [exportsAgree, ringMembersAgree, ringStaticsAgree, sessionMembersAgree, sessionStaticsAgree, functionArities,
+  ringArities, ringStaticArities, sessionArities, sessionStaticArities];

@@ -1,0 +1,9 @@
+// `ringlab/hash-ring`: importing it defines the <hash-ring> element (a side effect); it
+// exports nothing. Attributes: nodes ("a, b*2"), vnodes, hash, algorithm, keys.
+export {};
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "hash-ring": HTMLElement;
+  }
+}

@@ -1,0 +1,458 @@
+// ringlab's JavaScript API: the types of what `pkg/ringlab.js` exports (src/web/*.rs).
+//
+// Written by hand, because wasm-bindgen types every argument and object as `any`.
+// `cargo xtask test` keeps it honest: tests/types/exports.ts checks that these names are
+// exactly the ones the wasm module exports, tests/types/shapes.mjs that the objects the calls
+// return have exactly these fields, and tests/types/example.ts (README's example, typed)
+// compiles against this file with `tsc --strict`. A new export goes here too.
+
+/** Every placement algorithm `algorithms()` lists. */
+export type AlgorithmName =
+  | "ring"
+  | "libketama"
+  | "libmemcached-weighted"
+  | "libmemcached-ketama"
+  | "redis-cluster"
+  | "cassandra"
+  | "groupcache"
+  | "jump"
+  | "rendezvous"
+  | "maglev"
+  | "multi-probe"
+  | "bounded-load"
+  | "modulo"
+  | "nginx-consistent"
+  | "nginx-hash"
+  | "haproxy-consistent"
+  | "haproxy-map-based";
+
+/** Every hash function `hashes()` lists; the byte rule of each is in src/hash.rs. */
+export type HashName = "xxh3" | "xxh64" | "xxh32" | "fnv1a32" | "fnv1a64" | "md5" | "sha256" | "murmur3" | "crc32";
+
+/** Bits of ringlab's ring positions. */
+export type RingBits = 32 | 64;
+
+/** The stable `code` of every error the API throws. */
+export type ErrorCode =
+  | "empty-ring"
+  | "duplicate-node"
+  | "unknown-node"
+  | "empty-name"
+  | "name-too-long"
+  | "invalid-weight"
+  | "invalid-vnodes"
+  | "too-many-points"
+  | "unknown-hash"
+  | "invalid-bits"
+  | "hash-too-narrow"
+  | "invalid-option"
+  | "too-large"
+  | "parse-error"
+  | "unsupported"
+  | "invalid-argument"
+  | "internal";
+
+/**
+ * What every call throws: a JS `Error` with a readable `message` and a stable `code`. The
+ * object it was called on is unchanged.
+ *
+ * ```ts
+ * try { ring.remove("nope"); } catch (e) { if ((e as RinglabError).code === "unknown-node") ... }
+ * ```
+ */
+export interface RinglabError extends Error {
+  readonly code: ErrorCode;
+}
+
+/** A node: its name, or its name with a weight (default 1) and a zone. */
+export type NodeInput = string | NodeSpec;
+
+export interface NodeSpec {
+  name: string;
+  weight?: number;
+  zone?: string | null;
+}
+
+/** `add(name, options)`'s options. */
+export interface AddOptions {
+  weight?: number;
+  zone?: string | null;
+}
+
+/** `new Ring(options)`: every field optional; each algorithm reads the fields that concern it. */
+export interface RingOptions {
+  /** Default `"ring"`. */
+  algorithm?: AlgorithmName;
+  /** Default `"xxh3"`. */
+  hash?: HashName;
+  /** Default 32. */
+  bits?: RingBits;
+  /** Points per unit of weight, 1..10,000 (default 160). */
+  vnodes?: number;
+  /** The nodes at construction (the "create" moment of stateful systems). */
+  nodes?: NodeInput[];
+  /** `cassandra`: tokens per node (default 16). */
+  numTokens?: number;
+  /** `groupcache`: points per node (default 50). */
+  replicas?: number;
+  /** `maglev`: the lookup table's size, a prime (default 65537). */
+  tableSize?: number;
+  /** `multi-probe`: probes per key (default 21). */
+  probes?: number;
+  /** `bounded-load`: the load bound's slack (default 0.25). */
+  epsilon?: number;
+  /** `bounded-load`: the key set it places, `"{keyPrefix}0" .. "{keyPrefix}{keyCount-1}"`. */
+  keyPrefix?: string;
+  keyCount?: number;
+}
+
+/** A node of a `Ring`, in the order nodes were added. */
+export interface RingNode {
+  name: string;
+  weight: number;
+  zone: string | null;
+  /** Points on the circle (0 where the algorithm has none). */
+  points: number;
+  /** The exact share of the key space, or `null` where shares can only be sampled. */
+  share: number | null;
+}
+
+/** How evenly load per unit of weight is spread (1 is a perfect load). */
+export interface Spread {
+  /** Relative standard deviation of load. */
+  rsd: number;
+  maxOverMean: number;
+  minOverMean: number;
+}
+
+/** One step of `ring.vnodeSweep(counts)`. */
+export interface SweepStep {
+  vnodes: number;
+  spread: Spread;
+  theoreticalRsd: number;
+}
+
+/** A run of positions that changed owner; positions are decimal strings (they can pass 2^53). */
+export interface MovedArc {
+  start: string;
+  end: string;
+  from: string;
+  to: string;
+}
+
+/** `Ring.diff(before, after)`: the exact migration. */
+export interface RingDiff {
+  arcs: MovedArc[];
+  /** Positions that changed owner, as a decimal string. */
+  moved: string;
+  movedFraction: number;
+  /** The least any placement could move for this change. */
+  idealFraction: number;
+  /** What `hash % N` would move. */
+  moduloFraction: number;
+}
+
+/** What moved on a key sample (`Ring.diffSample`, `Ring.diffKeys`, a transition's `sample`). */
+export interface SampleMigration {
+  keys: number;
+  movedKeys: number;
+  movedFraction: number;
+  /** The moved share of traffic when key `i` has Zipf popularity `1 / (i + 1)^zipfS`. */
+  movedTrafficFraction: number;
+  zipfS: number;
+}
+
+/** Any placement algorithm as a library object. */
+export class Ring {
+  /** `new Ring()` is an empty ringlab ring (xxh3, 32 bits, 160 vnodes). */
+  constructor(options?: RingOptions);
+  /** Releases the wasm memory it holds (the garbage collector does it too). */
+  free(): void;
+  [Symbol.dispose](): void;
+  readonly algorithm: AlgorithmName;
+  readonly hash: HashName;
+  readonly bits: RingBits;
+  readonly vnodes: number;
+  /** Points on the circle (0 for algorithms that are not rings of points). */
+  readonly pointCount: number;
+  /** Heap bytes it holds. */
+  readonly memoryBytes: number;
+  /** A copy, to keep a "before" state. */
+  clone(): Ring;
+  add(name: string, options?: AddOptions): void;
+  remove(name: string): void;
+  setWeight(name: string, weight: number): void;
+  /** The name of the node that owns `key`. */
+  locate(key: string): string;
+  /** `n` distinct nodes for `key`, new zones first; `[0]` is the owner (ringlab's ring). */
+  replicas(key: string, n: number): string[];
+  nodes(): RingNode[];
+  /** From exact shares; `null` when empty or sampled only. */
+  spread(): Spread | null;
+  /** The exact spread for each vnode count (1..10,000; at most 64 steps), same nodes and hash. */
+  vnodeSweep(counts: number[]): SweepStep[];
+  /** The owner index (into `nodes()`) of `"{prefix}0" .. "{prefix}{count-1}"`. */
+  keyOwners(prefix: string, count: number): Uint32Array;
+  /** `key`'s position in hexadecimal (ringlab's ring). */
+  keyPosition(key: string): `0x${string}`;
+  /** How `key` is placed, in the algorithm's terms: `"xxh3 0x…"`, `"slot 12739"`, `"token …"`. */
+  describeKey(key: string): string;
+  /** The exact migration between two rings of points that map keys the same way. */
+  static diff(before: Ring, after: Ring): RingDiff;
+  /** Moved keys on `"{prefix}0" .. "{prefix}{count-1}"`; `zipfS` defaults to 0. */
+  static diffSample(before: Ring, after: Ring, prefix: string, count: number, zipfS?: number): SampleMigration;
+  /** Moved keys on the given keys, most popular first; `zipfS` defaults to 0. */
+  static diffKeys(before: Ring, after: Ring, keys: string[], zipfS?: number): SampleMigration;
+}
+
+/** A session's settings, as `session.settings()` reports them. */
+export interface SessionSettings {
+  algorithm: AlgorithmName;
+  hash: HashName;
+  bits: RingBits;
+  vnodes: number;
+  /** Sample keys drawn and counted. */
+  keys: number;
+  /** Replicas shown per followed key. */
+  replicas: number;
+}
+
+/** `new Session(options)`: the nodes and any settings. */
+export interface SessionOptions extends Partial<SessionSettings> {
+  nodes?: NodeInput[];
+}
+
+/** An exact moved run, with fractions of the circle for drawing. */
+export interface MovedSpan extends MovedArc {
+  startFraction: number;
+  /** Just past the last position. */
+  endFraction: number;
+}
+
+/** A transition's exact moves (both states rings of points mapping keys the same way). */
+export interface ExactMoves {
+  arcs: MovedSpan[];
+  /** Whether `arcs` were merged for drawing (there were too many). */
+  arcsMerged: boolean;
+  moved: string;
+  movedFraction: number;
+  idealFraction: number;
+  moduloFraction: number;
+}
+
+/** Sample keys that changed owner, to animate: index, position after, colour slots. */
+export interface Movers {
+  index: number[];
+  position: number[];
+  from: number[];
+  to: number[];
+  /** How many keys moved in all (the lists stop earlier). */
+  count: number;
+}
+
+/** What one change did: every change, undo and redo returns one. */
+export interface Transition {
+  /** "Added node-6", "Undid: Removed node-2", ... */
+  label: string;
+  /** The readout: the label, what moved, and how that compares. */
+  text: string;
+  exact: ExactMoves | null;
+  /** `null` when either state has no nodes. */
+  sample: SampleMigration | null;
+  movers: Movers;
+}
+
+/** What to draw. Fractions of the circle, 0 at the top, clockwise; owners index `nodes()`. */
+export interface Scene {
+  points: Float64Array;
+  pointOwners: Uint32Array;
+  keys: Float64Array;
+  keyOwners: Uint32Array;
+  /** Node `i`'s colour slot: `palette()[colours[i] % 16]`. */
+  colours: Uint32Array;
+  /** Labels at the top, right, bottom and left, in the algorithm's key space. */
+  axis: [string, string, string, string];
+  description: string;
+  summary: string;
+}
+
+/** A row of the session's node table. */
+export interface SessionNode extends RingNode {
+  /** Sample keys it owns. */
+  keys: number;
+  colour: number;
+  /** Why it may not leave, if it may not (jump hash: only the last bucket). */
+  removalRule: string | null;
+}
+
+/** What the user may do and see with the current algorithm and history. */
+export interface Capabilities {
+  exactArcs: boolean;
+  exactShares: boolean;
+  replicas: boolean;
+  weights: boolean;
+  hash: boolean;
+  vnodes: boolean;
+  /** The label of what undo would undo, or `null`. */
+  undo: string | null;
+  redo: string | null;
+}
+
+/** The arc under the pointer. */
+export interface ArcHit {
+  start: string;
+  end: string;
+  startFraction: number;
+  endFraction: number;
+  /** The owner's index in `nodes()`, and name. */
+  node: number;
+  owner: string;
+  /** The point's label, `"name#i"`, on ringlab's ring. */
+  label: string | null;
+  text: string;
+}
+
+/** The sample key under the pointer. */
+export interface KeyHit {
+  index: number;
+  key: string;
+  text: string;
+}
+
+/** One stop of a followed key's walk. */
+export interface WalkStop {
+  name: string;
+  fraction: number;
+  colour: number;
+}
+
+/** Where a key lands and the clockwise walk to its owner (and replicas). */
+export interface Follow {
+  key: string;
+  description: string;
+  fraction: number;
+  owner: string;
+  walk: WalkStop[];
+  text: string;
+}
+
+export type ChartKind = "spread" | "shares" | "moves" | "algorithms";
+
+export interface DrawChartOptions {
+  dark?: boolean;
+  /** Device pixels per CSS pixel (the canvas is sized by the caller). */
+  dpr?: number;
+  /** Spread chart: the optional five-hash band. */
+  band?: boolean;
+  /** Algorithms chart: measured lookup times, in `algorithms()` order. */
+  lookupNs?: number[];
+}
+
+/** The algorithms chart's figures as a table. */
+export interface ChartTable {
+  caption: string;
+  headers: string[];
+  rows: string[][];
+}
+
+export interface DrawnChart {
+  csv: string;
+  /** The algorithms chart only. */
+  table: ChartTable | null;
+}
+
+/** The playground's model: state, changes with exactly what they moved, undo/redo, drawing. */
+export class Session {
+  /** `new Session()` is the playground's five nodes. */
+  constructor(options?: SessionOptions);
+  free(): void;
+  [Symbol.dispose](): void;
+  /** The session a share link's fragment describes. */
+  static fromLink(link: string): Session;
+  /** The share link's fragment: `"#ringlab=2&…"`. */
+  link(): string;
+  settings(): SessionSettings;
+  add(name: string, options?: AddOptions): Transition;
+  remove(name: string): Transition;
+  setWeight(name: string, weight: number): Transition;
+  /** New settings for the same nodes. */
+  configure(settings: Partial<SessionSettings>): Transition;
+  /** `null` when there is nothing to undo. */
+  undo(): Transition | null;
+  redo(): Transition | null;
+  /** Whether transitions also replay the change under `hash % N`. */
+  setCompareModulo(on?: boolean): void;
+  lastChange(): Transition | null;
+  scene(): Scene;
+  nodes(): SessionNode[];
+  capabilities(): Capabilities;
+  spread(): Spread | null;
+  /** The arc at `fraction` of the circle, or `null`. */
+  arcAt(fraction: number): ArcHit | null;
+  /** The sample key drawn nearest `fraction`, within `tolerance`, or `null`. */
+  keyNear(fraction: number, tolerance: number): KeyHit | null;
+  follow(key: string): Follow;
+  /** `node-N` with the smallest N not taken. */
+  nextNodeName(): string;
+  /** These nodes under another algorithm, as a `Ring`. */
+  ringFor(algorithm: AlgorithmName): Ring;
+  /** Draws a chart on `canvas` (the page's build has the charts). */
+  drawChart(canvas: HTMLCanvasElement, kind: ChartKind, options?: DrawChartOptions): DrawnChart;
+}
+
+/** One algorithm's figures in `compareAlgorithms`; fractions are of the key sample. */
+export interface AlgorithmReport {
+  algorithm: AlgorithmName;
+  maxOverMean: number;
+  movedOnJoin: number;
+  idealJoin: number;
+  movedOnLeave: number;
+  idealLeave: number;
+  /** The node that left. */
+  left: string;
+  memoryBytes: number;
+}
+
+/** An algorithm that refused the nodes (weights where it has none, a bad name). */
+export interface AlgorithmFailure {
+  algorithm: AlgorithmName;
+  error: string;
+  code: ErrorCode;
+}
+
+export type Comparison = AlgorithmReport | AlgorithmFailure;
+
+/** `sqrt((N - 1) / (N·V + 1))`: the expected load RSD of `nodes` equal nodes with `vnodes` each. */
+export function theoreticalRsd(nodes: number, vnodes: number): number;
+export function algorithms(): AlgorithmName[];
+export function hashes(): HashName[];
+/** The Redis Cluster slot of `key` (CRC16-XMODEM mod 16384, hash tags honoured). */
+export function redisKeySlot(key: string): number;
+/** Cassandra's Murmur3Partitioner token of `key`. */
+export function cassandraToken(key: string): bigint;
+/** Jump consistent hash: the bucket in `0..buckets` of a 64-bit key. */
+export function jumpHash(key: bigint, buckets: number): number;
+/** Every algorithm on the same nodes and keys `"{prefix}0" ..` (at most 50,000). */
+export function compareAlgorithms(options: RingOptions, prefix: string, count: number): Comparison[];
+/** Installs the panic hook that logs a bug's message; `init` runs it (wasm-bindgen exports it). */
+export function start(): void;
+/** The node colours, `#rrggbb`. */
+export function palette(): string[];
+/** The theme's CSS custom properties for an element's shadow root (`:host`). */
+export function elementThemeCss(): string;
+
+/** What `init` accepts: the `.wasm`'s URL or bytes, or a compiled module. */
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/** The instantiated module (the API is the named exports, not this). */
+export interface InitOutput {
+  readonly memory: WebAssembly.Memory;
+}
+
+/** Loads the engine; call once and await it before anything else. */
+export default function init(
+  module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
+): Promise<InitOutput>;
+/** As `init`, synchronously, from bytes or a compiled module. */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
