@@ -104,6 +104,21 @@ export interface RingOptions {
   /** `bounded-load`: the key set it places, `"{keyPrefix}0" .. "{keyPrefix}{keyCount-1}"`. */
   keyPrefix?: string;
   keyCount?: number;
+  /** `haproxy-consistent` / `haproxy-map-based`: the `hash-type` function (none: a bare line). */
+  haproxyHash?: HaproxyHashName;
+  /** With `haproxyHash`: HAProxy's `avalanche` modifier. */
+  haproxyAvalanche?: boolean;
+}
+
+/** HAProxy's `hash-type` functions. */
+export type HaproxyHashName = "sdbm" | "djb2" | "wt6" | "crc32";
+
+/** A kind of configuration text `Session.fromConfig` reads. */
+export interface ConfigKind {
+  kind: "nginx" | "haproxy";
+  label: string;
+  /** A small valid example. */
+  example: string;
 }
 
 /** A node of a `Ring`, in the order nodes were added. */
@@ -179,6 +194,13 @@ export class Ring {
   readonly memoryBytes: number;
   /** A copy, to keep a "before" state. */
   clone(): Ring;
+  /** The placement an nginx `upstream { … }` block describes; errors name the line. */
+  static fromNginxUpstream(text: string): Ring;
+  /** The placement a HAProxy `backend` section describes; errors name the line. */
+  static fromHaproxyBackend(text: string): Ring;
+  /** Marks a node down (it stays; lookups fail over as the real system does) or up. */
+  setDown(name: string, down?: boolean): void;
+  isDown(name: string): boolean;
   add(name: string, options?: AddOptions): void;
   remove(name: string): void;
   setWeight(name: string, weight: number): void;
@@ -215,6 +237,8 @@ export interface SessionSettings {
   keys: number;
   /** Replicas shown per followed key. */
   replicas: number;
+  /** Key popularity: key `k` is requested in proportion to `1 / (k + 1)^zipf` (0..2). */
+  zipf: number;
 }
 
 /** `new Session(options)`: the nodes and any settings. */
@@ -268,7 +292,7 @@ export interface Scene {
   pointOwners: Uint32Array;
   keys: Float64Array;
   keyOwners: Uint32Array;
-  /** Node `i`'s colour slot: `palette()[colours[i] % 16]`. */
+  /** Node `i`'s colour slot: `palette()[colours[i] % 16]`. Key owners are `0xffffffff` for a key with no owner while nodes are down. */
   colours: Uint32Array;
   /** Labels at the top, right, bottom and left, in the algorithm's key space. */
   axis: [string, string, string, string];
@@ -280,7 +304,11 @@ export interface Scene {
 export interface SessionNode extends RingNode {
   /** Sample keys it owns. */
   keys: number;
+  /** Its share of the requests (the sample's Zipf popularity). */
+  traffic: number;
   colour: number;
+  /** Marked down: it stays, lookups fail over (or its keys have no owner). */
+  down: boolean;
   /** Why it may not leave, if it may not (jump hash: only the last bucket). */
   removalRule: string | null;
 }
@@ -369,12 +397,16 @@ export class Session {
   [Symbol.dispose](): void;
   /** The session a share link's fragment describes. */
   static fromLink(link: string): Session;
+  /** The session of a configuration text (see `configKinds()`); errors name the line. */
+  static fromConfig(kind: ConfigKind["kind"], text: string): Session;
   /** The share link's fragment: `"#ringlab=2&…"`. */
   link(): string;
   settings(): SessionSettings;
   add(name: string, options?: AddOptions): Transition;
   remove(name: string): Transition;
   setWeight(name: string, weight: number): Transition;
+  /** Marks a node down or up again: the keys that fail over (or go back). */
+  setDown(name: string, down?: boolean): Transition;
   /** New settings for the same nodes. */
   configure(settings: Partial<SessionSettings>): Transition;
   /** `null` when there is nothing to undo. */
@@ -440,6 +472,8 @@ export function start(): void;
 export function palette(): string[];
 /** The theme's CSS custom properties for an element's shadow root (`:host`). */
 export function elementThemeCss(): string;
+/** The kinds of configuration text `Session.fromConfig` reads. */
+export function configKinds(): ConfigKind[];
 
 /** What `init` accepts: the `.wasm`'s URL or bytes, or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;

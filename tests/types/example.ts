@@ -3,11 +3,11 @@
 // say what each call returns; a wrong one fails the compile.
 import init, {
   Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, theoreticalRsd,
-  palette, elementThemeCss,
+  palette, elementThemeCss, configKinds,
 } from "ringlab";
 import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
-  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow,
+  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind,
 } from "ringlab";
 import "ringlab/hash-ring";
 
@@ -62,7 +62,19 @@ const memcached: string = new Ring({ algorithm: "libmemcached-weighted", nodes: 
 const slot: number = redisKeySlot("{user1000}.following");
 const token: bigint = cassandraToken("user:42");
 const bucket: number = jumpHash(42n, 10);
-const compared: Comparison[] = compareAlgorithms({ nodes: ["a", "b", "c"] }, "key:", 10000);
+const compared: Comparison[] = compareAlgorithms({ nodes: ["a", "b", "c"] }, "key:", 2000);
+
+const lb: Ring = Ring.fromNginxUpstream("upstream u {\n  hash $request_uri consistent;\n  server 10.0.0.1:80;\n}");
+const lbOwner: string = lb.locate("/index.html");
+lb.setDown("10.0.0.1:80", true);
+const isDown: boolean = lb.isDown("10.0.0.1:80");
+const haproxy: string = Ring.fromHaproxyBackend("backend b\n  balance uri\n  server s1 10.0.0.1:80\n").locate("/a");
+const tuned: Ring = new Ring({ algorithm: "haproxy-consistent", haproxyHash: "crc32", haproxyAvalanche: true, nodes: ["s1", "s2"] });
+const kinds: ConfigKind[] = configKinds();
+const imported: Session = Session.fromConfig("nginx", kinds[0].example);
+const failover: Transition = imported.setDown(imported.nodes()[0].name, true);
+const traffic: number = imported.nodes()[0].traffic;
+const zipf: number = session.settings().zipf;
 for (const row of compared) {
   // A row is a report or the error that algorithm gave: `in` tells them apart.
   const figure: number | string = "error" in row ? row.code : row.maxOverMean;
@@ -94,4 +106,5 @@ session.undo().label;
 
 void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
-  reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element];
+  reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
+  tuned, failover, traffic, zipf];
