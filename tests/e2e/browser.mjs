@@ -191,3 +191,16 @@ export async function decodePng(bytes) {
   }
   return { width, height, rgba: out };
 }
+
+// A SHA-256 of the ring's still picture: the canvas redrawn by the page's RingView without
+// the last change's overlays (moved-arc marks, moving keys), read in the same task.
+export async function stillDigest(page) {
+  await settle(page);
+  return page.evaluate(async () => {
+    const canvas = document.getElementById("ring");
+    window.__ringlab.view.draw();
+    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+    return `${canvas.width}x${canvas.height}:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  });
+}
