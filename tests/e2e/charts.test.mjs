@@ -118,7 +118,7 @@ test("the shares chart shows the Ring API's shares and draws each bar to its sha
   await context.close();
 });
 
-test("charts export PNG, and the algorithm table has every algorithm", async () => {
+test("PNG export is the canvas pixel for pixel, the band spans the five hashes' rings, and the table has every algorithm", async () => {
   const { page, problems, context } = await open(chrome.browser, { acceptDownloads: true });
   await drawn(page);
   // The PNG holds exactly the canvas: same size, same pixels.
@@ -141,8 +141,18 @@ test("charts export PNG, and the algorithm table has every algorithm", async () 
   await page.check("#spread-band");
   await page.waitForFunction(() => /range over 5 hashes|Drawn/.test(document.querySelector("figure[data-chart=spread] .chart-status").textContent));
   await settle(page);
-  const band = (await csvOf(page, "spread")).trim().split("\n")[1].split(",");
-  assert.ok(Number(band[4]) > 0 && Number(band[5]) >= Number(band[4]), `band columns: ${band.join(",")}`);
+  // Each row's band is the min..max of the spread of the Ring API's rings under the five hashes.
+  const banded = (await csvOf(page, "spread")).trim().split("\n").slice(1).map((r) => r.split(",").map(Number));
+  const ranges = await engine(page, (mod, counts) => counts.map((vnodes) => {
+    const rsds = ["xxh3", "xxh64", "murmur3", "md5", "sha256"].map((hash) =>
+      new mod.Ring({ hash, vnodes, nodes: ["node-1", "node-2", "node-3", "node-4", "node-5"] }).spread().rsd * 100);
+    return [Math.min(...rsds), Math.max(...rsds)];
+  }), banded.map((row) => row[0]));
+  banded.forEach((row, i) => {
+    const [lo, hi] = ranges[i];
+    assert.ok(Math.abs(row[4] - lo) < 1e-5 && Math.abs(row[5] - hi) < 1e-5, `band at ${row[0]} vnodes: chart ${row[4]}..${row[5]}, Ring ${lo}..${hi}`);
+  });
+  assert.ok(banded.some((row) => row[5] > row[4]), "the hashes differ somewhere");
   await page.screenshot({ path: join(SHOTS, "30-charts.png"), fullPage: true });
   assert.deepEqual(problems, []);
   await context.close();
