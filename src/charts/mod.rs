@@ -484,6 +484,8 @@ pub(crate) mod test_support {
     /// it (`text-anchor="end"`, `dy="0.5ex"`). Labels on one line are split into axes where
     /// the drawing moves on (side-by-side panels share a line). By document order.
     pub fn axes(elements: &[Element]) -> (Vec<Axis>, Vec<Axis>) {
+        // (document index, value, pixel along the axis)
+        type Tick = (usize, f64, f64);
         let labels = |anchor: &str, dy: &str| -> Vec<(usize, f64, f64, f64)> {
             elements
                 .iter()
@@ -496,7 +498,7 @@ pub(crate) mod test_support {
         // are drawn one after another (each with its tick mark), so a run ends where the
         // document skips ahead or the values stop increasing in the reading direction.
         let runs = |labels: Vec<(usize, f64, f64, f64)>, x_axis: bool| -> Vec<Axis> {
-            let mut groups: Vec<(f64, Vec<(usize, f64, f64)>)> = Vec::new();
+            let mut groups: Vec<(f64, Vec<Tick>)> = Vec::new();
             for (index, value, x, y) in labels {
                 let (along, across) = if x_axis { (x, y) } else { (y, x) };
                 match groups.iter_mut().find(|(a, _)| *a == across) {
@@ -504,9 +506,9 @@ pub(crate) mod test_support {
                     None => groups.push((across, vec![(index, value, along)])),
                 }
             }
-            let mut runs: Vec<Vec<(usize, f64, f64)>> = Vec::new();
+            let mut runs: Vec<Vec<Tick>> = Vec::new();
             for (_, group) in groups {
-                let mut run: Vec<(usize, f64, f64)> = Vec::new();
+                let mut run: Vec<Tick> = Vec::new();
                 for label in group {
                     // x values grow rightwards; y values grow upwards, i.e. shrink down the page.
                     let restart = run.last().is_some_and(|l| {

@@ -91,17 +91,6 @@ export async function ownersOf(page, options, count = 2000) {
   }, { options, count });
 }
 
-// A SHA-256 of the ring canvas's pixels as they are now (exact: any pixel differing changes it).
-export async function canvasDigest(page) {
-  await settle(page);
-  return page.evaluate(async () => {
-    const canvas = document.getElementById("ring");
-    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-    return `${canvas.width}x${canvas.height}:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-  });
-}
-
 // Reads the ring's colour in the middle of every arc at least `minPx` CSS pixels long, at the
 // band's radius (RingView.geometry()), and compares it with the colour the legend shows for
 // the arc's owner. Owners come from a Session the engine opens from the page's own link, not
