@@ -401,6 +401,7 @@ function open(link) {
 async function main() {
   await init();
   view = new RingView($("ring"), palette());
+  perf.view = view; // the page tests redraw the still picture without the change's overlays
   wire();
   open(location.hash);
   render();

@@ -481,6 +481,75 @@ mod tests {
     }
 
     #[test]
+    fn each_bar_and_ideal_tick_is_drawn_where_its_figure_says_in_every_theme() {
+        use crate::charts::test_support::{axes, elements, hex, polylines, Element};
+        let algorithms = some_algorithms();
+        let lookups: Vec<Option<f64>> = (1..=algorithms.len()).map(|i| Some(15.0 * i as f64)).collect();
+        let data = data(&Options::new(Algorithm::Ring), &nodes(6), &sample(), &algorithms, &lookups).unwrap();
+        let reports: Vec<&Report> = data.rows.iter().map(|r| r.report.as_ref().unwrap()).collect();
+        // Per panel: each row's figure, its ideal, where its bars start, and whether its axis is log.
+        let figure = |f: fn(&Report) -> f64| reports.iter().map(|r| f(r)).collect::<Vec<f64>>();
+        let panels: [(Vec<f64>, Option<Vec<f64>>, bool); 5] = [
+            (figure(|r| r.max_over_mean), None, false),
+            (figure(|r| r.moved_on_join * 100.0), Some(figure(|r| r.ideal_join * 100.0)), false),
+            (figure(|r| r.moved_on_leave * 100.0), Some(figure(|r| r.ideal_leave * 100.0)), false),
+            (figure(|r| r.memory_bytes as f64), None, true),
+            (lookups.iter().map(|l| l.unwrap()).collect(), None, false),
+        ];
+        for theme in themes() {
+            let out = svg((theme.px(1100.0), theme.px(460.0)), |a| draw(a, &data, &theme)).unwrap();
+            let els = elements(&out);
+            let (xs, _) = axes(&els);
+            assert_eq!(xs.len(), 5, "five panels side by side: {xs:?}");
+            // Each row's centre line: where its name is written left of the first panel.
+            let row_y: Vec<f64> = data
+                .rows
+                .iter()
+                .map(|r| {
+                    let name = els.iter().find(|e| e.tag == "text" && e.text == r.algorithm && e.attr("text-anchor") == Some("end"));
+                    name.unwrap_or_else(|| panic!("no row label {}", r.algorithm)).num("y")
+                })
+                .collect();
+            for (k, (values, ideals, log)) in panels.iter().enumerate() {
+                let x = &xs[k];
+                let to = xs.get(k + 1).map_or(usize::MAX, |n| n.index);
+                let in_panel = |e: &&Element| e.index > x.index && e.index < to;
+                let bars: Vec<&Element> =
+                    els.iter().filter(|e| e.tag == "rect" && e.attr("fill") == Some(&hex(theme.primary))).filter(in_panel).collect();
+                assert_eq!(bars.len(), values.len(), "panel {k}: a bar per algorithm");
+                // Bars start together: at the figure's floor (1× balance, 0 %, 0 ns) or, on
+                // the log axis, at the decade below the smallest.
+                let floor = match k {
+                    0 => 1.0,
+                    3 => 10f64.powf(values.iter().map(|v| v.log10().floor()).fold(f64::INFINITY, f64::min)),
+                    _ => 0.0,
+                };
+                for (i, &value) in values.iter().enumerate() {
+                    let bar = bars
+                        .iter()
+                        .find(|b| (b.num("y") + b.num("height") / 2.0 - row_y[i]).abs() <= 1.5)
+                        .unwrap_or_else(|| panic!("panel {k}: no bar on {}'s row", data.rows[i].algorithm));
+                    let (left, right) = (bar.num("x"), bar.num("x") + bar.num("width"));
+                    assert!((left - x.px(floor, *log)).abs() <= 1.5, "panel {k}, {}: bar starts at {left}", data.rows[i].algorithm);
+                    let end = x.px(value, *log);
+                    assert!((right - end).abs() <= 1.5, "panel {k}, {}: bar ends at {right}, its figure {value} at {end}", data.rows[i].algorithm);
+                }
+                if let Some(ideals) = ideals {
+                    let ticks: Vec<Vec<(f64, f64)>> =
+                        polylines(&els, theme.foreground, theme.px(2.0), x.index).into_iter().filter(in_panel).map(|e| e.points()).collect();
+                    for (i, &ideal) in ideals.iter().enumerate() {
+                        let at = x.px(ideal, false);
+                        let drawn = ticks.iter().any(|t| {
+                            t.len() == 2 && t.iter().all(|p| (p.0 - at).abs() <= 1.5) && ((t[0].1 + t[1].1) / 2.0 - row_y[i]).abs() <= 1.5
+                        });
+                        assert!(drawn, "panel {k}, {}: no ideal tick at {at}", data.rows[i].algorithm);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn columns_follow_the_width() {
         let data = data(&Options::new(Algorithm::Ring), &nodes(4), &sample(), &some_algorithms(), &[]).unwrap();
         let names = |size| svg(size, |a| draw(a, &data, &Theme::light())).unwrap().matches(">\nmaglev\n<").count();

@@ -381,6 +381,204 @@ pub(crate) mod test_support {
     pub fn themes() -> [Theme; 3] {
         [Theme::light(), Theme::dark(), Theme::dark().scaled(2.0)]
     }
+
+    /// A colour as plotters writes it in SVG (`#RRGGBB`).
+    pub fn hex(c: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    }
+
+    /// One element of a chart's SVG, in document (drawing) order.
+    #[derive(Clone, Debug)]
+    pub struct Element {
+        /// Its position in the document: later elements are drawn on top.
+        pub index: usize,
+        pub tag: String,
+        pub attrs: Vec<(String, String)>,
+        /// Its text, trimmed (plotters puts a text element's text on a line of its own).
+        pub text: String,
+    }
+
+    impl Element {
+        pub fn attr(&self, name: &str) -> Option<&str> {
+            self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        }
+
+        /// A numeric attribute (NaN when missing or not a number).
+        pub fn num(&self, name: &str) -> f64 {
+            self.attr(name).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN)
+        }
+
+        /// A polyline's or polygon's vertices.
+        pub fn points(&self) -> Vec<(f64, f64)> {
+            let pairs = self.attr("points").unwrap_or("").split_whitespace();
+            pairs
+                .filter_map(|p| p.split_once(','))
+                .map(|(x, y)| (x.parse().unwrap_or(f64::NAN), y.parse().unwrap_or(f64::NAN)))
+                .collect()
+        }
+    }
+
+    /// Every element of an SVG document, parsed as XML (so escaping is undone exactly once).
+    pub fn elements(svg: &str) -> Vec<Element> {
+        let doc = roxmltree::Document::parse(svg).expect("plotters writes well-formed SVG");
+        doc.descendants()
+            .filter(|n| n.is_element())
+            .enumerate()
+            .map(|(index, n)| Element {
+                index,
+                tag: n.tag_name().name().to_string(),
+                attrs: n.attributes().map(|a| (a.name().to_string(), a.value().to_string())).collect(),
+                text: n.text().unwrap_or("").trim().to_string(),
+            })
+            .collect()
+    }
+
+    /// The polylines stroked in `colour`, `width` pixels wide, at or after `from` in the document.
+    pub fn polylines(elements: &[Element], colour: RGBColor, width: u32, from: usize) -> Vec<&Element> {
+        let (colour, width) = (hex(colour), width.to_string());
+        elements
+            .iter()
+            .filter(|e| e.index >= from && e.tag == "polyline")
+            .filter(|e| e.attr("stroke") == Some(&colour) && e.attr("stroke-width") == Some(&width))
+            .collect()
+    }
+
+    /// One axis, read from its tick labels as drawn: each label's value and its pixel
+    /// position along the axis (plotters centres an x label on its tick and puts a y label's
+    /// middle on its tick).
+    #[derive(Clone, Debug)]
+    pub struct Axis {
+        /// (value, pixel), by increasing pixel.
+        pub ticks: Vec<(f64, f64)>,
+        /// Document index of its last label.
+        pub index: usize,
+    }
+
+    impl Axis {
+        /// The pixel of `value`, interpolated between the outermost ticks, on a linear or a
+        /// log scale; panics unless every tick agrees with that scale within a pixel.
+        pub fn px(&self, value: f64, log: bool) -> f64 {
+            let f = |v: f64| if log { v.ln() } else { v };
+            let ((v0, p0), (v1, p1)) = (self.ticks[0], self.ticks[self.ticks.len() - 1]);
+            let at = |v: f64| p0 + (f(v) - f(v0)) / (f(v1) - f(v0)) * (p1 - p0);
+            for &(v, p) in &self.ticks {
+                assert!((at(v) - p).abs() <= 1.0, "tick {v} at {p} px is off the {} scale: {:?}", if log { "log" } else { "linear" }, self.ticks);
+            }
+            at(value)
+        }
+    }
+
+    /// A tick label's value: a number, optionally with a k, M or G suffix.
+    pub fn label_value(text: &str) -> Option<f64> {
+        let (digits, scale) = match text.chars().last()? {
+            'k' => (&text[..text.len() - 1], 1e3),
+            'M' => (&text[..text.len() - 1], 1e6),
+            'G' => (&text[..text.len() - 1], 1e9),
+            _ => (text, 1.0),
+        };
+        digits.parse::<f64>().ok().filter(|v| v.is_finite()).map(|v| v * scale)
+    }
+
+    /// The plots' x axes and y axes, each read from its numeric tick labels: x labels are
+    /// centred below their tick (`text-anchor="middle"`, `dy="0.76em"`), y labels end left of
+    /// it (`text-anchor="end"`, `dy="0.5ex"`). Labels on one line are split into axes where
+    /// the drawing moves on (side-by-side panels share a line). By document order.
+    pub fn axes(elements: &[Element]) -> (Vec<Axis>, Vec<Axis>) {
+        // (document index, value, pixel along the axis)
+        type Tick = (usize, f64, f64);
+        let labels = |anchor: &str, dy: &str| -> Vec<(usize, f64, f64, f64)> {
+            elements
+                .iter()
+                .filter(|e| e.tag == "text" && e.attr("transform").is_none())
+                .filter(|e| e.attr("text-anchor") == Some(anchor) && e.attr("dy") == Some(dy))
+                .filter_map(|e| label_value(&e.text).map(|v| (e.index, v, e.num("x"), e.num("y"))))
+                .collect()
+        };
+        // Groups labels sharing the `across` coordinate; within a group, one axis's labels
+        // are drawn one after another (each with its tick mark), so a run ends where the
+        // document skips ahead or the values stop increasing in the reading direction.
+        let runs = |labels: Vec<(usize, f64, f64, f64)>, x_axis: bool| -> Vec<Axis> {
+            let mut groups: Vec<(f64, Vec<Tick>)> = Vec::new();
+            for (index, value, x, y) in labels {
+                let (along, across) = if x_axis { (x, y) } else { (y, x) };
+                match groups.iter_mut().find(|(a, _)| *a == across) {
+                    Some((_, g)) => g.push((index, value, along)),
+                    None => groups.push((across, vec![(index, value, along)])),
+                }
+            }
+            let mut runs: Vec<Vec<Tick>> = Vec::new();
+            for (_, group) in groups {
+                let mut run: Vec<Tick> = Vec::new();
+                for label in group {
+                    // x values grow rightwards; y values grow upwards, i.e. shrink down the page.
+                    let restart = run.last().is_some_and(|l| {
+                        let onward = if x_axis { label.2 > l.2 } else { label.2 < l.2 };
+                        label.0 > l.0 + 4 || label.1 <= l.1 || !onward
+                    });
+                    if restart {
+                        runs.push(std::mem::take(&mut run));
+                    }
+                    run.push(label);
+                }
+                runs.push(run);
+            }
+            let mut axes: Vec<Axis> = runs
+                .into_iter()
+                .filter(|r| r.len() >= 2)
+                .map(|mut r| {
+                    r.sort_by(|a, b| a.2.total_cmp(&b.2));
+                    Axis { index: r.iter().map(|l| l.0).max().unwrap_or(0), ticks: r.iter().map(|l| (l.1, l.2)).collect() }
+                })
+                .collect();
+            axes.sort_by_key(|a| a.index);
+            axes
+        };
+        (runs(labels("middle", "0.76em"), true), runs(labels("end", "0.5ex"), false))
+    }
+
+    /// The largest distance from any of `points` to the path through `path`.
+    pub fn distance_to_path(points: &[(f64, f64)], path: &[(f64, f64)]) -> f64 {
+        let to_segment = |(px, py): (f64, f64), (ax, ay): (f64, f64), (bx, by): (f64, f64)| {
+            let (dx, dy) = (bx - ax, by - ay);
+            let len2 = dx * dx + dy * dy;
+            let t = if len2 == 0.0 { 0.0 } else { (((px - ax) * dx + (py - ay) * dy) / len2).clamp(0.0, 1.0) };
+            ((px - ax - t * dx).powi(2) + (py - ay - t * dy).powi(2)).sqrt()
+        };
+        points
+            .iter()
+            .map(|&p| path.windows(2).map(|w| to_segment(p, w[0], w[1])).fold(f64::INFINITY, f64::min))
+            .fold(0.0, f64::max)
+    }
+
+    /// Asserts that one polyline in `candidates` has exactly the vertices `expected` (in
+    /// pixels), each within `tolerance` pixels.
+    pub fn assert_polyline(candidates: &[&Element], expected: &[(f64, f64)], tolerance: f64, what: &str) {
+        let fits = |e: &&&Element| {
+            let got = e.points();
+            got.len() == expected.len()
+                && got.iter().zip(expected).all(|(g, x)| (g.0 - x.0).abs() <= tolerance && (g.1 - x.1).abs() <= tolerance)
+        };
+        assert!(
+            candidates.iter().any(|e| fits(&e)),
+            "{what}: no line through {expected:?}; candidates: {:?}",
+            candidates.iter().map(|e| e.points()).collect::<Vec<_>>()
+        );
+    }
+
+    /// Asserts that the dashes in `dashes` all lie on the path through `expected` (within
+    /// `tolerance` px) and run along it from its first vertex to within `reach` px of its last.
+    pub fn assert_dashed(dashes: &[&Element], expected: &[(f64, f64)], tolerance: f64, reach: f64, what: &str) {
+        assert!(!dashes.is_empty(), "{what}: no dashes drawn");
+        let points: Vec<(f64, f64)> = dashes.iter().flat_map(|e| e.points()).collect();
+        let off = distance_to_path(&points, expected);
+        assert!(off <= tolerance, "{what}: a dash is {off:.1} px off the path {expected:?}");
+        let near = |target: (f64, f64)| {
+            points.iter().map(|p| ((p.0 - target.0).powi(2) + (p.1 - target.1).powi(2)).sqrt()).fold(f64::INFINITY, f64::min)
+        };
+        assert!(near(expected[0]) <= tolerance, "{what}: the dashes do not start at {:?}", expected[0]);
+        let end = expected[expected.len() - 1];
+        assert!(near(end) <= reach, "{what}: the dashes stop {:.1} px short of {end:?}", near(end));
+    }
 }
 
 #[cfg(test)]

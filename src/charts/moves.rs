@@ -288,7 +288,7 @@ fn csv(data: &MovesData) -> String {
 mod tests {
     use super::*;
     use crate::charts::draw;
-    use crate::charts::test_support::{has_text, svg, themes};
+    use crate::charts::test_support::{has_text, svg, themes, Element};
     use crate::{analysis, Config, Ring};
 
     fn no_sample() -> KeySample {
@@ -388,6 +388,41 @@ mod tests {
         let out = svg((800, 400), |a| draw(a, &jump, &Theme::light())).unwrap();
         assert!(has_text(&out, "A node leaves: N → N−1 (the last node)"));
         assert!(has_text(&out, "jump (100 sampled keys)"));
+    }
+
+    #[test]
+    fn every_series_of_both_panels_is_drawn_where_its_data_says_in_every_theme_and_layout() {
+        use crate::charts::test_support::{assert_dashed, assert_polyline, axes, elements, polylines};
+        let data = data(&Options::new(Algorithm::Ring), 2..=20, &no_sample()).unwrap();
+        for theme in themes() {
+            for (w, h) in [(900.0, 380.0), (420.0, 640.0)] {
+                let out = svg((theme.px(w), theme.px(h)), |a| draw(a, &data, &theme)).unwrap();
+                let els = elements(&out);
+                let (xs, ys) = axes(&els);
+                assert_eq!((xs.len(), ys.len()), (2, 2), "two panels at {w}×{h}: {xs:?} {ys:?}");
+                // Panel k's axes are drawn together, then its series, then panel k+1.
+                for (k, pick) in [|s: &MoveStep| s.join, |s: &MoveStep| s.leave].into_iter().enumerate() {
+                    let (x, y) = (&xs[k], &ys[k]);
+                    let (from, to) = (x.index.max(y.index), xs.get(k + 1).map_or(usize::MAX, |n| n.index.min(ys[k + 1].index)));
+                    fn before(mut v: Vec<&Element>, to: usize) -> Vec<&Element> {
+                        v.retain(|e| e.index < to);
+                        v
+                    }
+                    let within = |v| before(v, to);
+                    let series = |f: fn(Moved) -> f64| -> Vec<(f64, f64)> {
+                        data.steps.iter().map(|s| (x.px(f64::from(s.nodes), false), y.px(f(pick(s)) * 100.0, false))).collect()
+                    };
+                    let width = theme.px(2.0);
+                    let panel = if k == 0 { "join" } else { "leave" };
+                    let algorithm = within(polylines(&els, theme.primary, width, from));
+                    assert_polyline(&algorithm, &series(|m| m.moved), 1.5, &format!("{panel}: ring"));
+                    let modulo = within(polylines(&els, theme.secondary, width, from));
+                    assert_polyline(&modulo, &series(|m| m.modulo), 1.5, &format!("{panel}: hash % N"));
+                    let ideal = within(polylines(&els, theme.muted, theme.px(1.5), from));
+                    assert_dashed(&ideal, &series(|m| m.ideal), 1.5, f64::from(theme.px(10.0)), &format!("{panel}: ideal"));
+                }
+            }
+        }
     }
 
     #[test]

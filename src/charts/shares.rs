@@ -320,6 +320,48 @@ mod tests {
     }
 
     #[test]
+    fn each_bar_ideal_and_sample_dot_is_drawn_where_its_share_says_in_every_theme() {
+        use crate::charts::test_support::{assert_polyline, axes, elements, hex, polylines};
+        let data = data(&cluster(Algorithm::Ring, &weighted()), &KeySample::generated("k", 1000)).unwrap();
+        for theme in themes() {
+            let out = svg((theme.px(720.0), theme.px(400.0)), |a| draw(a, &data, &theme)).unwrap();
+            let els = elements(&out);
+            let (_, ys) = axes(&els);
+            assert_eq!(ys.len(), 1, "one y axis: {ys:?}");
+            let y = |share: f64| ys[0].px(share * 100.0, false);
+            for (i, node) in data.nodes.iter().enumerate() {
+                // The bar's centre is under its node's name label, its foot at 0%, its top at the share.
+                let label = els
+                    .iter()
+                    .find(|e| e.tag == "text" && e.text == node.name && e.attr("dy") == Some("0.76em"))
+                    .unwrap_or_else(|| panic!("no label for {}", node.name));
+                let centre = label.num("x");
+                let bar = els
+                    .iter()
+                    .find(|e| e.tag == "rect" && e.attr("fill") == Some(&hex(crate::charts::node_color(i))))
+                    .unwrap_or_else(|| panic!("no bar for {}", node.name));
+                let (left, top, w, h) = (bar.num("x"), bar.num("y"), bar.num("width"), bar.num("height"));
+                assert!((left + w / 2.0 - centre).abs() <= 1.5, "{}: bar centred at {} not {centre}", node.name, left + w / 2.0);
+                assert!((top - y(node.share)).abs() <= 1.5, "{}: bar top at {top}, share says {}", node.name, y(node.share));
+                assert!((top + h - y(0.0)).abs() <= 1.5, "{}: bar foot at {}, 0% is at {}", node.name, top + h, y(0.0));
+                // The ideal: a level line across the bar; the sample share: a dot on the centre line.
+                let ideal = polylines(&els, theme.foreground, theme.px(2.0), ys[0].index);
+                let half = (w / 2.0) * 0.46 / 0.38;
+                let at = y(node.ideal);
+                assert_polyline(&ideal, &[(centre - half, at), (centre + half, at)], 1.5, &format!("{}'s ideal", node.name));
+                let sampled = y(node.sampled_share.unwrap());
+                let dot = els.iter().any(|e| {
+                    e.tag == "circle"
+                        && e.attr("fill") == Some(&hex(theme.foreground))
+                        && (e.num("cx") - centre).abs() <= 1.5
+                        && (e.num("cy") - sampled).abs() <= 1.5
+                });
+                assert!(dot, "{}: no sample dot at ({centre}, {sampled})", node.name);
+            }
+        }
+    }
+
+    #[test]
     fn many_nodes_thin_the_labels_and_long_names_are_cut() {
         let name = |i: usize| format!("node-{i:03}-cache.example");
         let nodes: Vec<NodeSpec> = (0..120).map(|i| NodeSpec::new(name(i))).collect();

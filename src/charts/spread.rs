@@ -394,9 +394,69 @@ mod tests {
     #[test]
     fn large_clusters_stop_the_sweep_at_the_point_budget() {
         let data = data(&Config::default(), &nodes(1000), 160, 10, false).unwrap();
-        let last = data.points.last().unwrap().vnodes;
-        assert!(u64::from(last) * 1000 <= MAX_SWEEP_POINTS && last >= 100, "{last}");
-        assert!(data.points.iter().any(|p| p.vnodes == 160));
+        let swept: Vec<u32> = data.points.iter().map(|p| p.vnodes).collect();
+        // 10 log-spaced counts 10^(3i/9) rounded: 1 2 5 10 22 46 100 215 464 1000, plus the
+        // current 160; 1000 nodes × 215 vnodes is past the 200,000-point budget.
+        assert_eq!(swept, vec![1, 2, 5, 10, 22, 46, 100, 160]);
+    }
+
+    #[test]
+    fn every_series_is_drawn_where_its_data_says_in_every_theme() {
+        use crate::charts::test_support::{assert_dashed, assert_polyline, axes, elements, hex, polylines};
+        let data = data(&Config::default(), &nodes(5), 160, 12, true).unwrap();
+        for theme in themes() {
+            let out = svg((theme.px(720.0), theme.px(420.0)), |area| draw(area, &data, &theme)).unwrap();
+            let els = elements(&out);
+            let (xs, ys) = axes(&els);
+            assert_eq!((xs.len(), ys.len()), (1, 1), "one plot: {xs:?} {ys:?}");
+            let (x, y) = (&xs[0], &ys[0]);
+            let after = x.index.max(y.index);
+            // Both axes are log scales, read from their own tick labels.
+            let at = |v: u32, fraction: f64| (x.px(f64::from(v), true), y.px(fraction * 100.0, true));
+            let series = |f: &dyn Fn(&SpreadPoint) -> f64| -> Vec<(f64, f64)> {
+                data.points.iter().map(|p| at(p.vnodes, f(p))).collect()
+            };
+            let width = theme.px(2.0);
+            let rsd = series(&|p| p.rsd);
+            assert_polyline(&polylines(&els, theme.primary, width, after), &rsd, 1.5, "RSD line");
+            let max = series(&|p| p.max_over_mean - 1.0);
+            assert_polyline(&polylines(&els, theme.secondary, width, after), &max, 1.5, "max/mean line");
+            // A marker (a ring in the line's colour) on every point of both lines.
+            for (line, colour) in [(&rsd, theme.primary), (&max, theme.secondary)] {
+                for &(px, py) in line {
+                    let marked = els.iter().any(|e| {
+                        e.tag == "circle"
+                            && e.attr("stroke") == Some(&hex(colour))
+                            && (e.num("cx") - px).abs() <= 1.5
+                            && (e.num("cy") - py).abs() <= 1.5
+                    });
+                    assert!(marked, "no marker at ({px}, {py})");
+                }
+            }
+            let theory = series(&|p| p.theoretical_rsd);
+            let dashes = polylines(&els, theme.muted, theme.px(1.5), after);
+            assert_dashed(&dashes, &theory, 1.5, f64::from(theme.px(10.0)), "theory curve");
+            // The current setting: a vertical line at 160 vnodes, across the plot.
+            let now = polylines(&els, theme.foreground, theme.px(1.0), after);
+            let vertical = now.iter().map(|e| e.points()).any(|p| {
+                p.len() == 2 && p.iter().all(|q| (q.0 - x.px(160.0, true)).abs() <= 1.5) && (p[0].1 - p[1].1).abs() > 100.0
+            });
+            assert!(vertical, "no line at the current setting");
+            // The band: a polygon through each point's min and max over the band hashes.
+            let band_fill = hex(theme.primary);
+            let polygon = els
+                .iter()
+                .find(|e| e.tag == "polygon" && e.attr("fill") == Some(&band_fill))
+                .expect("the RSD band")
+                .points();
+            let upper = data.points.iter().map(|p| at(p.vnodes, p.band.unwrap().rsd_max));
+            let lower = data.points.iter().rev().map(|p| at(p.vnodes, p.band.unwrap().rsd_min));
+            let expected: Vec<(f64, f64)> = upper.chain(lower).collect();
+            assert_eq!(polygon.len(), expected.len());
+            for (got, want) in polygon.iter().zip(&expected) {
+                assert!((got.0 - want.0).abs() <= 1.5 && (got.1 - want.1).abs() <= 1.5, "band vertex {got:?}, expected {want:?}");
+            }
+        }
     }
 
     #[test]

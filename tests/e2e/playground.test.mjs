@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, open, canvasStats, engine, settle, SHOTS, URL } from "./browser.mjs";
+import { launch, open, canvasStats, engine, settle, SHOTS, URL, arcColours, movedInText, stillDigest } from "./browser.mjs";
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -18,23 +18,50 @@ const shares = async (page) => {
   await settle(page);
   return page.$$eval("#legend tbody tr", (rows) => rows.map((r) => r.cells[4].textContent));
 };
+// Everything the page shows of a state: every legend cell (the weight as typed), the
+// summary, and the still picture's pixels.
+const snapshot = async (page) => {
+  await settle(page);
+  return {
+    legend: await page.$$eval("#legend tbody tr", (rows) => rows.map((r) => [...r.cells].map((c) => c.querySelector("input")?.value ?? c.textContent))),
+    summary: await page.textContent("#summary"),
+    pixels: await stillDigest(page),
+  };
+};
+// How many of the sample keys change owner between rings built from `before` and `after`.
+const movedBetween = (page, before, after) => engine(page, (mod, rings) => {
+  const [a, b] = rings.map((options) => {
+    const ring = new mod.Ring(options);
+    const names = ring.nodes().map((n) => n.name);
+    const owners = Array.from(ring.keyOwners("key:", 2000), (i) => names[i]);
+    ring.free();
+    return owners;
+  });
+  return a.filter((o, k) => o !== b[k]).length;
+}, [before, after]);
 
 test("undo and redo restore the exact previous state", async () => {
-  const { page, problems, context } = await open(chrome.browser);
-  const start = { names: await names(page), shares: await shares(page), pixels: (await canvasStats(page)).hash };
-  await page.click("#add-node");
-  await settle(page);
+  const { page, problems, context } = await open(chrome.browser, { reducedMotion: "reduce" });
+  const start = await snapshot(page);
+  // After a removal, colours no longer follow list positions (node-3 keeps the third colour):
+  // undo has to bring back each node's own colour, not renumber them.
   await page.click("button[aria-label='Remove node-2']");
+  await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 4);
+  const removed = await snapshot(page);
+  assert.notEqual(removed.pixels, start.pixels, "the picture changed");
+  await page.fill("#add-name", "node-6");
+  await page.click("#add-node");
+  await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 5);
   assert.deepEqual(await names(page), ["node-1", "node-3", "node-4", "node-5", "node-6"]);
   await page.click("#undo");
-  await settle(page);
+  assert.deepEqual(await snapshot(page), removed, "one undo: the state after the removal, pixel for pixel");
   await page.click("#undo");
-  assert.deepEqual(await names(page), start.names);
-  assert.deepEqual(await shares(page), start.shares);
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 1200))); // let the animation settle
+  assert.deepEqual(await snapshot(page), start, "two undos: the state at the start, pixel for pixel");
+  // The link is the one a fresh default session has.
+  assert.equal(await page.evaluate(() => location.hash), await engine(page, (mod) => new mod.Session().link()));
   await page.click("#redo");
-  assert.deepEqual(await names(page), ["node-1", "node-2", "node-3", "node-4", "node-5", "node-6"]);
-  assert.match(await page.textContent("#history-status"), /^Redid: Added node-6/);
+  assert.deepEqual(await snapshot(page), removed, "redo: the state after the removal again");
+  assert.match(await page.textContent("#history-status"), /^Redid: Removed node-2/);
   assert.equal(await page.isDisabled("#redo"), false);
   assert.deepEqual(problems, []);
   await context.close();
@@ -66,7 +93,12 @@ test("weight, vnodes, hash and algorithm controls change the ring", async () => 
   await page.fill("input[aria-label='Weight of node-1']", "3");
   await page.press("input[aria-label='Weight of node-1']", "Enter");
   await page.waitForFunction(() => document.querySelector("#legend tbody tr").cells[3].textContent === "96");
-  assert.match(await page.textContent("#last-change"), /^Set node-1's weight to 3: moved/);
+  const rest = ["node-2", "node-3", "node-4", "node-5"];
+  const weighted = [{ name: "node-1", weight: 3 }, ...rest];
+  let text = await page.textContent("#last-change");
+  assert.ok(text.startsWith("Set node-1's weight to 3: moved "), text);
+  const reweighed = await movedBetween(page, { vnodes: 32, nodes: ["node-1", ...rest] }, { vnodes: 32, nodes: weighted });
+  assert.deepEqual(movedInText(text), { moved: reweighed, of: 2000 });
   // Vnodes slider (log scale): 1000 vnodes.
   await page.$eval("#vnodes", (el) => { el.value = "1000"; el.dispatchEvent(new Event("input")); el.dispatchEvent(new Event("change")); });
   await page.waitForFunction(() => document.querySelector("#vnodes-value").textContent === "1000");
@@ -84,7 +116,10 @@ test("weight, vnodes, hash and algorithm controls change the ring", async () => 
   assert.match(await page.textContent("#about"), /^Redis Cluster: 16,384 slots/);
   const axis = await engine(page, (mod) => new mod.Session({ algorithm: "redis-cluster", nodes: ["a"] }).scene().axis);
   assert.deepEqual(axis, ["slot 0", "slot 4096", "slot 8192", "slot 12288"]);
-  assert.match(await page.textContent("#last-change"), /^Switched to redis-cluster: moved [\d,]+ of 2,000 keys .*only the sample compares them/);
+  text = await page.textContent("#last-change");
+  assert.match(text, /^Switched to redis-cluster: moved .*only the sample compares them/);
+  const switched = await movedBetween(page, { hash: "md5", vnodes: 1000, nodes: weighted }, { algorithm: "redis-cluster", nodes: weighted });
+  assert.deepEqual(movedInText(text), { moved: switched, of: 2000 });
   assert.notEqual((await canvasStats(page)).hash, before.hash);
   await page.fill("#follow-key", "123456789");
   await page.click("#follow-form button");
@@ -123,11 +158,14 @@ test("the page can be used with the keyboard alone", async () => {
 test("reduced motion shows the end state at once", async () => {
   const { page, problems, context } = await open(chrome.browser, { reducedMotion: "reduce" });
   await page.click("#add-node");
-  // Without animation the first frame after the change is already the final one.
-  const t = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.__ringlab.frames.length))));
-  assert.ok(t > 0);
+  // Without animation the first frame after the change is already the final one: the page
+  // draws no further frames and the picture stays as it is (an animation runs 900 ms).
+  await settle(page);
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.__ringlab.frames.length))));
+  const drawn = await frames();
   const settled = await canvasStats(page);
   await page.waitForTimeout(1000);
+  assert.equal(await frames(), drawn, "no animation frames after the change");
   assert.equal((await canvasStats(page)).hash, settled.hash, "nothing moves afterwards");
   assert.deepEqual(problems, []);
   await context.close();
@@ -164,13 +202,15 @@ test("narrow phone and dark mode render without overflow", async () => {
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, "rgb(18, 18, 22)");
-  assert.ok((await canvasStats(page)).painted > 1000);
+  const arcs = await arcColours(page, 6);
+  assert.ok(arcs.samples >= 15 && arcs.nodes === 5, `${arcs.samples} arcs of ${arcs.nodes} nodes sampled`);
+  assert.deepEqual(arcs.wrong, [], "every sampled arc in its owner's colour");
   await page.screenshot({ path: join(SHOTS, "12-phone-dark.png"), fullPage: true });
   assert.deepEqual(problems, []);
   await context.close();
 });
 
-test("frame time with 100 nodes x 256 vnodes and 100,000 keys (measured, reported)", async () => {
+test("frame time with 100 nodes x 256 vnodes and 100,000 keys (measured and reported, not asserted)", async () => {
   const nodes = Array.from({ length: 100 }, (_, i) => `n${i + 1}`).join(",");
   const { page, problems, context } = await open(chrome.browser, {}, `#a=ring&h=xxh3&v=256&k=100000&r=2&n=${nodes}`);
   assert.match(await page.textContent("#summary"), /100 nodes, ring, 25,600 points/);
@@ -180,12 +220,12 @@ test("frame time with 100 nodes x 256 vnodes and 100,000 keys (measured, reporte
   await settle(page);
   const changeMs = Date.now() - t0;
   await page.waitForTimeout(1500);
-  const { frames, longTasks } = await page.evaluate(() => window.__ringlab);
+  assert.match(await page.textContent("#summary"), /^101 nodes, ring, 25,856 points/);
+  const { frames, longTasks } = await page.evaluate(() => ({ frames: window.__ringlab.frames, longTasks: window.__ringlab.longTasks }));
   const sorted = [...frames].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)], p95 = sorted[Math.floor(sorted.length * 0.95)];
   console.log(`# frames: ${frames.length}, median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms; ` +
     `add-node change ${changeMs} ms; long tasks ${JSON.stringify(longTasks.map(Math.round))}`);
-  assert.ok(frames.length > 10, "the change animated");
   await (await page.$(".picture")).screenshot({ path: join(SHOTS, "13-large-ring.png") });
   assert.deepEqual(problems, []);
   await context.close();
