@@ -45,3 +45,199 @@ pub fn check_generated(prefix: &str, count: usize) -> Result<(), crate::Error> {
     }
     Ok(())
 }
+
+/// Most distinct keys in a key list a user gives (pasted or loaded).
+pub const MAX_KEY_LIST_KEYS: usize = 1_000_000;
+/// Most bytes of key-list text.
+pub const MAX_KEY_LIST_BYTES: usize = 64 * 1024 * 1024;
+/// Longest key in a key list, in bytes.
+pub const MAX_LIST_KEY_LEN: usize = 1024;
+
+/// A user's keys, each with a traffic weight (its request count).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KeyList {
+    /// The distinct keys, in the order they first appear.
+    pub keys: Vec<String>,
+    /// `counts[i]` is how often `keys[i]` is requested: the sum of its counts (CSV) or the
+    /// number of lines that name it (one key per line).
+    pub counts: Vec<u64>,
+}
+
+impl KeyList {
+    /// All requests, the sum of the counts.
+    pub fn total_count(&self) -> u128 {
+        self.counts.iter().map(|&c| u128::from(c)).sum()
+    }
+}
+
+/// Reads a list of keys: one key per line, or CSV lines `key,count`.
+///
+/// - The text is CSV when its first non-blank line is the header `key,count` or is itself
+///   a `key,count` line (a quoted key, or a count after the last comma); then every line
+///   must be `key,count`. Otherwise every line is one key, exactly as written (a trailing
+///   `\r` dropped), commas and quotes included.
+/// - CSV keys may be quoted (`"a,b"`, a doubled `""` is one quote); counts are whole
+///   numbers ≥ 0 and weigh the key's traffic.
+/// - Blank lines (only spaces or tabs) are skipped. A key given twice is one key: its
+///   counts add up (a log of requests, one key a line, gives each key its request count).
+///
+/// Errors name the line (1-based); nothing is returned partially. Caps:
+/// [`MAX_KEY_LIST_BYTES`] of text, [`MAX_KEY_LIST_KEYS`] distinct keys, keys of at most
+/// [`MAX_LIST_KEY_LEN`] bytes.
+///
+/// ```
+/// use ringlab::keys::parse_key_list;
+/// let list = parse_key_list("key,count\nuser:1,10\n\"a,b\",3\nuser:1,5\n")?;
+/// assert_eq!(list.keys, ["user:1", "a,b"]);
+/// assert_eq!(list.counts, [15, 3]);
+/// let plain = parse_key_list("x\ny\n\nx\n")?;
+/// assert_eq!((plain.keys.len(), plain.counts[0]), (2, 2));
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn parse_key_list(text: &str) -> Result<KeyList, crate::Error> {
+    use crate::Error;
+    use std::borrow::Cow;
+    if text.len() > MAX_KEY_LIST_BYTES {
+        return Err(Error::TooLarge { what: "a key list (bytes)".into(), max: MAX_KEY_LIST_BYTES as u64, got: text.len() as u64 });
+    }
+    let lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).enumerate();
+    let mut data = lines.filter(|(_, l)| !l.trim_matches([' ', '\t']).is_empty()).peekable();
+    let csv = match data.peek() {
+        Some((_, first)) if first.trim().eq_ignore_ascii_case("key,count") => {
+            data.next();
+            true
+        }
+        Some((_, first)) => csv_line(first).is_ok(),
+        None => false,
+    };
+    // Keys in text order with their counts, then merged by key.
+    let mut entries: Vec<(Cow<'_, str>, u64)> = Vec::new();
+    for (i, line) in data {
+        let number = i + 1;
+        let (key, count) = if csv {
+            csv_line(line).map_err(|message| Error::Parse { line: number, message })?
+        } else {
+            (Cow::Borrowed(line), 1)
+        };
+        if key.is_empty() {
+            return Err(Error::Parse { line: number, message: "the key is empty".into() });
+        }
+        if key.len() > MAX_LIST_KEY_LEN {
+            return Err(Error::Parse {
+                line: number,
+                message: format!("the key has {} bytes; keys are at most {MAX_LIST_KEY_LEN}", key.len()),
+            });
+        }
+        entries.push((key, count));
+    }
+    // Merge repeats: sort positions by key (stable, so the first appearance leads), sum each
+    // run's counts, then put the keys back in order of first appearance.
+    let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+    order.sort_by(|&a, &b| entries[a as usize].0.cmp(&entries[b as usize].0));
+    let mut merged: Vec<(u32, u64)> = Vec::new();
+    let mut previous: Option<u32> = None;
+    for &at in &order {
+        let (key, count) = &entries[at as usize];
+        match (previous, merged.last_mut()) {
+            (Some(p), Some(last)) if entries[p as usize].0 == *key => last.1 = last.1.saturating_add(*count),
+            _ => merged.push((at, *count)),
+        }
+        previous = Some(at);
+    }
+    if merged.len() > MAX_KEY_LIST_KEYS {
+        return Err(Error::TooLarge { what: "a key list (distinct keys)".into(), max: MAX_KEY_LIST_KEYS as u64, got: merged.len() as u64 });
+    }
+    merged.sort_unstable_by_key(|&(at, _)| at);
+    let counts = merged.iter().map(|&(_, c)| c).collect();
+    let mut slots: Vec<Option<Cow<'_, str>>> = entries.into_iter().map(|(k, _)| Some(k)).collect();
+    let keys = merged.iter().map(|&(at, _)| slots[at as usize].take().map(Cow::into_owned).unwrap_or_default()).collect();
+    Ok(KeyList { keys, counts })
+}
+
+/// One CSV line `key,count`: the key quoted (`""` inside is one `"`) or bare (everything
+/// before the last comma), the count a whole number.
+fn csv_line(line: &str) -> Result<(std::borrow::Cow<'_, str>, u64), String> {
+    use std::borrow::Cow;
+    let (key, rest): (Cow<'_, str>, &str) = if let Some(quoted) = line.strip_prefix('"') {
+        let mut key = String::new();
+        let mut chars = quoted.char_indices();
+        let end = loop {
+            match chars.next() {
+                None => return Err("a quoted key has no closing quote".into()),
+                Some((i, '"')) => {
+                    if quoted[i + 1..].starts_with('"') {
+                        key.push('"');
+                        chars.next();
+                    } else {
+                        break i + 1;
+                    }
+                }
+                Some((_, c)) => key.push(c),
+            }
+        };
+        let rest = quoted[end..]
+            .strip_prefix(',')
+            .ok_or_else(|| "expected a comma and a count after the quoted key".to_string())?;
+        (Cow::Owned(key), rest)
+    } else {
+        let (key, count) = line.rsplit_once(',').ok_or_else(|| "expected `key,count` (no comma on this line)".to_string())?;
+        (Cow::Borrowed(key), count)
+    };
+    let count = rest.trim();
+    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("the count must be a whole number ≥ 0 (got {count:?})"));
+    }
+    let count = count.parse().map_err(|_| format!("the count {count} is too large"))?;
+    Ok((key, count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_and_plain_lists() {
+        let list = parse_key_list("\"say \"\"hi\"\"\",2\r\nplain,key,7\n\n  \nplain,key,1\n").unwrap();
+        assert_eq!(list.keys, ["say \"hi\"", "plain,key"]);
+        assert_eq!(list.counts, [2, 8]);
+        // Not CSV: the first line has no count, so every line is a key as written.
+        let list = parse_key_list("a,b\n\"q\"\nc,3\n").unwrap();
+        assert_eq!(list.keys, ["a,b", "\"q\"", "c,3"]);
+        assert_eq!(list.counts, [1, 1, 1]);
+        assert_eq!(parse_key_list("").unwrap(), KeyList::default());
+        assert_eq!(parse_key_list("KEY,COUNT\n").unwrap(), KeyList::default());
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let err = parse_key_list("key,count\na,1\n\nb\n").unwrap_err();
+        assert_eq!(err, crate::Error::Parse { line: 4, message: "expected `key,count` (no comma on this line)".into() });
+        let err = parse_key_list("a,1\nb,-2\n").unwrap_err();
+        assert!(matches!(err, crate::Error::Parse { line: 2, .. }), "{err}");
+        let err = parse_key_list("a,1\n\"b,1\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 2: a quoted key has no closing quote");
+        let err = parse_key_list("a,1\n\"\",4\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 2: the key is empty");
+        let long = "k".repeat(MAX_LIST_KEY_LEN + 1);
+        let err = parse_key_list(&format!("ok\n{long}\n")).unwrap_err();
+        assert!(matches!(err, crate::Error::Parse { line: 2, .. }));
+        let err = parse_key_list("a,1\nb,99999999999999999999999\n").unwrap_err();
+        assert!(err.to_string().contains("too large"), "{err}");
+    }
+
+    #[test]
+    fn caps_hold_at_a_million_keys() {
+        let mut text = String::new();
+        for_each_generated("k", MAX_KEY_LIST_KEYS, |_, key| {
+            text.push_str(std::str::from_utf8(key).unwrap());
+            text.push('\n');
+        });
+        let list = parse_key_list(&text).unwrap();
+        assert_eq!(list.keys.len(), MAX_KEY_LIST_KEYS);
+        assert_eq!(list.keys[123_456], "k123456");
+        text.push_str("one-more\n");
+        assert_eq!(parse_key_list(&text).unwrap_err().code(), "too-large");
+        let big = "x".repeat(MAX_KEY_LIST_BYTES + 1);
+        assert_eq!(parse_key_list(&big).unwrap_err().code(), "too-large");
+    }
+}
