@@ -2,6 +2,9 @@
 //! ringlab's ring: keys of a given set are placed in order, each on the first node clockwise
 //! from its hash that has fewer than `⌈(1 + ε)·keys / nodes⌉` keys. It places a *key set*,
 //! so its loads are exact for that set; a key outside the set goes where it would land next.
+//!
+//! A down node takes no keys: placement is redone over the healthy nodes, with the capacity
+//! computed over them (as HAProxy's `hash-balance-factor` treats a server that is down).
 
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
@@ -47,14 +50,15 @@ impl BoundedLoad {
 
     /// `⌈(1 + ε)·keys / nodes⌉`.
     fn capacity(&self) -> u32 {
-        let n = self.ring.nodes().len().max(1) as f64;
+        let up = (0..self.ring.nodes().len()).filter(|&i| !self.ring.is_down_at(i)).count();
+        let n = up.max(1) as f64;
         ((1.0 + self.epsilon) * self.keys.keys.len() as f64 / n).ceil() as u32
     }
 
     fn place(&mut self) {
         self.loads = vec![0; self.ring.nodes().len()];
         self.assignment.clear();
-        if self.ring.is_empty() {
+        if self.ring.is_empty() || (0..self.ring.nodes().len()).all(|i| self.ring.is_down_at(i)) {
             return;
         }
         let capacity = self.capacity().max(1);
@@ -66,14 +70,12 @@ impl BoundedLoad {
     }
 }
 
-/// The first node clockwise from `position` with room.
+/// The first healthy node clockwise from `position` with room (some node is up).
 fn walk(ring: &Ring, loads: &[u32], capacity: u32, position: u64) -> usize {
     let start = ring.point_of(position).unwrap_or(0);
     let n = ring.point_count();
-    (0..n)
-        .map(|step| ring.point((start + step) % n).1)
-        .find(|&node| loads[node] < capacity)
-        .unwrap_or_else(|| ring.point(start).1)
+    let healthy = (0..n).map(|step| ring.point((start + step) % n).1).filter(|&node| !ring.is_down_at(node));
+    healthy.clone().find(|&node| loads[node] < capacity).or_else(|| healthy.clone().next()).unwrap_or(0)
 }
 
 impl Placement for BoundedLoad {
@@ -93,9 +95,21 @@ impl Placement for BoundedLoad {
         self.place();
         Ok(())
     }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        super::down::check_index(self.ring.nodes(), index)?;
+        self.ring.set_down_at(index, down);
+        self.place();
+        Ok(())
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.ring.is_down_at(index)
+    }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if self.ring.is_empty() {
             return Err(Error::EmptyRing);
+        }
+        if self.assignment.is_empty() && !self.keys.keys.is_empty() {
+            return Err(super::down::all_down());
         }
         let known = std::str::from_utf8(key).ok().and_then(|k| self.index.get(k));
         Ok(match known {

@@ -21,6 +21,7 @@ mod bounded;
 pub mod cassandra;
 pub mod compare;
 mod continuum;
+pub mod down;
 pub mod haproxy;
 pub mod jump;
 pub mod lbconfig;
@@ -289,11 +290,18 @@ impl Cluster {
         self.inner.algorithm()
     }
 
-    /// Marks the node down (nginx `down`, HAProxy `disabled`) or up again. Algorithms
-    /// without such a state answer [`Error::Unsupported`]. On error nothing changes.
+    /// Marks the node down (it is not removed) or up again, as the real system treats a
+    /// failed node ([`down_rule`](Cluster::down_rule) says how): skipped, rebuilt around, or
+    /// its keys [`Error::Unavailable`]. Up again gives exactly the state before. On error
+    /// nothing changes.
     pub fn set_down(&mut self, name: &str, down: bool) -> Result<(), Error> {
         let idx = index_of(self.nodes(), name)?;
         self.inner.set_down(idx, down)
+    }
+
+    /// What this algorithm's real clients do with a down node's keys, in words.
+    pub fn down_rule(&self) -> down::DownRule {
+        down::rule(self.algorithm())
     }
 
     /// Whether the node is marked down.
@@ -396,7 +404,8 @@ impl Placement for Ring {
         self.key_position(key) as f64 / self.config().bits.size() as f64
     }
     fn arcs(&self) -> Option<&dyn Arcs> {
-        Some(self)
+        let all_down = !self.is_empty() && (0..Ring::nodes(self).len()).all(|i| self.is_down_at(i));
+        (!all_down).then_some(self as &dyn Arcs)
     }
     fn memory_bytes(&self) -> usize {
         Ring::memory_bytes(self)
@@ -406,6 +415,15 @@ impl Placement for Ring {
     }
     fn as_ring_mut(&mut self) -> Option<&mut Ring> {
         Some(self)
+    }
+    /// Skip: keys of a down node go to the next healthy node clockwise (see [`down::rule`]).
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        down::check_index(Ring::nodes(self), index)?;
+        self.set_down_at(index, down);
+        Ok(())
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.is_down_at(index)
     }
     fn describe_key(&self, key: &[u8]) -> String {
         let width = self.config().bits.bits() as usize / 4;
