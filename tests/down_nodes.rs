@@ -51,8 +51,12 @@ fn down_equals_removed(algorithm: Algorithm) -> bool {
     )
 }
 
-fn nginx(algorithm: Algorithm) -> bool {
-    matches!(algorithm, Algorithm::NginxConsistent | Algorithm::NginxHash)
+/// nginx and HAProxy answer keys no hash decides (round robin, 502, 503) as unsupported.
+fn load_balancer(algorithm: Algorithm) -> bool {
+    matches!(
+        algorithm,
+        Algorithm::NginxConsistent | Algorithm::NginxHash | Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased
+    )
 }
 
 proptest! {
@@ -80,7 +84,7 @@ proptest! {
             let owner_down = down.iter().any(|&d| &names[d] == owner);
             match (rule.kind, w) {
                 // nginx balances a key round robin after 21 down points or rehashes.
-                (_, Err(code)) if nginx(algorithm) && *code == "unsupported" => {}
+                (_, Err(code)) if load_balancer(algorithm) && *code == "unsupported" => {}
                 (_, Err(code)) => {
                     prop_assert_eq!(*code, "unavailable", "{} {}", algorithm.name(), key);
                     let unavailable_owner = rule.kind == DownKind::Unavailable && owner_down;
@@ -198,8 +202,8 @@ fn every_node_down_is_unavailable_not_a_panic() {
         }
         for key in ["a", "b", "user:7"] {
             let err = cluster.locate(key).unwrap_err();
-            // nginx answers 502 or balances round robin: its own words.
-            let want = if nginx(algorithm) && cluster.nodes().len() > 1 { "unsupported" } else { "unavailable" };
+            // nginx answers 502 or balances round robin, HAProxy 503: in their own words.
+            let want = if load_balancer(algorithm) { "unsupported" } else { "unavailable" };
             assert_eq!(err.code(), want, "{}: {err}", algorithm.name());
         }
         let _ = (cluster.arcs().map(|a| a.point_count()), cluster.exact_shares());

@@ -404,7 +404,7 @@ impl Placement for Haproxy {
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         match self.usable_count() {
             _ if self.nodes.is_empty() => return Err(Error::EmptyRing),
-            0 => return Err(Error::Unavailable("every server is disabled: HAProxy answers 503".into())),
+            0 => return Err(Error::Unsupported("every server is disabled: HAProxy answers 503".into())),
             // `tot_used == 1`: the only usable server, whatever the key.
             1 => return Ok(self.extra.iter().position(|e| !e.disabled).expect("one usable")),
             _ if key.is_empty() => {

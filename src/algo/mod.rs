@@ -23,6 +23,7 @@ pub mod compare;
 mod continuum;
 pub mod down;
 pub mod haproxy;
+pub mod import;
 pub mod jump;
 pub mod lbconfig;
 mod maglev;

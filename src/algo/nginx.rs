@@ -213,7 +213,7 @@ impl Placement for Nginx {
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         match self.nodes.len() {
             0 => return Err(Error::EmptyRing),
-            1 if self.down[0] => return Err(Error::Unavailable("the only server is down: nginx answers 502".into())),
+            1 if self.down[0] => return Err(Error::Unsupported("the only server is down: nginx answers 502".into())),
             1 => return Ok(0), // `peers->single`: round robin, which has one choice
             _ if key.is_empty() => return self.round_robin("the key is empty"),
             _ => {}
