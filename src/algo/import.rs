@@ -265,7 +265,8 @@ pub struct MemcachedServer {
     pub weight: u32,
 }
 
-/// Reads a memcached server list: one server a line, `host:port`, `host:port weight`
+/// Reads a memcached server list: one server a line, `host:port` (or a bare `host`),
+/// `host:port weight`
 /// (libketama's server file, tab or spaces) or `host:port:weight` (twemproxy's `servers:`
 /// entries, with or without the leading `- `). Blank lines and `#` comments are skipped.
 /// Weights are whole numbers ≥ 1 (default 1). Errors name the line.
@@ -298,14 +299,15 @@ pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
                 )))
             }
         };
-        let (host, port) = address
-            .rsplit_once(':')
-            .ok_or_else(|| parse_error(line, format!("{address:?} has no :port (write host:port)")))?;
-        if host.is_empty() {
-            return Err(parse_error(line, format!("{address:?} has no host")));
-        }
-        if port.parse::<u16>().is_err() {
-            return Err(parse_error(line, format!("the port in {address:?} must be a number from 0 to 65535")));
+        // A bare host is allowed: libmemcached gives it port 11211, libketama hashes the
+        // address as written.
+        if let Some((host, port)) = address.rsplit_once(':') {
+            if host.is_empty() {
+                return Err(parse_error(line, format!("{address:?} has no host")));
+            }
+            if port.parse::<u16>().is_err() {
+                return Err(parse_error(line, format!("the port in {address:?} must be a number from 0 to 65535")));
+            }
         }
         let weight = match weight {
             None => 1,
@@ -410,7 +412,7 @@ mod tests {
             ("a:1\na:1 2\n", 2, "already listed on line 1"),
             ("a:1 0\n", 1, "weight"),
             ("a:1 2 name\n", 1, "fields"),
-            ("nohost\n", 1, "no :port"),
+            (":11211\n", 1, "no host"),
             ("# nothing\n", 1, "no server"),
         ];
         for (text, line, words) in bad {
