@@ -180,9 +180,10 @@ fn parse_slot(s: &str) -> Result<u16, String> {
 
 fn parse_slot_token(token: &str, node: &mut RedisNode) -> Result<(), String> {
     if let Some(inner) = token.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
-        let (slot, id, migrating) = if let Some((slot, id)) = inner.split_once("->-") {
+        // Redis 3.0 on prints `->-` and `-<-`; Redis 2.x printed `->` and `<-`.
+        let (slot, id, migrating) = if let Some((slot, id)) = inner.split_once("->-").or_else(|| inner.split_once("->")) {
             (slot, id, true)
-        } else if let Some((slot, id)) = inner.split_once("-<-") {
+        } else if let Some((slot, id)) = inner.split_once("-<-").or_else(|| inner.split_once("<-")) {
             (slot, id, false)
         } else {
             return Err(format!("{token:?} is neither [slot->-id] (migrating) nor [slot-<-id] (importing)"));
@@ -393,6 +394,11 @@ mod tests {
         let text = format!("{ID_A} :0@0 master,noaddr - 0 0 1 disconnected\n{ID_B} 10.0.0.2:6379@16379,cache-2 myself,master - 0 0 2 connected 0-99 200\n");
         let nodes = parse_redis_cluster_nodes(&text).unwrap();
         assert_eq!(nodes[1].hostname.as_deref(), Some("cache-2"));
+        let marked = format!("{ID_B} 10.0.0.2:6379@16379,,shard-id=abc myself,master - 0 0 2 connected 0-99 [7->-{ID_A}] [8-<-{ID_A}] [9->{ID_A}]");
+        let node = &parse_redis_cluster_nodes(&marked).unwrap()[0];
+        assert_eq!((node.hostname.as_ref(), node.slots.as_slice()), (None, &[(0, 99)][..]));
+        assert_eq!(node.migrating, [(7, ID_A.to_string()), (9, ID_A.to_string())]);
+        assert_eq!(node.importing, [(8, ID_A.to_string())]);
         let cluster = from_redis_cluster_nodes(&text).unwrap();
         let names: Vec<&str> = cluster.nodes().iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, [ID_A, "10.0.0.2:6379"]);
