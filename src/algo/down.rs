@@ -148,8 +148,8 @@ impl Clone for Rebuilt {
 }
 
 impl Rebuilt {
-    /// `None` when no node is down; `Err(all down)` is kept for lookups as `Ok(None)` too:
-    /// callers check [`DownSet`] for that case.
+    /// The placement `make` builds from the healthy nodes. `None` when no node is down, and
+    /// when every node is: callers answer [`all_down`] then.
     pub(crate) fn build(
         nodes: &[Node],
         down: &DownSet,
