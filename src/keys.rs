@@ -95,8 +95,16 @@ impl KeyList {
 /// # Ok::<(), ringlab::Error>(())
 /// ```
 pub fn parse_key_list(text: &str) -> Result<KeyList, crate::Error> {
+    parse_capped(text, MAX_KEY_LIST_KEYS, |key| twox_hash::XxHash3_64::oneshot(key.as_bytes()))
+}
+
+/// [`parse_key_list`] with a cap on distinct keys and the hash that finds repeats as
+/// parameters (tests force collisions with a poor hash, and the cap with a small one).
+fn parse_capped(text: &str, max_keys: usize, hash_of: impl Fn(&str) -> u64) -> Result<KeyList, crate::Error> {
     use crate::Error;
     use std::borrow::Cow;
+    use std::collections::hash_map::Entry;
+    use std::collections::{BTreeMap, HashMap};
     if text.len() > MAX_KEY_LIST_BYTES {
         return Err(Error::TooLarge { what: "a key list (bytes)".into(), max: MAX_KEY_LIST_BYTES as u64, got: text.len() as u64 });
     }
@@ -110,8 +118,13 @@ pub fn parse_key_list(text: &str) -> Result<KeyList, crate::Error> {
         Some((_, first)) => csv_line(first).is_ok(),
         None => false,
     };
-    // Keys in text order with their counts, then merged by key.
-    let mut entries: Vec<(Cow<'_, str>, u64)> = Vec::new();
+    // Distinct keys in order of first appearance; repeats add to the first one's count.
+    // Repeats are found by each key's XXH3 hash (fixed, seed 0); the rare keys whose hash
+    // another key already has go to a second, ordered map.
+    let room = (text.bytes().filter(|&b| b == b'\n').count() + 1).min(max_keys);
+    let mut by_hash: nohash_hasher::IntMap<u64, u32> = HashMap::with_capacity_and_hasher(room, Default::default());
+    let mut collided: BTreeMap<Cow<'_, str>, u32> = BTreeMap::new();
+    let (mut keys, mut counts): (Vec<Cow<'_, str>>, Vec<u64>) = (Vec::with_capacity(room), Vec::with_capacity(room));
     for (i, line) in data {
         let number = i + 1;
         let (key, count) = if csv {
@@ -128,30 +141,38 @@ pub fn parse_key_list(text: &str) -> Result<KeyList, crate::Error> {
                 message: format!("the key has {} bytes; keys are at most {MAX_LIST_KEY_LEN}", key.len()),
             });
         }
-        entries.push((key, count));
-    }
-    // Merge repeats: sort positions by key (stable, so the first appearance leads), sum each
-    // run's counts, then put the keys back in order of first appearance.
-    let mut order: Vec<u32> = (0..entries.len() as u32).collect();
-    order.sort_by(|&a, &b| entries[a as usize].0.cmp(&entries[b as usize].0));
-    let mut merged: Vec<(u32, u64)> = Vec::new();
-    let mut previous: Option<u32> = None;
-    for &at in &order {
-        let (key, count) = &entries[at as usize];
-        match (previous, merged.last_mut()) {
-            (Some(p), Some(last)) if entries[p as usize].0 == *key => last.1 = last.1.saturating_add(*count),
-            _ => merged.push((at, *count)),
+        let hash = hash_of(&key);
+        let known = match by_hash.get(&hash) {
+            Some(&at) if keys[at as usize] == key => Some(at),
+            Some(_) => collided.get(key.as_ref()).copied(),
+            None => None,
+        };
+        if let Some(at) = known {
+            counts[at as usize] = counts[at as usize].saturating_add(count);
+            continue;
         }
-        previous = Some(at);
+        if keys.len() == max_keys {
+            return Err(Error::TooLarge {
+                what: format!("a key list (distinct keys; line {number} is one more)"),
+                max: max_keys as u64,
+                got: max_keys as u64 + 1,
+            });
+        }
+        let at = keys.len() as u32;
+        match by_hash.entry(hash) {
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+            }
+            // The first key keeps the hash; this one is found by name.
+            Entry::Occupied(_) => {
+                collided.insert(key.clone(), at);
+            }
+        }
+        keys.push(key);
+        counts.push(count);
     }
-    if merged.len() > MAX_KEY_LIST_KEYS {
-        return Err(Error::TooLarge { what: "a key list (distinct keys)".into(), max: MAX_KEY_LIST_KEYS as u64, got: merged.len() as u64 });
-    }
-    merged.sort_unstable_by_key(|&(at, _)| at);
-    let counts = merged.iter().map(|&(_, c)| c).collect();
-    let mut slots: Vec<Option<Cow<'_, str>>> = entries.into_iter().map(|(k, _)| Some(k)).collect();
-    let keys = merged.iter().map(|&(at, _)| slots[at as usize].take().map(Cow::into_owned).unwrap_or_default()).collect();
-    Ok(KeyList { keys, counts })
+    drop((by_hash, collided));
+    Ok(KeyList { keys: keys.into_iter().map(Cow::into_owned).collect(), counts })
 }
 
 /// One CSV line `key,count`: the key quoted (`""` inside is one `"`) or bare (everything
@@ -159,6 +180,13 @@ pub fn parse_key_list(text: &str) -> Result<KeyList, crate::Error> {
 fn csv_line(line: &str) -> Result<(std::borrow::Cow<'_, str>, u64), String> {
     use std::borrow::Cow;
     let (key, rest): (Cow<'_, str>, &str) = if let Some(quoted) = line.strip_prefix('"') {
+        // Most quoted keys hold no doubled quote: borrow them.
+        if let Some(end) = quoted.find('"').filter(|&e| !quoted[e + 1..].starts_with('"')) {
+            let rest = quoted[end + 1..]
+                .strip_prefix(',')
+                .ok_or_else(|| "expected a comma and a count after the quoted key".to_string())?;
+            return count_of(rest).map(|count| (Cow::Borrowed(&quoted[..end]), count));
+        }
         let mut key = String::new();
         let mut chars = quoted.char_indices();
         let end = loop {
@@ -183,12 +211,16 @@ fn csv_line(line: &str) -> Result<(std::borrow::Cow<'_, str>, u64), String> {
         let (key, count) = line.rsplit_once(',').ok_or_else(|| "expected `key,count` (no comma on this line)".to_string())?;
         (Cow::Borrowed(key), count)
     };
+    count_of(rest).map(|count| (key, count))
+}
+
+/// A CSV count: a whole number ≥ 0.
+fn count_of(rest: &str) -> Result<u64, String> {
     let count = rest.trim();
     if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("the count must be a whole number ≥ 0 (got {count:?})"));
     }
-    let count = count.parse().map_err(|_| format!("the count {count} is too large"))?;
-    Ok((key, count))
+    count.parse().map_err(|_| format!("the count {count} is too large"))
 }
 
 /// What a user's key list puts on each node of a placement.
@@ -322,7 +354,7 @@ mod tests {
     }
 
     #[test]
-    fn caps_hold_at_a_million_keys() {
+    fn a_million_keys_fit_and_one_more_distinct_key_does_not() {
         let mut text = String::new();
         for_each_generated("k", MAX_KEY_LIST_KEYS, |_, key| {
             text.push_str(std::str::from_utf8(key).unwrap());
@@ -331,9 +363,20 @@ mod tests {
         let list = parse_key_list(&text).unwrap();
         assert_eq!(list.keys.len(), MAX_KEY_LIST_KEYS);
         assert_eq!(list.keys[123_456], "k123456");
-        text.push_str("one-more\n");
-        assert_eq!(parse_key_list(&text).unwrap_err().code(), "too-large");
+        // The same rule with a cap of 3: repeats do not count, a 4th distinct key does.
+        let err = parse_capped("a\nb\na\nc\nb\nd\n", 3, |k| k.len() as u64).unwrap_err();
+        assert_eq!(err.to_string(), "a key list (distinct keys; line 6 is one more) is at most 3 (got 4)");
         let big = "x".repeat(MAX_KEY_LIST_BYTES + 1);
         assert_eq!(parse_key_list(&big).unwrap_err().code(), "too-large");
+    }
+
+    #[test]
+    fn keys_whose_hashes_collide_stay_apart() {
+        // Every key hashes to 0: repeats are found by name.
+        let text = "x,1\ny,2\nx,3\nz,4\ny,5\n";
+        let list = parse_capped(text, 10, |_| 0).unwrap();
+        assert_eq!(list, parse_key_list(text).unwrap());
+        assert_eq!(list.keys, ["x", "y", "z"]);
+        assert_eq!(list.counts, [4, 7, 4]);
     }
 }
