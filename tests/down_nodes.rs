@@ -226,3 +226,31 @@ fn unavailable_keys_say_why() {
     jump.set_down("b0", true).unwrap();
     assert!(jump.locate(&key).unwrap_err().to_string().contains("remap"));
 }
+
+#[test]
+fn changes_while_a_node_is_down_keep_it_down_and_end_where_they_would() {
+    for algorithm in Algorithm::ALL {
+        let names = names(4);
+        let all_up = Cluster::new(options(algorithm), names.iter().map(|s| s.as_str())).unwrap();
+        let mut with_down = all_up.clone();
+        with_down.set_down(&names[1], true).unwrap();
+        // A join while node 1 is down: node 1 stays down; up again equals the join alone.
+        let (mut a, mut b) = (all_up.clone(), with_down.clone());
+        a.add("10.0.0.9:11211".into()).unwrap();
+        b.add("10.0.0.9:11211".into()).unwrap();
+        assert!(b.is_down(&names[1]).unwrap(), "{}", algorithm.name());
+        assert!(!b.is_down("10.0.0.9:11211").unwrap());
+        b.set_down(&names[1], false).unwrap();
+        assert_eq!(owners(&a), owners(&b), "{}", algorithm.name());
+        assert_eq!(points(&a), points(&b), "{}", algorithm.name());
+        // Removing the down node equals removing it when up (jump only drops its last bucket).
+        let last = &names[3];
+        let (mut a, mut b) = (all_up.clone(), all_up.clone());
+        b.set_down(last, true).unwrap();
+        a.remove(last).unwrap();
+        b.remove(last).unwrap();
+        assert_eq!(owners(&a), owners(&b), "{}", algorithm.name());
+        assert_eq!(points(&a), points(&b), "{}", algorithm.name());
+        assert!(b.nodes().iter().all(|n| !b.is_down(&n.name).unwrap()));
+    }
+}
