@@ -204,8 +204,9 @@ pub trait Placement: std::fmt::Debug {
         format!("at {:.6} of the circle", self.key_fraction(key))
     }
     fn boxed_clone(&self) -> Box<dyn Placement>;
-    /// Marks node `index` down (nginx's `down`, HAProxy's `disabled`) or up again, as the
-    /// real system treats such a node. On error nothing changes.
+    /// Marks node `index` down (it stays a node: nginx's `down`, HAProxy's `disabled`, a
+    /// failed server) or up again, as the real system's client treats it
+    /// ([`down::rule`]). Up again gives exactly the state before. On error nothing changes.
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         let _ = (index, down);
         Err(Error::Unsupported(format!("{} has no down servers: remove the node instead", self.algorithm().name())))
