@@ -24,6 +24,9 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
+use crate::algo::down::{self, DownKind};
+use crate::algo::Cluster;
+use crate::keys::{list_moved, KeyList, KeySample};
 use crate::Error;
 
 /// A cache tier's size and load.
@@ -115,6 +118,94 @@ pub fn compare(
 pub fn modulo_fraction(before: u64, after: u64) -> f64 {
     let size = 1u128 << 64;
     crate::migration::modulo_moved(before, after, size) as f64 / size as f64
+}
+
+/// The cost of going from `before` to `after` (any change, a node going down or up), with
+/// `hash % N` for the same change in the number of healthy nodes.
+///
+/// The moved fraction is exact when both states have arcs (`migration::between`), plus, for
+/// algorithms whose down nodes' keys are unavailable (Redis Cluster, jump, ...), the exact
+/// share of the nodes that went down. Otherwise it is counted on `keys` (the user's key
+/// list, whose counts also give the moved *traffic*), or on `key:0` .. `key:9999`.
+///
+/// ```
+/// use ringlab::algo::{Algorithm, Cluster, Options};
+/// use ringlab::cost::{self, Workload};
+/// let before = Cluster::new(Options::new(Algorithm::RedisCluster), ["m1", "m2", "m3"])?;
+/// let mut after = before.clone();
+/// after.set_down("m1", true)?;
+/// let tier = Workload { items: 1_000_000, item_bytes: 512.0, requests_per_sec: 20_000.0 };
+/// let c = cost::of_change(&before, &after, &tier, None)?;
+/// assert_eq!(c.lost_fraction, 5461.0 / 16384.0); // m1's slots: unavailable, not moved
+/// assert_eq!(c.modulo.moved_fraction, cost::modulo_fraction(3, 2));
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn of_change(
+    before: &Cluster,
+    after: &Cluster,
+    workload: &Workload,
+    keys: Option<&KeyList>,
+) -> Result<ChangeReport, Error> {
+    let healthy = |c: &Cluster| c.nodes().iter().filter(|n| !c.is_down(&n.name).unwrap_or(false)).count() as u64;
+    let modulo = modulo_fraction(healthy(before), healthy(after));
+    let newly_down: Vec<usize> = (0..after.nodes().len())
+        .filter(|&i| {
+            let name = &after.nodes()[i].name;
+            after.is_down(name).unwrap_or(false) && !before.is_down(name).unwrap_or(false)
+        })
+        .collect();
+    let unavailable_kind = down::rule(after.algorithm()).kind == DownKind::Unavailable;
+    let exact = match (keys, before.arcs(), after.arcs()) {
+        (None, Some(a), Some(b)) => {
+            let moved = crate::migration::between(a, b)?.moved_fraction;
+            let lost = if unavailable_kind {
+                let shares = after.exact_shares().unwrap_or_default();
+                newly_down.iter().map(|&i| shares.get(i).copied().unwrap_or(0.0)).sum()
+            } else {
+                0.0
+            };
+            Some((moved, lost))
+        }
+        _ => None,
+    };
+    let (moved, lost, traffic, exact) = match exact {
+        Some((moved, lost)) => (moved, lost, moved + lost, true),
+        None => {
+            let generated;
+            let list = match keys {
+                Some(list) => list,
+                None => {
+                    generated = KeyList {
+                        keys: KeySample::generated("key:", 10_000).keys,
+                        counts: vec![1; 10_000],
+                    };
+                    &generated
+                }
+            };
+            let m = list_moved(before, after, list)?;
+            (m.moved_fraction, m.lost_fraction, m.moved_traffic_fraction + m.lost_traffic_fraction, false)
+        }
+    };
+    Ok(ChangeReport {
+        placement: change_cost(workload, (moved + lost).min(1.0), traffic.min(1.0))?,
+        modulo: change_cost(workload, modulo, modulo)?,
+        lost_fraction: lost,
+        exact,
+    })
+}
+
+/// [`of_change`]'s answer.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeReport {
+    /// The placement's cost: keys moved plus keys lost (a down owner nothing replaces).
+    pub placement: ChangeCost,
+    /// `hash % N` going between the same numbers of healthy nodes.
+    pub modulo: ChangeCost,
+    /// The part of `placement.moved_fraction` that is lost, not moved.
+    pub lost_fraction: f64,
+    /// Whether the fractions are exact (arcs) or counted on keys.
+    pub exact: bool,
 }
 
 #[cfg(test)]

@@ -85,3 +85,31 @@ fn key_lists_measure_a_change_on_the_users_keys() {
     assert_eq!((m.moved_keys, m.lost_keys), (0, on_m1));
     assert_eq!(list_loads(&failed, &list).unwrap().unavailable_keys, on_m1);
 }
+
+#[test]
+fn of_change_is_exact_with_arcs_and_counted_without() {
+    let w = tier();
+    // Ring join: exact, equal to the migration's fraction.
+    let names: Vec<String> = (0..10).map(|i| format!("cache-{i}")).collect();
+    let before = Cluster::new(Options::new(Algorithm::Ring), names.iter().map(String::as_str)).unwrap();
+    let mut after = before.clone();
+    after.add("cache-10".into()).unwrap();
+    let r = cost::of_change(&before, &after, &w, None).unwrap();
+    let m = migration::between(before.arcs().unwrap(), after.arcs().unwrap()).unwrap();
+    assert!(r.exact);
+    assert_eq!((r.placement.moved_fraction, r.lost_fraction), (m.moved_fraction, 0.0));
+    assert_eq!(r.modulo.items_moved, 9_090_909);
+
+    // Jump has no arcs: counted on key:0..key:9999, here by hand too.
+    let before = Cluster::new(Options::new(Algorithm::Jump), ["b0", "b1", "b2", "b3"]).unwrap();
+    let mut after = before.clone();
+    after.set_down("b2", true).unwrap();
+    let r = cost::of_change(&before, &after, &w, None).unwrap();
+    let on_b2 = (0..10_000).filter(|i| before.locate(format!("key:{i}")).unwrap() == "b2").count();
+    assert!(!r.exact);
+    assert_eq!(r.lost_fraction, on_b2 as f64 / 10_000.0);
+    assert_eq!(r.placement.items_moved, (10_000_000.0 * on_b2 as f64 / 10_000.0).round() as u64);
+    // hash % N from 4 healthy servers to 3: 3/4 of the keys move (exact over 2^64 values).
+    assert_eq!(r.modulo.moved_fraction, cost::modulo_fraction(4, 3));
+    assert!((r.modulo.moved_fraction - 0.75).abs() < 1e-12);
+}
