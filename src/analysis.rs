@@ -60,8 +60,10 @@ impl Arcs for Ring {
     fn point_count(&self) -> usize {
         Ring::point_count(self)
     }
+    /// The point's position and the node that serves it (its owner, or the next healthy
+    /// node clockwise while the owner is down).
     fn point(&self, i: usize) -> (u64, usize) {
-        Ring::point(self, i)
+        (Ring::point(self, i).0, self.serving_owner(i))
     }
     fn owner_of(&self, position: u64) -> Result<usize, Error> {
         Ring::owner_of(self, position)

@@ -44,6 +44,11 @@ pub enum Error {
     /// algorithm that has none).
     #[error("{0}")]
     Unsupported(String),
+    /// A key that has no owner right now because a node is down, and why (what the real
+    /// system answers: e.g. Redis Cluster's slots of a failed master until a replica is
+    /// promoted, or jump hash, which cannot skip a bucket).
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl Error {
@@ -69,6 +74,7 @@ impl Error {
             Error::TooLarge { .. } => "too-large",
             Error::Parse { .. } => "parse-error",
             Error::Unsupported(_) => "unsupported",
+            Error::Unavailable(_) => "unavailable",
         }
     }
 }

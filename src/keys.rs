@@ -26,3 +26,337 @@ impl KeySample {
 }
 
 
+/// Most distinct keys in a key list a user gives (pasted or loaded).
+pub const MAX_KEY_LIST_KEYS: usize = 1_000_000;
+/// Most bytes of key-list text.
+pub const MAX_KEY_LIST_BYTES: usize = 64 * 1024 * 1024;
+/// Longest key in a key list, in bytes.
+pub const MAX_LIST_KEY_LEN: usize = 1024;
+
+/// A user's keys, each with a traffic weight (its request count).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KeyList {
+    /// The distinct keys, in the order they first appear.
+    pub keys: Vec<String>,
+    /// `counts[i]` is how often `keys[i]` is requested: the sum of its counts (CSV) or the
+    /// number of lines that name it (one key per line).
+    pub counts: Vec<u64>,
+}
+
+impl KeyList {
+    /// All requests, the sum of the counts.
+    pub fn total_count(&self) -> u128 {
+        self.counts.iter().map(|&c| u128::from(c)).sum()
+    }
+}
+
+/// Reads a list of keys: one key per line, or CSV lines `key,count`.
+///
+/// - The text is CSV when its first non-blank line is the header `key,count` or is itself
+///   a `key,count` line (a quoted key, or a count after the last comma); then every line
+///   must be `key,count`. Otherwise every line is one key, exactly as written (a trailing
+///   `\r` dropped), commas and quotes included.
+/// - CSV keys may be quoted (`"a,b"`, a doubled `""` is one quote); counts are whole
+///   numbers ≥ 0 and weigh the key's traffic.
+/// - Blank lines (only spaces or tabs) are skipped. A key given twice is one key: its
+///   counts add up (a log of requests, one key a line, gives each key its request count).
+///
+/// Errors name the line (1-based); nothing is returned partially. Caps:
+/// [`MAX_KEY_LIST_BYTES`] of text, [`MAX_KEY_LIST_KEYS`] distinct keys, keys of at most
+/// [`MAX_LIST_KEY_LEN`] bytes.
+///
+/// ```
+/// use ringlab::keys::parse_key_list;
+/// let list = parse_key_list("key,count\nuser:1,10\n\"a,b\",3\nuser:1,5\n")?;
+/// assert_eq!(list.keys, ["user:1", "a,b"]);
+/// assert_eq!(list.counts, [15, 3]);
+/// let plain = parse_key_list("x\ny\n\nx\n")?;
+/// assert_eq!((plain.keys.len(), plain.counts[0]), (2, 2));
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn parse_key_list(text: &str) -> Result<KeyList, crate::Error> {
+    parse_capped(text, MAX_KEY_LIST_KEYS, |key| twox_hash::XxHash3_64::oneshot(key.as_bytes()))
+}
+
+/// [`parse_key_list`] with a cap on distinct keys and the hash that finds repeats as
+/// parameters (tests force collisions with a poor hash, and the cap with a small one).
+fn parse_capped(text: &str, max_keys: usize, hash_of: impl Fn(&str) -> u64) -> Result<KeyList, crate::Error> {
+    use crate::Error;
+    use std::borrow::Cow;
+    use std::collections::hash_map::Entry;
+    use std::collections::{BTreeMap, HashMap};
+    if text.len() > MAX_KEY_LIST_BYTES {
+        return Err(Error::TooLarge { what: "a key list (bytes)".into(), max: MAX_KEY_LIST_BYTES as u64, got: text.len() as u64 });
+    }
+    let lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).enumerate();
+    let mut data = lines.filter(|(_, l)| !l.trim_matches([' ', '\t']).is_empty()).peekable();
+    let csv = match data.peek() {
+        Some((_, first)) if first.trim().eq_ignore_ascii_case("key,count") => {
+            data.next();
+            true
+        }
+        Some((_, first)) => csv_line(first).is_ok(),
+        None => false,
+    };
+    // Distinct keys in order of first appearance; repeats add to the first one's count.
+    // Repeats are found by each key's XXH3 hash (fixed, seed 0); the rare keys whose hash
+    // another key already has go to a second, ordered map.
+    let room = (text.bytes().filter(|&b| b == b'\n').count() + 1).min(max_keys);
+    let mut by_hash: nohash_hasher::IntMap<u64, u32> = HashMap::with_capacity_and_hasher(room, Default::default());
+    let mut collided: BTreeMap<Cow<'_, str>, u32> = BTreeMap::new();
+    let (mut keys, mut counts): (Vec<Cow<'_, str>>, Vec<u64>) = (Vec::with_capacity(room), Vec::with_capacity(room));
+    for (i, line) in data {
+        let number = i + 1;
+        let (key, count) = if csv {
+            csv_line(line).map_err(|message| Error::Parse { line: number, message })?
+        } else {
+            (Cow::Borrowed(line), 1)
+        };
+        if key.is_empty() {
+            return Err(Error::Parse { line: number, message: "the key is empty".into() });
+        }
+        if key.len() > MAX_LIST_KEY_LEN {
+            return Err(Error::Parse {
+                line: number,
+                message: format!("the key has {} bytes; keys are at most {MAX_LIST_KEY_LEN}", key.len()),
+            });
+        }
+        let hash = hash_of(&key);
+        let known = match by_hash.get(&hash) {
+            Some(&at) if keys[at as usize] == key => Some(at),
+            Some(_) => collided.get(key.as_ref()).copied(),
+            None => None,
+        };
+        if let Some(at) = known {
+            counts[at as usize] = counts[at as usize].saturating_add(count);
+            continue;
+        }
+        if keys.len() == max_keys {
+            return Err(Error::TooLarge {
+                what: format!("a key list (distinct keys; line {number} is one more)"),
+                max: max_keys as u64,
+                got: max_keys as u64 + 1,
+            });
+        }
+        let at = keys.len() as u32;
+        match by_hash.entry(hash) {
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+            }
+            // The first key keeps the hash; this one is found by name.
+            Entry::Occupied(_) => {
+                collided.insert(key.clone(), at);
+            }
+        }
+        keys.push(key);
+        counts.push(count);
+    }
+    drop((by_hash, collided));
+    Ok(KeyList { keys: keys.into_iter().map(Cow::into_owned).collect(), counts })
+}
+
+/// One CSV line `key,count`: the key quoted (`""` inside is one `"`) or bare (everything
+/// before the last comma), the count a whole number.
+fn csv_line(line: &str) -> Result<(std::borrow::Cow<'_, str>, u64), String> {
+    use std::borrow::Cow;
+    let (key, rest): (Cow<'_, str>, &str) = if let Some(quoted) = line.strip_prefix('"') {
+        // Most quoted keys hold no doubled quote: borrow them.
+        if let Some(end) = quoted.find('"').filter(|&e| !quoted[e + 1..].starts_with('"')) {
+            let rest = quoted[end + 1..]
+                .strip_prefix(',')
+                .ok_or_else(|| "expected a comma and a count after the quoted key".to_string())?;
+            return count_of(rest).map(|count| (Cow::Borrowed(&quoted[..end]), count));
+        }
+        let mut key = String::new();
+        let mut chars = quoted.char_indices();
+        let end = loop {
+            match chars.next() {
+                None => return Err("a quoted key has no closing quote".into()),
+                Some((i, '"')) => {
+                    if quoted[i + 1..].starts_with('"') {
+                        key.push('"');
+                        chars.next();
+                    } else {
+                        break i + 1;
+                    }
+                }
+                Some((_, c)) => key.push(c),
+            }
+        };
+        let rest = quoted[end..]
+            .strip_prefix(',')
+            .ok_or_else(|| "expected a comma and a count after the quoted key".to_string())?;
+        (Cow::Owned(key), rest)
+    } else {
+        let (key, count) = line.rsplit_once(',').ok_or_else(|| "expected `key,count` (no comma on this line)".to_string())?;
+        (Cow::Borrowed(key), count)
+    };
+    count_of(rest).map(|count| (key, count))
+}
+
+/// A CSV count: a whole number ≥ 0.
+fn count_of(rest: &str) -> Result<u64, String> {
+    let count = rest.trim();
+    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("the count must be a whole number ≥ 0 (got {count:?})"));
+    }
+    count.parse().map_err(|_| format!("the count {count} is too large"))
+}
+
+/// What a user's key list puts on each node of a placement.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListLoads {
+    /// Keys per node, indexed like the placement's nodes.
+    pub keys: Vec<u64>,
+    /// Requests per node (the keys' counts).
+    pub traffic: Vec<u128>,
+    /// Keys no node serves right now (a down owner that nothing replaces) and their requests.
+    pub unavailable_keys: u64,
+    pub unavailable_traffic: u128,
+}
+
+/// Each key of `list` located on `cluster`: keys and requests per node.
+///
+/// ```
+/// use ringlab::algo::{Algorithm, Cluster, Options};
+/// use ringlab::keys::{list_loads, parse_key_list};
+/// let cluster = Cluster::new(Options::new(Algorithm::Ring), ["a", "b"])?;
+/// let loads = list_loads(&cluster, &parse_key_list("x,5\ny,1\nz,2")?)?;
+/// assert_eq!(loads.keys.iter().sum::<u64>(), 3);
+/// assert_eq!(loads.traffic.iter().sum::<u128>(), 8);
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn list_loads(cluster: &crate::algo::Cluster, list: &KeyList) -> Result<ListLoads, crate::Error> {
+    let n = cluster.nodes().len();
+    let mut loads = ListLoads { keys: vec![0; n], traffic: vec![0; n], unavailable_keys: 0, unavailable_traffic: 0 };
+    for (key, &count) in list.keys.iter().zip(&list.counts) {
+        match cluster.locate_index(key) {
+            Ok(i) => {
+                loads.keys[i] += 1;
+                loads.traffic[i] += u128::from(count);
+            }
+            Err(crate::Error::Unavailable(_)) => {
+                loads.unavailable_keys += 1;
+                loads.unavailable_traffic += u128::from(count);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(loads)
+}
+
+/// What a change did to a user's key list.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListMove {
+    pub keys: u64,
+    /// Keys served by another node after the change.
+    pub moved_keys: u64,
+    /// Keys that had a node and have none after it (a down owner nothing replaces).
+    pub lost_keys: u64,
+    /// `moved_keys / keys`, and the same for their requests.
+    pub moved_fraction: f64,
+    pub moved_traffic_fraction: f64,
+    /// `lost_keys / keys`, and the same for their requests.
+    pub lost_fraction: f64,
+    pub lost_traffic_fraction: f64,
+}
+
+/// Which keys of `list` change node (or lose it) from `before` to `after`.
+pub fn list_moved(before: &crate::algo::Cluster, after: &crate::algo::Cluster, list: &KeyList) -> Result<ListMove, crate::Error> {
+    let (mut moved, mut lost, mut moved_traffic, mut lost_traffic) = (0u64, 0u64, 0u128, 0u128);
+    for (key, &count) in list.keys.iter().zip(&list.counts) {
+        let old = match before.locate(key) {
+            Ok(name) => Some(name),
+            Err(crate::Error::Unavailable(_)) => None,
+            Err(e) => return Err(e),
+        };
+        match (old, after.locate(key)) {
+            (Some(a), Ok(b)) if a != b => {
+                moved += 1;
+                moved_traffic += u128::from(count);
+            }
+            (Some(_), Err(crate::Error::Unavailable(_))) => {
+                lost += 1;
+                lost_traffic += u128::from(count);
+            }
+            (_, Err(crate::Error::Unavailable(_))) | (_, Ok(_)) => {}
+            (_, Err(e)) => return Err(e),
+        }
+    }
+    let keys = list.keys.len() as u64;
+    let total = list.total_count();
+    let frac = |x: u128, of: u128| if of == 0 { 0.0 } else { x as f64 / of as f64 };
+    Ok(ListMove {
+        keys,
+        moved_keys: moved,
+        lost_keys: lost,
+        moved_fraction: frac(u128::from(moved), u128::from(keys)),
+        moved_traffic_fraction: frac(moved_traffic, total),
+        lost_fraction: frac(u128::from(lost), u128::from(keys)),
+        lost_traffic_fraction: frac(lost_traffic, total),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_and_plain_lists() {
+        let list = parse_key_list("\"say \"\"hi\"\"\",2\r\nplain,key,7\n\n  \nplain,key,1\n").unwrap();
+        assert_eq!(list.keys, ["say \"hi\"", "plain,key"]);
+        assert_eq!(list.counts, [2, 8]);
+        // Not CSV: the first line has no count, so every line is a key as written.
+        let list = parse_key_list("a,b\n\"q\"\nc,3\n").unwrap();
+        assert_eq!(list.keys, ["a,b", "\"q\"", "c,3"]);
+        assert_eq!(list.counts, [1, 1, 1]);
+        assert_eq!(parse_key_list("").unwrap(), KeyList::default());
+        assert_eq!(parse_key_list("KEY,COUNT\n").unwrap(), KeyList::default());
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let err = parse_key_list("key,count\na,1\n\nb\n").unwrap_err();
+        assert_eq!(err, crate::Error::Parse { line: 4, message: "expected `key,count` (no comma on this line)".into() });
+        let err = parse_key_list("a,1\nb,-2\n").unwrap_err();
+        assert!(matches!(err, crate::Error::Parse { line: 2, .. }), "{err}");
+        let err = parse_key_list("a,1\n\"b,1\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 2: a quoted key has no closing quote");
+        let err = parse_key_list("a,1\n\"\",4\n").unwrap_err();
+        assert_eq!(err.to_string(), "line 2: the key is empty");
+        let long = "k".repeat(MAX_LIST_KEY_LEN + 1);
+        let err = parse_key_list(&format!("ok\n{long}\n")).unwrap_err();
+        assert!(matches!(err, crate::Error::Parse { line: 2, .. }));
+        let err = parse_key_list("a,1\nb,99999999999999999999999\n").unwrap_err();
+        assert!(err.to_string().contains("too large"), "{err}");
+    }
+
+    #[test]
+    fn a_million_keys_fit_and_one_more_distinct_key_does_not() {
+        let mut text = String::new();
+        for_each_generated("k", MAX_KEY_LIST_KEYS, |_, key| {
+            text.push_str(std::str::from_utf8(key).unwrap());
+            text.push('\n');
+        });
+        let list = parse_key_list(&text).unwrap();
+        assert_eq!(list.keys.len(), MAX_KEY_LIST_KEYS);
+        assert_eq!(list.keys[123_456], "k123456");
+        // The same rule with a cap of 3: repeats do not count, a 4th distinct key does.
+        let err = parse_capped("a\nb\na\nc\nb\nd\n", 3, |k| k.len() as u64).unwrap_err();
+        assert_eq!(err.to_string(), "a key list (distinct keys; line 6 is one more) is at most 3 (got 4)");
+        let big = "x".repeat(MAX_KEY_LIST_BYTES + 1);
+        assert_eq!(parse_key_list(&big).unwrap_err().code(), "too-large");
+    }
+
+    #[test]
+    fn keys_whose_hashes_collide_stay_apart() {
+        // Every key hashes to 0: repeats are found by name.
+        let text = "x,1\ny,2\nx,3\nz,4\ny,5\n";
+        let list = parse_capped(text, 10, |_| 0).unwrap();
+        assert_eq!(list, parse_key_list(text).unwrap());
+        assert_eq!(list.keys, ["x", "y", "z"]);
+        assert_eq!(list.counts, [4, 7, 4]);
+    }
+}

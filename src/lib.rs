@@ -30,6 +30,7 @@ pub mod analysis;
 pub mod charts;
 mod error;
 mod hash;
+pub mod cost;
 pub mod keys;
 pub mod limits;
 pub mod migration;

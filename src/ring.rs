@@ -187,6 +187,12 @@ pub struct Ring {
     points: Points,
     /// Whether any node has a zone (replicas then take the zone-aware walk).
     zoned: bool,
+    /// Which nodes are down, indexed like `nodes`.
+    down: Vec<bool>,
+    down_count: usize,
+    /// While some node is down and some is up: the same points, each owned by the first
+    /// point's node at or after it that is up (what a key landing there gets).
+    live: Option<Points>,
 }
 
 impl Ring {
@@ -194,7 +200,7 @@ impl Ring {
     pub fn new(config: Config) -> Result<Ring, Error> {
         config.validate()?;
         let points = Points::new(config.bits.bits());
-        Ok(Ring { config, nodes: Vec::new(), points, zoned: false })
+        Ok(Ring { config, nodes: Vec::new(), points, zoned: false, down: Vec::new(), down_count: 0, live: None })
     }
 
     /// A ring with these nodes, built in one pass (faster than adding them one by one).
@@ -229,6 +235,7 @@ impl Ring {
         entries.sort_unstable_by(|a, b| by_position_then_name(&ring.nodes, a, b));
         ring.points.set(&entries);
         ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
+        ring.down = vec![false; ring.nodes.len()];
         Ok(ring)
     }
 
@@ -259,7 +266,10 @@ impl Ring {
 
     /// Heap bytes the ring holds: points, their owners, the lookup index and the nodes.
     pub fn memory_bytes(&self) -> usize {
-        self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+        self.points.memory_bytes()
+            + self.live.as_ref().map_or(0, Points::memory_bytes)
+            + self.down.capacity()
+            + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
 
     /// Point `i` in clockwise order: its position and the index of its node in [`nodes`](Ring::nodes).
@@ -278,6 +288,7 @@ impl Ring {
         let fresh = self.node_entries(&node.name, node.points, self.nodes.len() as u32);
         self.zoned |= node.zone.is_some();
         self.nodes.push(node);
+        self.down.push(false);
         self.merge_points(u32::MAX, fresh);
         Ok(())
     }
@@ -293,7 +304,10 @@ impl Ring {
             .collect();
         self.points.set(&entries);
         let node = self.nodes.remove(idx as usize);
+        self.down.remove(idx as usize);
+        self.down_count = self.down.iter().filter(|&&d| d).count();
         self.zoned = self.nodes.iter().any(|n| n.zone.is_some());
+        self.refresh_live();
         Ok(node)
     }
 
@@ -329,6 +343,80 @@ impl Ring {
         let kept = self.points.entries().filter(|&(_, owner)| owner != replaced);
         let merged = merge(kept, fresh, |a, b| by_position_then_name(nodes, a, b));
         self.points.set(&merged);
+        self.refresh_live();
+    }
+
+    /// Marks a node down (its keys go to the next healthy node clockwise, and replica lists
+    /// skip it) or up again. The points stay, so up again is exactly the state before.
+    ///
+    /// ```
+    /// use ringlab::{Config, Ring};
+    /// let mut ring = Ring::with_nodes(Config::default(), ["a", "b", "c"])?;
+    /// let owner = ring.locate("user:42")?.to_string();
+    /// ring.set_down(&owner, true)?;
+    /// assert_ne!(ring.locate("user:42")?, owner);
+    /// ring.set_down(&owner, false)?;
+    /// assert_eq!(ring.locate("user:42")?, owner);
+    /// # Ok::<(), ringlab::Error>(())
+    /// ```
+    pub fn set_down(&mut self, name: &str, down: bool) -> Result<(), Error> {
+        let idx = self.index_of(name)?;
+        self.set_down_at(idx, down);
+        Ok(())
+    }
+
+    pub(crate) fn set_down_at(&mut self, idx: usize, down: bool) {
+        if self.down[idx] != down {
+            self.down[idx] = down;
+            self.down_count = if down { self.down_count + 1 } else { self.down_count - 1 };
+            self.refresh_live();
+        }
+    }
+
+    /// Whether node `idx` (an index into [`nodes`](Ring::nodes)) is down.
+    pub fn is_down_at(&self, idx: usize) -> bool {
+        self.down.get(idx).copied().unwrap_or(false)
+    }
+
+    /// The index of the node that serves point `i`: its owner, or while that owner is down,
+    /// the owner of the first point after it whose node is up.
+    pub fn serving_owner(&self, i: usize) -> usize {
+        match &self.live {
+            Some(live) => live.owner(i) as usize,
+            None => self.points.owner(i) as usize,
+        }
+    }
+
+    /// Rebuilds the serving owners after any change (nothing to keep when no node is down).
+    fn refresh_live(&mut self) {
+        let n = self.points.len();
+        if self.down_count == 0 || self.down_count == self.nodes.len() || n == 0 {
+            self.live = None;
+            return;
+        }
+        // Walk twice round backwards so every point sees the next up point, wrapping.
+        let mut serving = vec![0u32; n];
+        let mut next_up: Option<u32> = None;
+        for step in (0..2 * n).rev() {
+            let i = step % n;
+            let owner = self.points.owner(i);
+            if !self.down[owner as usize] {
+                next_up = Some(owner);
+            }
+            if step < n {
+                serving[i] = next_up.expect("some node is up");
+            }
+        }
+        let entries: Vec<(u64, u32)> = (0..n).map(|i| (self.points.position(i), serving[i])).collect();
+        let mut live = Points::new(self.config.bits.bits());
+        live.set(&entries);
+        self.live = Some(live);
+    }
+
+    /// `Err(Unavailable)` when every node is down.
+    #[cold]
+    fn every_node_down(&self) -> Error {
+        Error::Unavailable("every node is down: no node can serve a key".into())
     }
 
     /// The position of a key on this ring.
@@ -340,7 +428,12 @@ impl Ring {
     /// The index in [`nodes`](Ring::nodes) of the node that owns `position`.
     #[inline]
     pub fn owner_of(&self, position: u64) -> Result<usize, Error> {
-        let owner = self.points.owner_at(position) as usize;
+        let points = match &self.live {
+            Some(live) => live,
+            None if self.down_count > 0 && !self.nodes.is_empty() => return Err(self.every_node_down()),
+            None => &self.points,
+        };
+        let owner = points.owner_at(position) as usize;
         // An empty ring has no nodes, and its points answer owner 0: one check covers both.
         if owner < self.nodes.len() {
             Ok(owner)
@@ -360,6 +453,9 @@ impl Ring {
     /// The name of the node that owns `key`.
     #[inline]
     pub fn locate(&self, key: impl AsRef<[u8]>) -> Result<&str, Error> {
+        if self.down_count > 0 {
+            return self.owner_of(self.key_position(key)).map(|i| self.nodes[i].name.as_str());
+        }
         let owner = self.points.owner_at(self.key_position(key)) as usize;
         // An empty ring has no nodes, and its points answer owner 0: one check covers both.
         self.nodes.get(owner).map(|node| node.name.as_str()).ok_or(Error::EmptyRing)
@@ -369,7 +465,9 @@ impl Ring {
     ///
     /// The first is always [`locate`](Ring::locate)'s answer. When nodes have zones, nodes in
     /// zones not yet on the list come first (in walk order), then the list fills up in walk
-    /// order. Asking for more replicas than there are nodes returns every node once.
+    /// order. Asking for more replicas than there are nodes returns every node once. Down
+    /// nodes are skipped: the list takes the next healthy distinct node instead, as
+    /// Dynamo-style stores do (it is empty when every node is down).
     ///
     /// ```
     /// use ringlab::{Config, NodeSpec, Ring};
@@ -403,8 +501,10 @@ impl Ring {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
-        let want = n.min(self.nodes.len());
+        let up = self.nodes.len() - self.down_count;
+        let want = n.min(up);
         let start = self.points.successor(position);
+        let down = &self.down;
         if !self.zoned && want <= FEW_REPLICAS {
             // The first `want` distinct owners clockwise, kept on the stack.
             let mut chosen = [0u32; FEW_REPLICAS];
@@ -413,8 +513,8 @@ impl Ring {
                 if count == want {
                     return ControlFlow::Break(());
                 }
-                // Write, then keep it only if new: no branch on whether it repeats.
-                let fresh = !chosen[..count].contains(&owner);
+                // Write, then keep it only if new and up: no branch on whether it repeats.
+                let fresh = !chosen[..count].contains(&owner) && !down[owner as usize];
                 chosen[count] = owner;
                 count += usize::from(fresh);
                 ControlFlow::Continue(())
@@ -426,10 +526,10 @@ impl Ring {
         // Nodes skipped only because their zone was already on the list, in walk order.
         let mut deferred: Vec<u32> = Vec::new();
         self.points.walk_owners(start, |owner| {
-            if chosen.len() == want || chosen.len() + deferred.len() == self.nodes.len() {
+            if chosen.len() == want || chosen.len() + deferred.len() == up {
                 return ControlFlow::Break(());
             }
-            if !chosen.contains(&owner) && !deferred.contains(&owner) {
+            if !down[owner as usize] && !chosen.contains(&owner) && !deferred.contains(&owner) {
                 if self.zone_taken(owner, &chosen) {
                     deferred.push(owner);
                 } else {

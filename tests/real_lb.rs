@@ -103,9 +103,12 @@ fn exact_shares_add_up_and_follow_weights() {
 }
 
 #[test]
-fn algorithms_without_a_down_state_say_so() {
+fn algorithms_that_cannot_skip_a_down_node_say_so() {
+    // Jump hash has no skip: a down bucket's keys are unavailable (tests/down_nodes.rs).
     let mut ring = Cluster::new(Options::new(Algorithm::Jump), ["a", "b"]).unwrap();
-    assert_eq!(ring.set_down("a", true).unwrap_err().code(), "unsupported");
+    ring.set_down("a", true).unwrap();
+    let key = (0..).map(|i| format!("k{i}")).find(|k| ring.locate_index(k).is_err()).unwrap();
+    assert_eq!(ring.locate(&key).unwrap_err().code(), "unavailable");
     assert_eq!(ring.set_down("zz", true).unwrap_err().code(), "unknown-node");
 }
 

@@ -103,10 +103,14 @@ fn snapshot(c: &Cluster) -> Snapshot {
 
 fn check_invariants(c: &Cluster, s: &Snapshot) -> Result<(), TestCaseError> {
     let n = c.nodes().len();
-    // nginx hands some keys (the empty key, keys whose every try is down) to its round-robin
-    // balancer: they have no fixed owner, and say so.
+    // nginx and HAProxy hand some keys (the empty key; for nginx, keys whose every try is
+    // down) to their round-robin balancer: they have no fixed owner, and say so.
     let round_robin = |code: &str| {
-        code == "unsupported" && matches!(c.algorithm(), Algorithm::NginxHash | Algorithm::NginxConsistent)
+        code == "unsupported"
+            && matches!(
+                c.algorithm(),
+                Algorithm::NginxHash | Algorithm::NginxConsistent | Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased
+            )
     };
     for owner in &s.owners {
         match owner {

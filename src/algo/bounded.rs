@@ -2,6 +2,9 @@
 //! ringlab's ring: keys of a given set are placed in order, each on the first node clockwise
 //! from its hash that has fewer than `⌈(1 + ε)·keys / nodes⌉` keys. It places a *key set*,
 //! so its loads are exact for that set; a key outside the set goes where it would land next.
+//!
+//! A down node takes no keys: placement is redone over the healthy nodes, with the capacity
+//! computed over them (as HAProxy's `hash-balance-factor` treats a server that is down).
 
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
@@ -54,7 +57,8 @@ impl BoundedLoad {
 
     /// `⌈(1 + ε)·keys / nodes⌉`.
     fn capacity(&self) -> u32 {
-        let n = self.ring.nodes().len().max(1) as f64;
+        let up = (0..self.ring.nodes().len()).filter(|&i| !self.ring.is_down_at(i)).count();
+        let n = up.max(1) as f64;
         ((1.0 + self.epsilon) * self.keys.keys.len() as f64 / n).ceil() as u32
     }
 
@@ -66,7 +70,7 @@ impl BoundedLoad {
         self.loads = vec![0; self.ring.nodes().len()];
         self.assignment.clear();
         self.open_next.clear();
-        if self.ring.is_empty() {
+        if self.ring.is_empty() || (0..self.ring.nodes().len()).all(|i| self.ring.is_down_at(i)) {
             return;
         }
         let capacity = self.capacity().max(1);
@@ -75,7 +79,15 @@ impl BoundedLoad {
             points_of[self.ring.point(i).1].push(i as u32);
         }
         // parent[i] leads to the first open point at or after i; n is "none up to the top".
+        // A down node's points are closed from the start.
         let mut parent: Vec<u32> = (0..=n as u32).collect();
+        for (node, points) in points_of.iter().enumerate() {
+            if self.ring.is_down_at(node) {
+                for &p in points {
+                    parent[p as usize] = p + 1;
+                }
+            }
+        }
         for key in &self.keys.keys {
             let start = self.ring.point_of(self.ring.key_position(key)).unwrap_or(0);
             let mut open = find(&mut parent, start);
@@ -94,7 +106,8 @@ impl BoundedLoad {
         // The same, flattened, for keys outside the set.
         self.open_next = vec![n as u32; n + 1];
         for i in (0..n).rev() {
-            let open = self.loads[self.ring.point(i).1] < capacity;
+            let node = self.ring.point(i).1;
+            let open = self.loads[node] < capacity && !self.ring.is_down_at(node);
             self.open_next[i] = if open { i as u32 } else { self.open_next[i + 1] };
         }
     }
@@ -141,9 +154,21 @@ impl Placement for BoundedLoad {
         self.place();
         Ok(())
     }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        super::down::check_index(self.ring.nodes(), index)?;
+        self.ring.set_down_at(index, down);
+        self.place();
+        Ok(())
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.ring.is_down_at(index)
+    }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if self.ring.is_empty() {
             return Err(Error::EmptyRing);
+        }
+        if self.assignment.is_empty() && !self.keys.keys.is_empty() {
+            return Err(super::down::all_down());
         }
         let known = std::str::from_utf8(key).ok().and_then(|k| self.index.get(k));
         Ok(match known {

@@ -6,7 +6,17 @@
 //!
 //! Point counts depend on all nodes' weights (libketama, libmemcached), so every change
 //! rebuilds the continuum from the node list, as the real clients do.
+//!
+//! A down node ([`down::rule`](super::down::rule) says it in words):
+//! - libmemcached (auto-eject): the continuum is rebuilt from the live servers, point counts
+//!   recomputed over their number and weights (`update_continuum` in `hosts.cc` skips servers
+//!   whose `next_retry` is in the future and counts only live ones in `live_servers` and
+//!   `total_weight`);
+//! - Cassandra: the next live node clockwise serves (a replica for RF ≥ 2): the live nodes'
+//!   tokens, which do not depend on each other;
+//! - libketama and groupcache have no failover: the down node's keys are unavailable.
 
+use super::down::{self, DownSet, Rebuilt};
 use super::{cassandra, check_weight, index_of, new_nodes, specs, unit_weight, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::points::Points;
@@ -47,6 +57,9 @@ pub(crate) struct Continuum {
     points: Points,
     /// Cassandra's explicit tokens by node name (`Options::tokens`).
     tokens: BTreeMap<String, Vec<i64>>,
+    down: DownSet,
+    /// While a node is down (libmemcached, Cassandra): the continuum of the live nodes.
+    live: Option<Box<Rebuilt>>,
 }
 
 impl Continuum {
@@ -66,7 +79,14 @@ impl Continuum {
             other => unreachable!("{} is not a continuum", other.name()),
         };
         let tokens = if matches!(kind, Kind::Cassandra { .. }) { options.tokens.clone() } else { BTreeMap::new() };
-        let mut continuum = Continuum { kind, nodes: Vec::new(), points: Points::new(kind.space_bits()), tokens };
+        let mut continuum = Continuum {
+            kind,
+            nodes: Vec::new(),
+            points: Points::new(kind.space_bits()),
+            tokens,
+            down: DownSet::default(),
+            live: None,
+        };
         continuum.rebuild(nodes)?;
         Ok(continuum)
     }
@@ -105,6 +125,31 @@ impl Continuum {
         self.points.set(&entries);
         self.nodes = nodes;
         Ok(())
+    }
+
+    /// Whether the real client skips a down node (else its keys are unavailable).
+    fn skips_down(&self) -> bool {
+        !matches!(self.kind, Kind::Libketama | Kind::Groupcache { .. })
+    }
+
+    /// The live continuum for the current down set.
+    fn refresh_live(&mut self) -> Result<(), Error> {
+        self.live = None;
+        if !self.skips_down() {
+            return Ok(());
+        }
+        let template = Continuum { nodes: Vec::new(), down: DownSet::default(), live: None, ..self.clone() };
+        self.live = Rebuilt::build(&self.nodes, &self.down, |specs| {
+            let mut live = template;
+            live.rebuild(specs)?;
+            Ok(Box::new(live) as Box<dyn Placement>)
+        })?
+        .map(Box::new);
+        Ok(())
+    }
+
+    fn all_down(&self) -> bool {
+        !self.nodes.is_empty() && (0..self.nodes.len()).all(|i| self.down.contains(&self.nodes, i))
     }
 
     fn key_position(&self, key: &[u8]) -> u64 {
@@ -317,17 +362,49 @@ impl Placement for Continuum {
     fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
         let mut all = specs(&self.nodes);
         all.push(spec);
-        self.rebuild(all)
+        let mut changed = self.clone();
+        changed.rebuild(all)?;
+        changed.refresh_live()?;
+        *self = changed;
+        Ok(())
     }
     fn remove(&mut self, name: &str) -> Result<(), Error> {
         let idx = index_of(&self.nodes, name)?;
         let mut all = specs(&self.nodes);
         all.remove(idx);
-        self.rebuild(all)
+        let mut changed = self.clone();
+        changed.rebuild(all)?;
+        changed.down.forget(name);
+        changed.refresh_live()?;
+        *self = changed;
+        Ok(())
+    }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        let mut changed = self.clone();
+        changed.down.set(&self.nodes, index, down)?;
+        changed.refresh_live()?;
+        *self = changed;
+        Ok(())
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.down.contains(&self.nodes, index)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
+        }
+        if !self.down.is_empty() {
+            if let Some(live) = &self.live {
+                return live.locate_index(key);
+            }
+            let owner = self.points.owner_at(self.key_position(key)) as usize;
+            if self.skips_down() {
+                return Err(down::all_down());
+            }
+            if self.down.contains(&self.nodes, owner) {
+                return Err(down::unavailable(self.kind.algorithm(), &self.nodes[owner].name));
+            }
+            return Ok(owner);
         }
         Ok(self.points.owner_at(self.key_position(key)) as usize)
     }
@@ -341,11 +418,19 @@ impl Placement for Continuum {
             _ => format!("md5 0x{:08x}", self.key_position(key)),
         }
     }
+    /// While a node is down: the live continuum (libmemcached, Cassandra), or the full one
+    /// whose down node's arcs are unavailable (libketama, groupcache).
     fn arcs(&self) -> Option<&dyn Arcs> {
-        Some(self)
+        match &self.live {
+            Some(live) => live.arcs(),
+            None if self.skips_down() && self.all_down() => None,
+            None => Some(self),
+        }
     }
     fn memory_bytes(&self) -> usize {
-        self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+        self.points.memory_bytes()
+            + self.live.as_ref().map_or(0, |l| l.memory_bytes())
+            + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn lookup_cost(&self) -> u64 {
         match self.kind {

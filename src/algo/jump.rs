@@ -4,7 +4,8 @@
 //! Jump hash can only grow or shrink at the end: removing any node but the last would
 //! renumber every bucket after it, so it is refused with an explanation.
 
-use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
+use super::down::{self, DownSet};
+use super::{index_of, new_node, unit_weight, new_nodes, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 /// The paper's loop, exactly: a 64-bit LCG and double arithmetic.
@@ -27,11 +28,13 @@ pub fn jump_hash(mut key: u64, buckets: u32) -> u32 {
 #[derive(Clone, Debug)]
 pub(crate) struct Jump {
     nodes: Vec<Node>,
+    /// Down nodes: their keys are unavailable (no skip).
+    down: DownSet,
 }
 
 impl Jump {
     pub(crate) fn new(nodes: Vec<NodeSpec>) -> Result<Jump, Error> {
-        Ok(Jump { nodes: new_nodes(nodes, 1, |spec| unit_weight(Algorithm::Jump, spec.weight))? })
+        Ok(Jump { nodes: new_nodes(nodes, 1, |spec| unit_weight(Algorithm::Jump, spec.weight))?, down: DownSet::default() })
     }
 }
 
@@ -58,13 +61,24 @@ impl Placement for Jump {
             )));
         }
         self.nodes.pop();
+        self.down.forget(name);
         Ok(())
+    }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        self.down.set(&self.nodes, index, down)
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.down.contains(&self.nodes, index)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if self.nodes.is_empty() {
             return Err(Error::EmptyRing);
         }
-        Ok(jump_hash(Hash::Xxh3.hash(key), self.nodes.len() as u32) as usize)
+        let owner = jump_hash(Hash::Xxh3.hash(key), self.nodes.len() as u32) as usize;
+        if self.down.contains(&self.nodes, owner) {
+            return Err(down::unavailable(Algorithm::Jump, &self.nodes[owner].name));
+        }
+        Ok(owner)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         super::fraction64(Hash::Xxh3.hash(key))

@@ -2,7 +2,12 @@
 //! fill in turns, each taking the next free entry of its own permutation
 //! `(offset + j·skip) mod M`. Nodes take turns in name order, so the table does not depend
 //! on the order they were added. A key goes to `table[hash(key) mod M]`.
+//!
+//! A down backend: Maglev health-checks its backends and regenerates the table from the
+//! healthy ones (NSDI 2016, §3.4), so a down node's entries go to the others and a few
+//! entries of healthy nodes change too.
 
+use super::down::{DownSet, Rebuilt};
 use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::{Error, Hash, Node, NodeSpec};
@@ -16,6 +21,9 @@ pub(crate) struct Maglev {
     size: u64,
     nodes: Vec<Node>,
     table: Vec<u32>,
+    down: DownSet,
+    /// While a backend is down: the table of the healthy ones.
+    live: Option<Box<Rebuilt>>,
 }
 
 impl Maglev {
@@ -27,7 +35,7 @@ impl Maglev {
             )));
         }
         let nodes = new_nodes(nodes, 0, |spec| unit_weight(Algorithm::Maglev, spec.weight))?;
-        let mut m = Maglev { hash, size, nodes, table: Vec::new() };
+        let mut m = Maglev { hash, size, nodes, table: Vec::new(), down: DownSet::default(), live: None };
         m.populate();
         Ok(m)
     }
@@ -82,6 +90,15 @@ impl Maglev {
         }
     }
 
+    fn refresh_live(&mut self) {
+        let (hash, size) = (self.hash, self.size);
+        self.live = Rebuilt::build(&self.nodes, &self.down, |specs| {
+            Maglev::new(hash, size, specs).map(|m| Box::new(m) as Box<dyn Placement>)
+        })
+        .expect("a subset of valid backends is valid")
+        .map(Box::new);
+    }
+
     fn entry(&self, key: &[u8]) -> u64 {
         self.hash.hash(key) % self.size
     }
@@ -103,25 +120,43 @@ impl Placement for Maglev {
         let node = new_node(&self.nodes, spec, 0)?;
         self.nodes.push(node);
         self.populate();
+        self.refresh_live();
         Ok(())
     }
     fn remove(&mut self, name: &str) -> Result<(), Error> {
         let idx = index_of(&self.nodes, name)?;
         self.nodes.remove(idx);
+        self.down.forget(name);
         self.populate();
+        self.refresh_live();
         Ok(())
     }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        self.down.set(&self.nodes, index, down)?;
+        self.refresh_live();
+        Ok(())
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.down.contains(&self.nodes, index)
+    }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
+        if !self.down.is_empty() && !self.nodes.is_empty() {
+            return self.live.as_ref().map_or_else(|| Err(super::down::all_down()), |l| l.locate_index(key));
+        }
         self.table.get(self.entry(key) as usize).map(|&t| t as usize).ok_or(Error::EmptyRing)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         (self.entry(key) as f64 + 0.5) / self.size as f64
     }
     fn arcs(&self) -> Option<&dyn Arcs> {
-        Some(self)
+        match &self.live {
+            Some(live) => live.arcs(),
+            None if !self.down.is_empty() && !self.nodes.is_empty() => None,
+            None => Some(self),
+        }
     }
     fn memory_bytes(&self) -> usize {
-        self.table.capacity() * 4 + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+        self.live.as_ref().map_or(0, |l| l.memory_bytes()) + self.table.capacity() * 4 + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

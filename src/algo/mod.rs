@@ -21,7 +21,9 @@ mod bounded;
 pub mod cassandra;
 pub mod compare;
 mod continuum;
+pub mod down;
 pub mod haproxy;
+pub mod import;
 pub mod jump;
 pub mod lbconfig;
 mod maglev;
@@ -207,8 +209,9 @@ pub trait Placement: std::fmt::Debug {
         format!("at {:.6} of the circle", self.key_fraction(key))
     }
     fn boxed_clone(&self) -> Box<dyn Placement>;
-    /// Marks node `index` down (nginx's `down`, HAProxy's `disabled`) or up again, as the
-    /// real system treats such a node. On error nothing changes.
+    /// Marks node `index` down (it stays a node: nginx's `down`, HAProxy's `disabled`, a
+    /// failed server) or up again, as the real system's client treats it
+    /// ([`down::rule`]). Up again gives exactly the state before. On error nothing changes.
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         let _ = (index, down);
         Err(Error::Unsupported(format!("{} has no down servers: remove the node instead", self.algorithm().name())))
@@ -294,11 +297,18 @@ impl Cluster {
         self.inner.algorithm()
     }
 
-    /// Marks the node down (nginx `down`, HAProxy `disabled`) or up again. Algorithms
-    /// without such a state answer [`Error::Unsupported`]. On error nothing changes.
+    /// Marks the node down (it is not removed) or up again, as the real system treats a
+    /// failed node ([`down_rule`](Cluster::down_rule) says how): skipped, rebuilt around, or
+    /// its keys [`Error::Unavailable`]. Up again gives exactly the state before. On error
+    /// nothing changes.
     pub fn set_down(&mut self, name: &str, down: bool) -> Result<(), Error> {
         let idx = index_of(self.nodes(), name)?;
         self.inner.set_down(idx, down)
+    }
+
+    /// What this algorithm's real clients do with a down node's keys, in words.
+    pub fn down_rule(&self) -> down::DownRule {
+        down::rule(self.algorithm())
     }
 
     /// Whether the node is marked down.
@@ -418,7 +428,8 @@ impl Placement for Ring {
         self.key_position(key) as f64 / self.config().bits.size() as f64
     }
     fn arcs(&self) -> Option<&dyn Arcs> {
-        Some(self)
+        let all_down = !self.is_empty() && (0..Ring::nodes(self).len()).all(|i| self.is_down_at(i));
+        (!all_down).then_some(self as &dyn Arcs)
     }
     fn memory_bytes(&self) -> usize {
         Ring::memory_bytes(self)
@@ -428,6 +439,15 @@ impl Placement for Ring {
     }
     fn as_ring_mut(&mut self) -> Option<&mut Ring> {
         Some(self)
+    }
+    /// Skip: keys of a down node go to the next healthy node clockwise (see [`down::rule`]).
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        down::check_index(Ring::nodes(self), index)?;
+        self.set_down_at(index, down);
+        Ok(())
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.is_down_at(index)
     }
     fn describe_key(&self, key: &[u8]) -> String {
         let width = self.config().bits.bits() as usize / 4;

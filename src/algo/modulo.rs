@@ -1,18 +1,21 @@
 //! `hash % N`: the baseline. Node `i` (in the order added) takes the keys whose hash value
 //! is `i` mod N; removing a node shifts every node after it.
 
-use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
+use super::down::{self, DownSet};
+use super::{index_of, new_node, unit_weight, new_nodes, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 #[derive(Clone, Debug)]
 pub(crate) struct Modulo {
     hash: Hash,
     nodes: Vec<Node>,
+    /// Down nodes: their keys are unavailable (no skip).
+    down: DownSet,
 }
 
 impl Modulo {
     pub(crate) fn new(hash: Hash, nodes: Vec<NodeSpec>) -> Result<Modulo, Error> {
-        Ok(Modulo { hash, nodes: new_nodes(nodes, 1, |spec| unit_weight(Algorithm::Modulo, spec.weight))? })
+        Ok(Modulo { hash, nodes: new_nodes(nodes, 1, |spec| unit_weight(Algorithm::Modulo, spec.weight))?, down: DownSet::default() })
     }
 }
 
@@ -32,13 +35,24 @@ impl Placement for Modulo {
     fn remove(&mut self, name: &str) -> Result<(), Error> {
         let idx = index_of(&self.nodes, name)?;
         self.nodes.remove(idx);
+        self.down.forget(name);
         Ok(())
+    }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        self.down.set(&self.nodes, index, down)
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.down.contains(&self.nodes, index)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if self.nodes.is_empty() {
             return Err(Error::EmptyRing);
         }
-        Ok((self.hash.hash(key) % self.nodes.len() as u64) as usize)
+        let owner = (self.hash.hash(key) % self.nodes.len() as u64) as usize;
+        if self.down.contains(&self.nodes, owner) {
+            return Err(down::unavailable(Algorithm::Modulo, &self.nodes[owner].name));
+        }
+        Ok(owner)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         self.hash.hash(key) as f64 / 2f64.powi(self.hash.bits() as i32)

@@ -3,7 +3,11 @@
 //!
 //! Node points are XXH3-64 of the name; probe `i` is XXH3-64 of the key with seed `i`.
 //! Equal distances go to the name that sorts first.
+//!
+//! A down node's point is ignored: each probe finds the nearest healthy point, so only the
+//! down node's keys move (a probe's distance to other points does not change).
 
+use super::down::{DownSet, Rebuilt};
 use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec};
@@ -17,6 +21,9 @@ pub(crate) struct MultiProbe {
     probes: u32,
     nodes: Vec<Node>,
     points: Points,
+    down: DownSet,
+    /// While a node is down: the healthy nodes' points.
+    live: Option<Box<Rebuilt>>,
 }
 
 impl MultiProbe {
@@ -26,7 +33,7 @@ impl MultiProbe {
             return Err(Error::InvalidOption(format!("probes must be between 1 and {MAX_PROBES} (got {probes})")));
         }
         let nodes = new_nodes(nodes, 1, |spec| unit_weight(Algorithm::MultiProbe, spec.weight))?;
-        let mut m = MultiProbe { probes, nodes, points: Points::new(64) };
+        let mut m = MultiProbe { probes, nodes, points: Points::new(64), down: DownSet::default(), live: None };
         m.rebuild();
         Ok(m)
     }
@@ -37,6 +44,12 @@ impl MultiProbe {
             nodes.iter().enumerate().map(|(i, n)| (XxHash3_64::oneshot(n.name.as_bytes()), i as u32)).collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name)));
         self.points.set(&entries);
+        let probes = self.probes;
+        self.live = Rebuilt::build(&self.nodes, &self.down, |specs| {
+            MultiProbe::new(probes, specs).map(|m| Box::new(m) as Box<dyn Placement>)
+        })
+        .expect("a subset of valid nodes is valid")
+        .map(Box::new);
     }
 }
 
@@ -57,12 +70,24 @@ impl Placement for MultiProbe {
     fn remove(&mut self, name: &str) -> Result<(), Error> {
         let idx = index_of(&self.nodes, name)?;
         self.nodes.remove(idx);
+        self.down.forget(name);
         self.rebuild();
         Ok(())
+    }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        self.down.set(&self.nodes, index, down)?;
+        self.rebuild();
+        Ok(())
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.down.contains(&self.nodes, index)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
+        }
+        if !self.down.is_empty() {
+            return self.live.as_ref().map_or_else(|| Err(super::down::all_down()), |l| l.locate_index(key));
         }
         let mut best: Option<(u64, usize)> = None;
         for seed in 0..u64::from(self.probes) {

@@ -12,6 +12,12 @@
 //!   weights outside [`MIN_WEIGHT`]..=[`MAX_WEIGHT`] (redis-cli's float arithmetic overflows or
 //!   divides by zero, and its rebalance can loop forever), master counts whose create split
 //!   runs past slot 16383 ([`create_ranges`]), more than 16384 masters.
+//! - A master marked down (`fail`) keeps its slots, which are unavailable until a replica
+//!   is promoted: Redis Cluster never moves slots on a failure (`cluster.c`,
+//!   `clusterHandleSlaveFailover`: only a replica of the failed master takes its slots).
+//!   Keys there answer [`Error::Unavailable`]. A placement made from explicit ranges
+//!   ([`Slots::from_ranges`], e.g. an imported `CLUSTER NODES`) may leave slots with no
+//!   master; their keys are unavailable too.
 //!
 //! ```
 //! use ringlab::algo::redis::key_slot;
@@ -19,6 +25,7 @@
 //! assert_eq!(key_slot(b"{user1000}.following"), key_slot(b"{user1000}.followers"));
 //! ```
 
+use super::down::{self, DownSet};
 use super::{check_weight, index_of, new_node, new_nodes, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::{limits, Error, Node, NodeSpec};
@@ -107,6 +114,8 @@ pub struct Slots {
     owner: Vec<u16>,
     /// The last slot of each run of slots with one owner: the ring's points.
     run_ends: Vec<u16>,
+    /// Failed masters: their slots are unavailable.
+    down: DownSet,
 }
 
 impl Slots {
@@ -114,12 +123,61 @@ impl Slots {
     pub fn create(specs: Vec<NodeSpec>) -> Result<Slots, Error> {
         let nodes = new_nodes(specs, 0, |spec| check_redis_weight(spec.weight))?;
         let ranges = create_ranges(nodes.len())?;
-        let mut slots = Slots { nodes, owner: vec![NOBODY; SLOTS], run_ends: Vec::new() };
+        let mut slots = Slots { nodes, owner: vec![NOBODY; SLOTS], run_ends: Vec::new(), down: DownSet::default() };
         for (i, &(first, last)) in ranges.iter().enumerate() {
             slots.owner[usize::from(first)..=usize::from(last)].fill(i as u16);
         }
         slots.refresh();
         Ok(slots)
+    }
+
+    /// Masters owning exactly these inclusive slot ranges `[first, last]` (none for a master
+    /// with no slots), as a real cluster reports them. Slots nobody claims stay unserved.
+    /// Errors: a slot past 16383, a range that ends before it starts, a slot claimed twice.
+    ///
+    /// ```
+    /// use ringlab::algo::redis::Slots;
+    /// use ringlab::NodeSpec;
+    /// let slots = Slots::from_ranges(vec![
+    ///     (NodeSpec::new("10.0.0.1:6379"), vec![(0, 8191)]),
+    ///     (NodeSpec::new("10.0.0.2:6379"), vec![(8192, 16383)]),
+    /// ])?;
+    /// assert_eq!(slots.ranges()[1], vec![(8192, 16383)]);
+    /// # Ok::<(), ringlab::Error>(())
+    /// ```
+    pub fn from_ranges(masters: Vec<(NodeSpec, Vec<(u16, u16)>)>) -> Result<Slots, Error> {
+        let (specs, ranges): (Vec<NodeSpec>, Vec<Vec<(u16, u16)>>) = masters.into_iter().unzip();
+        let nodes = new_nodes(specs, 0, |spec| check_redis_weight(spec.weight))?;
+        let mut owner = vec![NOBODY; SLOTS];
+        for (i, list) in ranges.iter().enumerate() {
+            for &(first, last) in list {
+                if usize::from(last) >= SLOTS || first > last {
+                    return Err(Error::InvalidOption(format!(
+                        "{:?}: slot range {first}-{last} is not within 0-{}",
+                        nodes[i].name,
+                        SLOTS - 1
+                    )));
+                }
+                for slot in usize::from(first)..=usize::from(last) {
+                    if owner[slot] != NOBODY {
+                        return Err(Error::InvalidOption(format!(
+                            "slot {slot} is claimed by both {:?} and {:?}",
+                            nodes[usize::from(owner[slot])].name,
+                            nodes[i].name
+                        )));
+                    }
+                    owner[slot] = i as u16;
+                }
+            }
+        }
+        let mut slots = Slots { nodes, owner, run_ends: Vec::new(), down: DownSet::default() };
+        slots.refresh();
+        Ok(slots)
+    }
+
+    /// Whether some slot has no master.
+    fn has_unserved(&self) -> bool {
+        !self.nodes.is_empty() && self.owner.contains(&NOBODY)
     }
 
     /// The ranges `[first, last]` each node owns, in slot order.
@@ -199,6 +257,7 @@ impl Slots {
             )));
         }
         drained.nodes.remove(idx);
+        drained.down.forget(name);
         for o in drained.owner.iter_mut().filter(|o| **o != NOBODY && usize::from(**o) > idx) {
             *o -= 1;
         }
@@ -306,9 +365,20 @@ impl Placement for Slots {
         let order: Vec<usize> = (0..self.nodes.len()).collect();
         self.remove_in_cli_order(name, &order)
     }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        self.down.set(&self.nodes, index, down)
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.down.contains(&self.nodes, index)
+    }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
-        match self.owner[usize::from(key_slot(key))] {
-            NOBODY => Err(Error::EmptyRing),
+        let slot = key_slot(key);
+        match self.owner[usize::from(slot)] {
+            NOBODY if self.nodes.is_empty() => Err(Error::EmptyRing),
+            NOBODY => Err(Error::Unavailable(format!("slot {slot} is not served by any master"))),
+            o if self.down.contains(&self.nodes, usize::from(o)) => {
+                Err(down::unavailable(Algorithm::RedisCluster, &self.nodes[usize::from(o)].name))
+            }
             o => Ok(usize::from(o)),
         }
     }
@@ -318,8 +388,13 @@ impl Placement for Slots {
     fn describe_key(&self, key: &[u8]) -> String {
         format!("slot {}", key_slot(key))
     }
+    /// None while some slot has no master (a run of unserved slots is no arc).
     fn arcs(&self) -> Option<&dyn Arcs> {
-        Some(self)
+        (!self.has_unserved()).then_some(self as &dyn Arcs)
+    }
+    /// Slots per master over 16384 (a failed master's slots stay its own, unavailable).
+    fn exact_shares(&self) -> Option<Vec<f64>> {
+        Some(self.counts().into_iter().map(|c| c as f64 / SLOTS as f64).collect())
     }
     fn memory_bytes(&self) -> usize {
         self.owner.capacity() * 2

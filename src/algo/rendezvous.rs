@@ -6,6 +6,7 @@
 //! IEEE arithmetic, so the score is bit-identical natively and in every browser: platform
 //! `ln` implementations may differ in the last bit, which would flip rare close contests.
 
+use super::down::DownSet;
 use super::{index_of, new_node, new_nodes, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
@@ -13,11 +14,13 @@ use crate::{Error, Hash, Node, NodeSpec};
 pub(crate) struct Rendezvous {
     hash: Hash,
     nodes: Vec<Node>,
+    /// Down nodes are skipped: a key goes to the healthy node with the highest score.
+    down: DownSet,
 }
 
 impl Rendezvous {
     pub(crate) fn new(hash: Hash, nodes: Vec<NodeSpec>) -> Result<Rendezvous, Error> {
-        Ok(Rendezvous { hash, nodes: new_nodes(nodes, 1, |_| Ok(()))? })
+        Ok(Rendezvous { hash, nodes: new_nodes(nodes, 1, |_| Ok(()))?, down: DownSet::default() })
     }
 
     /// `u` in (0, 1) from the node's and key's hash, using all the bits the hash has.
@@ -50,12 +53,22 @@ impl Placement for Rendezvous {
     fn remove(&mut self, name: &str) -> Result<(), Error> {
         let idx = index_of(&self.nodes, name)?;
         self.nodes.remove(idx);
+        self.down.forget(name);
         Ok(())
+    }
+    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
+        self.down.set(&self.nodes, index, down)
+    }
+    fn is_down(&self, index: usize) -> bool {
+        self.down.contains(&self.nodes, index)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         let mut buf = Vec::with_capacity(64 + key.len());
         let mut best: Option<(f64, usize)> = None;
         for (i, node) in self.nodes.iter().enumerate() {
+            if self.down.contains(&self.nodes, i) {
+                continue;
+            }
             let score = -node.weight / libm::log(self.unit(&node.name, key, &mut buf));
             let better = match best {
                 None => true,
@@ -65,7 +78,7 @@ impl Placement for Rendezvous {
                 best = Some((score, i));
             }
         }
-        best.map(|(_, i)| i).ok_or(Error::EmptyRing)
+        best.map(|(_, i)| i).ok_or_else(|| if self.nodes.is_empty() { Error::EmptyRing } else { super::down::all_down() })
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         let h = self.hash.hash(key);

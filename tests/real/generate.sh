@@ -2,7 +2,7 @@
 # Regenerates tests/real/fixtures/*.json from the REAL implementations (see README.md).
 #
 #   bash tests/real/generate.sh              # everything
-#   bash tests/real/generate.sh redis jump   # only some: redis libmemcached cassandra jump
+#   bash tests/real/generate.sh redis jump   # only some: redis redis_nodes libmemcached cassandra jump
 #                                            #   groupcache ketama ketama_published nginx haproxy
 #
 # Installs what is missing (Debian packages with apt-get, PyPI packages into a venv outside
@@ -30,7 +30,7 @@ APT_PACKAGES=(gcc libc6-dev libmemcached-dev redis-server redis-tools golang-go
 log() { printf '[generate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
-ALL=(redis libmemcached cassandra jump groupcache ketama ketama_published nginx haproxy)
+ALL=(redis redis_nodes libmemcached cassandra jump groupcache ketama ketama_published nginx haproxy)
 if [ $# -gt 0 ]; then WANT=("$@"); else WANT=("${ALL[@]}"); fi
 for w in "${WANT[@]}"; do
   case " ${ALL[*]} " in *" $w "*) ;; *) die "unknown generator '$w' (one of: ${ALL[*]})";; esac
@@ -141,6 +141,7 @@ fi
 cd "$HERE"
 run() { log "== $1"; shift; nice -n 10 "$@"; }
 wants redis        && run "redis_cluster.json (real redis-server/redis-cli on 127.0.0.1)" "$VPY" gen_redis.py
+wants redis_nodes  && run "redis_cluster_nodes.json (real 6-node cluster: failover, migration)" "$VPY" gen_redis_nodes.py
 wants libmemcached && run "libmemcached.json + libmemcached_continuum.json" "$VPY" gen_libmemcached.py "$BUILD/memc_ring"
 wants cassandra    && run "cassandra.json (cassandra-driver)" "$VPY" gen_cassandra.py
 wants jump         && run "jump.json (jump-consistent-hash)" "$VPY" gen_jump.py
