@@ -18,8 +18,10 @@ const ROUNDS: usize = 31;
 /// Passes over the keys per timed loop (about 2 ms).
 const PASSES: usize = 4;
 
-/// The loops, by name: hash alone, ringlab locate, hashring get, ringlab replicas(key, 3).
-const LOOPS: [&str; 4] = ["hash", "locate", "hashring", "replicas"];
+/// The loops, by name: hash alone, ringlab locate, hashring get, ringlab replicas(key, 3)
+/// (allocating its list, as the API does), replicas_into (no allocation), and allocating
+/// and freeing a 3-name list alone (what `replicas` pays the allocator).
+const LOOPS: [&str; 6] = ["hash", "locate", "hashring", "replicas", "replicas_into", "alloc"];
 
 struct Subject {
     keys: Vec<String>,
@@ -49,6 +51,14 @@ impl Subject {
                 "locate" => self.keys.iter().for_each(|k| { black_box(self.ring.locate(black_box(k)).ok()); }),
                 "hashring" => self.keys.iter().for_each(|k| { black_box(self.other.get(black_box(k))); }),
                 "replicas" => self.keys.iter().for_each(|k| drop(black_box(self.ring.replicas(black_box(k), 3)))),
+                "replicas_into" => {
+                    let mut out = Vec::with_capacity(3);
+                    self.keys.iter().for_each(|k| {
+                        let position = self.ring.key_position(black_box(k));
+                        black_box(self.ring.replicas_into(position, 3, &mut out).ok());
+                    })
+                }
+                "alloc" => self.keys.iter().for_each(|k| drop(black_box({ black_box(k); Vec::<&str>::with_capacity(black_box(3)) }))),
                 other => panic!("unknown loop {other}"),
             }
         }
@@ -116,6 +126,7 @@ fn main() {
     println!("row loop_ratio_locate_over_hash {:.3}", ratio(1, 0));
     println!("row loop_ratio_hashring_over_locate {:.3}", ratio(2, 1));
     println!("row loop_ratio_replicas_over_locate {:.3}", ratio(3, 1));
+    println!("row loop_ratio_replicas_into_over_locate {:.3}", ratio(4, 1));
     println!("row rounds {ROUNDS}");
     for name in LOOPS {
         if let Some(n) = instructions(name) {

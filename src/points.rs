@@ -195,6 +195,16 @@ impl Points {
         };
     }
 
+    /// The first `want` distinct owners clockwise from point `start` (`want ≤ N`), and how
+    /// many there are (fewer only if the ring has fewer owners).
+    #[inline]
+    pub(crate) fn first_distinct_owners<const N: usize>(&self, start: usize, want: usize) -> ([u32; N], usize) {
+        match &self.store {
+            Store::B32(pairs) => first_distinct(&pairs[..self.len], start, want, |&p| p as u32),
+            Store::B64 { owners, .. } => first_distinct(&owners[..self.len], start, want, |&o| o),
+        }
+    }
+
     /// The rare slow path (a crowded bucket): from point `from`, one more window, then a
     /// binary search. May answer `len` (past the last point).
     #[cold]
@@ -217,6 +227,31 @@ fn window(sorted: &[u64], lo: usize) -> &[u64; WINDOW] {
 #[inline(always)]
 fn count_below(window: &[u64; WINDOW], x: u64) -> usize {
     window.iter().map(|&p| u32::from(p < x)).sum::<u32>() as usize
+}
+
+/// The first `want` distinct owners of `points`, clockwise from `start`, and how many.
+#[inline(always)]
+fn first_distinct<T, const N: usize>(points: &[T], start: usize, want: usize, owner: impl Fn(&T) -> u32) -> ([u32; N], usize) {
+    // Owners are node indices, far below u32::MAX.
+    let mut chosen = [u32::MAX; N];
+    let mut count = 0;
+    let mut i = start;
+    for _ in 0..points.len() {
+        if count >= want.min(N) {
+            break;
+        }
+        let owner = owner(&points[i]);
+        // Write it, then keep it only if new. (Comparing with all N slots at once would
+        // read back the slot just written with a wider load: a store-forwarding stall.)
+        let seen = chosen[..count].contains(&owner);
+        chosen[count] = owner;
+        count += usize::from(!seen);
+        i += 1;
+        if i == points.len() {
+            i = 0;
+        }
+    }
+    (chosen, count)
 }
 
 /// The first of `sorted[from..len]` at or after `x`, when more than a window may be below it.

@@ -14,8 +14,23 @@ use crate::points::Points;
 use crate::{Error, Hash};
 use std::ops::ControlFlow;
 
-/// Replica lists up to this long are gathered on the stack.
+/// Replica lists up to this long, on rings without zones, are gathered on the stack.
 const FEW_REPLICAS: usize = 8;
+
+/// A preference list as node indices: on the stack when short.
+enum ReplicaList {
+    Few([u32; FEW_REPLICAS], usize),
+    Many(Vec<u32>),
+}
+
+impl ReplicaList {
+    fn as_slice(&self) -> &[u32] {
+        match self {
+            ReplicaList::Few(chosen, count) => &chosen[..*count],
+            ReplicaList::Many(chosen) => chosen,
+        }
+    }
+}
 
 /// Most virtual nodes per node (the `vnodes` option).
 pub const MAX_VNODES: u32 = 10_000;
@@ -389,42 +404,29 @@ impl Ring {
     /// # Ok::<(), ringlab::Error>(())
     /// ```
     pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
-        let position = self.key_position(key);
-        let mut names = Vec::with_capacity(n.min(self.nodes.len()));
-        self.walk_replicas(position, n, |idx| names.push(self.nodes[idx].name.as_str()))?;
-        Ok(names)
+        let list = self.replica_list(self.key_position(key), n)?;
+        Ok(list.as_slice().iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect())
     }
 
     /// [`replicas`](Ring::replicas) for a position, as node indices written into `out`
     /// (cleared first): no allocation once `out` has room.
     pub fn replicas_into(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         out.clear();
-        self.walk_replicas(position, n, |idx| out.push(idx))
+        let list = self.replica_list(position, n)?;
+        out.extend(list.as_slice().iter().map(|&idx| idx as usize));
+        Ok(())
     }
 
-    /// Calls `emit` with each node of the preference list for `position`, in order.
-    fn walk_replicas(&self, position: u64, n: usize, mut emit: impl FnMut(usize)) -> Result<(), Error> {
+    /// The preference list for `position`, as node indices.
+    fn replica_list(&self, position: u64, n: usize) -> Result<ReplicaList, Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
         let want = n.min(self.nodes.len());
         let start = self.points.successor(position);
         if !self.zoned && want <= FEW_REPLICAS {
-            // The first `want` distinct owners clockwise, kept on the stack.
-            let mut chosen = [0u32; FEW_REPLICAS];
-            let mut count = 0;
-            self.points.walk_owners(start, |owner| {
-                if count == want {
-                    return ControlFlow::Break(());
-                }
-                // Write, then keep it only if new: no branch on whether it repeats.
-                let fresh = !chosen[..count].contains(&owner);
-                chosen[count] = owner;
-                count += usize::from(fresh);
-                ControlFlow::Continue(())
-            });
-            chosen[..count].iter().for_each(|&owner| emit(owner as usize));
-            return Ok(());
+            let (chosen, count) = self.points.first_distinct_owners(start, want);
+            return Ok(ReplicaList::Few(chosen, count));
         }
         let mut chosen: Vec<u32> = Vec::with_capacity(want);
         // Nodes skipped only because their zone was already on the list, in walk order.
@@ -443,10 +445,8 @@ impl Ring {
             ControlFlow::Continue(())
         });
         let missing = want - chosen.len();
-        for &owner in chosen.iter().chain(deferred.iter().take(missing)) {
-            emit(owner as usize);
-        }
-        Ok(())
+        chosen.extend(deferred.into_iter().take(missing));
+        Ok(ReplicaList::Many(chosen))
     }
 
     fn zone_taken(&self, candidate: u32, chosen: &[u32]) -> bool {

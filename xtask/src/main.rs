@@ -3,11 +3,13 @@
 //! - `cargo xtask build`: release wasm build → wasm-bindgen → wasm-opt → `www/pkg/`.
 //! - `cargo xtask serve [--port N]`: build, then serve `www/` on 127.0.0.1.
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests.
-//! - `cargo xtask bench`: criterion benchmarks.
+//! - `cargo xtask bench`: criterion and throughput benchmarks, printed as one table of figures,
+//!   comparisons and goals (also written to `<target>/bench-report.md` and README.md).
 //!
 //! Each command first installs what it needs and is missing (see `tools.rs`), and every step
 //! prints its name; a failing step names itself and the command exits non-zero.
 
+mod bench;
 mod build;
 mod serve;
 mod settings;
@@ -30,7 +32,7 @@ fn main() -> ExitCode {
         Some("build") => build::run().map(drop),
         Some("serve") => serve::run(&args[1..]),
         Some("test") => test::run(),
-        Some("bench") => bench(),
+        Some("bench") => bench::run(),
         _ => Err(step::Failure::new("arguments", USAGE)),
     };
     match result {
@@ -40,8 +42,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn bench() -> Result<(), step::Failure> {
-    step::run("criterion benchmarks", step::cargo().args(["bench", "-p", "ringlab", "--bench", "ring"]))
 }
