@@ -164,8 +164,8 @@ impl Points {
     }
 
     /// The owner of the first point at or after `position`, wrapping. (An empty ring
-    /// answers 0.)
-    #[inline]
+    /// answers 0.) Always inlined: it is the whole of a lookup after the hash.
+    #[inline(always)]
     pub(crate) fn owner_at(&self, position: u64) -> u32 {
         let lo = self.bucket_start(position);
         match &self.store {
@@ -195,13 +195,13 @@ impl Points {
         };
     }
 
-    /// The first `want` distinct owners clockwise from point `start` (`want ≤ N`), and how
-    /// many there are (fewer only if the ring has fewer owners).
+    /// Writes the first `want` distinct owners clockwise from point `start` into `chosen`
+    /// (at most its length), and says how many (fewer only if the ring has fewer owners).
     #[inline]
-    pub(crate) fn first_distinct_owners<const N: usize>(&self, start: usize, want: usize) -> ([u32; N], usize) {
+    pub(crate) fn first_distinct_owners(&self, start: usize, want: usize, chosen: &mut [u32]) -> usize {
         match &self.store {
-            Store::B32(pairs) => first_distinct(&pairs[..self.len], start, want, |&p| p as u32),
-            Store::B64 { owners, .. } => first_distinct(&owners[..self.len], start, want, |&o| o),
+            Store::B32(pairs) => first_distinct(&pairs[..self.len], start, want, chosen, |&p| p as u32),
+            Store::B64 { owners, .. } => first_distinct(&owners[..self.len], start, want, chosen, |&o| o),
         }
     }
 
@@ -220,7 +220,8 @@ impl Points {
 /// The `WINDOW` entries from `lo` (the padding keeps them in bounds for every `lo ≤ len`).
 #[inline(always)]
 fn window(sorted: &[u64], lo: usize) -> &[u64; WINDOW] {
-    sorted[lo..].first_chunk().expect("the points end with WINDOW entries of padding")
+    let window = sorted.get(lo..lo + WINDOW).expect("the points end with WINDOW entries of padding");
+    window.try_into().expect("a range of WINDOW entries")
 }
 
 /// How many of `window` are below `x`: a fixed-size count with no branch.
@@ -229,15 +230,15 @@ fn count_below(window: &[u64; WINDOW], x: u64) -> usize {
     window.iter().map(|&p| u32::from(p < x)).sum::<u32>() as usize
 }
 
-/// The first `want` distinct owners of `points`, clockwise from `start`, and how many.
+/// Writes the first `want` distinct owners of `points`, clockwise from `start`, into
+/// `chosen`, and says how many.
 #[inline(always)]
-fn first_distinct<T, const N: usize>(points: &[T], start: usize, want: usize, owner: impl Fn(&T) -> u32) -> ([u32; N], usize) {
-    // Owners are node indices, far below u32::MAX.
-    let mut chosen = [u32::MAX; N];
+fn first_distinct<T>(points: &[T], start: usize, want: usize, chosen: &mut [u32], owner: impl Fn(&T) -> u32) -> usize {
+    let want = want.min(chosen.len());
     let mut count = 0;
     let mut i = start;
     for _ in 0..points.len() {
-        if count >= want.min(N) {
+        if count >= want {
             break;
         }
         let owner = owner(&points[i]);
@@ -251,7 +252,7 @@ fn first_distinct<T, const N: usize>(points: &[T], start: usize, want: usize, ow
             i = 0;
         }
     }
-    (chosen, count)
+    count
 }
 
 /// The first of `sorted[from..len]` at or after `x`, when more than a window may be below it.

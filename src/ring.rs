@@ -17,20 +17,6 @@ use std::ops::ControlFlow;
 /// Replica lists up to this long, on rings without zones, are gathered on the stack.
 const FEW_REPLICAS: usize = 8;
 
-/// A preference list as node indices: on the stack when short.
-enum ReplicaList {
-    Few([u32; FEW_REPLICAS], usize),
-    Many(Vec<u32>),
-}
-
-impl ReplicaList {
-    fn as_slice(&self) -> &[u32] {
-        match self {
-            ReplicaList::Few(chosen, count) => &chosen[..*count],
-            ReplicaList::Many(chosen) => chosen,
-        }
-    }
-}
 
 /// Most virtual nodes per node (the `vnodes` option).
 pub const MAX_VNODES: u32 = 10_000;
@@ -404,31 +390,43 @@ impl Ring {
     /// # Ok::<(), ringlab::Error>(())
     /// ```
     pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
-        let list = self.replica_list(self.key_position(key), n)?;
-        Ok(list.as_slice().iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect())
+        let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
+        let list = self.replica_list(self.key_position(key), n, &mut few, &mut many)?;
+        Ok(list.iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect())
     }
 
     /// [`replicas`](Ring::replicas) for a position, as node indices written into `out`
     /// (cleared first): no allocation once `out` has room.
     pub fn replicas_into(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         out.clear();
-        let list = self.replica_list(position, n)?;
-        out.extend(list.as_slice().iter().map(|&idx| idx as usize));
+        let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
+        let list = self.replica_list(position, n, &mut few, &mut many)?;
+        out.extend(list.iter().map(|&idx| idx as usize));
         Ok(())
     }
 
-    /// The preference list for `position`, as node indices.
-    fn replica_list(&self, position: u64, n: usize) -> Result<ReplicaList, Error> {
+    /// The preference list for `position`, as node indices: in `few` for a short list on a
+    /// ring without zones, else in `many`. (Written in place: returning the array by value
+    /// would copy it with wide loads right after narrow stores, a store-forwarding stall.)
+    #[inline]
+    fn replica_list<'a>(
+        &self,
+        position: u64,
+        n: usize,
+        few: &'a mut [u32; FEW_REPLICAS],
+        many: &'a mut Vec<u32>,
+    ) -> Result<&'a [u32], Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
         let want = n.min(self.nodes.len());
         let start = self.points.successor(position);
         if !self.zoned && want <= FEW_REPLICAS {
-            let (chosen, count) = self.points.first_distinct_owners(start, want);
-            return Ok(ReplicaList::Few(chosen, count));
+            let count = self.points.first_distinct_owners(start, want, few);
+            return Ok(&few[..count]);
         }
-        let mut chosen: Vec<u32> = Vec::with_capacity(want);
+        let chosen = many;
+        chosen.reserve(want);
         // Nodes skipped only because their zone was already on the list, in walk order.
         let mut deferred: Vec<u32> = Vec::new();
         self.points.walk_owners(start, |owner| {
@@ -446,7 +444,7 @@ impl Ring {
         });
         let missing = want - chosen.len();
         chosen.extend(deferred.into_iter().take(missing));
-        Ok(ReplicaList::Many(chosen))
+        Ok(chosen)
     }
 
     fn zone_taken(&self, candidate: u32, chosen: &[u32]) -> bool {

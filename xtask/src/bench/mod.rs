@@ -3,7 +3,7 @@
 //! `<target dir>/bench-report.md` and into README.md between the `bench-table` markers.
 //!
 //! Sources: criterion (`benches/ring.rs`, per-call figures; the "per call" group runs
-//! [`PER_CALL_RUNS`] times and each ratio is the median over the runs) and the throughput loop
+//! [`PER_CALL_RUNS`] short times and each figure and ratio is the median over the runs) and the throughput loop
 //! (`benches/throughput.rs`, 100,000 distinct keys, loops interleaved round by round, medians
 //! of per-round ratios; instruction counts by valgrind when it is installed). More sources
 //! (wasm in node and Chromium, the page) add rows to the same [`table::Table`].
@@ -15,21 +15,22 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use table::{Goal, Row, Table};
 
-/// Runs of criterion's "per call" group (the first with all the other groups).
-const PER_CALL_RUNS: usize = 3;
+/// Runs of criterion's "per call" group.
+const PER_CALL_RUNS: usize = 5;
 const README_START: &str = "<!-- bench-table:start -->";
 const README_END: &str = "<!-- bench-table:end -->";
 
 pub fn run() -> Result<(), Failure> {
     let target = target_dir();
     let mut per_call: Vec<HashMap<&'static str, f64>> = Vec::new();
+    let others = "criterion: build, shares, sweep, hashring replicas";
+    step::run(others, step::cargo().args(["bench", "-p", "ringlab", "--bench", "ring", "--", "^(1,000 nodes|vnode sweep|hashring 0.3)"]))?;
     for run in 0..PER_CALL_RUNS {
+        // Short runs, repeated: the ratios compare figures taken seconds apart.
         let mut cargo = step::cargo();
-        cargo.args(["bench", "-p", "ringlab", "--bench", "ring", "--"]);
-        if run > 0 {
-            cargo.args(["per call", "--warm-up-time", "1", "--measurement-time", "3"]);
-        }
-        let name = format!("criterion, run {} of {PER_CALL_RUNS}", run + 1);
+        cargo.args(["bench", "-p", "ringlab", "--bench", "ring", "--", "^per call/"]);
+        cargo.args(["--warm-up-time", "1", "--measurement-time", "2"]);
+        let name = format!("criterion per call, run {} of {PER_CALL_RUNS}", run + 1);
         step::run(&name, &mut cargo)?;
         per_call.push(criterion_per_call(&target).map_err(|e| Failure::new(&name, e))?);
     }
@@ -141,6 +142,12 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
             Row::cost("`locate`, loop over 100,000 keys", locate, "ns", ("XXH3 alone, same loop", hash), Some(1.5))
                 .with_ratio(get("loop_ratio_locate_over_hash")),
         );
+        if let Some(big) = get("loop_ns_locate_1m") {
+            table.rows.push(
+                Row::cost("`locate` on a 1M-point ring (1,000 × 1,000), loop", big, "ns", ("XXH3 alone, same loop", hash), None)
+                    .with_ratio(get("loop_ratio_locate_1m_over_hash")),
+            );
+        }
         if let Some(hashring) = get("loop_ns_hashring") {
             table.rows.push(
                 Row::speedup("`locate` vs `hashring` 0.3 `get`, loop", locate, "ns", ("`hashring` get", hashring), 5.0)
