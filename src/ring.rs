@@ -434,7 +434,7 @@ impl Ring {
                 return ControlFlow::Break(());
             }
             if !chosen.contains(&owner) && !deferred.contains(&owner) {
-                if self.zone_taken(owner, &chosen) {
+                if self.zone_taken(owner, chosen) {
                     deferred.push(owner);
                 } else {
                     chosen.push(owner);
