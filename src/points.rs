@@ -335,6 +335,10 @@ mod tests {
         let points = Points::new(32);
         assert!(points.is_empty());
         assert_eq!(points.entries().count(), 0);
+        // `Ring::locate` relies on this: owner 0 of no nodes is its empty-ring check.
+        for position in [0, 12_345, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(points.owner_at(position), 0);
+        }
     }
 
     #[test]
