@@ -332,12 +332,14 @@ mod tests {
 
     #[test]
     fn an_empty_set_has_no_points_but_a_valid_index() {
-        let points = Points::new(32);
-        assert!(points.is_empty());
-        assert_eq!(points.entries().count(), 0);
-        // `Ring::locate` relies on this: owner 0 of no nodes is its empty-ring check.
-        for position in [0, 12_345, u64::from(u32::MAX), u64::MAX] {
-            assert_eq!(points.owner_at(position), 0);
+        for bits in [32, 64] {
+            let points = Points::new(bits);
+            assert!(points.is_empty());
+            assert_eq!(points.entries().count(), 0);
+            // `Ring::locate` relies on this: owner 0 of no nodes is its empty-ring check.
+            for position in [0, 12_345, u64::from(u32::MAX), u64::MAX] {
+                assert_eq!(points.owner_at(position), 0);
+            }
         }
     }
 
