@@ -1,6 +1,7 @@
-//! `cargo xtask bench`: ringlab's lookups, replicas, build, exact shares and vnode sweep,
-//! side by side with the `hashring` crate and with hashing the key alone. The numbers go in
-//! README.md; nothing here asserts a speed.
+//! `cargo xtask bench`'s per-call figures (criterion): ringlab's lookups and replicas side by
+//! side with the `hashring` crate and with hashing the key alone; then build, exact shares and
+//! the vnode sweep of a big ring. `benches/throughput.rs` has the loop figures; the xtask
+//! gathers both into one table. Nothing here asserts a speed.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use ringlab::{analysis, Config, Hash, NodeSpec, Ring};
@@ -27,61 +28,58 @@ fn hashring_ring() -> hashring::HashRing<(String, u32)> {
     ring
 }
 
+/// The per-call figures of `cargo xtask bench`'s table, in one group: the xtask reads them
+/// back from `target/criterion/per call/<id>/new/estimates.json` by these ids.
 fn lookups(c: &mut Criterion) {
     let keys = keys();
     let ring = Ring::with_nodes(Config { vnodes: 160, ..Config::default() }, ten_nodes()).unwrap();
     let other = hashring_ring();
-    let mut g = c.benchmark_group("locate, 10 nodes x 160 vnodes");
+    let mut g = c.benchmark_group("per call");
     let mut i = 0;
-    g.bench_function("xxh3 of the key alone", |b| {
+    g.bench_function("hash alone", |b| {
         b.iter(|| {
             i = (i + 1) % KEYS;
             black_box(Hash::Xxh3.hash(black_box(keys[i].as_bytes())))
         })
     });
-    g.bench_function("ringlab key_position (hash dispatch only)", |b| {
-        b.iter(|| {
-            i = (i + 1) % KEYS;
-            black_box(ring.key_position(black_box(&keys[i])))
-        })
-    });
-    let positions: Vec<u64> = keys.iter().map(|k| ring.key_position(k)).collect();
-    g.bench_function("ringlab owner_of (lookup only, hash precomputed)", |b| {
-        b.iter(|| {
-            i = (i + 1) % KEYS;
-            black_box(ring.owner_of(black_box(positions[i])).ok())
-        })
-    });
-    g.bench_function("ringlab locate", |b| {
+    g.bench_function("locate", |b| {
         b.iter(|| {
             i = (i + 1) % KEYS;
             black_box(ring.locate(black_box(&keys[i])).ok())
         })
     });
-    g.bench_function("hashring 0.3 get", |b| {
+    let positions: Vec<u64> = keys.iter().map(|k| ring.key_position(k)).collect();
+    g.bench_function("owner_of", |b| {
+        b.iter(|| {
+            i = (i + 1) % KEYS;
+            black_box(ring.owner_of(black_box(positions[i])).ok())
+        })
+    });
+    g.bench_function("hashring get", |b| {
         b.iter(|| {
             i = (i + 1) % KEYS;
             black_box(other.get(black_box(&keys[i])))
         })
     });
-    g.finish();
-
-    let mut g = c.benchmark_group("replicas(key, 3), 10 nodes x 160 vnodes");
-    g.bench_function("ringlab replicas", |b| {
+    g.bench_function("replicas 3", |b| {
         b.iter(|| {
             i = (i + 1) % KEYS;
             black_box(ring.replicas(black_box(&keys[i]), 3).ok())
         })
     });
     let mut out = Vec::with_capacity(3);
-    g.bench_function("ringlab replicas_into (no allocation)", |b| {
+    g.bench_function("replicas_into 3", |b| {
         b.iter(|| {
             i = (i + 1) % KEYS;
             let pos = ring.key_position(black_box(&keys[i]));
-            black_box(ring.replicas_into(pos, 3, &mut out).ok())
+            black_box(ring.replicas_into(pos, 3, &mut out).ok());
         })
     });
-    g.bench_function("hashring 0.3 get_with_replicas", |b| {
+    g.finish();
+
+    let mut g = c.benchmark_group("hashring 0.3 replicas");
+    g.sample_size(10);
+    g.bench_function("get_with_replicas 2 (clones the ring)", |b| {
         b.iter(|| {
             i = (i + 1) % KEYS;
             black_box(other.get_with_replicas(black_box(&keys[i]), 2))

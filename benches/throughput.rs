@@ -18,13 +18,17 @@ const ROUNDS: usize = 31;
 /// Passes over the keys per timed loop (about 2 ms).
 const PASSES: usize = 4;
 
-/// The loops, by name: hash alone, ringlab locate, hashring get, ringlab replicas(key, 3).
-const LOOPS: [&str; 4] = ["hash", "locate", "hashring", "replicas"];
+/// The loops, by name: hash alone, ringlab locate, hashring get, ringlab replicas(key, 3)
+/// (allocating its list, as the API does), replicas_into (no allocation), and allocating
+/// and freeing a 3-name list alone (what `replicas` pays the allocator), and locate on a
+/// 1,000-node × 1,000-vnode ring (1M points: the index and points no longer fit in cache).
+const LOOPS: [&str; 7] = ["hash", "locate", "hashring", "replicas", "replicas_into", "alloc", "locate_1m"];
 
 struct Subject {
     keys: Vec<String>,
     ring: Ring,
     other: hashring::HashRing<(String, u32)>,
+    big: Ring,
 }
 
 impl Subject {
@@ -38,17 +42,23 @@ impl Subject {
                 other.add((format!("node-{n}"), v));
             }
         }
-        Subject { keys, ring, other }
+        let nodes = (0..1000).map(|i| NodeSpec::new(format!("node-{i}")));
+        let big = Ring::with_nodes(Config { vnodes: 1000, ..Config::default() }, nodes).unwrap();
+        Subject { keys, ring, other, big }
     }
 
     /// Runs loop `name` `passes` times over the keys.
     fn run(&self, name: &str, passes: usize) {
+        let keys = &self.keys;
         for _ in 0..passes {
             match name {
-                "hash" => self.keys.iter().for_each(|k| { black_box(Hash::Xxh3.hash(black_box(k.as_bytes()))); }),
-                "locate" => self.keys.iter().for_each(|k| { black_box(self.ring.locate(black_box(k)).ok()); }),
-                "hashring" => self.keys.iter().for_each(|k| { black_box(self.other.get(black_box(k))); }),
-                "replicas" => self.keys.iter().for_each(|k| drop(black_box(self.ring.replicas(black_box(k), 3)))),
+                "hash" => hash_loop(keys),
+                "locate" => locate_loop(&self.ring, keys),
+                "hashring" => hashring_loop(&self.other, keys),
+                "replicas" => replicas_loop(&self.ring, keys),
+                "replicas_into" => replicas_into_loop(&self.ring, keys),
+                "alloc" => alloc_loop(keys),
+                "locate_1m" => locate_loop(&self.big, keys),
                 other => panic!("unknown loop {other}"),
             }
         }
@@ -60,6 +70,53 @@ impl Subject {
         self.run(name, PASSES);
         start.elapsed().as_nanos() as f64 / (PASSES * KEYS) as f64
     }
+}
+
+// Each loop is its own function, so that one loop's code never shapes another's.
+
+#[inline(never)]
+fn hash_loop(keys: &[String]) {
+    keys.iter().for_each(|k| {
+        black_box(Hash::Xxh3.hash(black_box(k.as_bytes())));
+    })
+}
+
+#[inline(never)]
+fn locate_loop(ring: &Ring, keys: &[String]) {
+    keys.iter().for_each(|k| {
+        black_box(ring.locate(black_box(k)).ok());
+    })
+}
+
+#[inline(never)]
+fn hashring_loop(ring: &hashring::HashRing<(String, u32)>, keys: &[String]) {
+    keys.iter().for_each(|k| {
+        black_box(ring.get(black_box(k)));
+    })
+}
+
+/// `replicas` returns a fresh `Vec` (allocated, then freed here), as the API does.
+#[inline(never)]
+fn replicas_loop(ring: &Ring, keys: &[String]) {
+    keys.iter().for_each(|k| drop(black_box(ring.replicas(black_box(k), 3))))
+}
+
+#[inline(never)]
+fn replicas_into_loop(ring: &Ring, keys: &[String]) {
+    let mut out = Vec::with_capacity(3);
+    keys.iter().for_each(|k| {
+        let position = ring.key_position(black_box(k));
+        black_box(ring.replicas_into(position, 3, &mut out).ok());
+    })
+}
+
+/// What `replicas` pays the allocator: a 3-name `Vec` allocated and freed.
+#[inline(never)]
+fn alloc_loop(keys: &[String]) {
+    keys.iter().for_each(|k| {
+        black_box(k);
+        drop(black_box(Vec::<&str>::with_capacity(black_box(3))));
+    })
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -85,12 +142,6 @@ fn instructions(name: &str) -> Option<f64> {
     Some((three - one) / (2 * KEYS) as f64)
 }
 
-/// Bytes per point of a 1,000-node × 1,000-vnode ring (1M points).
-fn bytes_per_point() -> f64 {
-    let nodes = (0..1000).map(|i| NodeSpec::new(format!("node-{i}")));
-    let ring = Ring::with_nodes(Config { vnodes: 1000, ..Config::default() }, nodes).unwrap();
-    ring.memory_bytes() as f64 / ring.point_count() as f64
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -116,11 +167,13 @@ fn main() {
     println!("row loop_ratio_locate_over_hash {:.3}", ratio(1, 0));
     println!("row loop_ratio_hashring_over_locate {:.3}", ratio(2, 1));
     println!("row loop_ratio_replicas_over_locate {:.3}", ratio(3, 1));
+    println!("row loop_ratio_replicas_into_over_locate {:.3}", ratio(4, 1));
     println!("row rounds {ROUNDS}");
     for name in LOOPS {
         if let Some(n) = instructions(name) {
             println!("row instructions_{name} {n:.1}");
         }
     }
-    println!("row bytes_per_point_1m {:.3}", bytes_per_point());
+    println!("row loop_ratio_locate_1m_over_hash {:.3}", ratio(6, 0));
+    println!("row bytes_per_point_1m {:.3}", subject.big.memory_bytes() as f64 / subject.big.point_count() as f64);
 }

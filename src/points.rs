@@ -164,8 +164,8 @@ impl Points {
     }
 
     /// The owner of the first point at or after `position`, wrapping. (An empty ring
-    /// answers 0.)
-    #[inline]
+    /// answers 0.) Always inlined: it is the whole of a lookup after the hash.
+    #[inline(always)]
     pub(crate) fn owner_at(&self, position: u64) -> u32 {
         let lo = self.bucket_start(position);
         match &self.store {
@@ -195,6 +195,16 @@ impl Points {
         };
     }
 
+    /// Writes the first `want` distinct owners clockwise from point `start` into `chosen`
+    /// (at most its length), and says how many (fewer only if the ring has fewer owners).
+    #[inline]
+    pub(crate) fn first_distinct_owners(&self, start: usize, want: usize, chosen: &mut [u32]) -> usize {
+        match &self.store {
+            Store::B32(pairs) => first_distinct(&pairs[..self.len], start, want, chosen, |&p| p as u32),
+            Store::B64 { owners, .. } => first_distinct(&owners[..self.len], start, want, chosen, |&o| o),
+        }
+    }
+
     /// The rare slow path (a crowded bucket): from point `from`, one more window, then a
     /// binary search. May answer `len` (past the last point).
     #[cold]
@@ -210,13 +220,39 @@ impl Points {
 /// The `WINDOW` entries from `lo` (the padding keeps them in bounds for every `lo ≤ len`).
 #[inline(always)]
 fn window(sorted: &[u64], lo: usize) -> &[u64; WINDOW] {
-    sorted[lo..].first_chunk().expect("the points end with WINDOW entries of padding")
+    let window = sorted.get(lo..lo + WINDOW).expect("the points end with WINDOW entries of padding");
+    window.try_into().expect("a range of WINDOW entries")
 }
 
 /// How many of `window` are below `x`: a fixed-size count with no branch.
 #[inline(always)]
 fn count_below(window: &[u64; WINDOW], x: u64) -> usize {
     window.iter().map(|&p| u32::from(p < x)).sum::<u32>() as usize
+}
+
+/// Writes the first `want` distinct owners of `points`, clockwise from `start`, into
+/// `chosen`, and says how many.
+#[inline(always)]
+fn first_distinct<T>(points: &[T], start: usize, want: usize, chosen: &mut [u32], owner: impl Fn(&T) -> u32) -> usize {
+    let want = want.min(chosen.len());
+    let mut count = 0;
+    let mut i = start;
+    for _ in 0..points.len() {
+        if count >= want {
+            break;
+        }
+        let owner = owner(&points[i]);
+        // Write it, then keep it only if new. (Comparing with all N slots at once would
+        // read back the slot just written with a wider load: a store-forwarding stall.)
+        let seen = chosen[..count].contains(&owner);
+        chosen[count] = owner;
+        count += usize::from(!seen);
+        i += 1;
+        if i == points.len() {
+            i = 0;
+        }
+    }
+    count
 }
 
 /// The first of `sorted[from..len]` at or after `x`, when more than a window may be below it.
@@ -296,9 +332,15 @@ mod tests {
 
     #[test]
     fn an_empty_set_has_no_points_but_a_valid_index() {
-        let points = Points::new(32);
-        assert!(points.is_empty());
-        assert_eq!(points.entries().count(), 0);
+        for bits in [32, 64] {
+            let points = Points::new(bits);
+            assert!(points.is_empty());
+            assert_eq!(points.entries().count(), 0);
+            // `Ring::locate` relies on this: owner 0 of no nodes is its empty-ring check.
+            for position in [0, 12_345, u64::from(u32::MAX), u64::MAX] {
+                assert_eq!(points.owner_at(position), 0);
+            }
+        }
     }
 
     #[test]

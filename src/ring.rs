@@ -14,7 +14,7 @@ use crate::points::Points;
 use crate::{Error, Hash};
 use std::ops::ControlFlow;
 
-/// Replica lists up to this long are gathered on the stack.
+/// Replica lists up to this long, on rings without zones, are gathered on the stack.
 const FEW_REPLICAS: usize = 8;
 
 pub use crate::limits::{MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
@@ -483,21 +483,32 @@ impl Ring {
     /// # Ok::<(), ringlab::Error>(())
     /// ```
     pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
-        let position = self.key_position(key);
-        let mut names = Vec::with_capacity(n.min(self.nodes.len()));
-        self.walk_replicas(position, n, |idx| names.push(self.nodes[idx].name.as_str()))?;
-        Ok(names)
+        let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
+        let list = self.replica_list(self.key_position(key), n, &mut few, &mut many)?;
+        Ok(list.iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect())
     }
 
     /// [`replicas`](Ring::replicas) for a position, as node indices written into `out`
     /// (cleared first): no allocation once `out` has room.
     pub fn replicas_into(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         out.clear();
-        self.walk_replicas(position, n, |idx| out.push(idx))
+        let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
+        let list = self.replica_list(position, n, &mut few, &mut many)?;
+        out.extend(list.iter().map(|&idx| idx as usize));
+        Ok(())
     }
 
-    /// Calls `emit` with each node of the preference list for `position`, in order.
-    fn walk_replicas(&self, position: u64, n: usize, mut emit: impl FnMut(usize)) -> Result<(), Error> {
+    /// The preference list for `position`, as node indices: in `few` for a short list on a
+    /// ring without zones, else in `many`. (Written in place: returning the array by value
+    /// would copy it with wide loads right after narrow stores, a store-forwarding stall.)
+    #[inline]
+    fn replica_list<'a>(
+        &self,
+        position: u64,
+        n: usize,
+        few: &'a mut [u32; FEW_REPLICAS],
+        many: &'a mut Vec<u32>,
+    ) -> Result<&'a [u32], Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
@@ -505,24 +516,13 @@ impl Ring {
         let want = n.min(up);
         let start = self.points.successor(position);
         let down = &self.down;
-        if !self.zoned && want <= FEW_REPLICAS {
+        if !self.zoned && want <= FEW_REPLICAS && self.down_count == 0 {
             // The first `want` distinct owners clockwise, kept on the stack.
-            let mut chosen = [0u32; FEW_REPLICAS];
-            let mut count = 0;
-            self.points.walk_owners(start, |owner| {
-                if count == want {
-                    return ControlFlow::Break(());
-                }
-                // Write, then keep it only if new and up: no branch on whether it repeats.
-                let fresh = !chosen[..count].contains(&owner) && !down[owner as usize];
-                chosen[count] = owner;
-                count += usize::from(fresh);
-                ControlFlow::Continue(())
-            });
-            chosen[..count].iter().for_each(|&owner| emit(owner as usize));
-            return Ok(());
+            let count = self.points.first_distinct_owners(start, want, few);
+            return Ok(&few[..count]);
         }
-        let mut chosen: Vec<u32> = Vec::with_capacity(want);
+        let chosen = many;
+        chosen.reserve(want);
         // Nodes skipped only because their zone was already on the list, in walk order.
         let mut deferred: Vec<u32> = Vec::new();
         self.points.walk_owners(start, |owner| {
@@ -530,7 +530,7 @@ impl Ring {
                 return ControlFlow::Break(());
             }
             if !down[owner as usize] && !chosen.contains(&owner) && !deferred.contains(&owner) {
-                if self.zone_taken(owner, &chosen) {
+                if self.zone_taken(owner, chosen) {
                     deferred.push(owner);
                 } else {
                     chosen.push(owner);
@@ -539,10 +539,8 @@ impl Ring {
             ControlFlow::Continue(())
         });
         let missing = want - chosen.len();
-        for &owner in chosen.iter().chain(deferred.iter().take(missing)) {
-            emit(owner as usize);
-        }
-        Ok(())
+        chosen.extend(deferred.into_iter().take(missing));
+        Ok(chosen)
     }
 
     fn zone_taken(&self, candidate: u32, chosen: &[u32]) -> bool {

@@ -8,11 +8,13 @@
 //!   npm package, types, crate).
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests,
 //!   and the checks (workflows, URLs, npm package, types, crate).
-//! - `cargo xtask bench`: criterion benchmarks.
+//! - `cargo xtask bench`: criterion and throughput benchmarks, printed as one table of figures,
+//!   comparisons and goals (also written to `<target>/bench-report.md` and README.md).
 //!
 //! Each command first installs what it needs and is missing (see `tools.rs`), and every step
 //! prints its name; a failing step names itself and the command exits non-zero.
 
+mod bench;
 mod build;
 mod checks;
 mod package;
@@ -39,7 +41,7 @@ fn main() -> ExitCode {
         Some("package") => package::run(),
         Some("checks") => test::checks_only(),
         Some("test") => test::run(),
-        Some("bench") => bench(),
+        Some("bench") => bench::run(),
         _ => Err(step::Failure::new("arguments", USAGE)),
     };
     match result {
@@ -49,8 +51,4 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn bench() -> Result<(), step::Failure> {
-    step::run("criterion benchmarks", step::cargo().args(["bench", "-p", "ringlab", "--bench", "ring"]))
 }

@@ -1,0 +1,282 @@
+//! `cargo xtask bench`: runs the benchmarks and prints one table of every figure beside its
+//! comparison and its goal, with the date and the machine; writes it to
+//! `<target dir>/bench-report.md` and into README.md between the `bench-table` markers.
+//!
+//! Sources: criterion (`benches/ring.rs`, per-call figures; the "per call" group runs
+//! [`PER_CALL_RUNS`] short times and each figure and ratio is the median over the runs) and the throughput loop
+//! (`benches/throughput.rs`, 100,000 distinct keys, loops interleaved round by round, medians
+//! of per-round ratios; instruction counts by valgrind when it is installed). More sources
+//! (wasm in node and Chromium, the page) add rows to the same [`table::Table`].
+
+pub mod table;
+
+use crate::step::{self, Failure};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use table::{Goal, Row, Table};
+
+/// Runs of criterion's "per call" group.
+const PER_CALL_RUNS: usize = 5;
+const README_START: &str = "<!-- bench-table:start -->";
+const README_END: &str = "<!-- bench-table:end -->";
+
+pub fn run() -> Result<(), Failure> {
+    let target = target_dir();
+    let mut per_call: Vec<HashMap<&'static str, f64>> = Vec::new();
+    let others = "criterion: build, shares, sweep, hashring replicas";
+    step::run(others, step::cargo().args(["bench", "-p", "ringlab", "--bench", "ring", "--", "^(1,000 nodes|vnode sweep|hashring 0.3)"]))?;
+    for run in 0..PER_CALL_RUNS {
+        // Short runs, repeated: the ratios compare figures taken seconds apart.
+        let mut cargo = step::cargo();
+        cargo.args(["bench", "-p", "ringlab", "--bench", "ring", "--", "^per call/"]);
+        cargo.args(["--warm-up-time", "1", "--measurement-time", "2"]);
+        let name = format!("criterion per call, run {} of {PER_CALL_RUNS}", run + 1);
+        step::run(&name, &mut cargo)?;
+        per_call.push(criterion_per_call(&target).map_err(|e| Failure::new(&name, e))?);
+    }
+    let name = "throughput over 100,000 keys";
+    let (lines, ok) = step::run_capturing(name, step::cargo().args(["bench", "-p", "ringlab", "--bench", "throughput"]))?;
+    if !ok {
+        return Err(Failure::new(name, "the throughput benchmark failed"));
+    }
+    let loops = throughput_rows(&lines);
+
+    let mut table = Table { date: now_utc(), machine: machine(), ..Table::default() };
+    add_per_call_rows(&mut table, &per_call);
+    add_loop_rows(&mut table, &loops);
+    table.notes.push(format!(
+        "Ring: 10 nodes × 160 vnodes, XXH3, 32-bit; keys `user:{{i}}`. Per call: criterion, {PER_CALL_RUNS} runs, \
+         each ratio the median of the runs' ratios. Loop: 100,000 distinct keys, {} rounds, each loop timed once \
+         per round in turn; the ratio is the median of the rounds' ratios. Instructions: valgrind (callgrind), \
+         a stable proxy on a shared machine. Memory: 1,000 nodes × 1,000 vnodes.",
+        loops.get("rounds").copied().unwrap_or(0.0)
+    ));
+
+    let text = table.markdown();
+    step::announce("benchmark table");
+    println!("{text}");
+    let report = target.join("bench-report.md");
+    std::fs::write(&report, &text).map_err(|e| Failure::new("write the report", format!("{}: {e}", report.display())))?;
+    println!("    written to {}", report.display());
+    update_readme(Path::new("README.md"), &text)?;
+    Ok(())
+}
+
+/// The per-call ids of `benches/ring.rs` and the keys they go by here.
+const PER_CALL: [(&str, &str); 6] = [
+    ("hash", "hash alone"),
+    ("locate", "locate"),
+    ("owner_of", "owner_of"),
+    ("hashring", "hashring get"),
+    ("replicas", "replicas 3"),
+    ("replicas_into", "replicas_into 3"),
+];
+
+/// Median nanoseconds of each per-call benchmark of the last criterion run.
+fn criterion_per_call(target: &Path) -> Result<HashMap<&'static str, f64>, String> {
+    let mut out = HashMap::new();
+    for (key, id) in PER_CALL {
+        let path = target.join("criterion").join("per call").join(id).join("new").join("estimates.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let median = json_number_after(&text, "\"median\"").ok_or_else(|| format!("{}: no median", path.display()))?;
+        out.insert(key, median);
+    }
+    Ok(out)
+}
+
+/// The first `"point_estimate":` number after `key` in criterion's estimates.json.
+fn json_number_after(text: &str, key: &str) -> Option<f64> {
+    let rest = &text[text.find(key)?..];
+    let rest = &rest[rest.find("\"point_estimate\":")? + "\"point_estimate\":".len()..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    rest[..end].trim().parse().ok()
+}
+
+/// `row <name> <value>` lines of the throughput benchmark.
+fn throughput_rows(lines: &[String]) -> HashMap<String, f64> {
+    lines
+        .iter()
+        .filter_map(|line| {
+            let mut parts = line.split_whitespace();
+            (parts.next()? == "row").then_some(())?;
+            Some((parts.next()?.to_string(), parts.next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+fn add_per_call_rows(table: &mut Table, runs: &[HashMap<&'static str, f64>]) {
+    let value = |key: &str| median(runs.iter().map(|r| r[key]).collect());
+    let ratio = |a: &str, b: &str| Some(median(runs.iter().map(|r| r[a] / r[b]).collect()));
+    let (hash, locate, hashring) = (value("hash"), value("locate"), value("hashring"));
+    table.rows.push(
+        Row::cost("`locate`, per call (criterion)", locate, "ns", ("XXH3 of the key alone", hash), Some(1.5))
+            .with_ratio(ratio("locate", "hash")),
+    );
+    table.rows.push(
+        Row::speedup("`locate` vs `hashring` 0.3 `get`, per call", locate, "ns", ("`hashring` get", hashring), 5.0)
+            .with_ratio(ratio("hashring", "locate")),
+    );
+    table.rows.push(
+        Row::cost("`owner_of` (lookup alone, hash precomputed), per call", value("owner_of"), "ns", ("XXH3 of the key alone", hash), None)
+            .with_ratio(ratio("owner_of", "hash")),
+    );
+    table.rows.push(
+        Row::cost("`replicas(key, 3)`, allocating, per call", value("replicas"), "ns", ("`locate`", locate), Some(3.0))
+            .with_ratio(ratio("replicas", "locate")),
+    );
+    table.rows.push(
+        Row::cost("`replicas_into(pos, 3)`, no allocation, per call", value("replicas_into"), "ns", ("`locate`", locate), None)
+            .with_ratio(ratio("replicas_into", "locate")),
+    );
+}
+
+fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
+    let get = |k: &str| loops.get(k).copied();
+    if let (Some(hash), Some(locate)) = (get("loop_ns_hash"), get("loop_ns_locate")) {
+        table.rows.push(
+            Row::cost("`locate`, loop over 100,000 keys", locate, "ns", ("XXH3 alone, same loop", hash), Some(1.5))
+                .with_ratio(get("loop_ratio_locate_over_hash")),
+        );
+        if let Some(big) = get("loop_ns_locate_1m") {
+            table.rows.push(
+                Row::cost("`locate` on a 1M-point ring (1,000 × 1,000), loop", big, "ns", ("XXH3 alone, same loop", hash), None)
+                    .with_ratio(get("loop_ratio_locate_1m_over_hash")),
+            );
+        }
+        if let Some(hashring) = get("loop_ns_hashring") {
+            table.rows.push(
+                Row::speedup("`locate` vs `hashring` 0.3 `get`, loop", locate, "ns", ("`hashring` get", hashring), 5.0)
+                    .with_ratio(get("loop_ratio_hashring_over_locate")),
+            );
+        }
+        if let Some(replicas) = get("loop_ns_replicas") {
+            table.rows.push(
+                Row::cost("`replicas(key, 3)`, allocating, loop", replicas, "ns", ("`locate`", locate), Some(3.0))
+                    .with_ratio(get("loop_ratio_replicas_over_locate")),
+            );
+        }
+        if let Some(into) = get("loop_ns_replicas_into") {
+            table.rows.push(
+                Row::cost("`replicas_into(pos, 3)`, no allocation, loop", into, "ns", ("`locate`", locate), None)
+                    .with_ratio(get("loop_ratio_replicas_into_over_locate")),
+            );
+        }
+        if let Some(alloc) = get("loop_ns_alloc") {
+            table.rows.push(Row::cost("allocate and free a 3-name `Vec` alone, loop", alloc, "ns", ("`locate`", locate), None));
+        }
+    }
+    if let (Some(hash), Some(locate)) = (get("instructions_hash"), get("instructions_locate")) {
+        table.rows.push(Row::cost("`locate`, instructions per key (callgrind)", locate, "instr", ("XXH3 alone", hash), Some(1.5)));
+        if let Some(hashring) = get("instructions_hashring") {
+            // Instructions miss mispredicted branches, where a binary search loses: no goal.
+            let row = Row::speedup("`locate` vs `hashring` `get`, instructions", locate, "instr", ("`hashring` get", hashring), 5.0);
+            table.rows.push(Row { goal: Goal::None, ..row });
+        }
+        if let Some(replicas) = get("instructions_replicas") {
+            table.rows.push(Row::cost("`replicas(key, 3)`, instructions", replicas, "instr", ("`locate`", locate), Some(3.0)));
+        }
+        if let Some(into) = get("instructions_replicas_into") {
+            table.rows.push(Row::cost("`replicas_into(pos, 3)`, instructions", into, "instr", ("`locate`", locate), None));
+        }
+        if let Some(alloc) = get("instructions_alloc") {
+            table.rows.push(Row::cost("allocate and free a 3-name `Vec`, instructions", alloc, "instr", ("`locate`", locate), None));
+        }
+    }
+    if let Some(bytes) = get("bytes_per_point_1m") {
+        table.rows.push(Row {
+            figure: "memory, 1,000 nodes × 1,000 vnodes (1M points)".into(),
+            value: bytes,
+            unit: "B/point",
+            comparison: None,
+            ratio: None,
+            goal: Goal::ValueAtMost(12.0),
+        });
+    }
+}
+
+/// Where cargo puts build output: `CARGO_TARGET_DIR`, else `target/`.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
+}
+
+/// The CPU model (from /proc/cpuinfo), the cores this process may use, and the OS.
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("{model}, {cores} cores ({} {})", std::env::consts::ARCH, std::env::consts::OS)
+}
+
+/// The current UTC date and time, `YYYY-MM-DD HH:MM UTC`.
+fn now_utc() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Puts the table between the README's `bench-table` markers (left alone without them).
+fn update_readme(path: &Path, table: &str) -> Result<(), Failure> {
+    let step = "update README.md";
+    let text = std::fs::read_to_string(path).map_err(|e| Failure::new(step, e.to_string()))?;
+    let (Some(start), Some(end)) = (text.find(README_START), text.find(README_END)) else {
+        println!("    README.md has no {README_START} … {README_END} markers; left unchanged");
+        return Ok(());
+    };
+    if end < start {
+        return Err(Failure::new(step, "the bench-table markers are out of order"));
+    }
+    let updated = format!("{}{README_START}\n{table}{}", &text[..start], &text[end..]);
+    std::fs::write(path, updated).map_err(|e| Failure::new(step, e.to_string()))?;
+    println!("    README.md table updated");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_match_known_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        // 2000-03-01 is day 11,017; 2026-11-30 is day 20,787 (`date -d 2026-11-30 +%s` / 86400).
+        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+        assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+    }
+
+    #[test]
+    fn criterion_medians_and_throughput_rows_are_read() {
+        let json = r#"{"mean":{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":1.5,"standard_error":0.1},"median":{"confidence_interval":{"confidence_level":0.95,"lower_bound":3.0,"upper_bound":4.0},"point_estimate":3.25,"standard_error":0.2}}"#;
+        assert_eq!(json_number_after(json, "\"median\""), Some(3.25));
+        let lines = vec!["row loop_ns_hash 2.5".to_string(), "noise".to_string(), "row rounds 31".to_string()];
+        let rows = throughput_rows(&lines);
+        assert_eq!(rows["loop_ns_hash"], 2.5);
+        assert_eq!(rows["rounds"], 31.0);
+        assert_eq!(rows.len(), 2);
+    }
+}
