@@ -259,8 +259,60 @@ function importConfig() {
   render();
 }
 
+// The tier's workload from the three fields: all filled, or none (costs not reported).
+function applyWorkload() {
+  const fields = ["work-items", "work-bytes", "work-rate"].map((id) => $(id).value.trim());
+  try {
+    if (fields.every((f) => f === "")) session.setWorkload(null);
+    else session.setWorkload({ items: Number(fields[0]), itemBytes: Number(fields[1]), requestsPerSec: Number(fields[2]) });
+    $("work-error").textContent = "";
+    saveUrl();
+  } catch (e) {
+    $("work-error").textContent = e.message;
+  }
+}
+
+function syncWorkload() {
+  const w = session.workload();
+  $("work-items").value = w ? String(w.items) : "";
+  $("work-bytes").value = w ? String(w.itemBytes) : "";
+  $("work-rate").value = w ? String(w.requestsPerSec) : "";
+}
+
+// The user's keys from the box (or null: back to key:0 ..).
+function useKeys(text) {
+  try {
+    const summary = session.useKeys(text);
+    $("keys-error").textContent = "";
+    $("keys-status").textContent = summary
+      ? `Using your ${summary.keys.toLocaleString("en-US")} keys (${summary.requests.toLocaleString("en-US")} requests). They stay on this page.`
+      : "Using the generated keys key:0, key:1, …";
+    change = null;
+    render();
+  } catch (e) {
+    $("keys-error").textContent = e.message;
+  }
+}
+
 function wire() {
   for (const name of algorithms()) $("algorithm").append(new Option(name, name));
+  for (const id of ["work-items", "work-bytes", "work-rate"]) $(id).addEventListener("change", applyWorkload);
+  $("keys-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    useKeys($("keys-text").value);
+  });
+  $("keys-reset").addEventListener("click", () => useKeys(null));
+  const readFile = async (file) => {
+    if (!file) return;
+    $("keys-text").value = await file.text();
+    useKeys($("keys-text").value);
+  };
+  $("keys-file").addEventListener("change", () => readFile($("keys-file").files[0]));
+  $("keys-text").addEventListener("dragover", (e) => e.preventDefault());
+  $("keys-text").addEventListener("drop", (e) => {
+    e.preventDefault();
+    readFile(e.dataTransfer?.files[0]);
+  });
   const kinds = configKinds();
   for (const k of kinds) $("import-kind").append(new Option(k.label, k.kind));
   const example = () => kinds.find((k) => k.kind === $("import-kind").value)?.example ?? "";
@@ -396,6 +448,7 @@ function open(link) {
   }
   change = null;
   syncControls();
+  syncWorkload();
 }
 
 async function main() {

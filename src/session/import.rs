@@ -17,7 +17,20 @@ pub struct ConfigKind {
 }
 
 /// Every kind, in the order a picker lists them.
-pub const CONFIG_KINDS: [ConfigKind; 2] = [
+pub const CONFIG_KINDS: [ConfigKind; 4] = [
+    ConfigKind {
+        kind: "redis",
+        label: "redis-cli cluster nodes",
+        example: "07c37dfeb235213a872192d90877d0cd55635b91 10.0.0.1:6379@16379 myself,master - 0 1426238317239 1 connected 0-5460\n\
+e7d1eecce10fd6bb5eb35b9f99a514335d9ba9ca 10.0.0.2:6379@16379 master - 0 1426238316232 2 connected 5461-10922\n\
+67ed2db8d677e59ec4a4cefb06858cf2a1a89fa1 10.0.0.3:6379@16379 master,fail - 1426238316232 1426238314232 3 disconnected 10923-16383\n\
+292f8b365bb7edb5e285caf0b7e6ddc7265d2f4f 10.0.0.4:6379@16379 slave 07c37dfeb235213a872192d90877d0cd55635b91 0 1426238317741 1 connected\n",
+    },
+    ConfigKind {
+        kind: "memcached",
+        label: "memcached server list (libmemcached)",
+        example: "# host:port [weight], as libmemcached and twemproxy list servers\n10.0.0.1:11211\n10.0.0.2:11211 2\n10.0.0.3:11211\n",
+    },
     ConfigKind {
         kind: "nginx",
         label: "nginx upstream block",
@@ -37,6 +50,8 @@ impl Session {
         let cluster = match kind {
             "nginx" => crate::algo::from_nginx_upstream(text)?,
             "haproxy" => crate::algo::from_haproxy_backend(text)?,
+            "redis" => crate::algo::import::from_redis_cluster_nodes(text)?,
+            "memcached" => crate::algo::import::from_memcached_servers(text, crate::algo::Algorithm::LibmemcachedWeighted)?,
             other => {
                 let kinds: Vec<&str> = CONFIG_KINDS.iter().map(|k| k.kind).collect();
                 return Err(Error::InvalidOption(format!("unknown config kind {other:?}: choose {}", kinds.join(" or "))));
@@ -51,13 +66,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_example_opens_and_keeps_its_down_servers() {
+    fn every_example_opens_with_three_servers_and_its_down_marks() {
         for kind in CONFIG_KINDS {
-            let s = Session::from_config(kind.kind, kind.example).unwrap();
+            let s = Session::from_config(kind.kind, kind.example).unwrap_or_else(|e| panic!("{}: {e}", kind.kind));
             assert_eq!(s.nodes().len(), 3, "{}", kind.kind);
-            assert!(s.node_rows()[2].down, "{}: the third server is down in the example", kind.kind);
+            // nginx's `down`, HAProxy's `disabled`, Redis's `fail` flag: the third is down.
+            let down = kind.kind != "memcached";
+            assert_eq!(s.node_rows()[2].down, down, "{}", kind.kind);
             assert!(!s.node_rows()[0].down);
         }
+        let redis = Session::from_config("redis", CONFIG_KINDS[0].example).unwrap();
+        // The failed master's slots (10923-16383) have no owner: 5,461 of 16,384.
+        let rows = redis.node_rows();
+        assert_eq!(rows[2].name, "10.0.0.3:6379");
+        let lost = redis.scene().key_owners.iter().filter(|&&o| o == super::super::NO_OWNER).count();
+        let in_failed = (0..2000).filter(|k| crate::algo::redis::key_slot(format!("key:{k}").as_bytes()) >= 10923).count();
+        assert_eq!(lost, in_failed);
+        let memcached = Session::from_config("memcached", CONFIG_KINDS[1].example).unwrap();
+        assert_eq!(memcached.node_rows()[1].weight, 2.0);
+        assert_eq!(memcached.settings().algorithm, crate::algo::Algorithm::LibmemcachedWeighted);
     }
 
     #[test]

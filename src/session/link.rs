@@ -5,7 +5,8 @@
 //! — one `n` per node, in order: the percent-encoded name, then `*weight` when it is not 1
 //! (Rust's shortest round-trip decimal), then `@zone` (percent-encoded) when there is one,
 //! then `!` when the node is marked down. HAProxy's hash function rides in `hh` (and `hv=1`
-//! for `avalanche`).
+//! for `avalanche`); the tier's workload in `wi` (items), `wb` (bytes per item) and `wr`
+//! (requests per second). A user's own key list is never in a link: it stays on their machine.
 //! Every byte but `A–Z a–z 0–9 - . _ ~` is percent-encoded, so `* @ & = % , #` in names and
 //! zones cannot be mistaken for separators, and a link decodes to exactly what was encoded.
 //!
@@ -23,6 +24,7 @@
 
 use super::{Settings, MAX_NODES};
 use crate::algo::Algorithm;
+use crate::cost::Workload;
 use crate::{Error, Hash, NodeSpec, RingBits};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
@@ -51,11 +53,11 @@ fn bad(message: String) -> Error {
 
 /// The fragment (with its `#`) for `settings` and `nodes`.
 pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
-    encode_with_down(settings, nodes, &[])
+    encode_with_down(settings, nodes, &[], None)
 }
 
 /// [`encode`], with the names of the nodes marked down.
-pub fn encode_with_down(settings: &Settings, nodes: &[NodeSpec], down: &[String]) -> String {
+pub fn encode_with_down(settings: &Settings, nodes: &[NodeSpec], down: &[String], workload: Option<&Workload>) -> String {
     let mut out = format!(
         "#ringlab={VERSION}&a={}&h={}&b={}&v={}&k={}&r={}",
         settings.algorithm.name(),
@@ -67,6 +69,9 @@ pub fn encode_with_down(settings: &Settings, nodes: &[NodeSpec], down: &[String]
     );
     if settings.zipf != 0.0 {
         out.push_str(&format!("&z={}", settings.zipf));
+    }
+    if let Some(w) = workload {
+        out.push_str(&format!("&wi={}&wb={}&wr={}", w.items, w.item_bytes, w.requests_per_sec));
     }
     if let Some(h) = settings.haproxy {
         out.push_str(&format!("&hh={}&hv={}", h.function.name(), u8::from(h.avalanche)));
@@ -91,11 +96,21 @@ pub fn encode_with_down(settings: &Settings, nodes: &[NodeSpec], down: &[String]
 /// The settings and nodes in a link's fragment (with or without its `#`). The settings are
 /// checked for range; the nodes are checked when a session is made of them.
 pub fn decode(text: &str) -> Result<(Settings, Vec<NodeSpec>), Error> {
-    decode_with_down(text).map(|(settings, nodes, _)| (settings, nodes))
+    decode_with_down(text).map(|d| (d.settings, d.nodes))
+}
+
+/// Everything a link holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded {
+    pub settings: Settings,
+    pub nodes: Vec<NodeSpec>,
+    /// The names of the nodes marked down.
+    pub down: Vec<String>,
+    pub workload: Option<Workload>,
 }
 
 /// [`decode`], with the names of the nodes marked down.
-pub fn decode_with_down(text: &str) -> Result<(Settings, Vec<NodeSpec>, Vec<String>), Error> {
+pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
     if text.len() > MAX_LINK_BYTES {
         return Err(Error::TooLarge { what: "a link".into(), max: MAX_LINK_BYTES as u64, got: text.len() as u64 });
     }
@@ -113,6 +128,7 @@ pub fn decode_with_down(text: &str) -> Result<(Settings, Vec<NodeSpec>, Vec<Stri
     let mut nodes = Vec::new();
     let mut down = Vec::new();
     let (mut haproxy_fn, mut avalanche) = (None, false);
+    let (mut items, mut item_bytes, mut rate) = (None, None, None);
     for (key, raw) in pairs {
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
@@ -146,6 +162,9 @@ pub fn decode_with_down(text: &str) -> Result<(Settings, Vec<NodeSpec>, Vec<Stri
                 let z = value()?;
                 settings.zipf = z.parse().map_err(|_| bad(format!("the Zipf exponent {z:?} is not a number")))?;
             }
+            "wi" => items = Some(number(&value()?, "the item count")?),
+            "wb" => item_bytes = Some(float(&value()?, "the item size")?),
+            "wr" => rate = Some(float(&value()?, "the request rate")?),
             "hh" => haproxy_fn = Some(crate::algo::HaproxyFunction::from_name(&value()?)?),
             "hv" => avalanche = value()? == "1",
             other => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
@@ -153,7 +172,20 @@ pub fn decode_with_down(text: &str) -> Result<(Settings, Vec<NodeSpec>, Vec<Stri
     }
     settings.haproxy = haproxy_fn.map(|function| crate::algo::HaproxyHash { function, avalanche });
     settings.validate()?;
-    Ok((settings, nodes, down))
+    let workload = match (items, item_bytes, rate) {
+        (None, None, None) => None,
+        (Some(items), Some(item_bytes), Some(requests_per_sec)) => {
+            let w = Workload { items, item_bytes, requests_per_sec };
+            w.validate()?;
+            Some(w)
+        }
+        _ => return Err(bad("a workload needs all of wi, wb and wr".into())),
+    };
+    Ok(Decoded { settings, nodes, down, workload })
+}
+
+fn float(text: &str, what: &str) -> Result<f64, Error> {
+    text.parse().map_err(|_| bad(format!("{what} must be a number (got {text:?})")))
 }
 
 fn push(nodes: &mut Vec<NodeSpec>, node: NodeSpec) -> Result<(), Error> {

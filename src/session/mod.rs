@@ -34,7 +34,9 @@ pub use transition::{ExactMoves, Movers, MovedSpan, Transition};
 pub use charts::{SessionChart, CHART_KEYS};
 
 use crate::algo::{Algorithm, Cluster, Options};
-use crate::keys::{for_each_generated, KeySample};
+use crate::cost::Workload;
+use crate::keys::{for_each_generated, KeyList, KeySample};
+use std::sync::Arc;
 use crate::{Config, Error, Hash, Node, NodeSpec, RingBits};
 use std::collections::VecDeque;
 
@@ -282,18 +284,30 @@ fn zipf_traffic(count: usize, s: f64) -> Vec<f64> {
 }
 
 impl KeyCache {
-    fn of(cluster: &Cluster, settings: &Settings) -> KeyCache {
-        let count = settings.keys;
+    /// The sample on `cluster`: the user's key list when there is one (its counts weigh the
+    /// traffic), else `key:0 ..` with the settings' count and Zipf popularity.
+    fn of(cluster: &Cluster, settings: &Settings, list: Option<&KeyList>) -> KeyCache {
         if cluster.nodes().is_empty() {
             return KeyCache::default();
         }
-        let traffic = zipf_traffic(count, settings.zipf);
+        let count = list.map_or(settings.keys, |l| l.keys.len());
+        let traffic = match list {
+            Some(l) => {
+                let total = l.total_count().max(1) as f64;
+                l.counts.iter().map(|&c| c as f64 / total).collect()
+            }
+            None => zipf_traffic(count, settings.zipf),
+        };
         let mut cache = KeyCache { positions: Vec::with_capacity(count), owners: Vec::with_capacity(count), traffic };
-        for_each_generated(KEY_PREFIX, count, |_, key| {
+        let mut place = |key: &[u8]| {
             cache.positions.push(cluster.key_fraction(key));
-            // Not empty: a lookup fails only for a key unavailable while a node is down.
+            // Not empty: a lookup fails only for a key with no owner while a node is down.
             cache.owners.push(cluster.locate_index(key).map_or(NO_OWNER, |o| o as u32));
-        });
+        };
+        match list {
+            Some(l) => l.keys.iter().for_each(|k| place(k.as_bytes())),
+            None => for_each_generated(KEY_PREFIX, count, |_, key| place(key)),
+        }
         cache
     }
 }
@@ -305,6 +319,11 @@ pub struct Session {
     past: VecDeque<Step>,
     future: Vec<Step>,
     keys: KeyCache,
+    /// The user's own keys, used instead of `key:0 ..` when given (not part of undo, nor of
+    /// links: they stay on the user's machine).
+    key_list: Option<Arc<KeyList>>,
+    /// The tier's size and load, for what a change costs (`None`: not reported).
+    workload: Option<Workload>,
     /// Whether transitions also show the change under `hash % N`.
     compare_modulo: bool,
 }
@@ -317,8 +336,8 @@ impl Session {
         I::Item: Into<NodeSpec>,
     {
         let state = State::new(settings, nodes.into_iter().map(Into::into).collect())?;
-        let keys = KeyCache::of(&state.cluster, &state.settings);
-        Ok(Session { state, past: VecDeque::new(), future: Vec::new(), keys, compare_modulo: false })
+        let keys = KeyCache::of(&state.cluster, &state.settings, None);
+        Ok(Session { state, past: VecDeque::new(), future: Vec::new(), keys, key_list: None, workload: None, compare_modulo: false })
     }
 
     /// A session around an existing placement (an imported config), with the page's sample.
@@ -326,25 +345,26 @@ impl Session {
         let settings = Settings::of(cluster.options());
         let colours = (0..cluster.nodes().len() as u32).collect();
         let state = State { settings, cluster, colours };
-        let keys = KeyCache::of(&state.cluster, &state.settings);
-        Session { state, past: VecDeque::new(), future: Vec::new(), keys, compare_modulo: false }
+        let keys = KeyCache::of(&state.cluster, &state.settings, None);
+        Session { state, past: VecDeque::new(), future: Vec::new(), keys, key_list: None, workload: None, compare_modulo: false }
     }
 
     /// The session a share link describes (see [`link`]).
     pub fn from_link(text: &str) -> Result<Session, Error> {
-        let (settings, nodes, down) = link::decode_with_down(text)?;
+        let link::Decoded { settings, nodes, down, workload } = link::decode_with_down(text)?;
         let mut session = Session::new(settings, nodes)?;
         for name in down {
             session.state.cluster.set_down(&name, true)?;
         }
-        session.keys = KeyCache::of(&session.state.cluster, &session.state.settings);
+        session.workload = workload;
+        session.keys = session.cache_of(&session.state);
         Ok(session)
     }
 
     /// The share link of the current state; [`from_link`](Session::from_link) reopens it.
     pub fn link(&self) -> String {
         let specs: Vec<NodeSpec> = self.nodes().iter().map(Node::spec).collect();
-        link::encode_with_down(self.settings(), &specs, &self.state.down_nodes())
+        link::encode_with_down(self.settings(), &specs, &self.state.down_nodes(), self.workload.as_ref())
     }
 
     /// The page's first state: five nodes on ringlab's ring.
@@ -369,7 +389,7 @@ impl Session {
     /// Applies `change`: the new state and exactly what moved. On error nothing changes.
     pub fn apply(&mut self, change: Change) -> Result<Transition, Error> {
         let (next, label) = self.state.after(&change)?;
-        let keys = KeyCache::of(&next.cluster, &next.settings);
+        let keys = self.cache_of(&next);
         let transition = self.transition(&self.state, &self.keys, &next, &keys, label.clone());
         let before = std::mem::replace(&mut self.state, next);
         self.keys = keys;
@@ -377,6 +397,45 @@ impl Session {
         self.past.push_back(Step { state: before, label });
         self.trim_history();
         Ok(transition)
+    }
+
+    /// The sample on a state: the key list or the generated keys.
+    fn cache_of(&self, state: &State) -> KeyCache {
+        KeyCache::of(&state.cluster, &state.settings, self.key_list.as_deref())
+    }
+
+    /// Uses the user's own keys (`None`: back to `key:0 ..`): ownership, per-node counts and
+    /// traffic, and what each change moves are then counted on them.
+    pub fn use_key_list(&mut self, list: Option<KeyList>) {
+        self.key_list = list.map(Arc::new);
+        self.keys = self.cache_of(&self.state);
+    }
+
+    /// The user's key list, if one is in use.
+    pub fn key_list(&self) -> Option<&KeyList> {
+        self.key_list.as_deref()
+    }
+
+    /// The name of sample key `index` (from the key list, or `key:{index}`).
+    pub fn key_name(&self, index: usize) -> Option<String> {
+        match &self.key_list {
+            Some(l) => l.keys.get(index).cloned(),
+            None => (index < self.keys.owners.len()).then(|| format!("{KEY_PREFIX}{index}")),
+        }
+    }
+
+    /// Sets the tier's size and load (`None`: costs are not reported). Every later transition
+    /// reports what the change costs in items, bytes and misses, beside `hash % N`.
+    pub fn set_workload(&mut self, workload: Option<Workload>) -> Result<(), Error> {
+        if let Some(w) = &workload {
+            w.validate()?;
+        }
+        self.workload = workload;
+        Ok(())
+    }
+
+    pub fn workload(&self) -> Option<&Workload> {
+        self.workload.as_ref()
     }
 
     /// Goes back one step: what moved on the way back, or `None` with nothing to undo.
@@ -392,7 +451,7 @@ impl Session {
     }
 
     fn restore(&mut self, step: Step, verb: &str, undoing: bool) -> Transition {
-        let keys = KeyCache::of(&step.state.cluster, &step.state.settings);
+        let keys = self.cache_of(&step.state);
         let transition = self.transition(&self.state, &self.keys, &step.state, &keys, format!("{verb}: {}", step.label));
         let current = std::mem::replace(&mut self.state, step.state);
         self.keys = keys;
@@ -430,7 +489,7 @@ impl Session {
     /// or `None` with no change to describe.
     pub fn last_change(&self) -> Option<Transition> {
         let step = self.past.back()?;
-        let keys = KeyCache::of(&step.state.cluster, &step.state.settings);
+        let keys = self.cache_of(&step.state);
         Some(self.transition(&step.state, &keys, &self.state, &self.keys, format!("{} (replayed)", step.label)))
     }
 

@@ -2,7 +2,7 @@
 //! the node rows, what the user may do next, hit tests and follow-a-key.
 
 use super::transition::{percent, thousands};
-use super::{Session, KEY_PREFIX};
+use super::Session;
 use crate::analysis;
 use serde::Serialize;
 
@@ -319,7 +319,7 @@ impl Session {
             .map(|(i, &f)| (i, distance(f)))
             .filter(|&(_, d)| d <= tolerance)
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
-        let key = format!("{KEY_PREFIX}{index}");
+        let key = self.key_name(index)?;
         let follow = self.follow(&key).ok()?;
         let mut text = format!("{key}: {}, owner {}", follow.description, follow.owner);
         if follow.walk.len() > 1 {

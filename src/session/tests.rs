@@ -368,3 +368,68 @@ fn bounded_load_says_what_its_cap_does_to_the_hottest_node() {
     let hottest = per.iter().cloned().fold(0.0, f64::max);
     assert!(summary.contains(&format!("would serve {:.1}%", hottest * 100.0)), "{summary} vs {hottest}");
 }
+
+#[test]
+fn every_change_reports_its_cost_beside_modulo() {
+    // The tier: 10 nodes going to 11, 10M items of 1 KB.
+    let settings = Settings { vnodes: 160, ..Settings::default() };
+    let mut s = Session::new(settings, (1..=10).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap();
+    s.set_workload(Some(crate::cost::Workload { items: 10_000_000, item_bytes: 1000.0, requests_per_sec: 5000.0 }))
+        .unwrap();
+    let before = s.cluster().clone();
+    let t = s.apply(Change::Add(NodeSpec::new("node-11"))).unwrap();
+    let cost = t.cost.expect("a workload gives a cost");
+    // Independently: the joiner's exact share of the ring, times the items.
+    let joined = s.cluster().exact_shares().unwrap()[10];
+    assert_eq!(cost.placement.items_moved, (10_000_000.0 * joined).round() as u64);
+    assert!((800_000..1_000_000).contains(&cost.placement.items_moved), "about 0.9M: {}", cost.placement.items_moved);
+    // hash % N, 10 → 11: a value stays only when h mod 110 < 10, so 100/110 of the items move.
+    assert_eq!(cost.modulo.items_moved, 9_090_909);
+    assert!(t.text.contains("For 10,000,000 items of 1.0 KB at 5,000 requests/s"), "{}", t.text);
+    assert!(t.text.contains("hash % N: 9,090,909 items (9.1 GB)"), "{}", t.text);
+    assert!(before.nodes().len() == 10);
+    // The workload rides in the link.
+    let back = Session::from_link(&s.link()).unwrap();
+    assert_eq!(back.workload(), s.workload());
+    assert_eq!(s.set_workload(Some(crate::cost::Workload { items: 1, item_bytes: f64::NAN, requests_per_sec: 1.0 })).unwrap_err().code(), "invalid-option");
+}
+
+#[test]
+fn a_failed_redis_master_loses_its_keys_and_says_what_redis_does() {
+    let mut s = five(Algorithm::RedisCluster);
+    let before = s.cluster().clone();
+    let t = s.apply(Change::SetDown { name: "node-2".into(), down: true }).unwrap();
+    let owned: usize = (0..1000).filter(|k| before.locate(format!("key:{k}")).unwrap() == "node-2").count();
+    assert_eq!(t.lost, owned, "every key of the failed master, and only those");
+    assert!(t.text.contains(&format!("{owned} keys lost their owner")), "{}", t.text);
+    assert!(t.text.contains("is promoted"), "{}", t.text);
+    assert!(s.scene().summary.contains("have no owner while nodes are down"));
+    let up = s.apply(Change::SetDown { name: "node-2".into(), down: false }).unwrap();
+    assert_eq!(up.movers.count, owned, "the same keys come back");
+}
+
+#[test]
+fn a_users_key_list_replaces_the_sample() {
+    let mut s = five(Algorithm::Ring);
+    let list = crate::keys::parse_key_list("key,count\nuser:1,100\nuser:2,1\nuser:3,1\n\"a,b\",2\n").unwrap();
+    s.use_key_list(Some(list));
+    let rows = s.node_rows();
+    assert_eq!(rows.iter().map(|r| r.keys).sum::<usize>(), 4);
+    // Traffic is the counts: user:1's owner serves at least 100 of the 104 requests.
+    let hot = s.cluster().locate_index("user:1").unwrap();
+    assert!(rows[hot].traffic >= 100.0 / 104.0 - 1e-12);
+    assert_eq!(s.key_name(3).as_deref(), Some("a,b"));
+    let before = s.cluster().clone();
+    let t = s.apply(Change::Remove(before.locate("user:1").unwrap().to_string())).unwrap();
+    let moved: Vec<u32> = ["user:1", "user:2", "user:3", "a,b"]
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| before.locate(k).unwrap() != s.cluster().locate(k).unwrap())
+        .map(|(i, _)| i as u32)
+        .collect();
+    assert_eq!(t.movers.index, moved);
+    assert!(t.text.contains("of 4 keys") && t.text.contains("of the requests"), "{}", t.text);
+    assert!(!s.link().contains("user"), "a key list never goes into a link");
+    s.use_key_list(None);
+    assert_eq!(s.scene().keys.len(), 1000);
+}

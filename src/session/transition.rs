@@ -25,8 +25,14 @@ pub struct Transition {
     pub exact: Option<ExactMoves>,
     /// Moves on the sample keys (`None` when either state has no nodes).
     pub sample: Option<SampleMigration>,
-    /// The sample keys that changed owner, to animate (at most [`MAX_ANIMATED`]).
+    /// The sample keys that changed owner, to animate (at most [`MAX_ANIMATED`]); keys that
+    /// lost their owner (a down node nothing replaces) are among them, going to no owner.
     pub movers: Movers,
+    /// How many sample keys lost their owner.
+    pub lost: usize,
+    /// What the change costs the tier (items, bytes, misses) beside `hash % N`, when the
+    /// session has a workload.
+    pub cost: Option<crate::cost::ChangeReport>,
 }
 
 /// Exact moves between two states with arcs.
@@ -119,22 +125,34 @@ impl Session {
         after_keys: &KeyCache,
         label: String,
     ) -> Transition {
-        if before.nodes().is_empty() || after.nodes().is_empty() || before.settings.keys != after.settings.keys {
+        let cost = self.cost_of(before, after);
+        if before.nodes().is_empty() || after.nodes().is_empty() || before_keys.owners.len() != after_keys.owners.len() {
             let text = format!("{label}.");
-            return Transition { label, text, exact: None, sample: None, movers: Movers::default() };
+            return Transition { label, text, exact: None, sample: None, movers: Movers::default(), lost: 0, cost };
         }
         let movers =
             Movers::between(before, &before_keys.owners, after, &after_keys.owners, after_keys);
-        let sample = sample_figures(&movers, after.settings.keys, after.settings.zipf);
-        let n = after.settings.keys;
+        let n = after_keys.owners.len();
+        let lost = after_keys
+            .owners
+            .iter()
+            .zip(&before_keys.owners)
+            .filter(|&(&a, &b)| a == NO_OWNER && b != NO_OWNER)
+            .count();
+        let weighted = self.key_list.is_some() || after.settings.zipf > 0.0;
+        let sample = sample_figures(&movers, n, if self.key_list.is_some() { 0.0 } else { after.settings.zipf });
+        let moved = movers.count - lost;
         let mut text = format!(
             "{label}: moved {} of {} keys ({})",
-            thousands(movers.count),
+            thousands(moved),
             thousands(n),
-            percent(movers.count as f64 / n.max(1) as f64, 1)
+            percent(moved as f64 / n.max(1) as f64, 1)
         );
-        if after.settings.zipf > 0.0 {
+        if weighted {
             text.push_str(&format!(", {} of the requests", percent(sample.moved_traffic_fraction, 1)));
+        }
+        if lost > 0 {
+            text.push_str(&format!("; {} keys lost their owner", thousands(lost)));
         }
         let mut exact = exact_moves(&before.cluster, &after.cluster);
         if let (Some(e), Some(a)) = (exact.as_mut(), after.cluster.arcs()) {
@@ -157,16 +175,73 @@ impl Session {
             }
             None => text.push_str(" (this algorithm's moves can only be sampled)."),
         }
+        // A node going down: what the real client does, in words.
+        let newly_down = after.nodes().iter().any(|n| {
+            after.cluster.is_down(&n.name).unwrap_or(false) && !before.cluster.is_down(&n.name).unwrap_or(false)
+        });
+        if newly_down {
+            text.push(' ');
+            text.push_str(crate::algo::down::rule(after.settings.algorithm).text);
+        }
+        if let (Some(c), Some(w)) = (&cost, &self.workload) {
+            text.push(' ');
+            text.push_str(&cost_words(c, w));
+        }
         let mut movers = movers;
         if self.compare_modulo {
-            let modulo = modulo_movers(before, after, after_keys);
+            let modulo = modulo_movers(before, after, after_keys, self.key_list.as_deref());
             text.push_str(&format!(
                 " Replayed under hash % N (the highlighted keys): {} keys would move.",
                 thousands(modulo.count)
             ));
             movers = modulo;
         }
-        Transition { label, text, exact, sample: Some(sample), movers }
+        Transition { label, text, exact, sample: Some(sample), movers, lost, cost }
+    }
+
+    /// What the change costs the tier, when the session has a workload.
+    fn cost_of(&self, before: &State, after: &State) -> Option<crate::cost::ChangeReport> {
+        let workload = self.workload.as_ref()?;
+        if before.nodes().is_empty() || after.nodes().is_empty() {
+            return None;
+        }
+        crate::cost::of_change(&before.cluster, &after.cluster, workload, self.key_list.as_deref()).ok()
+    }
+}
+
+/// A change's cost in words, beside `hash % N`'s.
+fn cost_words(c: &crate::cost::ChangeReport, w: &crate::cost::Workload) -> String {
+    let one = |k: &crate::cost::ChangeCost| {
+        format!(
+            "{} items ({}), {} extra misses/s until warm",
+            thousands(k.items_moved as usize),
+            bytes(k.bytes_moved),
+            thousands(k.extra_misses_per_sec.round() as usize)
+        )
+    };
+    format!(
+        "For {} items of {} at {} requests/s: {} — hash % N: {}.",
+        thousands(w.items as usize),
+        bytes(w.item_bytes),
+        thousands(w.requests_per_sec.round() as usize),
+        one(&c.placement),
+        one(&c.modulo)
+    )
+}
+
+/// Bytes in the largest unit that keeps a number ≥ 1: "1.0 KB", "9.1 GB".
+pub(crate) fn bytes(b: f64) -> String {
+    const UNITS: [&str; 6] = ["B", "KB", "MB", "GB", "TB", "PB"];
+    let mut v = b;
+    let mut unit = 0;
+    while v >= 1000.0 && unit + 1 < UNITS.len() {
+        v /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{v:.0} B")
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
     }
 }
 
@@ -176,6 +251,7 @@ fn live(state: &State) -> u64 {
 }
 
 /// Moved keys and moved traffic (Zipf popularity `s` over the sample's order) from the movers.
+/// `zipf_s` is 0 when the traffic comes from a key list's counts.
 fn sample_figures(movers: &Movers, keys: usize, zipf_s: f64) -> SampleMigration {
     SampleMigration {
         keys,
@@ -244,17 +320,23 @@ fn merged_spans(arcs: &[migration::MovedArc], size: u128) -> Vec<MovedSpan> {
     spans
 }
 
-/// The same change under `hash % N` (same hash, same node names), on the sample keys.
-fn modulo_movers(before: &State, after: &State, keys: &KeyCache) -> Movers {
+/// The same change under `hash % N` over the nodes that answer (same hash, same names, a
+/// down node left out as a `hash % N` client drops a failed server), on the sample keys.
+fn modulo_movers(before: &State, after: &State, keys: &KeyCache, list: Option<&crate::keys::KeyList>) -> Movers {
     let owners = |state: &State| -> Vec<u32> {
+        let live: Vec<usize> =
+            (0..state.nodes().len()).filter(|&i| !state.cluster.is_down(&state.nodes()[i].name).unwrap_or(false)).collect();
         let mut options = Options::new(Algorithm::Modulo);
         options.config.hash = state.settings.hash;
-        let names = state.nodes().iter().map(|n| crate::NodeSpec::new(n.name.clone()));
-        let Ok(modulo) = Cluster::new(options, names) else { return vec![0; state.settings.keys] };
-        let mut out = Vec::with_capacity(state.settings.keys);
-        for_each_generated(KEY_PREFIX, state.settings.keys, |_, key| {
-            out.push(modulo.locate_index(key).map_or(0, |o| o as u32));
-        });
+        let names = live.iter().map(|&i| crate::NodeSpec::new(state.nodes()[i].name.clone()));
+        let Ok(modulo) = Cluster::new(options, names) else { return vec![NO_OWNER; keys.owners.len()] };
+        let mut out = Vec::with_capacity(keys.owners.len());
+        // Owners as indices into the state's own node list.
+        let mut locate = |key: &[u8]| out.push(modulo.locate_index(key).map_or(NO_OWNER, |o| live[o] as u32));
+        match list {
+            Some(l) => l.keys.iter().for_each(|k| locate(k.as_bytes())),
+            None => for_each_generated(KEY_PREFIX, keys.owners.len(), |_, key| locate(key)),
+        }
         out
     };
     Movers::between(before, &owners(before), after, &owners(after), keys)

@@ -169,6 +169,33 @@ impl Ring {
         Ok(Ring { inner: crate::algo::from_haproxy_backend(&text).map_err(error)? })
     }
 
+    /// The Redis Cluster `redis-cli cluster nodes` describes: masters named `ip:port` with
+    /// exactly their slot ranges (a failed master marked down); errors name the line.
+    #[wasm_bindgen(js_name = fromRedisClusterNodes)]
+    pub fn from_redis_cluster_nodes(text: JsValue) -> Result<Ring, JsValue> {
+        let text = string(&text, "the cluster nodes text")?;
+        Ok(Ring { inner: crate::algo::import::from_redis_cluster_nodes(&text).map_err(error)? })
+    }
+
+    /// A memcached server list (`host:port [weight]` lines) under `algorithm` (`libketama`,
+    /// `libmemcached-weighted`, the default, or `libmemcached-ketama`).
+    #[wasm_bindgen(js_name = fromMemcachedServers)]
+    pub fn from_memcached_servers(text: JsValue, algorithm: JsValue) -> Result<Ring, JsValue> {
+        let text = string(&text, "the server list")?;
+        let algorithm = if algorithm.is_undefined() {
+            Algorithm::LibmemcachedWeighted
+        } else {
+            Algorithm::from_name(&string(&algorithm, "the algorithm")?).map_err(error)?
+        };
+        Ok(Ring { inner: crate::algo::import::from_memcached_servers(&text, algorithm).map_err(error)? })
+    }
+
+    /// What this algorithm's real clients do with a down node: `{kind, text}`.
+    #[wasm_bindgen(js_name = downRule)]
+    pub fn down_rule(&self) -> Result<JsValue, JsValue> {
+        to_js(&crate::algo::down::rule(self.inner.algorithm()))
+    }
+
     /// Marks a node down (`true`) or up: it stays, and lookups fail over as the real system
     /// does (an `unsupported` error where the algorithm has no such notion).
     #[wasm_bindgen(js_name = setDown)]

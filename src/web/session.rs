@@ -163,6 +163,65 @@ impl Session {
         transition(&self.inner.apply(Change::SetWeight { name, weight }).map_err(error)?)
     }
 
+    /// Sets the tier's size and load, `{items, itemBytes, requestsPerSec}`, or `null` to stop
+    /// reporting costs; every later transition's `cost` and text say what a change costs.
+    #[wasm_bindgen(js_name = setWorkload)]
+    pub fn set_workload(&mut self, workload: JsValue) -> Result<(), JsValue> {
+        let w = if workload.is_null() || workload.is_undefined() {
+            None
+        } else {
+            #[derive(Deserialize, Default)]
+            #[serde(rename_all = "camelCase")]
+            struct Arg {
+                items: Option<f64>,
+                item_bytes: Option<f64>,
+                requests_per_sec: Option<f64>,
+            }
+            let a: Arg = options(&workload, &["items", "itemBytes", "requestsPerSec"])?;
+            let items = a.items.unwrap_or(0.0);
+            if !(items.is_finite() && items >= 0.0 && items.fract() == 0.0 && items <= 2f64.powi(53)) {
+                return Err(error(Error::InvalidOption(format!("items must be a whole number ≥ 0 (got {items})"))));
+            }
+            Some(crate::cost::Workload {
+                items: items as u64,
+                item_bytes: a.item_bytes.unwrap_or(0.0),
+                requests_per_sec: a.requests_per_sec.unwrap_or(0.0),
+            })
+        };
+        self.inner.set_workload(w).map_err(error)
+    }
+
+    /// The workload, or `null`.
+    pub fn workload(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.workload())
+    }
+
+    /// Uses the user's own keys (one per line, or CSV `key,count`; errors name the line), or
+    /// `null` to go back to `key:0 ..`: `{keys, requests}`.
+    #[wasm_bindgen(js_name = useKeys)]
+    pub fn use_keys(&mut self, text: JsValue) -> Result<JsValue, JsValue> {
+        if text.is_null() || text.is_undefined() {
+            self.inner.use_key_list(None);
+            return Ok(JsValue::NULL);
+        }
+        let list = crate::keys::parse_key_list(&string(&text, "the key list")?).map_err(error)?;
+        #[derive(Serialize)]
+        struct Summary {
+            keys: usize,
+            requests: f64,
+        }
+        let summary = Summary { keys: list.keys.len(), requests: list.total_count() as f64 };
+        self.inner.use_key_list(Some(list));
+        to_js(&summary)
+    }
+
+    /// What the current algorithm's real clients do with a down node: `{kind, text}` with
+    /// `kind` one of `skip`, `rebuild`, `unavailable`.
+    #[wasm_bindgen(js_name = downRule)]
+    pub fn down_rule(&self) -> Result<JsValue, JsValue> {
+        to_js(&crate::algo::down::rule(self.inner.settings().algorithm))
+    }
+
     /// Marks a node down (`true`) or up again; returns the transition (the keys that fail
     /// over, or go back).
     #[wasm_bindgen(js_name = setDown)]

@@ -139,8 +139,10 @@ test("the page can be used with the keyboard alone", async () => {
   await page.keyboard.type("kb-node");
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 6);
-  // Tab to the new node's Remove button and press it.
+  // Tab past the new node's Down button to its Remove button and press it.
   await page.focus("input[aria-label='Weight of kb-node']");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), "Mark kb-node down");
   await page.keyboard.press("Tab");
   assert.equal(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), "Remove kb-node");
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
