@@ -50,7 +50,8 @@ export type ErrorCode =
   | "parse-error"
   | "unsupported"
   | "invalid-argument"
-  | "internal";
+  | "internal"
+  | "unavailable";
 
 /**
  * What every call throws: a JS `Error` with a readable `message` and a stable `code`. The
@@ -110,12 +111,45 @@ export interface RingOptions {
   haproxyAvalanche?: boolean;
 }
 
+/** How an algorithm's real clients treat a down node. */
+export interface DownRule {
+  /** `skip`: its keys go to the next healthy node; `rebuild`: the structure is rebuilt from the
+   * healthy nodes; `unavailable`: its keys have no owner until someone acts. */
+  kind: "skip" | "rebuild" | "unavailable";
+  text: string;
+}
+
+/** A cache tier's size and load, for what a change costs. */
+export interface Workload {
+  items: number;
+  itemBytes: number;
+  requestsPerSec: number;
+}
+
+/** One scheme's cost for a change. */
+export interface ChangeCost {
+  movedFraction: number;
+  itemsMoved: number;
+  bytesMoved: number;
+  /** Right after the change: request rate × moved traffic. */
+  extraMissesPerSec: number;
+}
+
+/** A change's cost, beside `hash % N`'s for the same change of healthy nodes. */
+export interface ChangeReport {
+  placement: ChangeCost;
+  modulo: ChangeCost;
+  /** The part of `placement.movedFraction` that lost its owner rather than moved. */
+  lostFraction: number;
+  exact: boolean;
+}
+
 /** HAProxy's `hash-type` functions. */
 export type HaproxyHashName = "sdbm" | "djb2" | "wt6" | "crc32";
 
 /** A kind of configuration text `Session.fromConfig` reads. */
 export interface ConfigKind {
-  kind: "nginx" | "haproxy";
+  kind: "redis" | "memcached" | "nginx" | "haproxy";
   label: string;
   /** A small valid example. */
   example: string;
@@ -201,6 +235,12 @@ export class Ring {
   /** Marks a node down (it stays; lookups fail over as the real system does) or up. */
   setDown(name: string, down?: boolean): void;
   isDown(name: string): boolean;
+  /** What this algorithm's real clients do with a down node. */
+  downRule(): DownRule;
+  /** The Redis Cluster `redis-cli cluster nodes` describes (masters named `ip:port`). */
+  static fromRedisClusterNodes(text: string): Ring;
+  /** A memcached server list (`host:port [weight]` lines); default `libmemcached-weighted`. */
+  static fromMemcachedServers(text: string, algorithm?: "libketama" | "libmemcached-weighted" | "libmemcached-ketama"): Ring;
   add(name: string, options?: AddOptions): void;
   remove(name: string): void;
   setWeight(name: string, weight: number): void;
@@ -284,6 +324,10 @@ export interface Transition {
   /** `null` when either state has no nodes. */
   sample: SampleMigration | null;
   movers: Movers;
+  /** Sample keys that lost their owner (a down node nothing replaces). */
+  lost: number;
+  /** What the change costs, when the session has a workload. */
+  cost: ChangeReport | null;
 }
 
 /** What to draw. Fractions of the circle, 0 at the top, clockwise; owners index `nodes()`. */
@@ -407,6 +451,13 @@ export class Session {
   setWeight(name: string, weight: number): Transition;
   /** Marks a node down or up again: the keys that fail over (or go back). */
   setDown(name: string, down?: boolean): Transition;
+  /** What the current algorithm's real clients do with a down node. */
+  downRule(): DownRule;
+  /** The tier's size and load (`null`: costs not reported). */
+  setWorkload(workload: Workload | null): void;
+  workload(): Workload | null;
+  /** The user's own keys (one per line, or CSV `key,count`), or `null` for `key:0 ..`. */
+  useKeys(text: string | null): { keys: number; requests: number } | null;
   /** New settings for the same nodes. */
   configure(settings: Partial<SessionSettings>): Transition;
   /** `null` when there is nothing to undo. */

@@ -7,7 +7,7 @@ import init, {
 } from "ringlab";
 import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
-  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind,
+  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule,
 } from "ringlab";
 import "ringlab/hash-ring";
 
@@ -75,6 +75,14 @@ const imported: Session = Session.fromConfig("nginx", kinds[0].example);
 const failover: Transition = imported.setDown(imported.nodes()[0].name, true);
 const traffic: number = imported.nodes()[0].traffic;
 const zipf: number = session.settings().zipf;
+session.setWorkload({ items: 10_000_000, itemBytes: 1024, requestsPerSec: 50_000 });
+const costed: Transition = session.add("node-7");
+const itemsMoved: number | undefined = costed.cost?.placement.itemsMoved;
+const used: { keys: number; requests: number } | null = session.useKeys("user:1\nuser:2");
+const rule: DownRule = session.downRule();
+const redis: Ring = Ring.fromRedisClusterNodes(kinds[0].example);
+const ketama: Ring = Ring.fromMemcachedServers("10.0.0.1:11211\n10.0.0.2:11211 2", "libketama");
+const why: string = redis.downRule().text;
 for (const row of compared) {
   // A row is a report or the error that algorithm gave: `in` tells them apart.
   const figure: number | string = "error" in row ? row.code : row.maxOverMean;
@@ -107,4 +115,4 @@ session.undo().label;
 void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
   reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
-  tuned, failover, traffic, zipf];
+  tuned, failover, traffic, zipf, itemsMoved, used, rule, ketama, why];
