@@ -164,6 +164,8 @@ export interface RingNode {
   points: number;
   /** The exact share of the key space, or `null` where shares can only be sampled. */
   share: number | null;
+  /** Marked down (`markDown`): it stays, lookups fail over as the real system does. */
+  down: boolean;
 }
 
 /** How evenly load per unit of weight is spread (1 is a perfect load). */
@@ -234,6 +236,8 @@ export class Ring {
   static fromHaproxyBackend(text: string): Ring;
   /** Marks a node down (it stays; lookups fail over as the real system does) or up. */
   setDown(name: string, down?: boolean): void;
+  markDown(name: string): void;
+  markUp(name: string): void;
   isDown(name: string): boolean;
   /** What this algorithm's real clients do with a down node. */
   downRule(): DownRule;
@@ -451,6 +455,8 @@ export class Session {
   setWeight(name: string, weight: number): Transition;
   /** Marks a node down or up again: the keys that fail over (or go back). */
   setDown(name: string, down?: boolean): Transition;
+  markDown(name: string): Transition;
+  markUp(name: string): Transition;
   /** What the current algorithm's real clients do with a down node. */
   downRule(): DownRule;
   /** The tier's size and load (`null`: costs not reported). */

@@ -205,6 +205,18 @@ impl Ring {
         self.inner.set_down(&name, down).map_err(error)
     }
 
+    /// `setDown(name, true)`.
+    #[wasm_bindgen(js_name = markDown)]
+    pub fn mark_down(&mut self, name: JsValue) -> Result<(), JsValue> {
+        self.set_down(name, JsValue::TRUE)
+    }
+
+    /// `setDown(name, false)`.
+    #[wasm_bindgen(js_name = markUp)]
+    pub fn mark_up(&mut self, name: JsValue) -> Result<(), JsValue> {
+        self.set_down(name, JsValue::FALSE)
+    }
+
     /// Whether the node is marked down.
     #[wasm_bindgen(js_name = isDown)]
     pub fn is_down(&self, name: JsValue) -> Result<bool, JsValue> {
@@ -262,8 +274,8 @@ impl Ring {
         Ok(ring.replicas(key, n).map_err(error)?.into_iter().map(str::to_string).collect())
     }
 
-    /// `[{name, weight, zone, points, share}]`, in the order nodes were added; `share` is
-    /// exact, or `null` where shares can only be sampled.
+    /// `[{name, weight, zone, points, share, down}]`, in the order nodes were added; `share`
+    /// is exact, or `null` where shares can only be sampled.
     pub fn nodes(&self) -> Result<JsValue, JsValue> {
         #[derive(serde::Serialize)]
         struct View<'a> {
@@ -272,6 +284,7 @@ impl Ring {
             zone: Option<&'a str>,
             points: u32,
             share: Option<f64>,
+            down: bool,
         }
         let shares = self.inner.exact_shares();
         let views: Vec<View> = self
@@ -285,6 +298,7 @@ impl Ring {
                 zone: n.zone.as_deref(),
                 points: n.points,
                 share: shares.as_ref().map(|s| s[i]),
+                down: self.inner.is_down(&n.name).unwrap_or(false),
             })
             .collect();
         to_js(&views)

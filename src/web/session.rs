@@ -231,6 +231,18 @@ impl Session {
         transition(&self.inner.apply(Change::SetDown { name, down }).map_err(error)?)
     }
 
+    /// `setDown(name, true)`.
+    #[wasm_bindgen(js_name = markDown)]
+    pub fn mark_down(&mut self, name: JsValue) -> Result<JsValue, JsValue> {
+        self.set_down(name, JsValue::TRUE)
+    }
+
+    /// `setDown(name, false)`.
+    #[wasm_bindgen(js_name = markUp)]
+    pub fn mark_up(&mut self, name: JsValue) -> Result<JsValue, JsValue> {
+        self.set_down(name, JsValue::FALSE)
+    }
+
     /// New settings (any of `{algorithm, hash, bits, vnodes, keys, replicas}`) for the same
     /// nodes; returns the transition.
     pub fn configure(&mut self, settings: JsValue) -> Result<JsValue, JsValue> {

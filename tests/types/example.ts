@@ -67,12 +67,16 @@ const compared: Comparison[] = compareAlgorithms({ nodes: ["a", "b", "c"] }, "ke
 const lb: Ring = Ring.fromNginxUpstream("upstream u {\n  hash $request_uri consistent;\n  server 10.0.0.1:80;\n}");
 const lbOwner: string = lb.locate("/index.html");
 lb.setDown("10.0.0.1:80", true);
+lb.markUp("10.0.0.1:80");
+lb.markDown("10.0.0.1:80");
+const downFlag: boolean = lb.nodes()[0].down;
 const isDown: boolean = lb.isDown("10.0.0.1:80");
 const haproxy: string = Ring.fromHaproxyBackend("backend b\n  balance uri\n  server s1 10.0.0.1:80\n").locate("/a");
 const tuned: Ring = new Ring({ algorithm: "haproxy-consistent", haproxyHash: "crc32", haproxyAvalanche: true, nodes: ["s1", "s2"] });
 const kinds: ConfigKind[] = configKinds();
 const imported: Session = Session.fromConfig("nginx", kinds[0].example);
 const failover: Transition = imported.setDown(imported.nodes()[0].name, true);
+const back: Transition = imported.markUp(imported.nodes()[0].name);
 const traffic: number = imported.nodes()[0].traffic;
 const zipf: number = session.settings().zipf;
 session.setWorkload({ items: 10_000_000, itemBytes: 1024, requestsPerSec: 50_000 });
@@ -115,4 +119,4 @@ session.undo().label;
 void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
   reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
-  tuned, failover, traffic, zipf, itemsMoved, used, rule, ketama, why];
+  tuned, failover, back, traffic, zipf, downFlag, itemsMoved, used, rule, ketama, why];
