@@ -4,8 +4,8 @@
 //! Jump hash can only grow or shrink at the end: removing any node but the last would
 //! renumber every bucket after it, so it is refused with an explanation.
 
-use super::down::{self, DownSet};
-use super::{index_of, new_node, unit_weight, new_nodes, Algorithm, Placement};
+use super::members::{placement_basics, weight_rule, Members};
+use super::{index_of, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 /// The paper's loop, exactly: a 64-bit LCG and double arithmetic.
@@ -27,70 +27,48 @@ pub fn jump_hash(mut key: u64, buckets: u32) -> u32 {
 
 #[derive(Clone, Debug)]
 pub(crate) struct Jump {
-    nodes: Vec<Node>,
-    /// Down nodes: their keys are unavailable (no skip).
-    down: DownSet,
+    /// Down nodes' keys are unavailable (no skip).
+    members: Members,
 }
 
 impl Jump {
     pub(crate) fn new(nodes: Vec<NodeSpec>) -> Result<Jump, Error> {
-        Ok(Jump { nodes: new_nodes(nodes, 1, |spec| unit_weight(Algorithm::Jump, spec.weight))?, down: DownSet::default() })
+        Ok(Jump { members: Members::new(nodes, 1, weight_rule(Algorithm::Jump))? })
     }
+
+    /// Nothing depends on the bucket list but the list.
+    fn unchanged(&mut self) {}
 }
 
 impl Placement for Jump {
-    fn algorithm(&self) -> Algorithm {
-        Algorithm::Jump
-    }
-    fn nodes(&self) -> &[Node] {
-        &self.nodes
-    }
-    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        unit_weight(Algorithm::Jump, spec.weight)?;
-        let node = new_node(&self.nodes, spec, 1)?;
-        self.nodes.push(node);
-        Ok(())
-    }
+    placement_basics!(Algorithm::Jump, 1, unchanged, no_remove);
+
     fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let idx = index_of(&self.nodes, name)?;
-        let last = self.nodes.len() - 1;
+        let idx = index_of(&self.members.nodes, name)?;
+        let last = self.members.nodes.len() - 1;
         if idx != last {
             return Err(Error::InvalidOption(format!(
                 "jump hash can only remove its last bucket ({:?}); removing {name:?} would renumber every bucket after it",
-                self.nodes[last].name
+                self.members.nodes[last].name
             )));
         }
-        self.nodes.pop();
-        self.down.forget(name);
-        Ok(())
-    }
-    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
-        self.down.set(&self.nodes, index, down)
-    }
-    fn is_down(&self, index: usize) -> bool {
-        self.down.contains(&self.nodes, index)
+        self.members.take(name).map(drop)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
-        if self.nodes.is_empty() {
+        if self.members.nodes.is_empty() {
             return Err(Error::EmptyRing);
         }
-        let owner = jump_hash(Hash::Xxh3.hash(key), self.nodes.len() as u32) as usize;
-        if self.down.contains(&self.nodes, owner) {
-            return Err(down::unavailable(Algorithm::Jump, &self.nodes[owner].name));
-        }
-        Ok(owner)
+        let owner = jump_hash(Hash::Xxh3.hash(key), self.members.nodes.len() as u32) as usize;
+        self.members.serving(Algorithm::Jump, owner)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         super::fraction64(Hash::Xxh3.hash(key))
     }
     fn describe_key(&self, key: &[u8]) -> String {
         let h = Hash::Xxh3.hash(key);
-        format!("xxh3 0x{h:016x}, bucket {}", jump_hash(h, self.nodes.len().max(1) as u32))
+        format!("xxh3 0x{h:016x}, bucket {}", jump_hash(h, self.members.nodes.len().max(1) as u32))
     }
     fn memory_bytes(&self) -> usize {
-        self.nodes.iter().map(Node::memory_bytes).sum()
-    }
-    fn boxed_clone(&self) -> Box<dyn Placement> {
-        Box::new(self.clone())
+        self.members.memory_bytes()
     }
 }

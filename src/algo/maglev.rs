@@ -7,8 +7,9 @@
 //! healthy ones (NSDI 2016, §3.4), so a down node's entries go to the others and a few
 //! entries of healthy nodes change too.
 
-use super::down::{DownSet, Rebuilt};
-use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
+use super::down::Rebuilt;
+use super::members::{placement_basics, weight_rule, Members};
+use super::{Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::{Error, Hash, Node, NodeSpec};
 
@@ -19,9 +20,8 @@ pub const MAX_TABLE: u64 = crate::limits::MAX_MAGLEV_TABLE;
 pub(crate) struct Maglev {
     hash: Hash,
     size: u64,
-    nodes: Vec<Node>,
+    members: Members,
     table: Vec<u32>,
-    down: DownSet,
     /// While a backend is down: the table of the healthy ones.
     live: Option<Box<Rebuilt>>,
 }
@@ -34,8 +34,8 @@ impl Maglev {
                 "the Maglev table size must be a prime from 2 to {MAX_TABLE} (got {size})"
             )));
         }
-        let nodes = new_nodes(nodes, 0, |spec| unit_weight(Algorithm::Maglev, spec.weight))?;
-        let mut m = Maglev { hash, size, nodes, table: Vec::new(), down: DownSet::default(), live: None };
+        let members = Members::new(nodes, 0, weight_rule(Algorithm::Maglev))?;
+        let mut m = Maglev { hash, size, members, table: Vec::new(), live: None };
         m.populate();
         Ok(m)
     }
@@ -50,17 +50,17 @@ impl Maglev {
     /// The paper's population loop.
     fn populate(&mut self) {
         let m = self.size;
-        let mut order: Vec<usize> = (0..self.nodes.len()).collect();
-        order.sort_by(|&a, &b| self.nodes[a].name.cmp(&self.nodes[b].name));
+        let mut order: Vec<usize> = (0..self.members.nodes.len()).collect();
+        order.sort_by(|&a, &b| self.members.nodes[a].name.cmp(&self.members.nodes[b].name));
         let perms: Vec<(u64, u64)> = order
             .iter()
             .map(|&i| {
-                let name = &self.nodes[i].name;
+                let name = &self.members.nodes[i].name;
                 (self.salted(name, b"offset") % m, self.salted(name, b"skip") % (m - 1) + 1)
             })
             .collect();
-        self.table = vec![u32::MAX; if self.nodes.is_empty() { 0 } else { m as usize }];
-        if self.nodes.is_empty() {
+        self.table = vec![u32::MAX; if self.members.nodes.is_empty() { 0 } else { m as usize }];
+        if self.members.nodes.is_empty() {
             return;
         }
         let mut next = vec![0u64; order.len()];
@@ -81,18 +81,24 @@ impl Maglev {
                 }
             }
         }
-        let mut counts = vec![0u32; self.nodes.len()];
+        let mut counts = vec![0u32; self.members.nodes.len()];
         for &t in &self.table {
             counts[t as usize] += 1;
         }
-        for (node, count) in self.nodes.iter_mut().zip(counts) {
+        for (node, count) in self.members.nodes.iter_mut().zip(counts) {
             node.points = count;
         }
     }
 
+    /// The table, and while a backend is down the healthy backends' table.
+    fn rebuild(&mut self) {
+        self.populate();
+        self.refresh_live();
+    }
+
     fn refresh_live(&mut self) {
         let (hash, size) = (self.hash, self.size);
-        self.live = Rebuilt::build(&self.nodes, &self.down, |specs| {
+        self.live = Rebuilt::build(&self.members.nodes, &self.members.down, |specs| {
             Maglev::new(hash, size, specs).map(|m| Box::new(m) as Box<dyn Placement>)
         })
         .expect("a subset of valid backends is valid")
@@ -109,38 +115,10 @@ fn is_prime(n: u64) -> bool {
 }
 
 impl Placement for Maglev {
-    fn algorithm(&self) -> Algorithm {
-        Algorithm::Maglev
-    }
-    fn nodes(&self) -> &[Node] {
-        &self.nodes
-    }
-    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        unit_weight(Algorithm::Maglev, spec.weight)?;
-        let node = new_node(&self.nodes, spec, 0)?;
-        self.nodes.push(node);
-        self.populate();
-        self.refresh_live();
-        Ok(())
-    }
-    fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let idx = index_of(&self.nodes, name)?;
-        self.nodes.remove(idx);
-        self.down.forget(name);
-        self.populate();
-        self.refresh_live();
-        Ok(())
-    }
-    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
-        self.down.set(&self.nodes, index, down)?;
-        self.refresh_live();
-        Ok(())
-    }
-    fn is_down(&self, index: usize) -> bool {
-        self.down.contains(&self.nodes, index)
-    }
+    placement_basics!(Algorithm::Maglev, 0, rebuild);
+
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
-        if !self.down.is_empty() && !self.nodes.is_empty() {
+        if !self.members.down.is_empty() && !self.members.nodes.is_empty() {
             return self.live.as_ref().map_or_else(|| Err(super::down::all_down()), |l| l.locate_index(key));
         }
         self.table.get(self.entry(key) as usize).map(|&t| t as usize).ok_or(Error::EmptyRing)
@@ -151,15 +129,12 @@ impl Placement for Maglev {
     fn arcs(&self) -> Option<&dyn Arcs> {
         match &self.live {
             Some(live) => live.arcs(),
-            None if !self.down.is_empty() && !self.nodes.is_empty() => None,
+            None if !self.members.down.is_empty() && !self.members.nodes.is_empty() => None,
             None => Some(self),
         }
     }
     fn memory_bytes(&self) -> usize {
-        self.live.as_ref().map_or(0, |l| l.memory_bytes()) + self.table.capacity() * 4 + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
-    }
-    fn boxed_clone(&self) -> Box<dyn Placement> {
-        Box::new(self.clone())
+        self.live.as_ref().map_or(0, |l| l.memory_bytes()) + self.table.capacity() * 4 + self.members.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
 }
 
@@ -181,7 +156,7 @@ impl Arcs for Maglev {
         self.table.get(position as usize).map(|&t| t as usize).ok_or(Error::EmptyRing)
     }
     fn node_list(&self) -> &[Node] {
-        &self.nodes
+        &self.members.nodes
     }
 }
 
@@ -193,7 +168,7 @@ mod tests {
     fn every_entry_is_filled_and_nearly_even() {
         let nodes: Vec<NodeSpec> = (0..7).map(|i| NodeSpec::new(format!("backend-{i}"))).collect();
         let m = Maglev::new(Hash::Xxh3, 65537, nodes).unwrap();
-        let counts: Vec<u32> = m.nodes.iter().map(|n| n.points).collect();
+        let counts: Vec<u32> = m.members.nodes.iter().map(|n| n.points).collect();
         assert_eq!(counts.iter().sum::<u32>(), 65537);
         // Maglev's turns give every node ⌊M/N⌋ or ⌈M/N⌉ entries.
         assert!(counts.iter().all(|&c| c == 65537 / 7 || c == 65537 / 7 + 1), "{counts:?}");

@@ -27,6 +27,7 @@ pub mod import;
 pub mod jump;
 pub mod lbconfig;
 mod maglev;
+mod members;
 mod modulo;
 mod multiprobe;
 pub mod nginx;

@@ -7,8 +7,9 @@
 //! A down node's point is ignored: each probe finds the nearest healthy point, so only the
 //! down node's keys move (a probe's distance to other points does not change).
 
-use super::down::{DownSet, Rebuilt};
-use super::{index_of, new_node, new_nodes, unit_weight, Algorithm, Placement};
+use super::down::Rebuilt;
+use super::members::{placement_basics, weight_rule, Members};
+use super::{Algorithm, Placement};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec};
 use twox_hash::XxHash3_64;
@@ -19,9 +20,8 @@ pub const MAX_PROBES: u32 = crate::limits::MAX_PROBES;
 #[derive(Clone, Debug)]
 pub(crate) struct MultiProbe {
     probes: u32,
-    nodes: Vec<Node>,
+    members: Members,
     points: Points,
-    down: DownSet,
     /// While a node is down: the healthy nodes' points.
     live: Option<Box<Rebuilt>>,
 }
@@ -32,20 +32,20 @@ impl MultiProbe {
         if probes == 0 {
             return Err(Error::InvalidOption(format!("probes must be between 1 and {MAX_PROBES} (got {probes})")));
         }
-        let nodes = new_nodes(nodes, 1, |spec| unit_weight(Algorithm::MultiProbe, spec.weight))?;
-        let mut m = MultiProbe { probes, nodes, points: Points::new(64), down: DownSet::default(), live: None };
+        let members = Members::new(nodes, 1, weight_rule(Algorithm::MultiProbe))?;
+        let mut m = MultiProbe { probes, members, points: Points::new(64), live: None };
         m.rebuild();
         Ok(m)
     }
 
     fn rebuild(&mut self) {
-        let nodes = &self.nodes;
+        let nodes = &self.members.nodes;
         let mut entries: Vec<(u64, u32)> =
             nodes.iter().enumerate().map(|(i, n)| (XxHash3_64::oneshot(n.name.as_bytes()), i as u32)).collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name)));
         self.points.set(&entries);
         let probes = self.probes;
-        self.live = Rebuilt::build(&self.nodes, &self.down, |specs| {
+        self.live = Rebuilt::build(&self.members.nodes, &self.members.down, |specs| {
             MultiProbe::new(probes, specs).map(|m| Box::new(m) as Box<dyn Placement>)
         })
         .expect("a subset of valid nodes is valid")
@@ -54,39 +54,13 @@ impl MultiProbe {
 }
 
 impl Placement for MultiProbe {
-    fn algorithm(&self) -> Algorithm {
-        Algorithm::MultiProbe
-    }
-    fn nodes(&self) -> &[Node] {
-        &self.nodes
-    }
-    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        unit_weight(Algorithm::MultiProbe, spec.weight)?;
-        let node = new_node(&self.nodes, spec, 1)?;
-        self.nodes.push(node);
-        self.rebuild();
-        Ok(())
-    }
-    fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let idx = index_of(&self.nodes, name)?;
-        self.nodes.remove(idx);
-        self.down.forget(name);
-        self.rebuild();
-        Ok(())
-    }
-    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
-        self.down.set(&self.nodes, index, down)?;
-        self.rebuild();
-        Ok(())
-    }
-    fn is_down(&self, index: usize) -> bool {
-        self.down.contains(&self.nodes, index)
-    }
+    placement_basics!(Algorithm::MultiProbe, 1, rebuild);
+
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if self.points.is_empty() {
             return Err(Error::EmptyRing);
         }
-        if !self.down.is_empty() {
+        if !self.members.down.is_empty() {
             return self.live.as_ref().map_or_else(|| Err(super::down::all_down()), |l| l.locate_index(key));
         }
         let mut best: Option<(u64, usize)> = None;
@@ -97,7 +71,7 @@ impl Placement for MultiProbe {
             let owner = self.points.owner(i) as usize;
             let better = match best {
                 None => true,
-                Some((d, o)) => distance < d || (distance == d && self.nodes[owner].name < self.nodes[o].name),
+                Some((d, o)) => distance < d || (distance == d && self.members.nodes[owner].name < self.members.nodes[o].name),
             };
             if better {
                 best = Some((distance, owner));
@@ -109,12 +83,9 @@ impl Placement for MultiProbe {
         super::fraction64(XxHash3_64::oneshot_with_seed(0, key))
     }
     fn memory_bytes(&self) -> usize {
-        self.points.memory_bytes() + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+        self.points.memory_bytes() + self.members.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn lookup_cost(&self) -> u64 {
         u64::from(self.probes) / 3 + 1
-    }
-    fn boxed_clone(&self) -> Box<dyn Placement> {
-        Box::new(self.clone())
     }
 }

@@ -6,22 +6,24 @@
 //! IEEE arithmetic, so the score is bit-identical natively and in every browser: platform
 //! `ln` implementations may differ in the last bit, which would flip rare close contests.
 
-use super::down::DownSet;
-use super::{index_of, new_node, new_nodes, Algorithm, Placement};
+use super::members::{placement_basics, weight_rule, Members};
+use super::{Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
 #[derive(Clone, Debug)]
 pub(crate) struct Rendezvous {
     hash: Hash,
-    nodes: Vec<Node>,
     /// Down nodes are skipped: a key goes to the healthy node with the highest score.
-    down: DownSet,
+    members: Members,
 }
 
 impl Rendezvous {
     pub(crate) fn new(hash: Hash, nodes: Vec<NodeSpec>) -> Result<Rendezvous, Error> {
-        Ok(Rendezvous { hash, nodes: new_nodes(nodes, 1, |_| Ok(()))?, down: DownSet::default() })
+        Ok(Rendezvous { hash, members: Members::new(nodes, 1, weight_rule(Algorithm::Rendezvous))? })
     }
+
+    /// Scores need nothing but the node list.
+    fn unchanged(&mut self) {}
 
     /// `u` in (0, 1) from the node's and key's hash, using all the bits the hash has.
     fn unit(&self, name: &str, key: &[u8], buf: &mut Vec<u8>) -> f64 {
@@ -39,58 +41,34 @@ impl Rendezvous {
 }
 
 impl Placement for Rendezvous {
-    fn algorithm(&self) -> Algorithm {
-        Algorithm::Rendezvous
-    }
-    fn nodes(&self) -> &[Node] {
-        &self.nodes
-    }
-    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        let node = new_node(&self.nodes, spec, 1)?;
-        self.nodes.push(node);
-        Ok(())
-    }
-    fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let idx = index_of(&self.nodes, name)?;
-        self.nodes.remove(idx);
-        self.down.forget(name);
-        Ok(())
-    }
-    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
-        self.down.set(&self.nodes, index, down)
-    }
-    fn is_down(&self, index: usize) -> bool {
-        self.down.contains(&self.nodes, index)
-    }
+    placement_basics!(Algorithm::Rendezvous, 1, unchanged);
+
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         let mut buf = Vec::with_capacity(64 + key.len());
         let mut best: Option<(f64, usize)> = None;
-        for (i, node) in self.nodes.iter().enumerate() {
-            if self.down.contains(&self.nodes, i) {
+        for (i, node) in self.members.nodes.iter().enumerate() {
+            if self.members.is_down(i) {
                 continue;
             }
             let score = -node.weight / libm::log(self.unit(&node.name, key, &mut buf));
             let better = match best {
                 None => true,
-                Some((s, j)) => score > s || (score == s && node.name < self.nodes[j].name),
+                Some((s, j)) => score > s || (score == s && node.name < self.members.nodes[j].name),
             };
             if better {
                 best = Some((score, i));
             }
         }
-        best.map(|(_, i)| i).ok_or_else(|| if self.nodes.is_empty() { Error::EmptyRing } else { super::down::all_down() })
+        best.map(|(_, i)| i).ok_or_else(|| if self.members.nodes.is_empty() { Error::EmptyRing } else { super::down::all_down() })
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         let h = self.hash.hash(key);
         h as f64 / 2f64.powi(self.hash.bits() as i32)
     }
     fn memory_bytes(&self) -> usize {
-        self.nodes.iter().map(Node::memory_bytes).sum()
+        self.members.memory_bytes()
     }
     fn lookup_cost(&self) -> u64 {
-        2 * self.nodes.len().max(1) as u64
-    }
-    fn boxed_clone(&self) -> Box<dyn Placement> {
-        Box::new(self.clone())
+        2 * self.members.nodes.len().max(1) as u64
     }
 }
