@@ -191,11 +191,11 @@ pub fn vnode_sweep(config: &Config, nodes: &[NodeSpec], vnodes: &[u32]) -> Resul
     let widest = Config { vnodes: most, ..config.clone() };
     // Checks the config, names and point cap as building the widest ring would.
     let hasher = Ring::new(widest.clone())?;
-    crate::algo::check_names(&[], nodes)?;
+    crate::ring::check_names(&[], nodes)?;
     let mut counts = Vec::with_capacity(nodes.len());
     let mut total = 0u64;
     for node in nodes {
-        crate::algo::check_weight(node.weight)?;
+        crate::ring::check_weight(node.weight)?;
         let points = widest.points_for(node.weight)?;
         total += u64::from(points);
         if total > crate::MAX_POINTS {

@@ -26,7 +26,8 @@
 
 use crate::algo::down::{self, DownKind};
 use crate::algo::Cluster;
-use crate::keys::{list_moved, KeyList, KeySample};
+use crate::algo::loads::list_moved;
+use crate::keys::{KeyList, KeySample};
 use crate::Error;
 
 /// A cache tier's size and load.

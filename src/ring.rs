@@ -100,13 +100,47 @@ impl Config {
     }
 }
 
-fn check_weight(weight: f64) -> Result<(), Error> {
+// The checks every placement makes on new nodes (here, with the node types, so that the
+// engine's lower modules need not reach up into `algo`).
+
+/// Checks a list of new nodes: how many, their names (empty, too long, repeated, already on
+/// the ring), in O(n log n).
+pub(crate) fn check_names(existing: &[Node], specs: &[NodeSpec]) -> Result<(), Error> {
+    crate::limits::check_nodes(existing.len() + specs.len())?;
+    let mut seen: std::collections::BTreeSet<&str> = existing.iter().map(|n| n.name.as_str()).collect();
+    for spec in specs {
+        check_name(&[], &spec.name)?;
+        crate::limits::check_zone(spec.zone.as_deref())?;
+        if !seen.insert(&spec.name) {
+            return Err(Error::DuplicateNode(spec.name.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a new node's name against the existing ones.
+pub(crate) fn check_name(nodes: &[Node], name: &str) -> Result<(), Error> {
+    if name.is_empty() {
+        return Err(Error::EmptyName);
+    }
+    if name.len() > crate::MAX_NAME_LEN {
+        return Err(Error::NameTooLong { len: name.len(), max: crate::MAX_NAME_LEN });
+    }
+    if nodes.iter().any(|n| n.name == name) {
+        return Err(Error::DuplicateNode(name.to_string()));
+    }
+    Ok(())
+}
+
+/// Checks a weight is positive and finite.
+pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
     if weight.is_finite() && weight > 0.0 {
         Ok(())
     } else {
         Err(Error::InvalidWeight(weight))
     }
 }
+
 
 /// A node to add: a name, a weight (default 1) and an optional zone (for replica placement).
 #[derive(Clone, Debug, PartialEq)]
@@ -218,7 +252,7 @@ impl Ring {
     {
         let mut ring = Ring::new(config)?;
         let specs: Vec<NodeSpec> = nodes.into_iter().map(Into::into).collect();
-        crate::algo::check_names(&[], &specs)?;
+        check_names(&[], &specs)?;
         let mut total = 0u64;
         for spec in specs {
             let node = ring.check_spec(spec, total)?;

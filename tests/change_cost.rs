@@ -2,7 +2,8 @@
 
 use ringlab::algo::{Algorithm, Cluster, Options};
 use ringlab::cost::{self, Workload};
-use ringlab::keys::{list_loads, list_moved, parse_key_list};
+use ringlab::algo::loads::{list_loads, list_moved};
+use ringlab::keys::parse_key_list;
 use ringlab::{analysis, migration, Config, Ring};
 
 fn tier() -> Workload {

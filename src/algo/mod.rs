@@ -26,6 +26,7 @@ pub mod haproxy;
 pub mod import;
 pub mod jump;
 pub mod lbconfig;
+pub mod loads;
 mod maglev;
 mod members;
 mod modulo;
@@ -37,6 +38,7 @@ mod rendezvous;
 use crate::analysis::Arcs;
 use crate::keys::KeySample;
 use crate::{Config, Error, Node, NodeSpec, Ring};
+pub(crate) use crate::ring::{check_name, check_names, check_weight};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 pub use haproxy::{HaproxyFunction, HaproxyHash};
@@ -459,21 +461,6 @@ impl Placement for Ring {
     }
 }
 
-/// Checks a list of new nodes: how many, their names (empty, too long, repeated, already on
-/// the ring), in O(n log n).
-pub(crate) fn check_names(existing: &[Node], specs: &[NodeSpec]) -> Result<(), Error> {
-    crate::limits::check_nodes(existing.len() + specs.len())?;
-    let mut seen: std::collections::BTreeSet<&str> = existing.iter().map(|n| n.name.as_str()).collect();
-    for spec in specs {
-        check_name(&[], &spec.name)?;
-        crate::limits::check_zone(spec.zone.as_deref())?;
-        if !seen.insert(&spec.name) {
-            return Err(Error::DuplicateNode(spec.name.clone()));
-        }
-    }
-    Ok(())
-}
-
 /// Nodes from specs, after the common checks and `check` on each, with `points` each.
 pub(crate) fn new_nodes(
     specs: Vec<NodeSpec>,
@@ -489,29 +476,6 @@ pub(crate) fn new_nodes(
             Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
         })
         .collect()
-}
-
-/// Checks a new node's name against the existing ones.
-pub(crate) fn check_name(nodes: &[Node], name: &str) -> Result<(), Error> {
-    if name.is_empty() {
-        return Err(Error::EmptyName);
-    }
-    if name.len() > crate::MAX_NAME_LEN {
-        return Err(Error::NameTooLong { len: name.len(), max: crate::MAX_NAME_LEN });
-    }
-    if nodes.iter().any(|n| n.name == name) {
-        return Err(Error::DuplicateNode(name.to_string()));
-    }
-    Ok(())
-}
-
-/// Checks a weight is positive and finite.
-pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
-    if weight.is_finite() && weight > 0.0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidWeight(weight))
-    }
 }
 
 /// Algorithms that have no weights accept only weight 1, and say so.
