@@ -8,6 +8,8 @@
 //!   npm package, types, crate).
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests,
 //!   and the checks (workflows, URLs, npm package, types, crate).
+//! - `cargo xtask fuzz [RUNS]`: build, then a long run of the random call sequences of
+//!   `tests/e2e/fuzz.test.mjs` (default 20,000 sequences) in Chromium, with a summary.
 //! - `cargo xtask bench`: criterion and throughput benchmarks, printed as one table of figures,
 //!   comparisons and goals (also written to `<target>/bench-report.md` and README.md).
 //!
@@ -26,7 +28,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | checks | test | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | checks | test | fuzz [RUNS] | bench>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Some("checks") => test::checks_only(),
         Some("test") => test::run(),
         Some("bench") => bench::run(),
+        Some("fuzz") => test::fuzz(&args[1..]),
         _ => Err(step::Failure::new("arguments", USAGE)),
     };
     match result {

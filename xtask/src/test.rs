@@ -132,6 +132,34 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
     tally(name, &lines, start, ok, node_counts)
 }
 
+/// `cargo xtask fuzz [RUNS]`: the page tests' random call sequences at length (the test
+/// suite runs a short bounded run of the same file).
+pub fn fuzz(args: &[String]) -> Result<(), Failure> {
+    let runs: u64 = match args.first() {
+        None => 20_000,
+        Some(n) => n.parse().map_err(|_| Failure::new("arguments", format!("fuzz takes a number of runs, got {n:?}")))?,
+    };
+    tools::announce_checks();
+    tools::for_test()?;
+    let settings = settings::load()?;
+    build::package(&settings)?;
+    let name = format!("fuzz: {runs} random call sequences in Chromium");
+    announce(&name);
+    let start = Instant::now();
+    let server = Server::start_with("127.0.0.1", 0, serve::Options::default())?;
+    let mut cmd = Command::new("node");
+    cmd.args(["--test", "--test-reporter=spec", "tests/e2e/fuzz.test.mjs"])
+        .env("RINGLAB_URL", &server.url)
+        .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
+        .env("RINGLAB_FUZZ_RUNS", runs.to_string());
+    let (lines, ok) = step::run_capturing(&name, &mut cmd)?;
+    if let Some(summary) = lines.iter().find(|l| l.contains("fuzz:")) {
+        println!("    {}", summary.trim_start_matches(['#', ' ', '\\']));
+    }
+    println!("    {:.1}s", step::secs(start));
+    if ok { Ok(()) } else { Err(Failure::new(&name, "a sequence failed (see the counterexample above)")) }
+}
+
 /// The path GitHub Pages serves a project site under (`https://OWNER.github.io/ringlab/`).
 const PAGES_PREFIX: &str = "/ringlab/";
 
