@@ -1,7 +1,6 @@
 // The charts section: four charts drawn by the engine (Rust + plotters) on canvases, each
 // with PNG and CSV downloads. Each chart is redrawn in its own task after a change, and its
 // draw time is shown under it.
-import { algorithms } from "./pkg/ringlab.js";
 
 const LOOKUP_KEYS = 10000;
 const dark = () => matchMedia("(prefers-color-scheme: dark)").matches;
@@ -25,8 +24,8 @@ function download(name, blob) {
 
 // Nanoseconds per lookup of each algorithm in this browser, on the session's nodes (a clock
 // is the browser's: wasm has none).
-function lookupCosts(session) {
-  return algorithms().map((algorithm) => {
+function lookupCosts(session, algorithms) {
+  return algorithms.map((algorithm) => {
     let ring;
     try {
       ring = session.ringFor(algorithm);
@@ -44,8 +43,10 @@ function lookupCosts(session) {
 export class Charts {
   // later(work): run work as its own task. Charts are drawn only while on screen, so a
   // change to a large ring does not pay for charts nobody is looking at.
-  constructor(later) {
+  // engine(): the engine module in use (the page may replace a trapped one).
+  constructor(later, engine) {
     this.later = later;
+    this.engine = engine;
     this.csv = {};
     this.visible = new Set();
     this.dirty = new Set();
@@ -94,7 +95,7 @@ export class Charts {
     // Timing every algorithm is a task of its own, before the chart that shows the times.
     const version = this.version;
     this.later(() => {
-      if (version === this.version) this.lookups = lookupCosts(session);
+      if (version === this.version) this.lookups = lookupCosts(session, this.engine().algorithms());
     });
     this.draw("algorithms", (c, dpr) => {
       const out = session.drawChart(c, "algorithms", { dark: dark(), dpr, lookupNs: this.lookups ?? [] });

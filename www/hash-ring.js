@@ -35,6 +35,26 @@ function loadEngine() {
   return engine;
 }
 
+// If the engine ever traps (a bug: every input gets an Error instead), the module is dead
+// for every element: load one fresh instance, and each element rebuilds its last good state.
+const live = new Set();
+const RECOVER = Symbol("recover");
+let reloading = null;
+function recoverAll(error) {
+  reloading ??= (async () => {
+    console.error("hash-ring: the engine stopped; rebuilding from the last good state", error);
+    engine = import(`${ENGINE}?instance=${Date.now()}`).then(async (mod) => {
+      await mod.default();
+      return mod;
+    });
+    const mod = await engine;
+    for (const element of live) element[RECOVER](mod);
+    reloading = null;
+  })();
+  return reloading;
+}
+const trapped = (e) => e instanceof WebAssembly.RuntimeError;
+
 // Styles that need no engine: the layout, so the element keeps its size while loading.
 const BASE = `
 :host { display: block; max-width: var(--hash-ring-max-width, 520px); position: relative;
@@ -241,6 +261,7 @@ export class HashRing extends HTMLElement {
 
   // ---- Life cycle
   connectedCallback() {
+    live.add(this);
     near.observe(this);
     this.#resize ??= new ResizeObserver(() => this.#session && this.#redraw());
     this.#resize.observe(this.#parts.canvas);
@@ -248,6 +269,7 @@ export class HashRing extends HTMLElement {
   }
 
   disconnectedCallback() {
+    live.delete(this);
     near.unobserve(this);
     this.#resize?.disconnect();
     this.#resize = undefined;
@@ -334,9 +356,27 @@ export class HashRing extends HTMLElement {
     this.#say(this.view === "migrate" ? "" : "Add or remove a node to see exactly what moves.");
     this.#redraw();
     this.#syncLoop();
+    this.#lastGood = next.link();
     this.#emit("ready", { nodes: next.nodes().map((n) => n.name), settings: next.settings() });
     this.#releaseWaiters();
     return true;
+  }
+
+  #lastGood = null; // the session's link after the last change that went through
+
+  // After a trap: the fresh engine `mod`, and this element's last good state in it.
+  [RECOVER](mod) {
+    this.#mod = mod;
+    this.#session = undefined; // the dead module's objects cannot even be freed
+    try {
+      this.#session = this.#lastGood ? mod.Session.fromLink(this.#lastGood) : new mod.Session(this.#options());
+    } catch {
+      if (!this.#build()) return;
+    }
+    this.#moved = [];
+    this.#redraw();
+    this.#say("hash-ring: something went wrong in the engine (details in the console); this is the last good state.", true);
+    this.#emit("error", { code: "internal", message: "the engine stopped and was restarted from the last good state" });
   }
 
   #releaseWaiters() {
@@ -466,8 +506,10 @@ export class HashRing extends HTMLElement {
     try {
       t = action === "add" ? this.#session.add(name, opts) : this.#session.remove(name);
     } catch (e) {
+      if (trapped(e)) return void recoverAll(e);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
+    this.#lastGood = this.#session.link();
     this.#moved = t.exact?.arcs ?? [];
     this.#say(t.text);
     this.#redraw();
@@ -550,6 +592,7 @@ export class HashRing extends HTMLElement {
     try {
       f = this.#session.follow(key);
     } catch (e) {
+      if (trapped(e)) return void recoverAll(e);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
     this.#say(f.text);

@@ -1,6 +1,7 @@
 // The playground's wiring: DOM events → the engine's Session → canvas and text. Every number,
 // label and capability shown comes from the Session; this file only moves them to the DOM.
-import init, { Session, algorithms, configKinds, hashes, palette } from "./pkg/ringlab.js";
+// The engine module, imported in main(); replaced by a fresh instance if it ever traps.
+let engine;
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 
@@ -146,6 +147,10 @@ function apply(edit, errorBox = $("add-error")) {
   try {
     t = edit();
   } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) {
+      recover(e);
+      return false;
+    }
     errorBox.textContent = e.message;
     return false;
   }
@@ -243,7 +248,7 @@ function configure(settings) {
 function importConfig() {
   const kind = $("import-kind").value;
   try {
-    const next = Session.fromConfig(kind, $("import-text").value);
+    const next = engine.Session.fromConfig(kind, $("import-text").value);
     session.free();
     session = next;
   } catch (e) {
@@ -254,7 +259,7 @@ function importConfig() {
   change = null;
   syncControls();
   saveUrl();
-  const label = configKinds().find((k) => k.kind === kind)?.label ?? kind;
+  const label = engine.configKinds().find((k) => k.kind === kind)?.label ?? kind;
   $("last-change").textContent = `Loaded ${session.nodes().length} servers from your ${label}. Add a server or mark one down to see exactly what moves.`;
   render();
 }
@@ -295,7 +300,7 @@ function useKeys(text) {
 }
 
 function wire() {
-  for (const name of algorithms()) $("algorithm").append(new Option(name, name));
+  for (const name of engine.algorithms()) $("algorithm").append(new Option(name, name));
   for (const id of ["work-items", "work-bytes", "work-rate"]) $(id).addEventListener("change", applyWorkload);
   $("keys-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -313,7 +318,7 @@ function wire() {
     e.preventDefault();
     readFile(e.dataTransfer?.files[0]);
   });
-  const kinds = configKinds();
+  const kinds = engine.configKinds();
   for (const k of kinds) $("import-kind").append(new Option(k.label, k.kind));
   const example = () => kinds.find((k) => k.kind === $("import-kind").value)?.example ?? "";
   $("import-text").placeholder = example();
@@ -323,8 +328,8 @@ function wire() {
     e.preventDefault();
     importConfig();
   });
-  for (const name of hashes()) $("hash").append(new Option(name, name));
-  charts = new Charts(later);
+  for (const name of engine.hashes()) $("hash").append(new Option(name, name));
+  charts = new Charts(later, () => engine);
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("add-name").value.trim() || session.nextNodeName();
@@ -432,19 +437,41 @@ function wire() {
   }
 }
 
+// If the engine ever traps (a bug: every input gets an Error instead), its module is dead:
+// the panic message is already in the console; load a fresh instance of the module and
+// reopen the last good state, which the link always holds.
+let recovering = false;
+async function recover(error) {
+  if (recovering) return;
+  recovering = true;
+  console.error("ringlab: the engine stopped; reopening the last good state", error);
+  try {
+    const fresh = await import(`./pkg/ringlab.js?instance=${Date.now()}`);
+    await fresh.default();
+    engine = fresh;
+    session = undefined; // the dead module's objects cannot even be freed
+    open(location.hash);
+    $("config-error").textContent =
+      "Something went wrong in the engine (the details are in the console): the page reopened its last good state.";
+    render();
+  } finally {
+    recovering = false;
+  }
+}
+
 // Opens a share link, or the default playground with a message when it cannot be read.
 function open(link) {
   if (link.length > 1) {
     try {
       session?.free();
-      session = Session.fromLink(link);
+      session = engine.Session.fromLink(link);
       $("config-error").textContent = "";
     } catch (e) {
-      session = new Session();
+      session = new engine.Session();
       $("config-error").textContent = `This link could not be opened (${e.message}); showing the default ring.`;
     }
   } else {
-    session = new Session();
+    session = new engine.Session();
   }
   change = null;
   syncControls();
@@ -452,8 +479,12 @@ function open(link) {
 }
 
 async function main() {
-  await init();
-  view = new RingView($("ring"), palette());
+  engine = await import("./pkg/ringlab.js");
+  await engine.default();
+  const trapped = (e) => e instanceof WebAssembly.RuntimeError;
+  window.addEventListener("error", (e) => trapped(e.error) && recover(e.error));
+  window.addEventListener("unhandledrejection", (e) => trapped(e.reason) && recover(e.reason));
+  view = new RingView($("ring"), engine.palette());
   perf.view = view; // the page tests redraw the still picture without the change's overlays
   wire();
   open(location.hash);

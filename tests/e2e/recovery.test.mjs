@@ -1,0 +1,60 @@
+// If the engine ever traps (a bug: every input gets an Error instead), the page says so and
+// reopens its last good state in a fresh instance of the module. The trap is simulated: a
+// WebAssembly.RuntimeError thrown as the module's own would be (no input reaches one).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, open, settle } from "./browser.mjs";
+
+let chrome;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome?.close(); });
+
+const names = (page) => page.$$eval("#legend tbody tr", (rows) => rows.map((r) => r.cells[0].textContent));
+
+test("after a trap the page reopens its last good state in a fresh engine and keeps working", async () => {
+  const { page, problems, context } = await open(chrome.browser);
+  await page.click("#add-node");
+  await settle(page);
+  const good = { names: await names(page), link: new URL(page.url()).hash };
+  assert.equal(good.names.length, 6);
+  await page.evaluate(() => setTimeout(() => { throw new WebAssembly.RuntimeError("unreachable"); }, 0));
+  await page.waitForFunction(() => /Something went wrong in the engine/.test(document.getElementById("config-error").textContent));
+  await settle(page);
+  assert.deepEqual(await names(page), good.names, "the last good state");
+  assert.equal(new URL(page.url()).hash, good.link);
+  const instances = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => /ringlab\.js\?instance=/.test(r.name)).length);
+  assert.equal(instances, 1, "a fresh instance of the module was loaded");
+  // The page works on: a change goes through the fresh engine.
+  await page.click("#add-node");
+  await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 7);
+  assert.match(await page.textContent("#last-change"), /^Added node-7: moved/);
+  // Only the simulated trap and the page's own report of it reached the console.
+  assert.deepEqual(problems.filter((p) => !/unreachable|the engine stopped/.test(p)), []);
+  await context.close();
+});
+
+test("after a trap each <hash-ring> rebuilds its last good state in a fresh engine", async () => {
+  const { page, problems, context } = await open(chrome.browser, {}, "");
+  await page.goto(new URL("embed.html?nodes=a,b,c", page.url()).href);
+  await page.waitForFunction(() => document.querySelector("hash-ring")?.shadowRoot?.querySelector("[part~=legend]")?.textContent.includes("a"));
+  await page.evaluate(async () => { await document.querySelector("hash-ring").add("d"); });
+  const legend = () => page.evaluate(() => document.querySelector("hash-ring").shadowRoot.querySelector("[part~=legend]").textContent);
+  const good = await legend();
+  assert.match(good, /d/);
+  // The element's engine (the module at pkg/ringlab.js) traps on the next change.
+  const code = await page.evaluate(async () => {
+    const mod = await import(new URL("./pkg/ringlab.js", location.href).href);
+    mod.Session.prototype.add = () => { throw new WebAssembly.RuntimeError("unreachable"); };
+    const error = new Promise((resolve) => document.querySelector("hash-ring").addEventListener("error", (e) => resolve(e.detail.code), { once: true }));
+    document.querySelector("hash-ring").add("e");
+    return error;
+  });
+  assert.equal(code, "internal");
+  assert.equal(await legend(), good, "the last good state, a b c d");
+  // It works on, through the fresh engine.
+  const t = await page.evaluate(async () => document.querySelector("hash-ring").add("e"));
+  assert.ok(t, "the change went through");
+  assert.match(await legend(), /e/);
+  assert.deepEqual(problems.filter((p) => !/unreachable|the engine stopped/.test(p)), []);
+  await context.close();
+});
