@@ -10,6 +10,8 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { URL } from "./browser.mjs";
+import fc from "fast-check";
+import { CALL_MS, runInPage, sequence } from "./fuzz-core.mjs";
 
 const FIREFOX = process.env.RINGLAB_FIREFOX ?? ["/usr/bin/firefox-esr", "/usr/bin/firefox"].find(existsSync);
 const onPath = (process.env.PATH ?? "").split(":").filter(Boolean).map((dir) => join(dir, "geckodriver"));
@@ -190,4 +192,20 @@ test("Firefox: the chart views draw, and the iframe form fills its frame", { ski
   await until(() => document.querySelector("hash-ring")?.shadowRoot?.querySelectorAll("[part=legend] li").length === 4);
   const fill = await run(() => [document.querySelector("hash-ring").getBoundingClientRect().height, innerHeight]);
   assert.ok(fill[0] >= fill[1] - 20, JSON.stringify(fill));
+});
+
+// The fuzz tests' random call sequences (fuzz.test.mjs runs them in Chromium), here in
+// Firefox: a fixed sample, so a failure names a sequence that can be replayed.
+test("Firefox: random call sequences get answers or coded Errors and change nothing on error", { skip: missing }, async () => {
+  await go(URL);
+  await until(() => document.body.dataset.ready === "1");
+  const sequences = fc.sample(sequence, { numRuns: Number(process.env.RINGLAB_FUZZ_FIREFOX_RUNS ?? 40), seed: 20261130 });
+  let calls = 0;
+  for (const seq of sequences) {
+    const r = await run(runInPage, [seq, CALL_MS]);
+    assert.ok(!r.thrown, `the sequence threw: ${r.thrown}`);
+    assert.deepEqual(r.problems, [], JSON.stringify(seq));
+    calls += r.calls;
+  }
+  console.log(`# fuzz in Firefox: ${sequences.length} sequences, ${calls} calls`);
 });
