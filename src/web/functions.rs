@@ -64,8 +64,8 @@ pub fn compare_algorithms(options: JsValue, prefix: JsValue, count: JsValue) -> 
     let count = super::count(&count, "the key count", limits::MAX_SAMPLE_KEYS)?;
     limits::check_generated(&prefix, count).map_err(error)?;
     let base = parse_options(&options).map_err(error)?;
-    if options.nodes.len() > crate::session::MAX_NODES {
-        let (max, got) = (crate::session::MAX_NODES as u64, options.nodes.len() as u64);
+    if options.nodes.len() > crate::limits::MAX_NODES {
+        let (max, got) = (crate::limits::MAX_NODES as u64, options.nodes.len() as u64);
         return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
     }
     let nodes: Vec<NodeSpec> = options.nodes.into_iter().map(NodeSpec::from).collect();

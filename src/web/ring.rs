@@ -145,8 +145,8 @@ impl Ring {
     pub fn new(options: JsValue) -> Result<Ring, JsValue> {
         let o: RingOptions = super::options(&options, &RING_OPTIONS)?;
         let parsed = parse_options(&o).map_err(error)?;
-        if o.nodes.len() > crate::session::MAX_NODES {
-            let (max, got) = (crate::session::MAX_NODES as u64, o.nodes.len() as u64);
+        if o.nodes.len() > crate::limits::MAX_NODES {
+            let (max, got) = (crate::limits::MAX_NODES as u64, o.nodes.len() as u64);
             return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
         }
         let inner = Cluster::new(parsed, o.nodes.into_iter().map(NodeSpec::from)).map_err(error)?;
@@ -239,8 +239,8 @@ impl Ring {
     pub fn add(&mut self, name: JsValue, options: JsValue) -> Result<(), JsValue> {
         let name = string(&name, "the node name")?;
         let o: AddOptions = super::options(&options, &["weight", "zone"])?;
-        if self.inner.nodes().len() >= crate::session::MAX_NODES {
-            let max = crate::session::MAX_NODES as u64;
+        if self.inner.nodes().len() >= crate::limits::MAX_NODES {
+            let max = crate::limits::MAX_NODES as u64;
             return Err(error(Error::TooLarge { what: "nodes".into(), max, got: max + 1 }));
         }
         self.inner.add(NodeSpec { name, weight: o.weight.unwrap_or(1.0), zone: o.zone }).map_err(error)
@@ -267,7 +267,7 @@ impl Ring {
     /// The preference list of `n` distinct nodes for `key` (ringlab's ring).
     pub fn replicas(&self, key: JsValue, n: JsValue) -> Result<Vec<String>, JsValue> {
         let key = string(&key, "the key")?;
-        let n = count(&n, "the replica count", crate::session::MAX_NODES)?;
+        let n = count(&n, "the replica count", crate::limits::MAX_NODES)?;
         let ring = self.inner.as_ring().ok_or_else(|| {
             error(Error::Unsupported(format!("replicas: {} has no preference lists", self.inner.algorithm().name())))
         })?;
