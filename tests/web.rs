@@ -299,3 +299,21 @@ fn the_session_drives_a_change_and_undo_from_js() {
     assert_eq!(back.link(), link);
     assert_eq!(code(Session::from_link(s("#ringlab=9"))), "invalid-option");
 }
+
+/// A Cassandra token layout given as `initial_token` lines: each key goes to the node whose
+/// token is the first at or after the key's Murmur3 token (worked out here from the tokens).
+#[wasm_bindgen_test]
+fn cassandra_takes_explicit_tokens_from_js() {
+    let ring = Ring::new(js(
+        r#"{"algorithm": "cassandra", "nodes": ["c1", "c2"], "tokens": {"c1": "-9223372036854775808, 0", "c2": "-4611686018427387904, 4611686018427387904"}}"#,
+    ))
+    .unwrap();
+    let tokens = [(i64::MIN, "c1"), (-4611686018427387904, "c2"), (0, "c1"), (4611686018427387904, "c2")];
+    for i in 0..200 {
+        let key = format!("user:{i}");
+        let t = web::cassandra_token(s(&key)).unwrap();
+        let owner = tokens.iter().find(|&&(tok, _)| tok >= t).map_or("c1", |&(_, n)| n);
+        assert_eq!(ring.locate(s(&key)).unwrap(), owner, "{key} (token {t})");
+    }
+    assert_eq!(code(Ring::new(js(r#"{"algorithm": "cassandra", "nodes": ["c1"], "tokens": {"c1": "zero"}}"#))), "parse-error");
+}

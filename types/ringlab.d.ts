@@ -109,6 +109,9 @@ export interface RingOptions {
   haproxyHash?: HaproxyHashName;
   /** With `haproxyHash`: HAProxy's `avalanche` modifier. */
   haproxyAvalanche?: boolean;
+  /** `cassandra`: a node's exact tokens, written as its `initial_token` line (comma-separated
+   * signed 64-bit decimals), to reproduce a real cluster's layout. */
+  tokens?: Record<string, string>;
 }
 
 /** How an algorithm's real clients treat a down node. */

@@ -28,11 +28,13 @@ pub(crate) struct RingOptions {
     key_count: Option<f64>,
     haproxy_hash: Option<String>,
     haproxy_avalanche: Option<bool>,
+    /// `cassandra`: each listed node's tokens, as its `initial_token` line (`"-9223…, 0, …"`).
+    tokens: Option<std::collections::BTreeMap<String, String>>,
 }
 
-pub(crate) const RING_OPTIONS: [&str; 14] = [
+pub(crate) const RING_OPTIONS: [&str; 15] = [
     "algorithm", "hash", "bits", "vnodes", "nodes", "numTokens", "replicas", "tableSize", "probes", "epsilon",
-    "keyPrefix", "keyCount", "haproxyHash", "haproxyAvalanche",
+    "keyPrefix", "keyCount", "haproxyHash", "haproxyAvalanche", "tokens",
 ];
 
 /// A node given as `"name"` or `{name, weight, zone}`.
@@ -105,6 +107,15 @@ pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
     }
     if let Some(epsilon) = o.epsilon {
         options.epsilon = epsilon;
+    }
+    if let Some(tokens) = &o.tokens {
+        if tokens.len() > crate::limits::MAX_NODES {
+            let (max, got) = (crate::limits::MAX_NODES as u64, tokens.len() as u64);
+            return Err(Error::TooLarge { what: "nodes with tokens".into(), max, got });
+        }
+        for (name, line) in tokens {
+            options.tokens.insert(name.clone(), crate::algo::cassandra::parse_initial_token(line)?);
+        }
     }
     match (&o.haproxy_hash, o.haproxy_avalanche) {
         (Some(f), avalanche) => {

@@ -74,6 +74,8 @@ const isDown: boolean = lb.isDown("10.0.0.1:80");
 const haproxy: string = Ring.fromHaproxyBackend("backend b\n  balance uri\n  server s1 10.0.0.1:80\n").locate("/a");
 const tuned: Ring = new Ring({ algorithm: "haproxy-consistent", haproxyHash: "crc32", haproxyAvalanche: true, nodes: ["s1", "s2"] });
 const kinds: ConfigKind[] = configKinds();
+const cassandra: string = new Ring({ algorithm: "cassandra", nodes: ["c1", "c2"],
+  tokens: { c1: "-9223372036854775808, 0", c2: "-4611686018427387904, 4611686018427387904" } }).locate("user:42");
 const imported: Session = Session.fromConfig("nginx", kinds[0].example);
 const failover: Transition = imported.setDown(imported.nodes()[0].name, true);
 const back: Transition = imported.markUp(imported.nodes()[0].name);
@@ -119,4 +121,4 @@ session.undo().label;
 void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
   reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
-  tuned, failover, back, traffic, zipf, downFlag, itemsMoved, used, rule, ketama, why];
+  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, rule, ketama, why];
