@@ -21,7 +21,7 @@ const PASSES: usize = 4;
 /// The loops, by name: hash alone, ringlab locate, hashring get, ringlab replicas(key, 3)
 /// (allocating its list, as the API does), replicas_into (no allocation), and allocating
 /// and freeing a 3-name list alone (what `replicas` pays the allocator), and locate on a
-/// 1,000-node × 1,000-vnode ring (1M points: the index and points no longer fit in cache).
+/// 500-node × 1,000-vnode ring (500,000 points, the cap: the index and points no longer fit in cache).
 const LOOPS: [&str; 7] = ["hash", "locate", "hashring", "replicas", "replicas_into", "alloc", "locate_1m"];
 
 struct Subject {
@@ -42,7 +42,7 @@ impl Subject {
                 other.add((format!("node-{n}"), v));
             }
         }
-        let nodes = (0..1000).map(|i| NodeSpec::new(format!("node-{i}")));
+        let nodes = (0..500).map(|i| NodeSpec::new(format!("node-{i}")));
         let big = Ring::with_nodes(Config { vnodes: 1000, ..Config::default() }, nodes).unwrap();
         Subject { keys, ring, other, big }
     }

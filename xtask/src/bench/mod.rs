@@ -48,7 +48,7 @@ pub fn run() -> Result<(), Failure> {
         "Ring: 10 nodes × 160 vnodes, XXH3, 32-bit; keys `user:{{i}}`. Per call: criterion, {PER_CALL_RUNS} runs, \
          each ratio the median of the runs' ratios. Loop: 100,000 distinct keys, {} rounds, each loop timed once \
          per round in turn; the ratio is the median of the rounds' ratios. Instructions: valgrind (callgrind), \
-         a stable proxy on a shared machine. Memory: 1,000 nodes × 1,000 vnodes.",
+         a stable proxy on a shared machine. Memory: 500 nodes × 1,000 vnodes (the 500,000-point cap).",
         loops.get("rounds").copied().unwrap_or(0.0)
     ));
 
@@ -144,7 +144,7 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
         );
         if let Some(big) = get("loop_ns_locate_1m") {
             table.rows.push(
-                Row::cost("`locate` on a 1M-point ring (1,000 × 1,000), loop", big, "ns", ("XXH3 alone, same loop", hash), None)
+                Row::cost("`locate` on a 500,000-point ring (500 × 1,000), loop", big, "ns", ("XXH3 alone, same loop", hash), None)
                     .with_ratio(get("loop_ratio_locate_1m_over_hash")),
             );
         }
@@ -189,7 +189,7 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
     }
     if let Some(bytes) = get("bytes_per_point_1m") {
         table.rows.push(Row {
-            figure: "memory, 1,000 nodes × 1,000 vnodes (1M points)".into(),
+            figure: "memory, 500 nodes × 1,000 vnodes (500,000 points)".into(),
             value: bytes,
             unit: "B/point",
             comparison: None,
