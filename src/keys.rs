@@ -81,78 +81,132 @@ pub fn parse_key_list(text: &str) -> Result<KeyList, crate::Error> {
 /// [`parse_key_list`] with a cap on distinct keys and the hash that finds repeats as
 /// parameters (tests force collisions with a poor hash, and the cap with a small one).
 fn parse_capped(text: &str, max_keys: usize, hash_of: impl Fn(&str) -> u64) -> Result<KeyList, crate::Error> {
-    use crate::Error;
-    use std::borrow::Cow;
-    use std::collections::hash_map::Entry;
-    use std::collections::{BTreeMap, HashMap};
-    if text.len() > MAX_KEY_LIST_BYTES {
-        return Err(Error::TooLarge { what: "a key list (bytes)".into(), max: MAX_KEY_LIST_BYTES as u64, got: text.len() as u64 });
-    }
-    let lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).enumerate();
-    let mut data = lines.filter(|(_, l)| !l.trim_matches([' ', '\t']).is_empty()).peekable();
-    let csv = match data.peek() {
-        Some((_, first)) if first.trim().eq_ignore_ascii_case("key,count") => {
-            data.next();
-            true
-        }
-        Some((_, first)) => csv_line(first).is_ok(),
-        None => false,
-    };
+    let mut builder = KeyListBuilder::with_cap(max_keys);
+    builder.push_with(text, &hash_of)?;
+    Ok(builder.finish())
+}
+
+/// A key list read piece by piece (each piece whole lines, in order), so that a page can
+/// read a million keys in several short tasks; the same rules and caps as [`parse_key_list`],
+/// and line numbers count from the first piece.
+///
+/// ```
+/// use ringlab::keys::{parse_key_list, KeyListBuilder};
+/// let mut b = KeyListBuilder::new();
+/// b.push("key,count\nuser:1,10")?;
+/// b.push("user:2,1\nuser:1,5")?;
+/// assert_eq!(b.finish(), parse_key_list("key,count\nuser:1,10\nuser:2,1\nuser:1,5")?);
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct KeyListBuilder {
+    /// CSV or one key a line, decided by the first non-blank line.
+    csv: Option<bool>,
+    /// Lines read so far (for 1-based line numbers across pieces).
+    lines: usize,
+    bytes: usize,
+    max_keys: usize,
     // Distinct keys in order of first appearance; repeats add to the first one's count.
     // Repeats are found by each key's XXH3 hash (fixed, seed 0); the rare keys whose hash
     // another key already has go to a second, ordered map.
-    let room = (text.bytes().filter(|&b| b == b'\n').count() + 1).min(max_keys);
-    let mut by_hash: nohash_hasher::IntMap<u64, u32> = HashMap::with_capacity_and_hasher(room, Default::default());
-    let mut collided: BTreeMap<Cow<'_, str>, u32> = BTreeMap::new();
-    let (mut keys, mut counts): (Vec<Cow<'_, str>>, Vec<u64>) = (Vec::with_capacity(room), Vec::with_capacity(room));
-    for (i, line) in data {
-        let number = i + 1;
-        let (key, count) = if csv {
-            csv_line(line).map_err(|message| Error::Parse { line: number, message })?
-        } else {
-            (Cow::Borrowed(line), 1)
-        };
-        if key.is_empty() {
-            return Err(Error::Parse { line: number, message: "the key is empty".into() });
-        }
-        if key.len() > MAX_LIST_KEY_LEN {
-            return Err(Error::Parse {
-                line: number,
-                message: format!("the key has {} bytes; keys are at most {MAX_LIST_KEY_LEN}", key.len()),
-            });
-        }
-        let hash = hash_of(&key);
-        let known = match by_hash.get(&hash) {
-            Some(&at) if keys[at as usize] == key => Some(at),
-            Some(_) => collided.get(key.as_ref()).copied(),
-            None => None,
-        };
-        if let Some(at) = known {
-            counts[at as usize] = counts[at as usize].saturating_add(count);
-            continue;
-        }
-        if keys.len() == max_keys {
-            return Err(Error::TooLarge {
-                what: format!("a key list (distinct keys; line {number} is one more)"),
-                max: max_keys as u64,
-                got: max_keys as u64 + 1,
-            });
-        }
-        let at = keys.len() as u32;
-        match by_hash.entry(hash) {
-            Entry::Vacant(slot) => {
-                slot.insert(at);
-            }
-            // The first key keeps the hash; this one is found by name.
-            Entry::Occupied(_) => {
-                collided.insert(key.clone(), at);
-            }
-        }
-        keys.push(key);
-        counts.push(count);
+    by_hash: nohash_hasher::IntMap<u64, u32>,
+    collided: std::collections::BTreeMap<String, u32>,
+    keys: Vec<String>,
+    counts: Vec<u64>,
+}
+
+impl KeyListBuilder {
+    pub fn new() -> KeyListBuilder {
+        KeyListBuilder::with_cap(MAX_KEY_LIST_KEYS)
     }
-    drop((by_hash, collided));
-    Ok(KeyList { keys: keys.into_iter().map(Cow::into_owned).collect(), counts })
+
+    fn with_cap(max_keys: usize) -> KeyListBuilder {
+        KeyListBuilder { max_keys, ..KeyListBuilder::default() }
+    }
+
+    /// Reads the next piece: whole lines, without the newline that ends its last line. On
+    /// error the builder is to be dropped (nothing partial is kept).
+    pub fn push(&mut self, text: &str) -> Result<(), crate::Error> {
+        self.push_with(text, &|key: &str| twox_hash::XxHash3_64::oneshot(key.as_bytes()))
+    }
+
+    fn push_with(&mut self, text: &str, hash_of: &dyn Fn(&str) -> u64) -> Result<(), crate::Error> {
+        use crate::Error;
+        use std::collections::hash_map::Entry;
+        self.bytes += text.len();
+        if self.bytes > MAX_KEY_LIST_BYTES {
+            return Err(Error::TooLarge { what: "a key list (bytes)".into(), max: MAX_KEY_LIST_BYTES as u64, got: self.bytes as u64 });
+        }
+        let first_line = self.lines;
+        let room = text.bytes().filter(|&b| b == b'\n').count() + 1;
+        self.lines += room;
+        self.by_hash.reserve(room.min(self.max_keys));
+        let lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).enumerate();
+        let mut data = lines.filter(|(_, l)| !l.trim_matches([' ', '\t']).is_empty()).peekable();
+        if self.csv.is_none() {
+            self.csv = match data.peek() {
+                Some((_, first)) if first.trim().eq_ignore_ascii_case("key,count") => {
+                    data.next();
+                    Some(true)
+                }
+                Some((_, first)) => Some(csv_line(first).is_ok()),
+                None => None,
+            };
+        }
+        let csv = self.csv == Some(true);
+        for (i, line) in data {
+            let number = first_line + i + 1;
+            let (key, count) = if csv {
+                csv_line(line).map_err(|message| Error::Parse { line: number, message })?
+            } else {
+                (std::borrow::Cow::Borrowed(line), 1)
+            };
+            if key.is_empty() {
+                return Err(Error::Parse { line: number, message: "the key is empty".into() });
+            }
+            if key.len() > MAX_LIST_KEY_LEN {
+                return Err(Error::Parse {
+                    line: number,
+                    message: format!("the key has {} bytes; keys are at most {MAX_LIST_KEY_LEN}", key.len()),
+                });
+            }
+            let hash = hash_of(&key);
+            let known = match self.by_hash.get(&hash) {
+                Some(&at) if self.keys[at as usize] == key => Some(at),
+                Some(_) => self.collided.get(key.as_ref()).copied(),
+                None => None,
+            };
+            if let Some(at) = known {
+                self.counts[at as usize] = self.counts[at as usize].saturating_add(count);
+                continue;
+            }
+            if self.keys.len() == self.max_keys {
+                return Err(Error::TooLarge {
+                    what: format!("a key list (distinct keys; line {number} is one more)"),
+                    max: self.max_keys as u64,
+                    got: self.max_keys as u64 + 1,
+                });
+            }
+            let at = self.keys.len() as u32;
+            match self.by_hash.entry(hash) {
+                Entry::Vacant(slot) => {
+                    slot.insert(at);
+                }
+                // The first key keeps the hash; this one is found by name.
+                Entry::Occupied(_) => {
+                    self.collided.insert(key.clone().into_owned(), at);
+                }
+            }
+            self.keys.push(key.into_owned());
+            self.counts.push(count);
+        }
+        Ok(())
+    }
+
+    /// The list read so far.
+    pub fn finish(self) -> KeyList {
+        KeyList { keys: self.keys, counts: self.counts }
+    }
 }
 
 /// One CSV line `key,count`: the key quoted (`""` inside is one `"`) or bare (everything
@@ -205,6 +259,26 @@ fn count_of(rest: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn pieces_read_as_the_whole_text_and_errors_count_lines_from_the_start() {
+        let lines: Vec<String> = (0..1000).map(|i| format!("user:{},{}", i % 700, i % 5)).collect();
+        let whole = parse_key_list(&format!("key,count\n{}", lines.join("\n"))).unwrap();
+        let mut b = KeyListBuilder::new();
+        b.push("key,count").unwrap();
+        for piece in lines.chunks(137) {
+            b.push(&piece.join("\n")).unwrap();
+        }
+        assert_eq!(b.finish(), whole);
+        // A bad line in the third piece names its line in the whole text.
+        let mut b = KeyListBuilder::new();
+        b.push("a,1\nb,2").unwrap();
+        b.push("c,3").unwrap();
+        let e = b.push("d,4\ne,x").unwrap_err();
+        assert_eq!(e.to_string(), parse_key_list("a,1\nb,2\nc,3\nd,4\ne,x").unwrap_err().to_string());
+        assert!(e.to_string().starts_with("line 5:"), "{e}");
+    }
+
     use super::*;
 
     #[test]

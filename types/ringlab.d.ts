@@ -467,6 +467,10 @@ export class Session {
   workload(): Workload | null;
   /** The user's own keys (one per line, or CSV `key,count`), or `null` for `key:0 ..`. */
   useKeys(text: string | null): { keys: number; requests: number } | null;
+  /** The same, read in pieces of whole lines: `beginKeys()`, `pushKeys(lines)`…, `endKeys()`. */
+  beginKeys(): void;
+  pushKeys(lines: string): void;
+  endKeys(): { keys: number; requests: number };
   /** New settings for the same nodes. */
   configure(settings: Partial<SessionSettings>): Transition;
   /** `null` when there is nothing to undo. */

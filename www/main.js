@@ -284,19 +284,43 @@ function syncWorkload() {
   $("work-rate").value = w ? String(w.requestsPerSec) : "";
 }
 
-// The user's keys from the box (or null: back to key:0 ..).
+// The user's keys from the box (or null: back to key:0 ..). A long list is read in pieces of
+// whole lines, each in its own task, so reading a million keys never blocks input for long.
+const KEY_PIECE_BYTES = 2 << 20;
 function useKeys(text) {
-  try {
-    const summary = session.useKeys(text);
+  const shown = (summary) => {
     $("keys-error").textContent = "";
     $("keys-status").textContent = summary
       ? `Using your ${summary.keys.toLocaleString("en-US")} keys (${summary.requests.toLocaleString("en-US")} requests). They stay on this page.`
       : "Using the generated keys key:0, key:1, …";
     change = null;
     render();
-  } catch (e) {
-    $("keys-error").textContent = e.message;
+  };
+  const failed = (e) => ($("keys-error").textContent = e.message);
+  if (text === null || text.length <= KEY_PIECE_BYTES) {
+    try {
+      shown(session.useKeys(text));
+    } catch (e) {
+      failed(e);
+    }
+    return;
   }
+  session.beginKeys();
+  $("keys-status").textContent = "Reading your keys…";
+  let at = 0;
+  const next = () => {
+    try {
+      if (at >= text.length) return shown(session.endKeys());
+      let end = text.indexOf("\n", Math.min(text.length, at + KEY_PIECE_BYTES));
+      if (end < 0) end = text.length;
+      session.pushKeys(text.slice(at, end));
+      at = end + 1;
+      later(next);
+    } catch (e) {
+      failed(e);
+    }
+  };
+  later(next);
 }
 
 function wire() {
@@ -307,10 +331,13 @@ function wire() {
     useKeys($("keys-text").value);
   });
   $("keys-reset").addEventListener("click", () => useKeys(null));
+  // A file's keys go straight to the engine: a textarea holding megabytes of text would
+  // itself stall the page.
   const readFile = async (file) => {
     if (!file) return;
-    $("keys-text").value = await file.text();
-    useKeys($("keys-text").value);
+    $("keys-text").value = "";
+    $("keys-text").placeholder = `${file.name} (${file.size.toLocaleString("en-US")} bytes)`;
+    useKeys(await file.text());
   };
   $("keys-file").addEventListener("change", () => readFile($("keys-file").files[0]));
   $("keys-text").addEventListener("dragover", (e) => e.preventDefault());

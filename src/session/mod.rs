@@ -322,6 +322,8 @@ pub struct Session {
     /// The user's own keys, used instead of `key:0 ..` when given (not part of undo, nor of
     /// links: they stay on the user's machine).
     key_list: Option<Arc<KeyList>>,
+    /// A key list being read piece by piece (`begin_keys` .. `end_keys`).
+    pending_keys: Option<crate::keys::KeyListBuilder>,
     /// The tier's size and load, for what a change costs (`None`: not reported).
     workload: Option<Workload>,
     /// Whether transitions also show the change under `hash % N`.
@@ -337,7 +339,7 @@ impl Session {
     {
         let state = State::new(settings, nodes.into_iter().map(Into::into).collect())?;
         let keys = KeyCache::of(&state.cluster, &state.settings, None);
-        Ok(Session { state, past: VecDeque::new(), future: Vec::new(), keys, key_list: None, workload: None, compare_modulo: false })
+        Ok(Session { state, past: VecDeque::new(), future: Vec::new(), keys, key_list: None, pending_keys: None, workload: None, compare_modulo: false })
     }
 
     /// A session around an existing placement (an imported config), with the page's sample.
@@ -346,7 +348,7 @@ impl Session {
         let colours = (0..cluster.nodes().len() as u32).collect();
         let state = State { settings, cluster, colours };
         let keys = KeyCache::of(&state.cluster, &state.settings, None);
-        Session { state, past: VecDeque::new(), future: Vec::new(), keys, key_list: None, workload: None, compare_modulo: false }
+        Session { state, past: VecDeque::new(), future: Vec::new(), keys, key_list: None, pending_keys: None, workload: None, compare_modulo: false }
     }
 
     /// The session a share link describes (see [`link`]).
@@ -409,6 +411,31 @@ impl Session {
     pub fn use_key_list(&mut self, list: Option<KeyList>) {
         self.key_list = list.map(Arc::new);
         self.keys = self.cache_of(&self.state);
+    }
+
+    /// Starts reading a key list piece by piece (a million keys in several short calls).
+    pub fn begin_keys(&mut self) {
+        self.pending_keys = Some(crate::keys::KeyListBuilder::new());
+    }
+
+    /// Reads the next piece (whole lines) of the key list begun with `begin_keys`. On error
+    /// the pending list is dropped and the keys in use stay as they were.
+    pub fn push_keys(&mut self, text: &str) -> Result<(), Error> {
+        let builder = self
+            .pending_keys
+            .as_mut()
+            .ok_or_else(|| Error::Unsupported("no key list is being read: call begin_keys first".into()))?;
+        builder.push(text).inspect_err(|_| self.pending_keys = None)
+    }
+
+    /// Uses the key list read since `begin_keys`.
+    pub fn end_keys(&mut self) -> Result<&KeyList, Error> {
+        let builder = self
+            .pending_keys
+            .take()
+            .ok_or_else(|| Error::Unsupported("no key list is being read: call begin_keys first".into()))?;
+        self.use_key_list(Some(builder.finish()));
+        self.key_list().ok_or_else(|| Error::Unsupported("the key list was not kept".into()))
     }
 
     /// The user's key list, if one is in use.

@@ -433,3 +433,21 @@ fn a_users_key_list_replaces_the_sample() {
     s.use_key_list(None);
     assert_eq!(s.scene().keys.len(), 1000);
 }
+
+#[test]
+fn a_key_list_read_in_pieces_is_the_whole_list() {
+    let mut s = five(Algorithm::Ring);
+    let lines: Vec<String> = (0..500).map(|i| format!("user:{i}")).collect();
+    s.begin_keys();
+    for piece in lines.chunks(120) {
+        s.push_keys(&piece.join("\n")).unwrap();
+    }
+    assert_eq!(s.end_keys().unwrap().keys.len(), 500);
+    assert_eq!(s.node_rows().iter().map(|r| r.keys).sum::<usize>(), 500);
+    // A bad piece drops the pending list and leaves the keys in use alone.
+    s.begin_keys();
+    s.push_keys("key,count\na,1").unwrap();
+    assert_eq!(s.push_keys("b,x").unwrap_err().code(), "parse-error");
+    assert_eq!(s.end_keys().unwrap_err().code(), "unsupported");
+    assert_eq!(s.scene().keys.len(), 500);
+}

@@ -215,6 +215,31 @@ impl Session {
         to_js(&summary)
     }
 
+    /// Starts reading a key list in pieces: `beginKeys()`, `pushKeys(lines)`…, `endKeys()`
+    /// (a page reads a million keys in several short tasks this way).
+    #[wasm_bindgen(js_name = beginKeys)]
+    pub fn begin_keys(&mut self) {
+        self.inner.begin_keys();
+    }
+
+    /// The next piece of the key list: whole lines, without the newline after the last.
+    #[wasm_bindgen(js_name = pushKeys)]
+    pub fn push_keys(&mut self, text: JsValue) -> Result<(), JsValue> {
+        self.inner.push_keys(&string(&text, "the key list")?).map_err(error)
+    }
+
+    /// Uses the key list read since `beginKeys()`: `{keys, requests}`.
+    #[wasm_bindgen(js_name = endKeys)]
+    pub fn end_keys(&mut self) -> Result<JsValue, JsValue> {
+        #[derive(Serialize)]
+        struct Summary {
+            keys: usize,
+            requests: f64,
+        }
+        let list = self.inner.end_keys().map_err(error)?;
+        to_js(&Summary { keys: list.keys.len(), requests: list.total_count() as f64 })
+    }
+
     /// What the current algorithm's real clients do with a down node: `{kind, text}` with
     /// `kind` one of `skip`, `rebuild`, `unavailable`.
     #[wasm_bindgen(js_name = downRule)]

@@ -86,6 +86,9 @@ const costed: Transition = session.add("node-7");
 const itemsMoved: number | undefined = costed.cost?.placement.itemsMoved;
 const used: { keys: number; requests: number } | null = session.useKeys("user:1\nuser:2");
 const rule: DownRule = session.downRule();
+session.beginKeys();
+session.pushKeys("user:1,120");
+const read: { keys: number; requests: number } = session.endKeys();
 const redis: Ring = Ring.fromRedisClusterNodes(kinds[0].example);
 const ketama: Ring = Ring.fromMemcachedServers("10.0.0.1:11211\n10.0.0.2:11211 2", "libketama");
 const why: string = redis.downRule().text;
@@ -121,4 +124,4 @@ session.undo().label;
 void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
   reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
-  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, rule, ketama, why];
+  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, read, rule, ketama, why];
