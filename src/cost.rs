@@ -147,12 +147,10 @@ pub fn of_change(
     workload: &Workload,
     keys: Option<&KeyList>,
 ) -> Result<ChangeReport, Error> {
-    let healthy = |c: &Cluster| c.nodes().iter().filter(|n| !c.is_down(&n.name).unwrap_or(false)).count() as u64;
-    let modulo = modulo_fraction(healthy(before), healthy(after));
+    let modulo = modulo_fraction(before.healthy_count() as u64, after.healthy_count() as u64);
     let newly_down: Vec<usize> = (0..after.nodes().len())
         .filter(|&i| {
-            let name = &after.nodes()[i].name;
-            after.is_down(name).unwrap_or(false) && !before.is_down(name).unwrap_or(false)
+            after.is_down_at(i) && !before.is_down(&after.nodes()[i].name).unwrap_or(false)
         })
         .collect();
     let unavailable_kind = down::rule(after.algorithm()).kind == DownKind::Unavailable;

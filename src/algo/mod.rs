@@ -319,6 +319,16 @@ impl Cluster {
         Ok(self.inner.is_down(index_of(self.nodes(), name)?))
     }
 
+    /// Whether node `index` (of [`nodes`](Cluster::nodes)) is marked down.
+    pub fn is_down_at(&self, index: usize) -> bool {
+        self.inner.is_down(index)
+    }
+
+    /// How many nodes are up.
+    pub fn healthy_count(&self) -> usize {
+        (0..self.nodes().len()).filter(|&i| !self.inner.is_down(i)).count()
+    }
+
     pub fn nodes(&self) -> &[Node] {
         self.inner.nodes()
     }

@@ -222,7 +222,8 @@ impl State {
     }
 
     fn down_nodes(&self) -> Vec<String> {
-        self.nodes().iter().filter(|n| self.cluster.is_down(&n.name).unwrap_or(false)).map(|n| n.name.clone()).collect()
+        let nodes = self.nodes().iter().enumerate();
+        nodes.filter(|&(i, _)| self.cluster.is_down_at(i)).map(|(_, n)| n.name.clone()).collect()
     }
 
     fn colour_of(&self, name: &str) -> Option<u32> {
@@ -337,29 +338,41 @@ impl Session {
         I: IntoIterator,
         I::Item: Into<NodeSpec>,
     {
-        let state = State::new(settings, nodes.into_iter().map(Into::into).collect())?;
+        Ok(Session::of_state(State::new(settings, nodes.into_iter().map(Into::into).collect())?))
+    }
+
+    /// A session at `state`, with no history and the generated sample.
+    fn of_state(state: State) -> Session {
         let keys = KeyCache::of(&state.cluster, &state.settings, None);
-        Ok(Session { state, past: VecDeque::new(), future: Vec::new(), keys, key_list: None, pending_keys: None, workload: None, compare_modulo: false })
+        Session {
+            state,
+            past: VecDeque::new(),
+            future: Vec::new(),
+            keys,
+            key_list: None,
+            pending_keys: None,
+            workload: None,
+            compare_modulo: false,
+        }
     }
 
     /// A session around an existing placement (an imported config), with the page's sample.
     pub fn from_cluster(cluster: Cluster) -> Session {
         let settings = Settings::of(cluster.options());
         let colours = (0..cluster.nodes().len() as u32).collect();
-        let state = State { settings, cluster, colours };
-        let keys = KeyCache::of(&state.cluster, &state.settings, None);
-        Session { state, past: VecDeque::new(), future: Vec::new(), keys, key_list: None, pending_keys: None, workload: None, compare_modulo: false }
+        Session::of_state(State { settings, cluster, colours })
     }
 
     /// The session a share link describes (see [`link`]).
     pub fn from_link(text: &str) -> Result<Session, Error> {
         let link::Decoded { settings, nodes, down, workload } = link::decode_with_down(text)?;
-        let mut session = Session::new(settings, nodes)?;
+        let mut state = State::new(settings, nodes)?;
         for name in down {
-            session.state.cluster.set_down(&name, true)?;
+            state.cluster.set_down(&name, true)?;
         }
+        // The sample is placed once, on the state with its down marks.
+        let mut session = Session::of_state(state);
         session.workload = workload;
-        session.keys = session.cache_of(&session.state);
         Ok(session)
     }
 

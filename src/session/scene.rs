@@ -144,7 +144,7 @@ impl Session {
             return "The ring is empty: add a node.".into();
         }
         let mut text = format!("{} nodes, {}", nodes.len(), cluster.algorithm().name());
-        let down = nodes.iter().filter(|n| cluster.is_down(&n.name).unwrap_or(false)).count();
+        let down = nodes.len() - cluster.healthy_count();
         if down > 0 {
             text.push_str(&format!(" ({down} down)"));
         }
@@ -254,7 +254,7 @@ impl Session {
                 traffic: traffic[i],
                 colour: self.state.colours[i],
                 removal_rule: cluster.algorithm().removal_rule(i, count),
-                down: cluster.is_down(&n.name).unwrap_or(false),
+                down: cluster.is_down_at(i),
             })
             .collect()
     }

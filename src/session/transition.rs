@@ -158,7 +158,7 @@ impl Session {
         if let (Some(e), Some(a)) = (exact.as_mut(), after.cluster.arcs()) {
             // hash % N over the servers that answer: a failure takes one out of N.
             let size = a.size();
-            e.modulo_fraction = migration::modulo_moved(live(before), live(after), size) as f64 / size as f64;
+            e.modulo_fraction = migration::modulo_moved(before.cluster.healthy_count() as u64, after.cluster.healthy_count() as u64, size) as f64 / size as f64;
         }
         match &exact {
             Some(e) => text.push_str(&format!(
@@ -176,8 +176,8 @@ impl Session {
             None => text.push_str(" (this algorithm's moves can only be sampled)."),
         }
         // A node going down: what the real client does, in words.
-        let newly_down = after.nodes().iter().any(|n| {
-            after.cluster.is_down(&n.name).unwrap_or(false) && !before.cluster.is_down(&n.name).unwrap_or(false)
+        let newly_down = after.nodes().iter().enumerate().any(|(i, n)| {
+            after.cluster.is_down_at(i) && !before.cluster.is_down(&n.name).unwrap_or(false)
         });
         if newly_down {
             text.push(' ');
@@ -243,11 +243,6 @@ pub(crate) fn bytes(b: f64) -> String {
     } else {
         format!("{v:.1} {}", UNITS[unit])
     }
-}
-
-/// The nodes not marked down.
-fn live(state: &State) -> u64 {
-    state.nodes().iter().filter(|n| !state.cluster.is_down(&n.name).unwrap_or(false)).count() as u64
 }
 
 /// Moved keys and moved traffic (Zipf popularity `s` over the sample's order) from the movers.
@@ -324,8 +319,7 @@ fn merged_spans(arcs: &[migration::MovedArc], size: u128) -> Vec<MovedSpan> {
 /// down node left out as a `hash % N` client drops a failed server), on the sample keys.
 fn modulo_movers(before: &State, after: &State, keys: &KeyCache, list: Option<&crate::keys::KeyList>) -> Movers {
     let owners = |state: &State| -> Vec<u32> {
-        let live: Vec<usize> =
-            (0..state.nodes().len()).filter(|&i| !state.cluster.is_down(&state.nodes()[i].name).unwrap_or(false)).collect();
+        let live: Vec<usize> = (0..state.nodes().len()).filter(|&i| !state.cluster.is_down_at(i)).collect();
         let mut options = Options::new(Algorithm::Modulo);
         options.config.hash = state.settings.hash;
         let names = live.iter().map(|&i| crate::NodeSpec::new(state.nodes()[i].name.clone()));

@@ -75,6 +75,16 @@ pub(crate) fn count(value: &JsValue, what: &str, max: usize) -> Result<usize, Js
     Ok(x as usize)
 }
 
+/// A whole number ≥ 0 from an options field (`{vnodes: 64}`), up to 2^53 (the caller's range
+/// check says what the field allows).
+pub(crate) fn whole(x: f64, what: &str) -> Result<u64, Error> {
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= 2f64.powi(53) {
+        Ok(x as u64)
+    } else {
+        Err(Error::InvalidOption(format!("{what} must be a whole number (got {x})")))
+    }
+}
+
 /// A boolean argument; `undefined` is `false`.
 pub(crate) fn flag(value: &JsValue, what: &str) -> Result<bool, JsValue> {
     if value.is_undefined() {

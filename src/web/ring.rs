@@ -61,13 +61,9 @@ pub(crate) struct AddOptions {
     pub(crate) zone: Option<String>,
 }
 
-/// A whole number from an options field, in `0..=u32::MAX`.
+/// An optional whole-number field.
 fn whole(x: Option<f64>, what: &str) -> Result<Option<u64>, Error> {
-    match x {
-        None => Ok(None),
-        Some(v) if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) => Ok(Some(v as u64)),
-        Some(v) => Err(Error::InvalidOption(format!("{what} must be a whole number (got {v})"))),
-    }
+    x.map(|v| super::whole(v, what)).transpose()
 }
 
 pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
@@ -80,24 +76,17 @@ pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
     if let Some(bits) = whole(o.bits, "bits")? {
         config.bits = RingBits::from_bits(bits)?;
     }
-    match o.vnodes {
-        // Whole but too large: the vnodes range says so.
-        Some(v) if v.is_finite() && v.fract() == 0.0 && v > f64::from(crate::MAX_VNODES) => {
-            return Err(Error::InvalidVnodes(v.min(u64::MAX as f64) as u64));
-        }
-        v => {
-            if let Some(vnodes) = whole(v, "vnodes")? {
-                config.vnodes = vnodes as u32;
-            }
-        }
+    if let Some(vnodes) = whole(o.vnodes, "vnodes")? {
+        // Out of range (above u32 too) is the vnodes range's error, from the config check.
+        config.vnodes = u32::try_from(vnodes).map_err(|_| Error::InvalidVnodes(vnodes))?;
     }
     options.config = config;
     let small = |x: Option<f64>, what: &str, default: u32| -> Result<u32, Error> {
-        let v = whole(x, what)?.map_or(default, |v| v as u32);
-        if v == 0 || v > crate::MAX_VNODES {
+        let v = whole(x, what)?.unwrap_or(u64::from(default));
+        if v == 0 || v > u64::from(crate::MAX_VNODES) {
             return Err(Error::InvalidOption(format!("{what} must be between 1 and {} (got {v})", crate::MAX_VNODES)));
         }
-        Ok(v)
+        Ok(v as u32)
     };
     options.num_tokens = small(o.num_tokens, "numTokens", options.num_tokens)?;
     options.replicas = small(o.replicas, "replicas", options.replicas)?;
@@ -126,7 +115,7 @@ pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
         (None, None) => {}
     }
     if o.key_prefix.is_some() || o.key_count.is_some() {
-        let count = whole(o.key_count, "keyCount")?.unwrap_or(10_000) as usize;
+        let count = usize::try_from(whole(o.key_count, "keyCount")?.unwrap_or(10_000)).unwrap_or(usize::MAX);
         let prefix = o.key_prefix.as_deref().unwrap_or("key:");
         if count > crate::session::MAX_KEYS {
             return Err(Error::TooLarge { what: "keyCount".into(), max: crate::session::MAX_KEYS as u64, got: count as u64 });
@@ -309,7 +298,7 @@ impl Ring {
                 zone: n.zone.as_deref(),
                 points: n.points,
                 share: shares.as_ref().map(|s| s[i]),
-                down: self.inner.is_down(&n.name).unwrap_or(false),
+                down: self.inner.is_down_at(i),
             })
             .collect();
         to_js(&views)

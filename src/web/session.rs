@@ -1,7 +1,7 @@
 //! `Session`: the playground's model for the page and the embed.
 
 use super::ring::{AddOptions, Ring};
-use super::{error, flag, number, options, string, to_js};
+use super::{error, flag, number, options, string, to_js, whole};
 use crate::algo::{Algorithm, Cluster};
 use crate::session::{self as engine, Change, Settings, Transition};
 use crate::{Error, Hash, Node, NodeSpec, RingBits};
@@ -34,14 +34,6 @@ struct SettingsView {
     zipf: f64,
 }
 
-fn whole(x: f64, what: &str) -> Result<u64, Error> {
-    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= u32::MAX as f64 {
-        Ok(x as u64)
-    } else {
-        Err(Error::InvalidOption(format!("{what} must be a whole number (got {x})")))
-    }
-}
-
 fn merged(current: &Settings, arg: SettingsArg) -> Result<Settings, Error> {
     let mut s = current.clone();
     if let Some(a) = arg.algorithm {
@@ -58,10 +50,10 @@ fn merged(current: &Settings, arg: SettingsArg) -> Result<Settings, Error> {
         s.vnodes = u32::try_from(v).map_err(|_| Error::InvalidVnodes(v))?;
     }
     if let Some(k) = arg.keys {
-        s.keys = whole(k, "keys")? as usize;
+        s.keys = usize::try_from(whole(k, "keys")?).unwrap_or(usize::MAX);
     }
     if let Some(r) = arg.replicas {
-        s.replicas = whole(r, "replicas")? as usize;
+        s.replicas = usize::try_from(whole(r, "replicas")?).unwrap_or(usize::MAX);
     }
     if let Some(z) = arg.zipf {
         s.zipf = z;
