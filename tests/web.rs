@@ -263,6 +263,9 @@ fn wrong_types_and_counts_are_refused_not_trapped() {
     assert_eq!(code(web::jump_hash(n(1.0), n(3.0))), "invalid-argument", "the key must be a BigInt");
     assert_eq!(code(Ring::new(js(r#"{"vnodes": -5}"#))), "invalid-option");
     assert_eq!(code(Ring::new(js("[1, 2]"))), "invalid-argument");
+    // `typeof` says "object" for both; the message says what was passed.
+    assert_eq!(message(Ring::new(js(r#"["a", "b"]"#))), "options must be an object (got an array)");
+    assert_eq!(message(ring.locate(JsValue::NULL)), "the key must be a string (got null)");
     // Lone surrogates arrive replaced, as the browser's encoder does, and work as names.
     let lone = js_sys::JSON::parse(r#""\ud800x""#).unwrap();
     ring.add(lone, JsValue::UNDEFINED).unwrap();

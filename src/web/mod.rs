@@ -93,7 +93,15 @@ pub(crate) fn flag(value: &JsValue, what: &str) -> Result<bool, JsValue> {
     value.as_bool().ok_or_else(|| bad_argument(format!("{what} must be true or false (got {})", type_name(value))))
 }
 
+/// What a value is, in a user's words: `typeof`, except that arrays and `null` (both
+/// `"object"` to `typeof`) say what they are.
 fn type_name(value: &JsValue) -> String {
+    if js_sys::Array::is_array(value) {
+        return "an array".into();
+    }
+    if value.is_null() {
+        return "null".into();
+    }
     value.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
 }
 
