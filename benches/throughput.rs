@@ -5,6 +5,9 @@
 //! apart on the same (shared, noisy) machine; the figures are the medians over the rounds.
 //! Under `--instructions LOOP PASSES` it runs one loop only, for `valgrind` to count
 //! instructions: the difference between 1 and 3 passes, over the keys, is per lookup.
+//! Under `--key-owners-rounds` it times the page's batch natively once per line read from
+//! stdin, printing nanoseconds per key: `tests/e2e/bench.mjs` interleaves these rounds with
+//! the same batch in wasm, so the wasm ratios compare rounds moments apart too.
 //!
 //! Output: one `row <name> <value>` line per figure, for the xtask to read.
 
@@ -51,9 +54,7 @@ impl Subject {
         }
         let nodes = (0..500).map(|i| NodeSpec::new(format!("node-{i}")));
         let big = Ring::with_nodes(Config { vnodes: 1000, ..Config::default() }, nodes).unwrap();
-        let options = Options { config: Config { vnodes: 160, ..Config::default() }, ..Options::new(Algorithm::Ring) };
-        let cluster = Cluster::new(options, (0..10).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap();
-        Subject { keys, ring, other, big, cluster }
+        Subject { keys, ring, other, big, cluster: binding_ring() }
     }
 
     /// Runs loop `name` `passes` times over the keys.
@@ -120,6 +121,28 @@ fn replicas_into_loop(ring: &Ring, keys: &[String]) {
     })
 }
 
+/// The ring `new Ring({vnodes: 160, nodes: ["node-0", …, "node-9"]})` makes in the binding.
+fn binding_ring() -> Cluster {
+    let options = Options { config: Config { vnodes: 160, ..Config::default() }, ..Options::new(Algorithm::Ring) };
+    Cluster::new(options, (0..10).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap()
+}
+
+/// `--key-owners-rounds`: one timed round of [`key_owners`] ([`PASSES`] calls over [`KEYS`]
+/// keys) per line of stdin, each answered with nanoseconds per key on its own line.
+fn key_owner_rounds() {
+    let cluster = binding_ring();
+    (0..3).for_each(|_| drop(black_box(key_owners(&cluster, "user:", KEYS))));
+    for line in std::io::stdin().lines() {
+        if line.is_err() {
+            break;
+        }
+        let start = Instant::now();
+        (0..PASSES).for_each(|_| drop(black_box(key_owners(&cluster, black_box("user:"), KEYS))));
+        // stdout is line-buffered: each answer goes out at once.
+        println!("{:.4}", start.elapsed().as_nanos() as f64 / (PASSES * KEYS) as f64);
+    }
+}
+
 /// What `Ring.keyOwners(prefix, count)` does in src/web/ring.rs, without the JS array: the
 /// owner's index of each generated key, in a list.
 #[inline(never)]
@@ -166,6 +189,9 @@ fn instructions(name: &str) -> Option<f64> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--key-owners-rounds") {
+        return key_owner_rounds();
+    }
     let subject = Subject::new();
     if let Some(at) = args.iter().position(|a| a == "--instructions") {
         let passes = args.get(at + 2).and_then(|p| p.parse().ok()).unwrap_or(1);

@@ -1,7 +1,8 @@
 // The wasm and page figures of `cargo xtask bench` (not a test: nothing here asserts a time).
 //
-// - wasm `Ring.keyOwners("user:", 100000)` on 10 nodes × 160 vnodes, in node (www/pkg loaded
-//   with initSync) and in headless Chromium: nanoseconds per key, median of the rounds;
+// - `Ring.keyOwners("user:", 100000)` on 10 nodes × 160 vnodes in wasm, in node (www/pkg loaded
+//   with initSync) and in headless Chromium, round by round in turn with the same batch
+//   natively (RINGLAB_NATIVE_BENCH): nanoseconds per key and the rounds' ratios, medians;
 // - the playground in Chromium: the longest main-thread task while a node joins and while one
 //   leaves at 100 nodes × 256 vnodes × 100,000 keys (from a Chromium trace of each change),
 //   each chart's own "Drawn in N ms" at 10 nodes × 1,000 vnodes, the first ring drawn after
@@ -12,16 +13,20 @@
 // Needs RINGLAB_URL (www/ served on 127.0.0.1, with www/pkg built) and Chromium
 // (RINGLAB_CHROMIUM, default /usr/bin/chromium). Prints `row <name> <value>` lines.
 import { chromium } from "playwright-core";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 
 const SITE = process.env.RINGLAB_URL;
 const CHROMIUM = process.env.RINGLAB_CHROMIUM ?? "/usr/bin/chromium";
+// The throughput benchmark's executable, for native rounds beside the wasm ones (optional).
+const NATIVE = process.env.RINGLAB_NATIVE_BENCH;
 const PKG = new URL("../../www/pkg/", import.meta.url);
 const KEYS = 100_000;
 const PREFIX = "user:";
-// Timed rounds of the wasm batch; each times PASSES calls (Chromium's clock is coarse).
-const ROUNDS = 15;
+// Timed rounds of the batch, each side; each times PASSES calls (Chromium's clock is coarse).
+const ROUNDS = 21;
 const PASSES = 4;
 // Page loads for the first-ring and chart figures (median of these).
 const LOADS = 3;
@@ -41,32 +46,6 @@ const info = (text) => console.log(`    ${text}`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const names = (prefix, n, from = 0) => Array.from({ length: n }, (_, i) => `${prefix}${i + from}`);
 
-// Nanoseconds per key of keyOwners, per round, on the bench's ring (runs in node and in the page).
-function keyOwnerTimes(mod, { prefix, keys, rounds, passes, nodes }) {
-  const ring = new mod.Ring({ vnodes: 160, nodes });
-  try {
-    let check = 0;
-    for (let i = 0; i < 3; i++) check += ring.keyOwners(prefix, keys)[keys - 1]; // warm-up
-    const ns = [];
-    for (let r = 0; r < rounds; r++) {
-      const start = performance.now();
-      for (let p = 0; p < passes; p++) check += ring.keyOwners(prefix, keys)[p];
-      ns.push(((performance.now() - start) * 1e6) / (keys * passes));
-    }
-    return { ns, check };
-  } finally {
-    ring.free();
-  }
-}
-const BATCH = { prefix: PREFIX, keys: KEYS, rounds: ROUNDS, passes: PASSES, nodes: names("node-", 10) };
-
-async function wasmInNode() {
-  const mod = await import(new URL("ringlab.js", PKG).href);
-  mod.initSync({ module: readFileSync(new URL("ringlab_bg.wasm", PKG)) });
-  const { ns } = keyOwnerTimes(mod, BATCH);
-  row("wasm_node_ns_key_owners", median(ns));
-}
-
 async function newPage(browser) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
   context.setDefaultTimeout(60_000);
@@ -85,19 +64,82 @@ async function host(page, name, html) {
   return address;
 }
 
-async function wasmInChromium(browser) {
+// One timed round of keyOwners: nanoseconds per key over PASSES calls. The same source runs
+// in node and in the page (`window.__bench` holds the page's ring between rounds).
+function keyOwnerRound(mod, { prefix, keys, passes, nodes }, holder) {
+  if (!holder.ring) {
+    holder.ring = new mod.Ring({ vnodes: 160, nodes });
+    for (let i = 0; i < 3; i++) holder.ring.keyOwners(prefix, keys); // warm-up
+  }
+  let check = 0;
+  const start = performance.now();
+  for (let p = 0; p < passes; p++) check += holder.ring.keyOwners(prefix, keys)[p];
+  const ns = ((performance.now() - start) * 1e6) / (keys * passes);
+  return check >= 0 ? ns : NaN; // uses the answers, so no engine skips the calls
+}
+const BATCH = { prefix: PREFIX, keys: KEYS, passes: PASSES, nodes: names("node-", 10) };
+
+// The native batch in its own process (benches/throughput.rs --key-owners-rounds): one
+// timed round per request.
+function nativeRounds(exe) {
+  const child = spawn(exe, ["--key-owners-rounds"], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    async round() {
+      child.stdin.write("\n");
+      const { value, done } = await lines.next();
+      if (done) throw new Error(`${exe} --key-owners-rounds stopped`);
+      return Number(value);
+    },
+    close: () => child.stdin.end(),
+  };
+}
+
+// keyOwners natively, in node and in Chromium, round by round in turn (who goes first
+// rotates): the medians, and the medians of the rounds' wasm/native ratios.
+async function keyOwnersSideBySide(browser) {
+  const mod = await import(new URL("ringlab.js", PKG).href);
+  mod.initSync({ module: readFileSync(new URL("ringlab_bg.wasm", PKG)) });
+  const inNode = {};
   const { context, page } = await newPage(browser);
   await host(page, "bench-host.html", "<!doctype html><html lang=en><title>bench</title><body></body></html>");
-  const { ns } = await page.evaluate(
-    async ([source, arg]) => {
-      const mod = await import("./pkg/ringlab.js");
-      await mod.default();
-      return new Function("mod", "arg", `return (${source})(mod, arg);`)(mod, arg);
-    },
-    [keyOwnerTimes.toString(), BATCH],
-  );
-  row("wasm_chromium_ns_key_owners", median(ns));
-  await context.close();
+  await page.evaluate(async () => {
+    window.__bench = { mod: await import("./pkg/ringlab.js") };
+    await window.__bench.mod.default();
+  });
+  const inChromium = () =>
+    page.evaluate(
+      ([source, arg]) => new Function("mod", "arg", "holder", `return (${source})(mod, arg, holder);`)(window.__bench.mod, arg, window.__bench),
+      [keyOwnerRound.toString(), BATCH],
+    );
+  const native = NATIVE ? nativeRounds(NATIVE) : null;
+  const runs = [
+    ["native", () => native?.round() ?? NaN],
+    ["node", () => keyOwnerRound(mod, BATCH, inNode)],
+    ["chromium", inChromium],
+  ];
+  const ns = { native: [], node: [], chromium: [] };
+  try {
+    for (const [, run] of runs) await run(); // warm-up round
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < runs.length; k++) {
+        const [name, run] = runs[(k + r) % runs.length];
+        ns[name].push(await run());
+      }
+    }
+  } finally {
+    native?.close();
+    inNode.ring?.free();
+    await context.close();
+  }
+  row("wasm_node_ns_key_owners", median(ns.node));
+  row("wasm_chromium_ns_key_owners", median(ns.chromium));
+  if (native) {
+    const ratio = (xs) => median(xs.map((x, i) => x / ns.native[i]));
+    row("native_ns_key_owners", median(ns.native));
+    row("ratio_wasm_node_over_native", ratio(ns.node));
+    row("ratio_wasm_chromium_over_native", ratio(ns.chromium));
+  }
 }
 
 // Opens the playground at `hash`; resolves once it has finished the work it deferred.
@@ -256,7 +298,6 @@ async function main() {
   if (!SITE) fail("RINGLAB_URL is not set (cargo xtask bench serves www/ and sets it)");
   if (!existsSync(new URL("ringlab_bg.wasm", PKG))) fail("www/pkg is not built (cargo xtask bench builds it first)");
   if (!existsSync(CHROMIUM)) fail(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set RINGLAB_CHROMIUM)`);
-  await wasmInNode();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -264,7 +305,7 @@ async function main() {
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
   try {
-    await wasmInChromium(browser);
+    await keyOwnersSideBySide(browser);
     await firstRingAndDownload(browser);
     await embedDownload(browser);
     await chartTimes(browser);
