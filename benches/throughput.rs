@@ -5,9 +5,14 @@
 //! apart on the same (shared, noisy) machine; the figures are the medians over the rounds.
 //! Under `--instructions LOOP PASSES` it runs one loop only, for `valgrind` to count
 //! instructions: the difference between 1 and 3 passes, over the keys, is per lookup.
+//! Under `--key-owners-rounds` it times the page's batch natively once per line read from
+//! stdin, printing nanoseconds per key: `tests/e2e/bench.mjs` interleaves these rounds with
+//! the same batch in wasm, so the wasm ratios compare rounds moments apart too.
 //!
 //! Output: one `row <name> <value>` line per figure, for the xtask to read.
 
+use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::keys;
 use ringlab::{Config, Hash, NodeSpec, Ring};
 use std::hint::black_box;
 use std::process::Command;
@@ -21,14 +26,19 @@ const PASSES: usize = 4;
 /// The loops, by name: hash alone, ringlab locate, hashring get, ringlab replicas(key, 3)
 /// (allocating its list, as the API does), replicas_into (no allocation), and allocating
 /// and freeing a 3-name list alone (what `replicas` pays the allocator), and locate on a
-/// 500-node × 1,000-vnode ring (500,000 points, the cap: the index and points no longer fit in cache).
-const LOOPS: [&str; 7] = ["hash", "locate", "hashring", "replicas", "replicas_into", "alloc", "locate_1m"];
+/// 500-node × 1,000-vnode ring (500,000 points, the cap: the index and points no longer fit in cache),
+/// and the page's batch (`Ring.keyOwners("user:", 100000)` natively: the same keys generated
+/// in one buffer, the same `Cluster::locate_index`, the same list of owners): the native side
+/// of the wasm figures.
+const LOOPS: [&str; 8] = ["hash", "locate", "hashring", "replicas", "replicas_into", "alloc", "locate_1m", "key_owners"];
 
 struct Subject {
     keys: Vec<String>,
     ring: Ring,
     other: hashring::HashRing<(String, u32)>,
     big: Ring,
+    /// The binding's ring: a `Cluster` of the `ring` algorithm, as `new Ring({vnodes: 160, nodes})` makes.
+    cluster: Cluster,
 }
 
 impl Subject {
@@ -44,7 +54,7 @@ impl Subject {
         }
         let nodes = (0..500).map(|i| NodeSpec::new(format!("node-{i}")));
         let big = Ring::with_nodes(Config { vnodes: 1000, ..Config::default() }, nodes).unwrap();
-        Subject { keys, ring, other, big }
+        Subject { keys, ring, other, big, cluster: binding_ring() }
     }
 
     /// Runs loop `name` `passes` times over the keys.
@@ -59,6 +69,7 @@ impl Subject {
                 "replicas_into" => replicas_into_loop(&self.ring, keys),
                 "alloc" => alloc_loop(keys),
                 "locate_1m" => locate_loop(&self.big, keys),
+                "key_owners" => drop(black_box(key_owners(&self.cluster, "user:", KEYS))),
                 other => panic!("unknown loop {other}"),
             }
         }
@@ -110,6 +121,39 @@ fn replicas_into_loop(ring: &Ring, keys: &[String]) {
     })
 }
 
+/// The ring `new Ring({vnodes: 160, nodes: ["node-0", …, "node-9"]})` makes in the binding.
+fn binding_ring() -> Cluster {
+    let options = Options { config: Config { vnodes: 160, ..Config::default() }, ..Options::new(Algorithm::Ring) };
+    Cluster::new(options, (0..10).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap()
+}
+
+/// `--key-owners-rounds`: one timed round of [`key_owners`] ([`PASSES`] calls over [`KEYS`]
+/// keys) per line of stdin, each answered with nanoseconds per key on its own line.
+fn key_owner_rounds() {
+    let cluster = binding_ring();
+    (0..3).for_each(|_| drop(black_box(key_owners(&cluster, "user:", KEYS))));
+    for line in std::io::stdin().lines() {
+        if line.is_err() {
+            break;
+        }
+        let start = Instant::now();
+        (0..PASSES).for_each(|_| drop(black_box(key_owners(&cluster, black_box("user:"), KEYS))));
+        // stdout is line-buffered: each answer goes out at once.
+        println!("{:.4}", start.elapsed().as_nanos() as f64 / (PASSES * KEYS) as f64);
+    }
+}
+
+/// What `Ring.keyOwners(prefix, count)` does in src/web/ring.rs, without the JS array: the
+/// owner's index of each generated key, in a list.
+#[inline(never)]
+fn key_owners(cluster: &Cluster, prefix: &str, count: usize) -> Vec<u32> {
+    let mut owners = Vec::with_capacity(count);
+    keys::for_each_generated(black_box(prefix), count, |_, key| {
+        owners.push(cluster.locate_index(key).map_or(0, |o| o as u32))
+    });
+    owners
+}
+
 /// What `replicas` pays the allocator: a 3-name `Vec` allocated and freed.
 #[inline(never)]
 fn alloc_loop(keys: &[String]) {
@@ -145,6 +189,9 @@ fn instructions(name: &str) -> Option<f64> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--key-owners-rounds") {
+        return key_owner_rounds();
+    }
     let subject = Subject::new();
     if let Some(at) = args.iter().position(|a| a == "--instructions") {
         let passes = args.get(at + 2).and_then(|p| p.parse().ok()).unwrap_or(1);
@@ -169,11 +216,13 @@ fn main() {
     println!("row loop_ratio_replicas_over_locate {:.3}", ratio(3, 1));
     println!("row loop_ratio_replicas_into_over_locate {:.3}", ratio(4, 1));
     println!("row rounds {ROUNDS}");
-    for name in LOOPS {
+    // key_owners is compared with wasm by time; its instructions would only repeat locate's.
+    for name in LOOPS.iter().filter(|n| **n != "key_owners") {
         if let Some(n) = instructions(name) {
             println!("row instructions_{name} {n:.1}");
         }
     }
+    println!("row loop_ratio_key_owners_over_locate {:.3}", ratio(7, 1));
     println!("row loop_ratio_locate_1m_over_hash {:.3}", ratio(6, 0));
     println!("row bytes_per_point_1m {:.3}", subject.big.memory_bytes() as f64 / subject.big.point_count() as f64);
 }

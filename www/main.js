@@ -47,6 +47,7 @@ function render() {
   perf.scene = { axis: scene.axis, description: scene.description }; // what is drawn, for the page tests
   view.setData({ ...scene, theme: theme(), selected });
   frame();
+  perf.firstRing ??= performance.now(); // the first ring drawn, for `cargo xtask bench`
   const caps = session.capabilities();
   $("undo").disabled = !caps.undo;
   $("redo").disabled = !caps.redo;

@@ -5,14 +5,18 @@
 //! Sources: criterion (`benches/ring.rs`, per-call figures; the "per call" group runs
 //! [`PER_CALL_RUNS`] short times and each figure and ratio is the median over the runs) and the throughput loop
 //! (`benches/throughput.rs`, 100,000 distinct keys, loops interleaved round by round, medians
-//! of per-round ratios; instruction counts by valgrind when it is installed). More sources
-//! (wasm in node and Chromium, the page) add rows to the same [`table::Table`].
+//! of per-round ratios; instruction counts by valgrind when it is installed), then the wasm
+//! and page figures of `tests/e2e/bench.mjs` (node and headless Chromium, against `www/pkg`
+//! built by the same command and served on 127.0.0.1), all in one [`table::Table`].
 
 pub mod table;
 
+use crate::serve::{self, Server};
 use crate::step::{self, Failure};
+use crate::{build, settings, tools};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use table::{Goal, Row, Table};
 
 /// Runs of criterion's "per call" group.
@@ -21,6 +25,10 @@ const README_START: &str = "<!-- bench-table:start -->";
 const README_END: &str = "<!-- bench-table:end -->";
 
 pub fn run() -> Result<(), Failure> {
+    // The page figures need the build's tools, Chromium and playwright-core: checked (and
+    // installed when missing) first, so a missing browser stops the run before the long part.
+    tools::announce_checks();
+    tools::for_test()?;
     let target = target_dir();
     let mut per_call: Vec<HashMap<&'static str, f64>> = Vec::new();
     let others = "criterion: build, shares, sweep, hashring replicas";
@@ -40,10 +48,12 @@ pub fn run() -> Result<(), Failure> {
         return Err(Failure::new(name, "the throughput benchmark failed"));
     }
     let loops = throughput_rows(&lines);
+    let page = page_rows()?;
 
     let mut table = Table { date: now_utc(), machine: machine(), ..Table::default() };
     add_per_call_rows(&mut table, &per_call);
     add_loop_rows(&mut table, &loops);
+    add_page_rows(&mut table, &loops, &page);
     table.notes.push(format!(
         "Ring: 10 nodes × 160 vnodes, XXH3, 32-bit; keys `user:{{i}}`. Per call: criterion, {PER_CALL_RUNS} runs, \
          each ratio the median of the runs' ratios. Loop: 100,000 distinct keys, {} rounds, each loop timed once \
@@ -51,6 +61,7 @@ pub fn run() -> Result<(), Failure> {
          a stable proxy on a shared machine. Memory: 500 nodes × 1,000 vnodes (the 500,000-point cap).",
         loops.get("rounds").copied().unwrap_or(0.0)
     ));
+    table.notes.push(PAGE_NOTE.into());
 
     let text = table.markdown();
     step::announce("benchmark table");
@@ -61,6 +72,60 @@ pub fn run() -> Result<(), Failure> {
     update_readme(Path::new("README.md"), &text)?;
     Ok(())
 }
+
+/// Builds `www/pkg` (the current code), serves `www/` on 127.0.0.1 and runs
+/// `tests/e2e/bench.mjs`: its `row` lines.
+fn page_rows() -> Result<HashMap<String, f64>, Failure> {
+    build::package(&settings::load()?)?;
+    let native = throughput_executable()?;
+    let server = Server::start_with("127.0.0.1", 0, serve::Options::default())?;
+    let name = "wasm in node and Chromium, the page, downloads (tests/e2e/bench.mjs)";
+    step::announce(name);
+    let mut node = Command::new("node");
+    node.arg("tests/e2e/bench.mjs")
+        .env("RINGLAB_URL", &server.url)
+        .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
+        .env("RINGLAB_NATIVE_BENCH", &native);
+    let (lines, ok) = step::run_capturing(name, &mut node)?;
+    if !ok {
+        return Err(Failure::new(name, "the page benchmark failed (its message is above)"));
+    }
+    Ok(throughput_rows(&lines))
+}
+
+/// The throughput benchmark's executable (already built by the throughput step), whose
+/// `--key-owners-rounds` the page script interleaves with the wasm rounds.
+fn throughput_executable() -> Result<PathBuf, Failure> {
+    let name = "find the throughput benchmark's executable";
+    let out = step::cargo()
+        .args(["bench", "-p", "ringlab", "--bench", "throughput", "--no-run", "--message-format=json"])
+        .output()
+        .map_err(|e| Failure::new(name, e.to_string()))?;
+    executable_named(&String::from_utf8_lossy(&out.stdout), "throughput")
+        .ok_or_else(|| Failure::new(name, format!("cargo named no executable for it ({})", out.status)))
+}
+
+/// The executable of target `target` in cargo's `--message-format=json` output.
+fn executable_named(messages: &str, target: &str) -> Option<PathBuf> {
+    messages.lines().find_map(|line| {
+        let message: serde_json::Value = serde_json::from_str(line).ok()?;
+        (message["target"]["name"] == target).then_some(())?;
+        message["executable"].as_str().map(PathBuf::from)
+    })
+}
+
+/// How the wasm and page figures are taken.
+const PAGE_NOTE: &str = "Wasm: `Ring.keyOwners(\"user:\", 100000)` on the same ring in node (`www/pkg` via \
+    `initSync`) and in headless Chromium, and the same work natively (the same key generation and `locate_index` into a \
+    list, in the throughput benchmark's process): 21 rounds of 4 calls each side after a warm-up, the three timed in \
+    turn each round; the figures are medians, the ratio the median of the rounds' ratios. Page \
+    (headless Chromium, 1200 × 900): join and leave, the longest main-thread task from a Chromium trace (every task, \
+    not only the Long Tasks API's over 50 ms) while the change runs and its animation plays, the longest over 3 changes each, \
+    at 100 nodes × 256 vnodes × 100,000 keys; charts, each chart's own \"Drawn in N ms\" (whole ms) at 10 nodes × \
+    1,000 vnodes, median of 3 page loads; first ring, when the page first draws the ring, from navigation start, \
+    median of 3 loads of the default page. Downloads: the bodies the browser fetched (1 KB = 1,000 bytes), gzip -9 \
+    by node's zlib: the playground's `.wasm` responses at load, and every script, wasm and stylesheet a minimal page \
+    with one default `<hash-ring>` fetches (not the page itself).";
 
 /// The per-call ids of `benches/ring.rs` and the keys they go by here.
 const PER_CALL: [(&str, &str); 6] = [
@@ -199,6 +264,59 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
     }
 }
 
+fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap<String, f64>) {
+    let get = |k: &str| page.get(k).copied();
+    if let Some(native) = loops.get("loop_ns_key_owners").copied() {
+        let locate = loops.get("loop_ns_locate").copied().unwrap_or(f64::NAN);
+        let figure = "`keyOwners` natively (key generation, `locate_index`, list), loop";
+        table.rows.push(
+            Row::cost(figure, native, "ns", ("`locate`", locate), None).with_ratio(loops.get("loop_ratio_key_owners_over_locate").copied()),
+        );
+    }
+    // Side by side with the wasm rounds when the script ran them, else the loop's figure.
+    let native = get("native_ns_key_owners").or_else(|| loops.get("loop_ns_key_owners").copied());
+    for (runtime, figure) in [
+        ("node", "wasm `keyOwners` in node, per key (100,000 keys)"),
+        ("chromium", "wasm `keyOwners` in Chromium, per key (100,000 keys)"),
+    ] {
+        if let (Some(wasm), Some(native)) = (get(&format!("wasm_{runtime}_ns_key_owners")), native) {
+            let ratio = get(&format!("ratio_wasm_{runtime}_over_native"));
+            table.rows.push(Row::cost(figure, wasm, "ns", ("`keyOwners` natively", native), Some(2.0)).with_ratio(ratio));
+        }
+    }
+    let value_row = |figure: &str, value: f64, unit: &'static str, comparison: Option<(String, f64)>, at_most: f64| Row {
+        figure: figure.into(),
+        value,
+        unit,
+        comparison,
+        ratio: None,
+        goal: Goal::ValueAtMost(at_most),
+    };
+    for (key, figure) in [
+        ("page_join_longest_task_ms", "page: longest main-thread task, a node joins (100 × 256, 100,000 keys)"),
+        ("page_leave_longest_task_ms", "page: longest main-thread task, a node leaves (100 × 256, 100,000 keys)"),
+    ] {
+        if let Some(ms) = get(key) {
+            table.rows.push(value_row(figure, ms, "ms", None, 50.0));
+        }
+    }
+    for chart in ["spread", "shares", "moves", "algorithms"] {
+        if let Some(ms) = get(&format!("chart_{chart}_ms")) {
+            table.rows.push(value_row(&format!("page: \"{chart}\" chart draw (10 nodes × 1,000 vnodes)"), ms, "ms", None, 50.0));
+        }
+    }
+    if let Some(ms) = get("page_first_ring_ms") {
+        table.rows.push(value_row("page: first ring drawn after load", ms, "ms", None, 300.0));
+    }
+    let kb = |bytes: f64| bytes / 1000.0;
+    if let (Some(gzip), Some(raw)) = (get("download_playground_wasm_gzip"), get("download_playground_wasm_raw")) {
+        table.rows.push(value_row("download: playground wasm at load, gzip -9", kb(gzip), "KB", Some(("raw".into(), kb(raw))), 150.0));
+    }
+    if let (Some(gzip), Some(raw)) = (get("download_embed_gzip"), get("download_embed_raw")) {
+        table.rows.push(value_row("download: the embed in total (JS, wasm, CSS), gzip -9", kb(gzip), "KB", Some(("raw".into(), kb(raw))), 80.0));
+    }
+}
+
 /// Where cargo puts build output: `CARGO_TARGET_DIR`, else `target/`.
 fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
@@ -278,5 +396,56 @@ mod tests {
         assert_eq!(rows["loop_ns_hash"], 2.5);
         assert_eq!(rows["rounds"], 31.0);
         assert_eq!(rows.len(), 2);
+    }
+
+    #[test]
+    fn the_benchmark_executable_is_found_among_cargo_messages() {
+        let messages = [
+            r#"{"reason":"compiler-artifact","target":{"name":"ringlab","kind":["lib"]},"executable":null}"#,
+            r#"{"reason":"compiler-artifact","target":{"name":"ring","kind":["bench"]},"executable":"/t/release/deps/ring-1"}"#,
+            r#"{"reason":"compiler-artifact","target":{"name":"throughput","kind":["bench"]},"executable":"/t/release/deps/throughput-2"}"#,
+            r#"{"reason":"build-finished","success":true}"#,
+        ]
+        .join("\n");
+        assert_eq!(executable_named(&messages, "throughput"), Some(PathBuf::from("/t/release/deps/throughput-2")));
+        assert_eq!(executable_named(&messages, "ringlab"), None);
+        assert_eq!(executable_named("not json", "throughput"), None);
+    }
+
+    #[test]
+    fn page_rows_sit_beside_their_native_figure_and_goal() {
+        let map = |pairs: &[(&str, f64)]| pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect::<HashMap<_, _>>();
+        let loops = map(&[("loop_ns_locate", 4.0), ("loop_ns_key_owners", 5.0), ("loop_ratio_key_owners_over_locate", 1.3)]);
+        let page = map(&[
+            ("wasm_node_ns_key_owners", 9.0),
+            ("wasm_chromium_ns_key_owners", 11.0),
+            ("page_join_longest_task_ms", 60.0),
+            ("chart_moves_ms", 20.0),
+            ("page_first_ring_ms", 250.0),
+            ("download_embed_gzip", 90_000.0),
+            ("download_embed_raw", 200_000.0),
+        ]);
+        let mut table = Table::default();
+        add_page_rows(&mut table, &loops, &page);
+        let rows: Vec<(&str, Option<bool>)> = table.rows.iter().map(|r| (r.unit, r.met())).collect();
+        // Native batch (no goal), wasm node 9/5 = 1.8 (met), Chromium 11/5 = 2.2 (not met),
+        // join 60 ms, moves chart 20 ms, first ring 250 ms, embed 90 KB; nothing for what is missing.
+        assert_eq!(
+            rows,
+            [("ns", None), ("ns", Some(true)), ("ns", Some(false)), ("ms", Some(false)), ("ms", Some(true)), ("ms", Some(true)), ("KB", Some(false))]
+        );
+        assert_eq!(table.rows[0].ratio, Some(1.3), "the side-by-side ratio of the rounds");
+        assert_eq!(table.rows[2].comparison, Some(("`keyOwners` natively".to_string(), 5.0)));
+        assert_eq!(table.rows[6].comparison, Some(("raw".to_string(), 200.0)));
+        assert_eq!(table.rows[6].value, 90.0);
+
+        // Rounds side by side: their native median and their ratio, not the loop's.
+        let mut page = page;
+        page.extend(map(&[("native_ns_key_owners", 6.0), ("ratio_wasm_node_over_native", 1.4)]));
+        let mut table = Table::default();
+        add_page_rows(&mut table, &loops, &page);
+        assert_eq!(table.rows[1].comparison, Some(("`keyOwners` natively".to_string(), 6.0)));
+        assert_eq!(table.rows[1].ratio, Some(1.4));
+        assert_eq!(table.rows[2].ratio, Some(11.0 / 6.0), "no ratio given: wasm ÷ native");
     }
 }

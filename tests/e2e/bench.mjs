@@ -1,0 +1,318 @@
+// The wasm and page figures of `cargo xtask bench` (not a test: nothing here asserts a time).
+//
+// - `Ring.keyOwners("user:", 100000)` on 10 nodes × 160 vnodes in wasm, in node (www/pkg loaded
+//   with initSync) and in headless Chromium, round by round in turn with the same batch
+//   natively (RINGLAB_NATIVE_BENCH): nanoseconds per key and the rounds' ratios, medians;
+// - the playground in Chromium: the longest main-thread task while a node joins and while one
+//   leaves at 100 nodes × 256 vnodes × 100,000 keys (from a Chromium trace of each change),
+//   each chart's own "Drawn in N ms" at 10 nodes × 1,000 vnodes, the first ring drawn after
+//   load (`__ringlab.firstRing`);
+// - what the browser fetches: the playground's wasm and everything the embed loads, raw and
+//   gzip -9 (node's zlib), from the responses themselves.
+//
+// Needs RINGLAB_URL (www/ served on 127.0.0.1, with www/pkg built) and Chromium
+// (RINGLAB_CHROMIUM, default /usr/bin/chromium). Prints `row <name> <value>` lines.
+import { chromium } from "playwright-core";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { gzipSync } from "node:zlib";
+
+const SITE = process.env.RINGLAB_URL;
+const CHROMIUM = process.env.RINGLAB_CHROMIUM ?? "/usr/bin/chromium";
+// The throughput benchmark's executable, for native rounds beside the wasm ones (optional).
+const NATIVE = process.env.RINGLAB_NATIVE_BENCH;
+const PKG = new URL("../../www/pkg/", import.meta.url);
+const KEYS = 100_000;
+const PREFIX = "user:";
+// Timed rounds of the batch, each side; each times PASSES calls (Chromium's clock is coarse).
+const ROUNDS = 21;
+const PASSES = 4;
+// Page loads for the first-ring and chart figures (median of these).
+const LOADS = 3;
+// Joins and leaves at 100 nodes (the longest task over all of them).
+const CHANGES = 3;
+
+function fail(message) {
+  console.error(`bench.mjs: ${message}`);
+  process.exit(1);
+}
+
+// Never hang the xtask: a stuck browser ends the run with a message.
+setTimeout(() => fail("no result after 10 minutes; giving up"), 10 * 60_000).unref();
+
+const row = (name, value) => console.log(`row ${name} ${Number(value).toFixed(3)}`);
+const info = (text) => console.log(`    ${text}`);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const names = (prefix, n, from = 0) => Array.from({ length: n }, (_, i) => `${prefix}${i + from}`);
+
+async function newPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+  return { context, page, problems };
+}
+
+// A page of ours at the site's origin (so ./pkg/ and hash-ring.js resolve to the real files).
+async function host(page, name, html) {
+  const address = `${SITE}${name}`;
+  await page.route(address, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+  await page.goto(address);
+  return address;
+}
+
+// One timed round of keyOwners: nanoseconds per key over PASSES calls. The same source runs
+// in node and in the page (`window.__bench` holds the page's ring between rounds).
+function keyOwnerRound(mod, { prefix, keys, passes, nodes }, holder) {
+  if (!holder.ring) {
+    holder.ring = new mod.Ring({ vnodes: 160, nodes });
+    for (let i = 0; i < 3; i++) holder.ring.keyOwners(prefix, keys); // warm-up
+  }
+  let check = 0;
+  const start = performance.now();
+  for (let p = 0; p < passes; p++) check += holder.ring.keyOwners(prefix, keys)[p];
+  const ns = ((performance.now() - start) * 1e6) / (keys * passes);
+  return check >= 0 ? ns : NaN; // uses the answers, so no engine skips the calls
+}
+const BATCH = { prefix: PREFIX, keys: KEYS, passes: PASSES, nodes: names("node-", 10) };
+
+// The native batch in its own process (benches/throughput.rs --key-owners-rounds): one
+// timed round per request.
+function nativeRounds(exe) {
+  const child = spawn(exe, ["--key-owners-rounds"], { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    async round() {
+      child.stdin.write("\n");
+      const { value, done } = await lines.next();
+      if (done) throw new Error(`${exe} --key-owners-rounds stopped`);
+      return Number(value);
+    },
+    close: () => child.stdin.end(),
+  };
+}
+
+// keyOwners natively, in node and in Chromium, round by round in turn (who goes first
+// rotates): the medians, and the medians of the rounds' wasm/native ratios.
+async function keyOwnersSideBySide(browser) {
+  const mod = await import(new URL("ringlab.js", PKG).href);
+  mod.initSync({ module: readFileSync(new URL("ringlab_bg.wasm", PKG)) });
+  const inNode = {};
+  const { context, page } = await newPage(browser);
+  await host(page, "bench-host.html", "<!doctype html><html lang=en><title>bench</title><body></body></html>");
+  await page.evaluate(async () => {
+    window.__bench = { mod: await import("./pkg/ringlab.js") };
+    await window.__bench.mod.default();
+  });
+  const inChromium = () =>
+    page.evaluate(
+      ([source, arg]) => new Function("mod", "arg", "holder", `return (${source})(mod, arg, holder);`)(window.__bench.mod, arg, window.__bench),
+      [keyOwnerRound.toString(), BATCH],
+    );
+  const native = NATIVE ? nativeRounds(NATIVE) : null;
+  const runs = [
+    ["native", () => native?.round() ?? NaN],
+    ["node", () => keyOwnerRound(mod, BATCH, inNode)],
+    ["chromium", inChromium],
+  ];
+  const ns = { native: [], node: [], chromium: [] };
+  try {
+    for (const [, run] of runs) await run(); // warm-up round
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < runs.length; k++) {
+        const [name, run] = runs[(k + r) % runs.length];
+        ns[name].push(await run());
+      }
+    }
+  } finally {
+    native?.close();
+    inNode.ring?.free();
+    await context.close();
+  }
+  row("wasm_node_ns_key_owners", median(ns.node));
+  row("wasm_chromium_ns_key_owners", median(ns.chromium));
+  if (native) {
+    const ratio = (xs) => median(xs.map((x, i) => x / ns.native[i]));
+    row("native_ns_key_owners", median(ns.native));
+    row("ratio_wasm_node_over_native", ratio(ns.node));
+    row("ratio_wasm_chromium_over_native", ratio(ns.chromium));
+  }
+}
+
+// Opens the playground at `hash`; resolves once it has finished the work it deferred.
+async function playground(browser, hash = "") {
+  const opened = await newPage(browser);
+  const responses = [];
+  opened.page.on("response", (r) => responses.push(r));
+  await opened.page.goto(SITE + hash);
+  await opened.page.waitForSelector("body[data-ready='1']");
+  await settle(opened.page);
+  return { ...opened, responses };
+}
+
+const settle = (page) => page.waitForFunction(() => window.__ringlab?.pending === 0);
+
+// The longest main-thread task while `act` runs and the page settles, from a Chromium trace
+// (every task, not only those over 50 ms); the Long Tasks API's longest beside it.
+async function longestTask(browser, page, act) {
+  await page.evaluate(() => { window.__ringlab.longTasks.length = 0; });
+  await browser.startTracing(page, { categories: ["toplevel", "disabled-by-default-devtools.timeline"] });
+  await act();
+  await settle(page);
+  await page.waitForTimeout(1500); // the change's animation frames, and late long-task entries
+  const trace = JSON.parse((await browser.stopTracing()).toString("utf8"));
+  const events = trace.traceEvents ?? trace;
+  const main = new Set(
+    events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
+  );
+  const tasks = events
+    .filter((e) => e.ph === "X" && (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") && main.has(`${e.pid}:${e.tid}`))
+    .map((e) => e.dur / 1000);
+  const observed = await page.evaluate(() => window.__ringlab.longTasks);
+  return { traced: tasks.length ? Math.max(...tasks) : NaN, observed: observed.length ? Math.max(...observed) : 0 };
+}
+
+async function joinsAndLeaves(browser) {
+  const nodes = names("n", 100, 1);
+  const link = `#ringlab=2&a=ring&h=xxh3&b=32&v=256&k=100000&r=2&${nodes.map((n) => `n=${n}`).join("&")}`;
+  const { context, page, problems } = await playground(browser, link);
+  const summary = await page.textContent("#summary");
+  if (!/^100 nodes, ring, 25,600 points/.test(summary)) throw new Error(`the 100-node link opened as ${JSON.stringify(summary)}`);
+  const joins = [], leaves = [];
+  for (let i = 0; i < CHANGES; i++) {
+    joins.push(await longestTask(browser, page, () => page.click("#add-node")));
+    leaves.push(await longestTask(browser, page, () => page.click(`button[aria-label='Remove n${10 + i}']`)));
+  }
+  const after = await page.textContent("#summary");
+  if (!/^100 nodes, ring, 25,600 points/.test(after)) throw new Error(`after ${CHANGES} joins and leaves the page says ${JSON.stringify(after)}`);
+  for (const [name, list] of [["join", joins], ["leave", leaves]]) {
+    info(`${name}: longest task per change ${list.map((t) => t.traced.toFixed(1)).join(", ")} ms (traced); ` +
+      `Long Tasks API ${list.map((t) => t.observed.toFixed(0)).join(", ")} ms`);
+    // The longest over the changes (the first pays for warming up: users meet it too).
+    const traced = list.map((t) => t.traced);
+    row(`page_${name}_longest_task_ms`, Math.max(...(traced.some(Number.isNaN) ? list.map((t) => t.observed) : traced)));
+  }
+  if (problems.length) throw new Error(problems.join("\n"));
+  await context.close();
+}
+
+const CHARTS = ["spread", "shares", "moves", "algorithms"];
+
+// Each chart's own draw time, as shown under it, at 10 nodes × 1,000 vnodes.
+async function chartTimes(browser) {
+  const link = `#ringlab=2&a=ring&h=xxh3&b=32&v=1000&${names("n", 10, 1).map((n) => `n=${n}`).join("&")}`;
+  const times = Object.fromEntries(CHARTS.map((c) => [c, []]));
+  for (let load = 0; load < LOADS; load++) {
+    const { context, page, problems } = await playground(browser, link);
+    for (const chart of CHARTS) {
+      await page.$eval(`figure[data-chart=${chart}]`, (f) => f.scrollIntoView());
+      await page.waitForFunction((c) => document.querySelector(`figure[data-chart=${c}]`).dataset.drawn, chart);
+    }
+    await settle(page);
+    for (const chart of CHARTS) {
+      const status = await page.textContent(`figure[data-chart=${chart}] .chart-status`);
+      const ms = /Drawn in ([\d.]+) ms/.exec(status);
+      if (!ms) throw new Error(`the ${chart} chart says ${JSON.stringify(status)}`);
+      times[chart].push(Number(ms[1]));
+    }
+    if (problems.length) throw new Error(problems.join("\n"));
+    await context.close();
+  }
+  for (const chart of CHARTS) {
+    info(`${chart} chart: drawn in ${times[chart].join(", ")} ms`);
+    row(`chart_${chart}_ms`, median(times[chart]));
+  }
+}
+
+// Raw and gzip -9 bytes of `responses` (the bodies as fetched).
+async function sizes(responses) {
+  let raw = 0, gzip = 0;
+  for (const r of responses) {
+    const body = await r.body();
+    raw += body.length;
+    gzip += gzipSync(body, { level: 9 }).length;
+    info(`  ${r.url().replace(SITE, "")}: ${body.length} bytes raw, ${gzipSync(body, { level: 9 }).length} gzip`);
+  }
+  return { raw, gzip };
+}
+
+// The default playground: when the first ring is drawn, and the wasm it fetched.
+async function firstRingAndDownload(browser) {
+  const first = [];
+  for (let load = 0; load < LOADS; load++) {
+    const { context, page, problems, responses } = await playground(browser);
+    await page.waitForLoadState("networkidle");
+    const at = await page.evaluate(() => window.__ringlab.firstRing);
+    if (typeof at !== "number") throw new Error("the page has no __ringlab.firstRing mark");
+    first.push(at);
+    if (load === 0) {
+      const wasm = responses.filter((r) => new URL(r.url()).pathname.endsWith(".wasm"));
+      if (!wasm.length) throw new Error("the playground fetched no .wasm");
+      info(`playground fetched ${responses.length} responses; wasm:`);
+      const { raw, gzip } = await sizes(wasm);
+      row("download_playground_wasm_raw", raw);
+      row("download_playground_wasm_gzip", gzip);
+    }
+    if (problems.length) throw new Error(problems.join("\n"));
+    await context.close();
+  }
+  info(`first ring drawn at ${first.map((t) => t.toFixed(0)).join(", ")} ms after navigation start`);
+  row("page_first_ring_ms", median(first));
+}
+
+// A minimal page with one default <hash-ring>: every script, wasm and style it fetches.
+async function embedDownload(browser) {
+  const { context, page, problems } = await newPage(browser);
+  const responses = [];
+  page.on("response", (r) => responses.push(r));
+  const address = await host(
+    page,
+    "bench-embed.html",
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title><link rel="icon" href="data:,"></head>
+<body><hash-ring id="ring"></hash-ring>
+<script>document.getElementById("ring").addEventListener("ready", () => { window.__ready = true; });</script>
+<script type="module" src="hash-ring.js"></script></body></html>`,
+  );
+  await page.waitForFunction(() => window.__ready === true);
+  await page.waitForLoadState("networkidle");
+  const kind = (r) => {
+    const path = new URL(r.url()).pathname;
+    const type = r.headers()["content-type"] ?? "";
+    return /\.(m?js|wasm|css)$/.test(path) || /javascript|wasm|css/.test(type);
+  };
+  const fetched = responses.filter((r) => r.url() !== address && !r.url().startsWith("data:"));
+  const others = fetched.filter((r) => !kind(r));
+  if (others.length) info(`embed also fetched (not counted): ${others.map((r) => r.url()).join(", ")}`);
+  info("embed fetched:");
+  const { raw, gzip } = await sizes(fetched.filter(kind));
+  row("download_embed_raw", raw);
+  row("download_embed_gzip", gzip);
+  if (problems.length) throw new Error(problems.join("\n"));
+  await context.close();
+}
+
+async function main() {
+  if (!SITE) fail("RINGLAB_URL is not set (cargo xtask bench serves www/ and sets it)");
+  if (!existsSync(new URL("ringlab_bg.wasm", PKG))) fail("www/pkg is not built (cargo xtask bench builds it first)");
+  if (!existsSync(CHROMIUM)) fail(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set RINGLAB_CHROMIUM)`);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 60_000,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    await keyOwnersSideBySide(browser);
+    await firstRingAndDownload(browser);
+    await embedDownload(browser);
+    await chartTimes(browser);
+    await joinsAndLeaves(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((e) => fail(e.stack ?? String(e)));
