@@ -10,7 +10,8 @@
 //!   and the checks (workflows, URLs, npm package, types, crate).
 //! - `cargo xtask fuzz [RUNS]`: build, then a long run of the random call sequences of
 //!   `tests/e2e/fuzz.test.mjs` (default 20,000 sequences) in Chromium, with a summary.
-//! - `cargo xtask bench`: criterion and throughput benchmarks, printed as one table of figures,
+//! - `cargo xtask bench`: criterion and throughput benchmarks, wasm in node and Chromium, the page
+//!   (long tasks, chart draws, first ring) and the downloads, printed as one table of figures,
 //!   comparisons and goals (also written to `<target>/bench-report.md` and README.md).
 //!
 //! Each command first installs what it needs and is missing (see `tools.rs`), and every step

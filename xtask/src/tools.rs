@@ -33,6 +33,14 @@ pub fn for_test() -> Result<(), Failure> {
     npm_packages("tests/e2e")
 }
 
+/// What `cargo xtask bench` needs on top of the build's tools: Chromium and playwright-core
+/// for the wasm and page figures (no geckodriver: the bench measures in Chromium only).
+pub fn for_bench() -> Result<(), Failure> {
+    for_build()?;
+    debian_browsers()?;
+    npm_packages("tests/e2e")
+}
+
 /// wasm-opt from npm's binaryen (never Debian's binaryen: its old wasm-opt corrupts
 /// wasm-bindgen's externref table).
 pub fn wasm_opt() -> PathBuf {

@@ -28,7 +28,7 @@ pub fn run() -> Result<(), Failure> {
     // The page figures need the build's tools, Chromium and playwright-core: checked (and
     // installed when missing) first, so a missing browser stops the run before the long part.
     tools::announce_checks();
-    tools::for_test()?;
+    tools::for_bench()?;
     let target = target_dir();
     let mut per_call: Vec<HashMap<&'static str, f64>> = Vec::new();
     let others = "criterion: build, shares, sweep, hashring replicas";
