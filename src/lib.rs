@@ -34,6 +34,7 @@ pub mod cost;
 pub mod keys;
 pub mod limits;
 pub mod migration;
+mod order;
 mod points;
 mod ring;
 pub mod session;

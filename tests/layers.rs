@@ -1,7 +1,7 @@
 //! The engine's layers import downwards only (engine → session → binding), so no module
 //! circle can creep back in: each lower module's code (comments aside) names no module above it.
 
-const LOWER: [&str; 8] = ["ring", "points", "hash", "limits", "keys", "analysis", "migration", "theme"];
+const LOWER: [&str; 9] = ["ring", "order", "points", "hash", "limits", "keys", "analysis", "migration", "theme"];
 const ABOVE: [&str; 5] = ["algo", "session", "cost", "charts", "web"];
 
 #[test]

@@ -19,6 +19,7 @@
 use super::down::{self, DownSet, Rebuilt};
 use super::{cassandra, check_weight, index_of, new_nodes, specs, unit_weight, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
+use crate::order;
 use crate::points::Points;
 use crate::{limits, Error, Node, NodeSpec};
 use md5::Digest as _;
@@ -111,14 +112,15 @@ impl Continuum {
                 None => self.kind.push_points(&node.name, count, idx as u32, &mut entries),
             }
         }
-        let tie = self.kind.tie();
-        entries.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0).then_with(|| match tie {
-                Tie::EarlierAdded => a.1.cmp(&b.1),
-                Tie::LaterAdded => b.1.cmp(&a.1),
-                Tie::SmallerName => nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name),
-            })
-        });
+        let name = |owner: u32| nodes[owner as usize].name.as_str();
+        order::sort_points(
+            &mut entries,
+            match self.kind.tie() {
+                Tie::EarlierAdded => order::Tie::Earlier,
+                Tie::LaterAdded => order::Tie::Later,
+                Tie::SmallerName => order::Tie::Name(&name),
+            },
+        );
         if !self.tokens.is_empty() {
             refuse_shared_tokens(&entries, &nodes)?;
         }

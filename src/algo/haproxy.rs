@@ -33,6 +33,7 @@
 
 use super::{check_weight, index_of, new_node, Algorithm, Placement};
 use crate::analysis::Arcs;
+use crate::order::{self, Tie};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec};
 use std::collections::BTreeSet;
@@ -227,8 +228,8 @@ impl Haproxy {
                 entries.extend((0..weights[i] * WEIGHT_SCALE).map(|j| (u64::from(full_hash(base + j)), i as u32)));
             }
             // ebtree keeps equal keys in insertion order and finds the first: servers in
-            // order, each server's points in order.
-            entries.sort_by_key(|e| e.0);
+            // order (the earlier index), each server's points in order.
+            order::sort_points(&mut entries, Tie::Earlier);
             entries.dedup_by_key(|e| e.0);
             arcs.set(&closest_as_arcs(&entries));
             tree.set(&entries);
@@ -318,7 +319,8 @@ fn closest_as_arcs(points: &[(u64, u32)]) -> Vec<(u64, u32)> {
         }
         out.push((b, owner));
     }
-    out.sort_unstable_by_key(|e| e.0);
+    // No ties: the points are distinct and each midpoint lies strictly between two of them.
+    order::sort_points(&mut out, Tie::Earlier);
     out
 }
 

@@ -10,6 +10,7 @@
 use super::down::Rebuilt;
 use super::members::{placement_basics, weight_rule, Members};
 use super::{Algorithm, Placement};
+use crate::order::{self, Tie};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec};
 use twox_hash::XxHash3_64;
@@ -42,7 +43,7 @@ impl MultiProbe {
         let nodes = &self.members.nodes;
         let mut entries: Vec<(u64, u32)> =
             nodes.iter().enumerate().map(|(i, n)| (XxHash3_64::oneshot(n.name.as_bytes()), i as u32)).collect();
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name)));
+        order::sort_points(&mut entries, Tie::Name(&|owner| nodes[owner as usize].name.as_str()));
         self.points.set(&entries);
         let probes = self.probes;
         self.live = Rebuilt::build(&self.members.nodes, &self.members.down, |specs| {

@@ -28,6 +28,7 @@
 
 use super::{check_weight, index_of, new_node, specs, Algorithm, Placement};
 use crate::analysis::Arcs;
+use crate::order::{self, Tie};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec, MAX_POINTS};
 
@@ -89,7 +90,7 @@ impl Nginx {
             }
             // glibc's qsort is a merge sort here (stable): of equal hashes the earlier
             // server's point comes first, and nginx keeps the first.
-            entries.sort_by_key(|e| e.0);
+            order::sort_points(&mut entries, Tie::Earlier);
             entries.dedup_by_key(|e| e.0);
             points.set(&entries);
         }
