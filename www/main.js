@@ -100,42 +100,69 @@ function cell(text, className) {
   return td;
 }
 
+// The node table, updated in place: rows are made once and reused, and only what changed is
+// written, so a change to a 100-node table costs the browser a small relayout instead of a
+// whole new table (building the rows afresh made that layout the page's longest task).
 function renderLegend(caps) {
   const rows = session.nodes();
-  $("legend").querySelector("tbody").replaceChildren(
-    ...rows.map((node, i) => {
-      const row = document.createElement("tr");
-      row.className = [i === selected ? "selected" : "", node.down ? "down" : ""].join(" ").trim();
-      const name = cell("");
-      const swatch = document.createElement("span");
-      swatch.className = "swatch";
-      swatch.style.background = view.slotColour(node.colour);
-      name.append(swatch, node.name);
-      const weightCell = document.createElement("td");
-      const weight = document.createElement("input");
-      Object.assign(weight, { type: "number", step: "any", min: "0.01", value: String(node.weight), disabled: !caps.weights });
-      weight.setAttribute("aria-label", `Weight of ${node.name}`);
-      weight.addEventListener("change", () => apply(() => session.setWeight(node.name, Number(weight.value)), $("legend-error")));
-      weightCell.append(weight);
-      const share = node.share === null ? "sampled" : `${(node.share * 100).toFixed(2)}%`;
-      const action = document.createElement("td");
-      const remove = document.createElement("button");
-      Object.assign(remove, { type: "button", className: "secondary", textContent: "Remove" });
-      remove.setAttribute("aria-label", `Remove ${node.name}`);
-      if (node.removalRule) {
-        remove.disabled = true;
-        remove.title = node.removalRule;
-      }
-      remove.addEventListener("click", () => apply(() => session.remove(node.name), $("legend-error")));
-      const down = document.createElement("button");
-      Object.assign(down, { type: "button", className: "secondary", textContent: node.down ? "Up" : "Down" });
-      down.setAttribute("aria-label", `Mark ${node.name} ${node.down ? "up" : "down"}`);
-      down.addEventListener("click", () => apply(() => session.setDown(node.name, !node.down), $("legend-error")));
-      action.append(down, remove);
-      row.append(name, cell(node.zone ?? "–"), weightCell, cell(node.points.toLocaleString("en-US"), "num"), cell(share, "num"), cell(node.keys.toLocaleString("en-US"), "num"), cell(`${(node.traffic * 100).toFixed(1)}%`, "num"), action);
-      return row;
-    }),
-  );
+  const tbody = $("legend").querySelector("tbody");
+  while (tbody.rows.length > rows.length) tbody.lastElementChild.remove();
+  while (tbody.rows.length < rows.length) tbody.append(legendRow());
+  rows.forEach((node, i) => fillRow(tbody.rows[i], node, i, caps));
+}
+
+// One row's elements and listeners; the listeners act on the node the row shows now.
+function legendRow() {
+  const row = document.createElement("tr");
+  const name = cell("");
+  const swatch = document.createElement("span");
+  swatch.className = "swatch";
+  const label = document.createTextNode("");
+  name.append(swatch, label);
+  const weightCell = document.createElement("td");
+  const weight = document.createElement("input");
+  Object.assign(weight, { type: "number", step: "any", min: "0.01" });
+  weight.addEventListener("change", () => apply(() => session.setWeight(row.node.name, Number(weight.value)), $("legend-error")));
+  weightCell.append(weight);
+  const button = (text) => Object.assign(document.createElement("button"), { type: "button", className: "secondary", textContent: text });
+  const down = button("Down");
+  down.addEventListener("click", () => apply(() => session.setDown(row.node.name, !row.node.down), $("legend-error")));
+  const remove = button("Remove");
+  remove.addEventListener("click", () => apply(() => session.remove(row.node.name), $("legend-error")));
+  const action = document.createElement("td");
+  action.append(down, remove);
+  const [zone, points, share, keys, traffic] = [cell(""), cell("", "num"), cell("", "num"), cell("", "num"), cell("", "num")];
+  row.append(name, zone, weightCell, points, share, keys, traffic, action);
+  row.parts = { swatch, label, zone, weight, points, share, keys, traffic, down, remove };
+  return row;
+}
+
+// Sets what a row shows, writing only what differs (an unchanged write still costs layout).
+function fillRow(row, node, i, caps) {
+  const p = row.parts;
+  row.node = node;
+  const put = (el, key, value) => el[key] !== value && (el[key] = value);
+  const attr = (el, name, value) => {
+    if (value === undefined || value === null) el.hasAttribute(name) && el.removeAttribute(name);
+    else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  };
+  attr(row, "class", [i === selected ? "selected" : "", node.down ? "down" : ""].join(" ").trim() || undefined);
+  const colour = view.slotColour(node.colour);
+  if (p.colour !== colour) p.swatch.style.background = p.colour = colour; // style reads back normalised
+  put(p.label, "data", node.name);
+  put(p.zone, "textContent", node.zone ?? "–");
+  put(p.weight, "value", String(node.weight));
+  put(p.weight, "disabled", !caps.weights);
+  attr(p.weight, "aria-label", `Weight of ${node.name}`);
+  put(p.points, "textContent", node.points.toLocaleString("en-US"));
+  put(p.share, "textContent", node.share === null ? "sampled" : `${(node.share * 100).toFixed(2)}%`);
+  put(p.keys, "textContent", node.keys.toLocaleString("en-US"));
+  put(p.traffic, "textContent", `${(node.traffic * 100).toFixed(1)}%`);
+  put(p.down, "textContent", node.down ? "Up" : "Down");
+  attr(p.down, "aria-label", `Mark ${node.name} ${node.down ? "up" : "down"}`);
+  attr(p.remove, "aria-label", `Remove ${node.name}`);
+  put(p.remove, "disabled", Boolean(node.removalRule));
+  attr(p.remove, "title", node.removalRule || undefined);
 }
 
 // ---- changes ---------------------------------------------------------------------------
