@@ -1,9 +1,11 @@
 // The playground's wiring: DOM events → the engine's Session → canvas and text. Every number,
 // label and capability shown comes from the Session; this file only moves them to the DOM.
-// The engine module, imported in main(); replaced by a fresh instance if it ever traps.
-let engine;
+// The engine module: imported with the page's other modules (fetched together, not one after
+// the other), started in main(); replaced by a fresh instance if it ever traps.
+import * as firstEngine from "./pkg/ringlab.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
+let engine;
 
 const $ = (id) => document.getElementById(id);
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -350,8 +352,13 @@ function useKeys(text) {
   later(next);
 }
 
-function wire() {
+// The choices the settings controls offer (the controls show the session's settings).
+function fillChoices() {
   for (const name of engine.algorithms()) $("algorithm").append(new Option(name, name));
+  for (const name of engine.hashes()) $("hash").append(new Option(name, name));
+}
+
+function wire() {
   for (const id of ["work-items", "work-bytes", "work-rate"]) $(id).addEventListener("change", applyWorkload);
   $("keys-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -382,7 +389,6 @@ function wire() {
     e.preventDefault();
     importConfig();
   });
-  for (const name of engine.hashes()) $("hash").append(new Option(name, name));
   charts = new Charts(later, () => engine);
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -479,7 +485,7 @@ function wire() {
       follow(h.key.key);
     }
   });
-  new ResizeObserver(() => view.data && render()).observe(canvas);
+  new ResizeObserver(() => view.data && !view.fits() && render()).observe(canvas);
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", render);
   window.addEventListener("hashchange", () => {
     if (location.hash === session.link()) return; // our own replaceState
@@ -533,16 +539,19 @@ function open(link) {
 }
 
 async function main() {
-  engine = await import("./pkg/ringlab.js");
+  engine = firstEngine;
   await engine.default();
   const trapped = (e) => e instanceof WebAssembly.RuntimeError;
   window.addEventListener("error", (e) => trapped(e.error) && recover(e.error));
   window.addEventListener("unhandledrejection", (e) => trapped(e.reason) && recover(e.reason));
   view = new RingView($("ring"), engine.palette());
   perf.view = view; // the page tests redraw the still picture without the change's overlays
-  wire();
+  // The ring first; the controls' listeners and the charts right after.
+  fillChoices();
   open(location.hash);
   render();
+  wire();
+  if (session.nodes().length >= 2) charts.update(session);
   $("last-change").textContent = "Add or remove a node to see exactly what moves.";
   document.body.dataset.ready = "1";
 }

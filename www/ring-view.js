@@ -52,6 +52,14 @@ export class RingView {
     return ctx;
   }
 
+  // Whether the canvas's backing store already has its CSS size × devicePixelRatio (a resize
+  // notification that changes nothing needs no redraw).
+  fits() {
+    const g = this.geometry();
+    const dpr = window.devicePixelRatio || 1;
+    return this.canvas.width === Math.max(1, Math.round(g.width * dpr)) && this.canvas.height === Math.max(1, Math.round(g.height * dpr));
+  }
+
   // The colour of colour slot `slot`; NO_OWNER (an unavailable key) is drawn muted.
   slotColour(slot) {
     return slot === NO_OWNER ? this.data?.theme?.muted ?? "#888888" : this.palette[slot % this.palette.length];
