@@ -196,7 +196,8 @@ function show(t, status = "") {
   change = { moved: t.exact?.arcs ?? [], movers: t.movers };
   startAnimation(change, 900);
   syncControls();
-  saveUrl();
+  // The link in a task of its own: replacing a long URL costs the browser several ms.
+  later(saveUrl);
   later(() => {
     render();
     refollow();
