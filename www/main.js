@@ -547,14 +547,46 @@ async function main() {
   window.addEventListener("unhandledrejection", (e) => trapped(e.reason) && recover(e.reason));
   view = new RingView($("ring"), engine.palette());
   perf.view = view; // the page tests redraw the still picture without the change's overlays
-  // The ring first; the controls' listeners and the charts right after.
+  // The ring first, in a task that ends with it on screen; the controls' listeners and the
+  // charts in the next.
   fillChoices();
   open(location.hash);
   render();
-  wire();
-  if (session.nodes().length >= 2) charts.update(session);
-  $("last-change").textContent = "Add or remove a node to see exactly what moves.";
-  document.body.dataset.ready = "1";
+  later(() => {
+    wire();
+    if (session.nodes().length >= 2) charts.update(session);
+    later(warmUp);
+    $("last-change").textContent = "Add or remove a node to see exactly what moves.";
+    document.body.dataset.ready = "1";
+  });
+}
+
+// The engine compiles each of its functions on first call: a throwaway five-node session goes
+// through a change, an undo, a redo and a node down once, and (in a task of its own) draws a
+// small chart off screen, so the user's first change on a big ring, and the first chart, do not
+// pay for compiling them in their own task.
+function warmUp() {
+  const s = new engine.Session();
+  try {
+    s.add(s.nextNodeName(), {});
+    s.undo();
+    s.redo();
+    s.remove("node-1");
+    s.setDown("node-2", true);
+  } finally {
+    s.free();
+  }
+  later(() => {
+    const s = new engine.Session();
+    const canvas = Object.assign(document.createElement("canvas"), { width: 600, height: 400 });
+    try {
+      s.drawChart(canvas, "shares", {});
+    } catch {
+      // Only a warm-up: the charts report their own errors.
+    } finally {
+      s.free();
+    }
+  });
 }
 
 main().catch((e) => {
