@@ -118,20 +118,21 @@ pub fn data(
     job.data().ok_or_else(|| Error::InvalidOption("the spread sweep did not finish".into()))
 }
 
-/// [`data`] in pieces: each [`step`](SpreadJob::step) sweeps one hash (the configured one,
-/// then each of the band's), so a page can spread the band's five extra sweeps over tasks.
+/// [`data`] in pieces: each [`step`](SpreadJob::step) is one piece of a sweep (see
+/// [`analysis::SweepJob`]) of the configured hash, then of each of the band's, so a page can
+/// spread the band's five extra sweeps over short tasks.
 ///
 /// ```
 /// use ringlab::{charts::spread, Config, NodeSpec};
 /// let nodes: Vec<NodeSpec> = ["a", "b", "c"].into_iter().map(NodeSpec::new).collect();
 /// let mut job = spread::SpreadJob::new(&Config::default(), &nodes, 100, 12, true)?;
-/// assert!(!job.step()?, "the configured hash");
-/// assert!(job.data().is_none(), "not before the band's hashes");
 /// let mut steps = 1;
 /// while !job.step()? {
+///     assert!(job.data().is_none(), "nothing before every sweep is done");
 ///     steps += 1;
 /// }
-/// assert_eq!(steps, spread::BAND_HASHES.len(), "then one step per band hash");
+/// // 3,000 points per sweep: hashed in one piece, measured in another; six hashes.
+/// assert_eq!(steps, 2 * (1 + spread::BAND_HASHES.len()));
 /// assert!(job.data().unwrap().points.iter().all(|p| p.band.is_some()));
 /// # Ok::<(), ringlab::Error>(())
 /// ```
@@ -147,6 +148,8 @@ pub struct SpreadJob {
     bands: Vec<Option<Band>>,
     /// Band hashes swept so far.
     swept: usize,
+    /// The sweep under way (the configured hash's, then each band hash's).
+    sweep: Option<analysis::SweepJob>,
 }
 
 impl SpreadJob {
@@ -179,16 +182,30 @@ impl SpreadJob {
             band_hashes: if band { BAND_HASHES.to_vec() } else { Vec::new() },
             main: None,
             swept: 0,
+            sweep: None,
         })
     }
 
-    /// Sweeps the next hash; `true` when every sweep is done.
+    /// The next piece of a sweep (see [`analysis::SweepJob`]): the configured hash's, then
+    /// each band hash's; `true` when every sweep is done.
     pub fn step(&mut self) -> Result<bool, Error> {
+        if self.is_done() {
+            return Ok(true);
+        }
+        let hash = if self.main.is_none() { self.config.hash } else { self.band_hashes[self.swept] };
+        let sweep = match &mut self.sweep {
+            Some(sweep) => sweep,
+            None => self.sweep.insert(analysis::SweepJob::new(&Config { hash, ..self.config.clone() }, &self.nodes, &self.kept)?),
+        };
+        if !sweep.step()? {
+            return Ok(false);
+        }
+        let steps = sweep.steps().map(<[SweepStep]>::to_vec).unwrap_or_default();
+        self.sweep = None;
         if self.main.is_none() {
-            self.main = Some(analysis::vnode_sweep(&self.config, &self.nodes, &self.kept)?);
-        } else if let Some(&hash) = self.band_hashes.get(self.swept) {
-            let sweep = analysis::vnode_sweep(&Config { hash, ..self.config.clone() }, &self.nodes, &self.kept)?;
-            for (slot, step) in self.bands.iter_mut().zip(&sweep) {
+            self.main = Some(steps);
+        } else {
+            for (slot, step) in self.bands.iter_mut().zip(&steps) {
                 *slot = Some(widen(*slot, step));
             }
             self.swept += 1;
