@@ -70,8 +70,11 @@ export class Charts {
       this.observer.observe(figure);
     }
     // The band rebuilds the sweep for five more hashes: several times the work, so on request.
+    // Its checkbox is in the spread chart's figure: a click on it means the chart is on screen,
+    // even before the observer says so (scrolling to the box can be what brought it there).
     document.getElementById("spread-band").addEventListener("change", () => {
       this.dirty.add("spread");
+      this.visible.add("spread");
       this.flush();
     });
   }
