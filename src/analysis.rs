@@ -184,56 +184,148 @@ pub struct SweepStep {
 /// # Ok::<(), ringlab::Error>(())
 /// ```
 pub fn vnode_sweep(config: &Config, nodes: &[NodeSpec], vnodes: &[u32]) -> Result<Vec<SweepStep>, Error> {
-    crate::limits::check("vnode counts in a sweep", vnodes.len() as u64, crate::limits::MAX_SWEEP_STEPS as u64)?;
-    let Some(&most) = vnodes.iter().max() else {
-        return Ok(Vec::new());
-    };
-    let widest = Config { vnodes: most, ..config.clone() };
-    // Checks the config, names and point cap as building the widest ring would.
-    let hasher = Ring::new(widest.clone())?;
-    crate::ring::check_names(&[], nodes)?;
-    let mut counts = Vec::with_capacity(nodes.len());
-    let mut total = 0u64;
-    for node in nodes {
-        crate::ring::check_weight(node.weight)?;
-        let points = widest.points_for(node.weight)?;
-        total += u64::from(points);
-        if total > crate::MAX_POINTS {
-            return Err(Error::TooManyPoints { points: total });
+    let mut job = SweepJob::new(config, nodes, vnodes)?;
+    while !job.step()? {}
+    Ok(job.steps().map(<[SweepStep]>::to_vec).unwrap_or_default())
+}
+
+/// Points a [`SweepJob`] hashes per step.
+pub const SWEEP_PIECE_POINTS: usize = 20_000;
+
+/// [`vnode_sweep`] in pieces: each [`step`](SweepJob::step) hashes at most
+/// [`SWEEP_PIECE_POINTS`] points of the widest ring, and a last one sorts them and measures
+/// every vnode count, so a page can run a sweep of a large ring as several short tasks.
+///
+/// ```
+/// use ringlab::{analysis, Config, NodeSpec, Ring};
+/// let nodes: Vec<NodeSpec> = (0..50).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+/// // 50 nodes × 1,000 vnodes: 50,000 points, hashed in three pieces, then measured.
+/// let mut job = analysis::SweepJob::new(&Config::default(), &nodes, &[10, 1000])?;
+/// let mut steps = 1;
+/// while !job.step()? {
+///     steps += 1;
+/// }
+/// assert_eq!(steps, 4);
+/// // The 10-vnode step measures the ring those nodes make at 10 vnodes.
+/// let ring = Ring::with_nodes(Config { vnodes: 10, ..Config::default() }, nodes.iter().map(|n| n.name.as_str()))?;
+/// assert_eq!(job.steps().unwrap()[0].spread, analysis::spread(&ring).unwrap());
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SweepJob {
+    config: Config,
+    nodes: Vec<NodeSpec>,
+    vnodes: Vec<u32>,
+    /// Hashes labels as the widest ring would (`None`: no vnode counts, nothing to do).
+    hasher: Option<Ring>,
+    /// Points of each node in the widest ring.
+    counts: Vec<u32>,
+    /// Each point of the widest ring with its vnode index, hashed once: (position, owner, vnode).
+    points: Vec<(u64, u32, u32)>,
+    /// The next point to hash: node, vnode.
+    next: (usize, u32),
+    steps: Option<Vec<SweepStep>>,
+}
+
+impl SweepJob {
+    /// Checks everything [`vnode_sweep`] checks before hashing anything.
+    pub fn new(config: &Config, nodes: &[NodeSpec], vnodes: &[u32]) -> Result<SweepJob, Error> {
+        crate::limits::check("vnode counts in a sweep", vnodes.len() as u64, crate::limits::MAX_SWEEP_STEPS as u64)?;
+        let mut job = SweepJob {
+            config: config.clone(),
+            nodes: nodes.to_vec(),
+            vnodes: vnodes.to_vec(),
+            hasher: None,
+            counts: Vec::with_capacity(nodes.len()),
+            points: Vec::new(),
+            next: (0, 0),
+            steps: None,
+        };
+        let Some(&most) = vnodes.iter().max() else {
+            job.steps = Some(Vec::new());
+            return Ok(job);
+        };
+        let widest = Config { vnodes: most, ..config.clone() };
+        // Checks the config, names and point cap as building the widest ring would.
+        job.hasher = Some(Ring::new(widest.clone())?);
+        crate::ring::check_names(&[], nodes)?;
+        let mut total = 0u64;
+        for node in nodes {
+            crate::ring::check_weight(node.weight)?;
+            let points = widest.points_for(node.weight)?;
+            total += u64::from(points);
+            if total > crate::MAX_POINTS {
+                return Err(Error::TooManyPoints { points: total });
+            }
+            job.counts.push(points);
         }
-        counts.push(points);
+        job.points.reserve_exact(total as usize);
+        Ok(job)
     }
-    // Each point of the widest ring with its vnode index, hashed once: (position, owner, vnode).
-    let mut points: Vec<(u64, u32, u32)> = Vec::with_capacity(total as usize);
-    let mut label = Vec::new();
-    for (owner, (node, &count)) in nodes.iter().zip(&counts).enumerate() {
-        for i in 0..count {
-            label.clear();
-            label.extend_from_slice(node.name.as_bytes());
-            label.push(b'#');
-            label.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
-            points.push((hasher.key_position(&label), owner as u32, i));
+
+    /// Hashes the next piece of points, or (once all are hashed) measures every vnode count;
+    /// `true` when the sweep is done.
+    pub fn step(&mut self) -> Result<bool, Error> {
+        if self.steps.is_some() {
+            return Ok(true);
         }
+        let Some(hasher) = &self.hasher else { return Ok(true) };
+        if self.next.0 < self.nodes.len() {
+            let mut label = Vec::new();
+            let mut budget = SWEEP_PIECE_POINTS;
+            while budget > 0 && self.next.0 < self.nodes.len() {
+                let (owner, i) = self.next;
+                if i >= self.counts[owner] {
+                    self.next = (owner + 1, 0);
+                    continue;
+                }
+                label.clear();
+                label.extend_from_slice(self.nodes[owner].name.as_bytes());
+                label.push(b'#');
+                label.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+                self.points.push((hasher.key_position(&label), owner as u32, i));
+                self.next.1 += 1;
+                budget -= 1;
+            }
+            // Nodes left with nothing to hash are skipped now, so the last piece is the one
+            // that measures.
+            while self.next.0 < self.nodes.len() && self.next.1 >= self.counts[self.next.0] {
+                self.next = (self.next.0 + 1, 0);
+            }
+            return Ok(false);
+        }
+        self.steps = Some(self.measure()?);
+        Ok(true)
     }
-    // The ring's order: by position, then (on a collision) by name.
-    points.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name)));
-    let weights: Vec<f64> = nodes.iter().map(|n| n.weight).collect();
-    vnodes
-        .iter()
-        .map(|&v| {
-            let step = Config { vnodes: v, ..config.clone() };
-            step.validate()?;
-            let limits = weights.iter().map(|&w| step.points_for(w)).collect::<Result<Vec<u32>, _>>()?;
-            let kept = points
-                .iter()
-                .filter(|&&(_, owner, vnode)| vnode < limits[owner as usize])
-                .map(|&(pos, owner, _)| (pos, owner as usize));
-            let shares = shares_of(kept, weights.len(), config.bits.size());
-            let spread = Spread::of(&shares, &weights).ok_or(Error::EmptyRing)?;
-            let theoretical_rsd = theoretical_rsd(weights.len() as u32, v);
-            Ok(SweepStep { vnodes: v, spread, theoretical_rsd })
-        })
-        .collect()
+
+    /// The sweep's steps, once done.
+    pub fn steps(&self) -> Option<&[SweepStep]> {
+        self.steps.as_deref()
+    }
+
+    /// Sorts the hashed points and measures the ring of each vnode count.
+    fn measure(&mut self) -> Result<Vec<SweepStep>, Error> {
+        let (nodes, points, config) = (&self.nodes, &mut self.points, &self.config);
+        // The ring's order: by position, then (on a collision) by name.
+        points.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name)));
+        let weights: Vec<f64> = nodes.iter().map(|n| n.weight).collect();
+        self.vnodes
+            .iter()
+            .map(|&v| {
+                let step = Config { vnodes: v, ..config.clone() };
+                step.validate()?;
+                let limits = weights.iter().map(|&w| step.points_for(w)).collect::<Result<Vec<u32>, _>>()?;
+                let kept = points
+                    .iter()
+                    .filter(|&&(_, owner, vnode)| vnode < limits[owner as usize])
+                    .map(|&(pos, owner, _)| (pos, owner as usize));
+                let shares = shares_of(kept, weights.len(), config.bits.size());
+                let spread = Spread::of(&shares, &weights).ok_or(Error::EmptyRing)?;
+                let theoretical_rsd = theoretical_rsd(weights.len() as u32, v);
+                Ok(SweepStep { vnodes: v, spread, theoretical_rsd })
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

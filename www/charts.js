@@ -1,6 +1,8 @@
 // The charts section: four charts drawn by the engine (Rust + plotters) on canvases, each
-// with PNG and CSV downloads. Each chart is redrawn in its own task after a change, and its
-// draw time is shown under it.
+// with PNG and CSV downloads. After a change, a chart's data is computed in pieces, one task
+// each (the engine's prepareChart: one hash's sweep, one cluster size, one algorithm), and
+// then drawn in a task of its own, so no chart blocks the page for long; the times are shown
+// under it.
 
 const LOOKUP_KEYS = 10000;
 const dark = () => matchMedia("(prefers-color-scheme: dark)").matches;
@@ -22,22 +24,20 @@ function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
-// Nanoseconds per lookup of each algorithm in this browser, on the session's nodes (a clock
-// is the browser's: wasm has none).
-function lookupCosts(session, algorithms) {
-  return algorithms.map((algorithm) => {
-    let ring;
-    try {
-      ring = session.ringFor(algorithm);
-      const start = performance.now();
-      ring.keyOwners("key:", LOOKUP_KEYS);
-      return ((performance.now() - start) * 1e6) / LOOKUP_KEYS;
-    } catch {
-      return NaN;
-    } finally {
-      ring?.free();
-    }
-  });
+// Nanoseconds per lookup of `algorithm` in this browser, on the session's nodes (a clock is
+// the browser's: wasm has none).
+function lookupCost(session, algorithm) {
+  let ring;
+  try {
+    ring = session.ringFor(algorithm);
+    const start = performance.now();
+    ring.keyOwners("key:", LOOKUP_KEYS);
+    return ((performance.now() - start) * 1e6) / LOOKUP_KEYS;
+  } catch {
+    return NaN;
+  } finally {
+    ring?.free();
+  }
 }
 
 export class Charts {
@@ -48,6 +48,7 @@ export class Charts {
     this.later = later;
     this.engine = engine;
     this.csv = {};
+    this.runs = {};
     this.visible = new Set();
     this.dirty = new Set();
     this.observer = new IntersectionObserver((entries) => {
@@ -69,8 +70,11 @@ export class Charts {
       this.observer.observe(figure);
     }
     // The band rebuilds the sweep for five more hashes: several times the work, so on request.
+    // Its checkbox is in the spread chart's figure: a click on it means the chart is on screen,
+    // even before the observer says so (scrolling to the box can be what brought it there).
     document.getElementById("spread-band").addEventListener("change", () => {
       this.dirty.add("spread");
+      this.visible.add("spread");
       this.flush();
     });
   }
@@ -89,32 +93,61 @@ export class Charts {
     const due = (name) => this.visible.has(name) && this.dirty.delete(name);
     const band = document.getElementById("spread-band").checked;
     for (const name of ["spread", "shares", "moves"]) {
-      if (due(name)) this.draw(name, (c, dpr) => session.drawChart(c, name, { dark: dark(), dpr, band }));
+      if (!due(name)) continue;
+      const opts = name === "spread" ? { band } : {};
+      this.draw(name, () => session.prepareChart(name, opts), (c, dpr) => session.drawChart(c, name, { dark: dark(), dpr, ...opts }));
     }
     if (!due("algorithms")) return;
-    // Timing every algorithm is a task of its own, before the chart that shows the times.
-    const version = this.version;
-    this.later(() => {
-      if (version === this.version) this.lookups = lookupCosts(session, this.engine().algorithms());
-    });
-    this.draw("algorithms", (c, dpr) => {
-      const out = session.drawChart(c, "algorithms", { dark: dark(), dpr, lookupNs: this.lookups ?? [] });
-      this.renderTable(out.table);
-      return out;
-    });
+    // Timing each algorithm is a piece of its own, before the rows and the chart.
+    const algorithms = this.engine().algorithms();
+    const lookupNs = [];
+    this.draw(
+      "algorithms",
+      () => {
+        if (lookupNs.length < algorithms.length) {
+          lookupNs.push(lookupCost(session, algorithms[lookupNs.length]));
+          return false;
+        }
+        return session.prepareChart("algorithms");
+      },
+      (c, dpr) => {
+        const out = session.drawChart(c, "algorithms", { dark: dark(), dpr, lookupNs });
+        this.renderTable(out.table);
+        return out;
+      },
+    );
   }
 
-  draw(name, paint) {
+  // Computes a chart's data with prepare() (one piece per task, until it returns true), then
+  // draws it with paint(canvas, dpr) in a task of its own; a newer change stops both.
+  draw(name, prepare, paint) {
     const figure = document.querySelector(`figure[data-chart="${name}"]`);
     const status = figure.querySelector(".chart-status");
     const version = this.version;
-    this.later(() => {
-      if (version !== this.version) return; // a newer change is on its way
+    const run = (this.runs[name] = {}); // a newer draw of this chart (e.g. the band) takes over
+    const current = () => version === this.version && this.runs[name] === run;
+    let pieces = 0, longest = 0;
+    const step = () => {
+      if (!current()) return; // a newer change is on its way
+      const start = performance.now();
+      let done;
+      try {
+        done = prepare();
+      } catch {
+        done = true; // drawing reports the error
+      }
+      pieces++;
+      longest = Math.max(longest, performance.now() - start);
+      this.later(done ? finish : step);
+    };
+    const finish = () => {
+      if (!current()) return;
       const canvas = figure.querySelector("canvas");
       const start = performance.now();
       try {
         this.csv[name] = paint(canvas, fit(canvas)).csv;
-        status.textContent = `Drawn in ${(performance.now() - start).toFixed(0)} ms.`;
+        const data = pieces > 1 ? ` Its data took ${pieces} tasks, the longest ${longest.toFixed(0)} ms.` : ` Its data took ${longest.toFixed(0)} ms.`;
+        status.textContent = `Drawn in ${(performance.now() - start).toFixed(0)} ms.${data}`;
         status.classList.remove("error");
         figure.dataset.drawn = "1";
       } catch (e) {
@@ -122,7 +155,8 @@ export class Charts {
         status.classList.add("error");
         figure.dataset.drawn = "0";
       }
-    });
+    };
+    this.later(step);
   }
 
   renderTable(table) {

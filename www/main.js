@@ -1,9 +1,11 @@
 // The playground's wiring: DOM events → the engine's Session → canvas and text. Every number,
 // label and capability shown comes from the Session; this file only moves them to the DOM.
-// The engine module, imported in main(); replaced by a fresh instance if it ever traps.
-let engine;
+// The engine module: imported with the page's other modules (fetched together, not one after
+// the other), started in main(); replaced by a fresh instance if it ever traps.
+import * as firstEngine from "./pkg/ringlab.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
+let engine;
 
 const $ = (id) => document.getElementById(id);
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -101,42 +103,69 @@ function cell(text, className) {
   return td;
 }
 
+// The node table, updated in place: rows are made once and reused, and only what changed is
+// written, so a change to a 100-node table costs the browser a small relayout instead of a
+// whole new table (building the rows afresh made that layout the page's longest task).
 function renderLegend(caps) {
   const rows = session.nodes();
-  $("legend").querySelector("tbody").replaceChildren(
-    ...rows.map((node, i) => {
-      const row = document.createElement("tr");
-      row.className = [i === selected ? "selected" : "", node.down ? "down" : ""].join(" ").trim();
-      const name = cell("");
-      const swatch = document.createElement("span");
-      swatch.className = "swatch";
-      swatch.style.background = view.slotColour(node.colour);
-      name.append(swatch, node.name);
-      const weightCell = document.createElement("td");
-      const weight = document.createElement("input");
-      Object.assign(weight, { type: "number", step: "any", min: "0.01", value: String(node.weight), disabled: !caps.weights });
-      weight.setAttribute("aria-label", `Weight of ${node.name}`);
-      weight.addEventListener("change", () => apply(() => session.setWeight(node.name, Number(weight.value)), $("legend-error")));
-      weightCell.append(weight);
-      const share = node.share === null ? "sampled" : `${(node.share * 100).toFixed(2)}%`;
-      const action = document.createElement("td");
-      const remove = document.createElement("button");
-      Object.assign(remove, { type: "button", className: "secondary", textContent: "Remove" });
-      remove.setAttribute("aria-label", `Remove ${node.name}`);
-      if (node.removalRule) {
-        remove.disabled = true;
-        remove.title = node.removalRule;
-      }
-      remove.addEventListener("click", () => apply(() => session.remove(node.name), $("legend-error")));
-      const down = document.createElement("button");
-      Object.assign(down, { type: "button", className: "secondary", textContent: node.down ? "Up" : "Down" });
-      down.setAttribute("aria-label", `Mark ${node.name} ${node.down ? "up" : "down"}`);
-      down.addEventListener("click", () => apply(() => session.setDown(node.name, !node.down), $("legend-error")));
-      action.append(down, remove);
-      row.append(name, cell(node.zone ?? "–"), weightCell, cell(node.points.toLocaleString("en-US"), "num"), cell(share, "num"), cell(node.keys.toLocaleString("en-US"), "num"), cell(`${(node.traffic * 100).toFixed(1)}%`, "num"), action);
-      return row;
-    }),
-  );
+  const tbody = $("legend").querySelector("tbody");
+  while (tbody.rows.length > rows.length) tbody.lastElementChild.remove();
+  while (tbody.rows.length < rows.length) tbody.append(legendRow());
+  rows.forEach((node, i) => fillRow(tbody.rows[i], node, i, caps));
+}
+
+// One row's elements and listeners; the listeners act on the node the row shows now.
+function legendRow() {
+  const row = document.createElement("tr");
+  const name = cell("");
+  const swatch = document.createElement("span");
+  swatch.className = "swatch";
+  const label = document.createTextNode("");
+  name.append(swatch, label);
+  const weightCell = document.createElement("td");
+  const weight = document.createElement("input");
+  Object.assign(weight, { type: "number", step: "any", min: "0.01" });
+  weight.addEventListener("change", () => apply(() => session.setWeight(row.node.name, Number(weight.value)), $("legend-error")));
+  weightCell.append(weight);
+  const button = (text) => Object.assign(document.createElement("button"), { type: "button", className: "secondary", textContent: text });
+  const down = button("Down");
+  down.addEventListener("click", () => apply(() => session.setDown(row.node.name, !row.node.down), $("legend-error")));
+  const remove = button("Remove");
+  remove.addEventListener("click", () => apply(() => session.remove(row.node.name), $("legend-error")));
+  const action = document.createElement("td");
+  action.append(down, remove);
+  const [zone, points, share, keys, traffic] = [cell(""), cell("", "num"), cell("", "num"), cell("", "num"), cell("", "num")];
+  row.append(name, zone, weightCell, points, share, keys, traffic, action);
+  row.parts = { swatch, label, zone, weight, points, share, keys, traffic, down, remove };
+  return row;
+}
+
+// Sets what a row shows, writing only what differs (an unchanged write still costs layout).
+function fillRow(row, node, i, caps) {
+  const p = row.parts;
+  row.node = node;
+  const put = (el, key, value) => el[key] !== value && (el[key] = value);
+  const attr = (el, name, value) => {
+    if (value === undefined || value === null) el.hasAttribute(name) && el.removeAttribute(name);
+    else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  };
+  attr(row, "class", [i === selected ? "selected" : "", node.down ? "down" : ""].join(" ").trim() || undefined);
+  const colour = view.slotColour(node.colour);
+  if (p.colour !== colour) p.swatch.style.background = p.colour = colour; // style reads back normalised
+  put(p.label, "data", node.name);
+  put(p.zone, "textContent", node.zone ?? "–");
+  put(p.weight, "value", String(node.weight));
+  put(p.weight, "disabled", !caps.weights);
+  attr(p.weight, "aria-label", `Weight of ${node.name}`);
+  put(p.points, "textContent", node.points.toLocaleString("en-US"));
+  put(p.share, "textContent", node.share === null ? "sampled" : `${(node.share * 100).toFixed(2)}%`);
+  put(p.keys, "textContent", node.keys.toLocaleString("en-US"));
+  put(p.traffic, "textContent", `${(node.traffic * 100).toFixed(1)}%`);
+  put(p.down, "textContent", node.down ? "Up" : "Down");
+  attr(p.down, "aria-label", `Mark ${node.name} ${node.down ? "up" : "down"}`);
+  attr(p.remove, "aria-label", `Remove ${node.name}`);
+  put(p.remove, "disabled", Boolean(node.removalRule));
+  attr(p.remove, "title", node.removalRule || undefined);
 }
 
 // ---- changes ---------------------------------------------------------------------------
@@ -168,7 +197,8 @@ function show(t, status = "") {
   change = { moved: t.exact?.arcs ?? [], movers: t.movers };
   startAnimation(change, 900);
   syncControls();
-  saveUrl();
+  // The link in a task of its own: replacing a long URL costs the browser several ms.
+  later(saveUrl);
   later(() => {
     render();
     refollow();
@@ -324,8 +354,13 @@ function useKeys(text) {
   later(next);
 }
 
-function wire() {
+// The choices the settings controls offer (the controls show the session's settings).
+function fillChoices() {
   for (const name of engine.algorithms()) $("algorithm").append(new Option(name, name));
+  for (const name of engine.hashes()) $("hash").append(new Option(name, name));
+}
+
+function wire() {
   for (const id of ["work-items", "work-bytes", "work-rate"]) $(id).addEventListener("change", applyWorkload);
   $("keys-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -356,7 +391,6 @@ function wire() {
     e.preventDefault();
     importConfig();
   });
-  for (const name of engine.hashes()) $("hash").append(new Option(name, name));
   charts = new Charts(later, () => engine);
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -453,7 +487,7 @@ function wire() {
       follow(h.key.key);
     }
   });
-  new ResizeObserver(() => view.data && render()).observe(canvas);
+  new ResizeObserver(() => view.data && !view.fits() && render()).observe(canvas);
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", render);
   window.addEventListener("hashchange", () => {
     if (location.hash === session.link()) return; // our own replaceState
@@ -507,18 +541,53 @@ function open(link) {
 }
 
 async function main() {
-  engine = await import("./pkg/ringlab.js");
+  engine = firstEngine;
   await engine.default();
   const trapped = (e) => e instanceof WebAssembly.RuntimeError;
   window.addEventListener("error", (e) => trapped(e.error) && recover(e.error));
   window.addEventListener("unhandledrejection", (e) => trapped(e.reason) && recover(e.reason));
   view = new RingView($("ring"), engine.palette());
   perf.view = view; // the page tests redraw the still picture without the change's overlays
-  wire();
+  // The ring first, in a task that ends with it on screen; the controls' listeners and the
+  // charts in the next.
+  fillChoices();
   open(location.hash);
   render();
-  $("last-change").textContent = "Add or remove a node to see exactly what moves.";
-  document.body.dataset.ready = "1";
+  later(() => {
+    wire();
+    if (session.nodes().length >= 2) charts.update(session);
+    later(warmUp);
+    $("last-change").textContent = "Add or remove a node to see exactly what moves.";
+    document.body.dataset.ready = "1";
+  });
+}
+
+// The engine compiles each of its functions on first call: a throwaway five-node session goes
+// through a change, an undo, a redo and a node down once, and (in a task of its own) draws a
+// small chart off screen, so the user's first change on a big ring, and the first chart, do not
+// pay for compiling them in their own task.
+function warmUp() {
+  const s = new engine.Session();
+  try {
+    s.add(s.nextNodeName(), {});
+    s.undo();
+    s.redo();
+    s.remove("node-1");
+    s.setDown("node-2", true);
+  } finally {
+    s.free();
+  }
+  later(() => {
+    const s = new engine.Session();
+    const canvas = Object.assign(document.createElement("canvas"), { width: 600, height: 400 });
+    try {
+      s.drawChart(canvas, "shares", {});
+    } catch {
+      // Only a warm-up: the charts report their own errors.
+    } finally {
+      s.free();
+    }
+  });
 }
 
 main().catch((e) => {

@@ -12,9 +12,15 @@ const angle = (fraction) => fraction * TAU - Math.PI / 2; // 0 at the top, clock
 const DOT_LIMIT = 5000;
 const LANES = 7;
 
+// Parsed once per colour: an animation frame mixes the colours of up to 5,000 moving keys.
+const parsed = new Map();
 function rgb(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  let c = parsed.get(hex);
+  if (!c) {
+    const n = parseInt(hex.slice(1), 16);
+    parsed.set(hex, (c = [(n >> 16) & 255, (n >> 8) & 255, n & 255]));
+  }
+  return c;
 }
 function mix(a, b, t) {
   const [x, y] = [rgb(a), rgb(b)];
@@ -50,6 +56,14 @@ export class RingView {
     const ctx = canvas.getContext("2d");
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     return ctx;
+  }
+
+  // Whether the canvas's backing store already has its CSS size × devicePixelRatio (a resize
+  // notification that changes nothing needs no redraw).
+  fits() {
+    const g = this.geometry();
+    const dpr = window.devicePixelRatio || 1;
+    return this.canvas.width === Math.max(1, Math.round(g.width * dpr)) && this.canvas.height === Math.max(1, Math.round(g.height * dpr));
   }
 
   // The colour of colour slot `slot`; NO_OWNER (an unavailable key) is drawn muted.
@@ -214,12 +228,20 @@ export class RingView {
     const movers = overlay.movers;
     if (movers) {
       const t = overlay.t ?? 1;
+      // Most moving keys share a few (old owner, new owner) pairs: mix each pair once.
+      const mixed = new Map();
+      const colour = (from, to) => {
+        const key = `${from},${to}`;
+        let c = mixed.get(key);
+        if (c === undefined) mixed.set(key, (c = mix(this.slotColour(from), this.slotColour(to), t)));
+        return c;
+      };
       for (let m = 0; m < movers.index.length; m++) {
         const [x, y] = this.dotAt(g, movers.index[m], movers.position[m]);
         const d = 3 + 2 * Math.sin(Math.PI * t);
         ctx.fillStyle = theme.bg;
         ctx.fillRect(x - d - 1, y - d - 1, 2 * d + 2, 2 * d + 2);
-        ctx.fillStyle = mix(this.slotColour(movers.from[m]), this.slotColour(movers.to[m]), t);
+        ctx.fillStyle = colour(movers.from[m], movers.to[m]);
         ctx.fillRect(x - d, y - d, 2 * d, 2 * d);
       }
     }

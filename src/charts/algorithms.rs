@@ -33,9 +33,9 @@ pub struct AlgorithmsData {
     pub rows: Vec<AlgorithmRow>,
 }
 
-/// Runs [`compare::compare`] and pairs each report with `lookup_ns[i]` (the caller's
-/// measurement for `algorithms[i]`; missing, negative or non-finite entries count as not
-/// measured). An algorithm that refuses these nodes gets a row with the error's message.
+/// The rows of [`compare::compare`] (computed as [`AlgorithmsJob`] does), each report paired
+/// with `lookup_ns[i]` (the caller's measurement for `algorithms[i]`; missing, negative or
+/// non-finite entries count as not measured). An algorithm that refuses these nodes gets a row with the error's message.
 ///
 /// ```
 /// use ringlab::algo::{Algorithm, Options};
@@ -57,14 +57,82 @@ pub fn data(
     algorithms: &[Algorithm],
     lookup_ns: &[Option<f64>],
 ) -> Result<AlgorithmsData, Error> {
-    if nodes.len() < 2 {
-        return Err(Error::InvalidOption("comparing needs at least two nodes".into()));
+    let mut job = AlgorithmsJob::new(base, nodes, sample, algorithms)?;
+    while !job.step() {}
+    Ok(job.data(lookup_ns))
+}
+
+/// [`data`] one algorithm at a time: each [`step`](AlgorithmsJob::step) computes one row
+/// ([`compare::report`]), so a page can spread the comparison over several short tasks.
+///
+/// ```
+/// use ringlab::algo::{compare, Algorithm, Options};
+/// use ringlab::{charts::algorithms, migration::KeySample, NodeSpec};
+/// let nodes: Vec<NodeSpec> = (1..=6).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+/// let sample = KeySample::generated("key:", 500);
+/// let which = [Algorithm::Ring, Algorithm::Jump];
+/// let mut job = algorithms::AlgorithmsJob::new(&Options::new(Algorithm::Ring), &nodes, &sample, &which)?;
+/// assert!(!job.step(), "one row of two");
+/// assert_eq!(job.data(&[]).rows.len(), 1);
+/// assert!(job.step(), "both rows");
+/// let jump = compare::report(&Options::new(Algorithm::Ring), Algorithm::Jump, &nodes, &sample);
+/// assert_eq!(job.data(&[]).rows[1].report, jump.map_err(|e| e.to_string()));
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct AlgorithmsJob {
+    base: Options,
+    nodes: Vec<NodeSpec>,
+    sample: KeySample,
+    algorithms: Vec<Algorithm>,
+    /// Over the comparison's caps: every row says so (as [`compare::compare`] does).
+    refused: Option<Error>,
+    reports: Vec<(Algorithm, Result<Report, Error>)>,
+}
+
+impl AlgorithmsJob {
+    pub fn new(base: &Options, nodes: &[NodeSpec], sample: &KeySample, algorithms: &[Algorithm]) -> Result<AlgorithmsJob, Error> {
+        if nodes.len() < 2 {
+            return Err(Error::InvalidOption("comparing needs at least two nodes".into()));
+        }
+        if algorithms.is_empty() || sample.keys.is_empty() {
+            return Err(Error::InvalidOption("comparing needs at least one algorithm and one key".into()));
+        }
+        Ok(AlgorithmsJob {
+            base: base.clone(),
+            nodes: nodes.to_vec(),
+            sample: sample.clone(),
+            algorithms: algorithms.to_vec(),
+            refused: compare::check_work(nodes, sample, algorithms).err(),
+            reports: Vec::with_capacity(algorithms.len()),
+        })
     }
-    if algorithms.is_empty() || sample.keys.is_empty() {
-        return Err(Error::InvalidOption("comparing needs at least one algorithm and one key".into()));
+
+    /// Computes the next row (every row at once when the caps refuse them all); `true`
+    /// when every row is in.
+    pub fn step(&mut self) -> bool {
+        while let Some(&algorithm) = self.algorithms.get(self.reports.len()) {
+            let report = match &self.refused {
+                Some(e) => Err(e.clone()),
+                None => compare::report(&self.base, algorithm, &self.nodes, &self.sample),
+            };
+            self.reports.push((algorithm, report));
+            if self.refused.is_none() {
+                break;
+            }
+        }
+        self.is_done()
     }
-    let reports = compare::compare(base, nodes, sample, algorithms);
-    Ok(from_reports(reports, lookup_ns, nodes.len(), sample.keys.len()))
+
+    pub fn is_done(&self) -> bool {
+        self.reports.len() == self.algorithms.len()
+    }
+
+    /// The chart's data from the rows computed so far (all of them once
+    /// [`is_done`](AlgorithmsJob::is_done)), each paired with `lookup_ns[i]`.
+    pub fn data(&self, lookup_ns: &[Option<f64>]) -> AlgorithmsData {
+        from_reports(self.reports.clone(), lookup_ns, self.nodes.len(), self.sample.keys.len())
+    }
 }
 
 /// The same from reports the caller already has.

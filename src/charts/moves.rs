@@ -77,54 +77,120 @@ pub fn node_name(i: u32) -> String {
 /// # Ok::<(), ringlab::Error>(())
 /// ```
 pub fn data(options: &Options, nodes: RangeInclusive<u32>, sample: &KeySample) -> Result<MovesData, Error> {
-    let (first, last) = (*nodes.start(), *nodes.end());
-    if first < 2 || first > last || last > MAX_NODES {
-        return Err(Error::InvalidOption(format!(
-            "the moves chart needs 2 ≤ first ≤ last ≤ {MAX_NODES} nodes (got {first}..={last})"
-        )));
+    let mut job = MovesJob::new(options, nodes, sample)?;
+    while !job.step()? {}
+    Ok(job.data())
+}
+
+/// [`data`] one cluster size at a time: each [`step`](MovesJob::step) is one N (a join and
+/// a leave from the cluster of N nodes), so a page can spread the chart over short tasks.
+///
+/// ```
+/// use ringlab::algo::{Algorithm, Options};
+/// use ringlab::charts::moves;
+/// use ringlab::migration::KeySample;
+/// let sample = KeySample::generated("key:", 100);
+/// let mut job = moves::MovesJob::new(&Options::new(Algorithm::Jump), 2..=4, &sample)?;
+/// assert!(!job.step()? && !job.step()? && job.step()?, "N = 2, 3, 4");
+/// let steps = job.data().steps;
+/// assert_eq!(steps.iter().map(|s| s.nodes).collect::<Vec<_>>(), [2, 3, 4]);
+/// assert_eq!(steps[1].leaver, "node-3", "jump: the last bucket leaves");
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct MovesJob {
+    options: Options,
+    sample: KeySample,
+    /// The cluster of `next` nodes, grown one join at a time.
+    cluster: Cluster,
+    exact: bool,
+    /// Sampled owners of `cluster`: it is the "after" of one join and the "before" of the
+    /// next join and leave, so each state is looked up once.
+    owners: Vec<u32>,
+    next: u32,
+    last: u32,
+    steps: Vec<MoveStep>,
+}
+
+impl MovesJob {
+    pub fn new(options: &Options, nodes: RangeInclusive<u32>, sample: &KeySample) -> Result<MovesJob, Error> {
+        let (first, last) = (*nodes.start(), *nodes.end());
+        if first < 2 || first > last || last > MAX_NODES {
+            return Err(Error::InvalidOption(format!(
+                "the moves chart needs 2 ≤ first ≤ last ≤ {MAX_NODES} nodes (got {first}..={last})"
+            )));
+        }
+        let cluster = Cluster::new(options.clone(), (1..=first).map(|i| NodeSpec::new(node_name(i))))?;
+        let exact = cluster.arcs().is_some();
+        if !exact && sample.keys.is_empty() {
+            return Err(Error::InvalidOption(format!(
+                "{} has no exact arcs: give a key sample to count moves on",
+                options.algorithm.name()
+            )));
+        }
+        let owners = if exact { Vec::new() } else { owner_ids(&cluster, sample)? };
+        Ok(MovesJob {
+            options: options.clone(),
+            sample: sample.clone(),
+            cluster,
+            exact,
+            owners,
+            next: first,
+            last,
+            steps: Vec::with_capacity((last - first + 1) as usize),
+        })
     }
-    let mut cluster = Cluster::new(options.clone(), (1..=first).map(|i| NodeSpec::new(node_name(i))))?;
-    let exact = cluster.arcs().is_some();
-    if !exact && sample.keys.is_empty() {
-        return Err(Error::InvalidOption(format!(
-            "{} has no exact arcs: give a key sample to count moves on",
-            options.algorithm.name()
-        )));
-    }
-    // The values `hash % N` is taken of: those of the configured hash.
-    let hash_values = 1u128 << options.config.hash.bits();
-    let modulo = |from: u32, to: u32| {
-        migration::modulo_moved(u64::from(from), u64::from(to), hash_values) as f64 / hash_values as f64
-    };
-    let mut steps = Vec::with_capacity((last - first + 1) as usize);
-    // Sampled owners of the current state: it is the "after" of one join and the "before"
-    // of the next join and leave, so each state is looked up once.
-    let mut owners = if exact { Vec::new() } else { owner_ids(&cluster, sample)? };
-    for n in first..=last {
-        let leaver_index = if options.algorithm == Algorithm::Jump { n } else { n / 2 + 1 };
+
+    /// The join and the leave from the next cluster size; `true` when every size is done.
+    pub fn step(&mut self) -> Result<bool, Error> {
+        if self.is_done() {
+            return Ok(true);
+        }
+        let n = self.next;
+        // The values `hash % N` is taken of: those of the configured hash.
+        let hash_values = 1u128 << self.options.config.hash.bits();
+        let modulo = |from: u32, to: u32| {
+            migration::modulo_moved(u64::from(from), u64::from(to), hash_values) as f64 / hash_values as f64
+        };
+        let leaver_index = if self.options.algorithm == Algorithm::Jump { n } else { n / 2 + 1 };
         let leaver = node_name(leaver_index);
-        let mut left = cluster.clone();
+        let mut left = self.cluster.clone();
         left.remove(&leaver)?;
-        let mut joined = cluster.clone();
+        let mut joined = self.cluster.clone();
         joined.add(NodeSpec::new(node_name(n + 1)))?;
-        let (join_moved, leave_moved) = if exact {
-            (exact_moved(&cluster, &joined)?, exact_moved(&cluster, &left)?)
+        let (join_moved, leave_moved) = if self.exact {
+            (exact_moved(&self.cluster, &joined)?, exact_moved(&self.cluster, &left)?)
         } else {
-            let joined_owners = owner_ids(&joined, sample)?;
-            let moved = (changed(&owners, &joined_owners), changed(&owners, &owner_ids(&left, sample)?));
-            owners = joined_owners;
+            let joined_owners = owner_ids(&joined, &self.sample)?;
+            let moved = (changed(&self.owners, &joined_owners), changed(&self.owners, &owner_ids(&left, &self.sample)?));
+            self.owners = joined_owners;
             moved
         };
         let nf = f64::from(n);
-        steps.push(MoveStep {
+        self.steps.push(MoveStep {
             nodes: n,
             join: Moved { moved: join_moved, ideal: 1.0 / (nf + 1.0), modulo: modulo(n, n + 1) },
             leave: Moved { moved: leave_moved, ideal: 1.0 / nf, modulo: modulo(n, n - 1) },
             leaver,
         });
-        cluster = joined;
+        self.cluster = joined;
+        self.next += 1;
+        Ok(self.is_done())
     }
-    Ok(MovesData { algorithm: options.algorithm.name(), exact, sample_keys: sample.keys.len(), steps })
+
+    pub fn is_done(&self) -> bool {
+        self.next > self.last
+    }
+
+    /// The chart's data: the sizes done so far (every one once [`is_done`](MovesJob::is_done)).
+    pub fn data(&self) -> MovesData {
+        MovesData {
+            algorithm: self.options.algorithm.name(),
+            exact: self.exact,
+            sample_keys: self.sample.keys.len(),
+            steps: self.steps.clone(),
+        }
+    }
 }
 
 /// The exact fraction of positions that change owner.

@@ -65,8 +65,21 @@ pub fn data(cluster: &Cluster, sample: &KeySample) -> Result<SharesData, Error> 
         }
         Some(counts)
     };
+    from_counts(cluster, sample.keys.len(), counts)
+}
+
+/// [`data`] from keys already counted: `counts[i]` of the `keys` sample keys are node `i`'s
+/// (`None`: no sample). A caller that has located the sample (the session has) saves doing
+/// it again.
+pub fn from_counts(cluster: &Cluster, keys: usize, counts: Option<Vec<usize>>) -> Result<SharesData, Error> {
+    let nodes = cluster.nodes();
+    if nodes.is_empty() {
+        return Err(Error::EmptyRing);
+    }
+    if counts.as_ref().is_some_and(|c| c.len() != nodes.len() || c.iter().sum::<usize>() != keys) {
+        return Err(Error::InvalidOption("the counts must be one per node and add up to the keys".into()));
+    }
     let exact = cluster.exact_shares();
-    let keys = sample.keys.len();
     let sampled = |i: usize| counts.as_ref().map(|c| c[i] as f64 / keys as f64);
     let total_weight: f64 = nodes.iter().map(|n| n.weight).sum();
     let shares = nodes

@@ -113,55 +113,133 @@ pub fn data(
     steps: usize,
     band: bool,
 ) -> Result<SpreadData, Error> {
-    if nodes.len() < 2 {
-        return Err(Error::InvalidOption("the spread chart needs at least two nodes".into()));
-    }
-    Config { vnodes: current_vnodes, ..config.clone() }.validate()?;
-    let mut counts = log_spaced(steps.clamp(2, 200), MAX_SWEPT_VNODES);
-    counts.push(current_vnodes);
-    counts.sort_unstable();
-    counts.dedup();
-    let mut kept = Vec::with_capacity(counts.len());
-    for v in counts {
-        if ring_points(config, nodes, v)? <= MAX_SWEEP_POINTS {
-            kept.push(v);
-        }
-    }
-    if kept.is_empty() {
-        return Err(Error::InvalidOption(format!(
-            "the spread chart sweeps at most {MAX_SWEEP_POINTS} points per ring: too many nodes"
-        )));
-    }
+    let mut job = SpreadJob::new(config, nodes, current_vnodes, steps, band)?;
+    while !job.step()? {}
+    job.data().ok_or_else(|| Error::InvalidOption("the spread sweep did not finish".into()))
+}
 
-    let main = analysis::vnode_sweep(config, nodes, &kept)?;
-    let band_hashes: Vec<Hash> = if band { BAND_HASHES.to_vec() } else { Vec::new() };
-    let mut bands: Vec<Option<Band>> = vec![None; kept.len()];
-    for &hash in &band_hashes {
-        let sweep = analysis::vnode_sweep(&Config { hash, ..config.clone() }, nodes, &kept)?;
-        for (slot, step) in bands.iter_mut().zip(&sweep) {
-            *slot = Some(widen(*slot, step));
-        }
-    }
+/// [`data`] in pieces: each [`step`](SpreadJob::step) is one piece of a sweep (see
+/// [`analysis::SweepJob`]) of the configured hash, then of each of the band's, so a page can
+/// spread the band's five extra sweeps over short tasks.
+///
+/// ```
+/// use ringlab::{charts::spread, Config, NodeSpec};
+/// let nodes: Vec<NodeSpec> = ["a", "b", "c"].into_iter().map(NodeSpec::new).collect();
+/// let mut job = spread::SpreadJob::new(&Config::default(), &nodes, 100, 12, true)?;
+/// let mut steps = 1;
+/// while !job.step()? {
+///     assert!(job.data().is_none(), "nothing before every sweep is done");
+///     steps += 1;
+/// }
+/// // 3,000 points per sweep: hashed in one piece, measured in another; six hashes.
+/// assert_eq!(steps, 2 * (1 + spread::BAND_HASHES.len()));
+/// assert!(job.data().unwrap().points.iter().all(|p| p.band.is_some()));
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SpreadJob {
+    config: Config,
+    nodes: Vec<NodeSpec>,
+    current_vnodes: u32,
+    /// The vnode counts swept (within [`MAX_SWEEP_POINTS`]).
+    kept: Vec<u32>,
+    band_hashes: Vec<Hash>,
+    main: Option<Vec<SweepStep>>,
+    bands: Vec<Option<Band>>,
+    /// Band hashes swept so far.
+    swept: usize,
+    /// The sweep under way (the configured hash's, then each band hash's).
+    sweep: Option<analysis::SweepJob>,
+}
 
-    let points = main
-        .iter()
-        .zip(bands)
-        .map(|(step, band)| SpreadPoint {
-            vnodes: step.vnodes,
-            rsd: step.spread.rsd,
-            max_over_mean: step.spread.max_over_mean,
-            theoretical_rsd: step.theoretical_rsd,
-            band,
+impl SpreadJob {
+    pub fn new(config: &Config, nodes: &[NodeSpec], current_vnodes: u32, steps: usize, band: bool) -> Result<SpreadJob, Error> {
+        if nodes.len() < 2 {
+            return Err(Error::InvalidOption("the spread chart needs at least two nodes".into()));
+        }
+        Config { vnodes: current_vnodes, ..config.clone() }.validate()?;
+        let mut counts = log_spaced(steps.clamp(2, 200), MAX_SWEPT_VNODES);
+        counts.push(current_vnodes);
+        counts.sort_unstable();
+        counts.dedup();
+        let mut kept = Vec::with_capacity(counts.len());
+        for v in counts {
+            if ring_points(config, nodes, v)? <= MAX_SWEEP_POINTS {
+                kept.push(v);
+            }
+        }
+        if kept.is_empty() {
+            return Err(Error::InvalidOption(format!(
+                "the spread chart sweeps at most {MAX_SWEEP_POINTS} points per ring: too many nodes"
+            )));
+        }
+        Ok(SpreadJob {
+            config: config.clone(),
+            nodes: nodes.to_vec(),
+            current_vnodes,
+            bands: vec![None; kept.len()],
+            kept,
+            band_hashes: if band { BAND_HASHES.to_vec() } else { Vec::new() },
+            main: None,
+            swept: 0,
+            sweep: None,
         })
-        .collect();
-    Ok(SpreadData {
-        nodes: nodes.len(),
-        hash: config.hash,
-        ring_bits: config.bits.bits(),
-        current_vnodes,
-        band_hashes,
-        points,
-    })
+    }
+
+    /// The next piece of a sweep (see [`analysis::SweepJob`]): the configured hash's, then
+    /// each band hash's; `true` when every sweep is done.
+    pub fn step(&mut self) -> Result<bool, Error> {
+        if self.is_done() {
+            return Ok(true);
+        }
+        let hash = if self.main.is_none() { self.config.hash } else { self.band_hashes[self.swept] };
+        let sweep = match &mut self.sweep {
+            Some(sweep) => sweep,
+            None => self.sweep.insert(analysis::SweepJob::new(&Config { hash, ..self.config.clone() }, &self.nodes, &self.kept)?),
+        };
+        if !sweep.step()? {
+            return Ok(false);
+        }
+        let steps = sweep.steps().map(<[SweepStep]>::to_vec).unwrap_or_default();
+        self.sweep = None;
+        if self.main.is_none() {
+            self.main = Some(steps);
+        } else {
+            for (slot, step) in self.bands.iter_mut().zip(&steps) {
+                *slot = Some(widen(*slot, step));
+            }
+            self.swept += 1;
+        }
+        Ok(self.is_done())
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.main.is_some() && self.swept == self.band_hashes.len()
+    }
+
+    /// The chart's data, once every sweep is done.
+    pub fn data(&self) -> Option<SpreadData> {
+        let main = self.main.as_ref().filter(|_| self.is_done())?;
+        let points = main
+            .iter()
+            .zip(&self.bands)
+            .map(|(step, band)| SpreadPoint {
+                vnodes: step.vnodes,
+                rsd: step.spread.rsd,
+                max_over_mean: step.spread.max_over_mean,
+                theoretical_rsd: step.theoretical_rsd,
+                band: *band,
+            })
+            .collect();
+        Some(SpreadData {
+            nodes: self.nodes.len(),
+            hash: self.config.hash,
+            ring_bits: self.config.bits.bits(),
+            current_vnodes: self.current_vnodes,
+            band_hashes: self.band_hashes.clone(),
+            points,
+        })
+    }
 }
 
 /// How many points the ring of `nodes` has at `vnodes` per unit of weight.

@@ -329,6 +329,9 @@ pub struct Session {
     workload: Option<Workload>,
     /// Whether transitions also show the change under `hash % N`.
     compare_modulo: bool,
+    /// Chart data being computed in pieces for the current state.
+    #[cfg(feature = "charts")]
+    charts: charts::ChartJobs,
 }
 
 impl Session {
@@ -353,6 +356,8 @@ impl Session {
             pending_keys: None,
             workload: None,
             compare_modulo: false,
+            #[cfg(feature = "charts")]
+            charts: charts::ChartJobs::default(),
         }
     }
 
@@ -408,6 +413,10 @@ impl Session {
         let transition = self.transition(&self.state, &self.keys, &next, &keys, label.clone());
         let before = std::mem::replace(&mut self.state, next);
         self.keys = keys;
+        #[cfg(feature = "charts")]
+        {
+            self.charts = charts::ChartJobs::default();
+        }
         self.future.clear();
         self.past.push_back(Step { state: before, label });
         self.trim_history();
@@ -495,6 +504,10 @@ impl Session {
         let transition = self.transition(&self.state, &self.keys, &step.state, &keys, format!("{verb}: {}", step.label));
         let current = std::mem::replace(&mut self.state, step.state);
         self.keys = keys;
+        #[cfg(feature = "charts")]
+        {
+            self.charts = charts::ChartJobs::default();
+        }
         let back = Step { state: current, label: step.label };
         if undoing {
             self.future.push(back);

@@ -1,6 +1,8 @@
 //! `session.drawChart(canvas, kind, {dark, dpr, band, lookupNs})`: one of the session's
 //! charts drawn by plotters on a canvas; returns `{csv, table}` (`table` for the algorithms
-//! chart: `{caption, headers, rows}`, else `null`).
+//! chart: `{caption, headers, rows}`, else `null`). `session.prepareChart(kind, {band})`
+//! computes one piece of a chart's data per call (`true` when complete), so a page can
+//! spread a chart's work over several short tasks before `drawChart` only draws.
 
 use super::canvas::MeasuringCanvas;
 use super::session::Session;
@@ -51,6 +53,19 @@ impl Session {
             SessionChart::Algorithms(d) => draw(&area, d, &theme, Some(algorithms::table(d))),
         }?;
         to_js(&drawn)
+    }
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// One piece of chart `kind`'s data for the current state (one hash's sweep, one
+    /// cluster size, one algorithm's row), kept for `drawChart`: `true` once complete. Any
+    /// change to the session drops what was prepared.
+    #[wasm_bindgen(js_name = prepareChart)]
+    pub fn prepare_chart(&mut self, kind: JsValue, opts: JsValue) -> Result<bool, JsValue> {
+        let kind = super::string(&kind, "the chart kind")?;
+        let o: DrawOptions = options(&opts, &["band"])?;
+        self.inner.prepare_chart(&kind, o.band.unwrap_or(false)).map_err(error)
     }
 }
 
