@@ -320,3 +320,31 @@ fn cassandra_takes_explicit_tokens_from_js() {
     }
     assert_eq!(code(Ring::new(js(r#"{"algorithm": "cassandra", "nodes": ["c1"], "tokens": {"c1": "zero"}}"#))), "parse-error");
 }
+
+/// A chart's data prepared one piece per call (as the page does, a task each) draws the same
+/// chart as a fresh session that computes it in one go; bad kinds and options are refused.
+#[wasm_bindgen_test]
+fn charts_prepared_in_pieces_draw_what_one_call_draws() {
+    let canvas = || -> JsValue {
+        let make = js_sys::Function::new_no_args("const c = document.createElement('canvas'); c.width = 900; c.height = 560; return c;");
+        make.call0(&JsValue::UNDEFINED).unwrap()
+    };
+    let options = r#"{"nodes": ["a", "b", "c", "d"], "vnodes": 50}"#;
+    for kind in ["spread", "moves", "algorithms", "shares"] {
+        let mut pieces = Session::new(js(options)).unwrap();
+        let mut calls = 0;
+        while !pieces.prepare_chart(s(kind), JsValue::UNDEFINED).unwrap() {
+            calls += 1;
+            assert!(calls < 1000, "{kind}: prepareChart never finishes");
+        }
+        let drawn = pieces.draw_chart(canvas(), s(kind), JsValue::UNDEFINED).unwrap();
+        let fresh = Session::new(js(options)).unwrap().draw_chart(canvas(), s(kind), JsValue::UNDEFINED).unwrap();
+        let csv = get(&drawn, "csv").as_string().unwrap();
+        assert!(csv.lines().count() > 1, "{kind}: {csv}");
+        assert_eq!(csv, get(&fresh, "csv").as_string().unwrap(), "{kind}");
+    }
+    let mut session = Session::new(js(options)).unwrap();
+    assert_eq!(code(session.prepare_chart(s("pie"), JsValue::UNDEFINED)), "invalid-option");
+    assert_eq!(code(session.prepare_chart(n(1.0), JsValue::UNDEFINED)), "invalid-argument");
+    assert_eq!(code(session.prepare_chart(s("spread"), js(r#"{"dark": true}"#))), "invalid-option");
+}

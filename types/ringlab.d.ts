@@ -492,7 +492,13 @@ export class Session {
   nextNodeName(): string;
   /** These nodes under another algorithm, as a `Ring`. */
   ringFor(algorithm: AlgorithmName): Ring;
-  /** Draws a chart on `canvas` (the page's build has the charts). */
+  /**
+   * One piece of chart `kind`'s data for the current state (a piece of one hash's sweep, one
+   * cluster size, one algorithm's row), kept for `drawChart`; `true` once complete. Call it
+   * once per task until `true` to keep each task short. Any change drops it.
+   */
+  prepareChart(kind: ChartKind, options?: { band?: boolean }): boolean;
+  /** Draws a chart on `canvas` (the page's build has the charts); computes what `prepareChart` has not. */
   drawChart(canvas: HTMLCanvasElement, kind: ChartKind, options?: DrawChartOptions): DrawnChart;
 }
 
