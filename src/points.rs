@@ -29,9 +29,17 @@ use std::ops::ControlFlow;
 const WINDOW: usize = 4;
 
 /// The sorted points, and a bucket index over the top bits of the position.
+///
+/// Plain fields, no enum: a 32-bit ring's lookup reads `words` and `index` with no
+/// dispatch on the ring's width (see [`Points::owner_at_32`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Points {
-    store: Store,
+    /// The points, then `WINDOW` padding entries above every key: on rings of at most 32
+    /// bits `position << 32 | owner`, on wider rings the positions alone.
+    words: Vec<u64>,
+    /// On wider rings, the owners (and `WINDOW` padding entries, the first point's owner);
+    /// empty on rings of at most 32 bits.
+    owners: Vec<u32>,
     len: usize,
     /// `index[j]` is the first point whose position's top `k` bits are ≥ `j` (`2^k` entries).
     index: Vec<u32>,
@@ -39,25 +47,19 @@ pub(crate) struct Points {
     space_bits: u32,
 }
 
-/// The points, then `WINDOW` padding entries above every key, owned by the first owner.
-#[derive(Clone, Debug)]
-enum Store {
-    /// `position << 32 | owner`, for rings of at most 32 bits.
-    B32(Vec<u64>),
-    B64 { positions: Vec<u64>, owners: Vec<u32> },
-}
-
 impl Points {
     /// No points, on a ring whose positions are below `2^space_bits` (at most 64).
     pub(crate) fn new(space_bits: u32) -> Points {
-        let store = if space_bits <= 32 {
-            Store::B32(Vec::new())
-        } else {
-            Store::B64 { positions: Vec::new(), owners: Vec::new() }
-        };
-        let mut points = Points { store, len: 0, index: Vec::new(), index_shift: 0, space_bits };
+        let mut points =
+            Points { words: Vec::new(), owners: Vec::new(), len: 0, index: Vec::new(), index_shift: 0, space_bits };
         points.set(&[]);
         points
+    }
+
+    /// Whether each word holds a position and its owner (rings of at most 32 bits).
+    #[inline(always)]
+    fn packed(&self) -> bool {
+        self.space_bits <= 32
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -65,11 +67,7 @@ impl Points {
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
-        let store = match &self.store {
-            Store::B32(pairs) => pairs.capacity() * 8,
-            Store::B64 { positions, owners } => positions.capacity() * 8 + owners.capacity() * 4,
-        };
-        store + self.index.capacity() * 4
+        self.words.capacity() * 8 + self.owners.capacity() * 4 + self.index.capacity() * 4
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -80,18 +78,20 @@ impl Points {
     #[inline]
     pub(crate) fn position(&self, i: usize) -> u64 {
         assert!(i < self.len, "point {i} of {}", self.len);
-        match &self.store {
-            Store::B32(pairs) => pairs[i] >> 32,
-            Store::B64 { positions, .. } => positions[i],
+        if self.packed() {
+            self.words[i] >> 32
+        } else {
+            self.words[i]
         }
     }
 
     /// The owner of point `i` (`i < len`; from `len` on, the first point's owner).
     #[inline]
     pub(crate) fn owner(&self, i: usize) -> u32 {
-        match &self.store {
-            Store::B32(pairs) => pairs[i] as u32,
-            Store::B64 { owners, .. } => owners[i],
+        if self.packed() {
+            self.words[i] as u32
+        } else {
+            self.owners[i]
         }
     }
 
@@ -103,23 +103,19 @@ impl Points {
         let len = entries.len();
         self.len = len;
         let first_owner = entries.first().map_or(0, |e| e.1);
-        match &mut self.store {
-            Store::B32(pairs) => {
-                pairs.clear();
-                pairs.reserve_exact(len + WINDOW);
-                pairs.extend(entries.iter().map(|&(p, o)| (p << 32) | u64::from(o)));
-                pairs.resize(len + WINDOW, (u64::from(u32::MAX) << 32) | u64::from(first_owner));
-            }
-            Store::B64 { positions, owners } => {
-                positions.clear();
-                positions.reserve_exact(len + WINDOW);
-                positions.extend(entries.iter().map(|e| e.0));
-                positions.resize(len + WINDOW, u64::MAX);
-                owners.clear();
-                owners.reserve_exact(len + WINDOW);
-                owners.extend(entries.iter().map(|e| e.1));
-                owners.resize(len + WINDOW, first_owner);
-            }
+        self.words.clear();
+        self.words.reserve_exact(len + WINDOW);
+        self.owners.clear();
+        if self.packed() {
+            self.words.extend(entries.iter().map(|&(p, o)| (p << 32) | u64::from(o)));
+            self.words.resize(len + WINDOW, (u64::from(u32::MAX) << 32) | u64::from(first_owner));
+            self.owners.shrink_to_fit();
+        } else {
+            self.words.extend(entries.iter().map(|e| e.0));
+            self.words.resize(len + WINDOW, u64::MAX);
+            self.owners.reserve_exact(len + WINDOW);
+            self.owners.extend(entries.iter().map(|e| e.1));
+            self.owners.resize(len + WINDOW, first_owner);
         }
         // 2^k ≤ len buckets: 1 to 2 points per bucket, at most 4 bytes of index per point.
         let floor_log2 = (usize::BITS - 1).saturating_sub(len.leading_zeros());
@@ -151,10 +147,8 @@ impl Points {
     #[inline]
     pub(crate) fn successor(&self, position: u64) -> usize {
         let lo = self.bucket_start(position);
-        let below = match &self.store {
-            Store::B32(pairs) => count_below(window(pairs, lo), position << 32),
-            Store::B64 { positions, .. } => count_below(window(positions, lo), position),
-        };
+        let key = if self.packed() { position << 32 } else { position };
+        let below = count_below(window(&self.words, lo), key);
         let found = if below < WINDOW { lo + below } else { self.search(lo + WINDOW, position) };
         if found >= self.len {
             0
@@ -167,21 +161,49 @@ impl Points {
     /// answers 0.) Always inlined: it is the whole of a lookup after the hash.
     #[inline(always)]
     pub(crate) fn owner_at(&self, position: u64) -> u32 {
-        let lo = self.bucket_start(position);
-        match &self.store {
-            Store::B32(pairs) => {
-                // Above a 32-bit space, `lo` is the padding, which no key is above.
-                let window = window(pairs, lo);
-                match window.get(count_below(window, position << 32)) {
-                    Some(&pair) => pair as u32,
-                    None => self.owner(self.search(lo + WINDOW, position)),
-                }
+        if self.packed() {
+            // Above a 32-bit space, `bucket_start` is the padding, which no key is above.
+            let lo = self.bucket_start(position);
+            let window = window(&self.words, lo);
+            match window.get(count_below(window, position << 32)) {
+                Some(&word) => word as u32,
+                None => self.owner(self.search(lo + WINDOW, position)),
             }
-            Store::B64 { positions, owners } => {
-                let below = count_below(window(positions, lo), position);
-                owners[if below < WINDOW { lo + below } else { self.search(lo + WINDOW, position) }]
-            }
+        } else {
+            let lo = self.bucket_start(position);
+            let below = count_below(window(&self.words, lo), position);
+            self.owners[if below < WINDOW { lo + below } else { self.search(lo + WINDOW, position) }]
         }
+    }
+
+    /// [`owner_at`](Points::owner_at) on a 32-bit ring, for a 32-bit position: no dispatch
+    /// on the width and no bounds checks (the hot path of `Ring::locate`).
+    ///
+    /// # Safety
+    ///
+    /// The points were made by `Points::new(32)` (see [`is_space_32`](Points::is_space_32)).
+    #[inline(always)]
+    pub(crate) unsafe fn owner_at_32(&self, position: u32) -> u32 {
+        debug_assert!(self.is_space_32());
+        debug_assert_eq!(self.index.len(), 1 << (32 - self.index_shift));
+        debug_assert!(self.index.iter().all(|&lo| lo as usize <= self.len));
+        debug_assert_eq!(self.words.len(), self.len + WINDOW);
+        // SAFETY: on a 32-bit space `set` makes `2^(32 - index_shift)` buckets, so any
+        // 32-bit position shifted right by `index_shift` is a bucket.
+        let lo = unsafe { *self.index.get_unchecked((position >> self.index_shift) as usize) } as usize;
+        // SAFETY: `set` writes bucket starts of at most `len`, and `len + WINDOW` words.
+        let window = unsafe { &*self.words.as_ptr().add(lo).cast::<[u64; WINDOW]>() };
+        let below = count_below(window, u64::from(position) << 32);
+        if below < WINDOW {
+            window[below] as u32
+        } else {
+            self.owner(self.search(lo + WINDOW, u64::from(position)))
+        }
+    }
+
+    /// Whether the points are on a 32-bit ring, the contract of [`owner_at_32`](Points::owner_at_32).
+    pub(crate) fn is_space_32(&self) -> bool {
+        self.space_bits == 32
     }
 
     /// Calls `visit` with the owner of each point from `start` on, clockwise, once around the
@@ -189,9 +211,11 @@ impl Points {
     #[inline]
     pub(crate) fn walk_owners(&self, start: usize, visit: impl FnMut(u32) -> ControlFlow<()>) {
         let len = self.len;
-        let _ = match &self.store {
-            Store::B32(pairs) => pairs[start..len].iter().chain(&pairs[..start]).map(|&p| p as u32).try_for_each(visit),
-            Store::B64 { owners, .. } => owners[start..len].iter().chain(&owners[..start]).copied().try_for_each(visit),
+        let _ = if self.packed() {
+            let words = &self.words;
+            words[start..len].iter().chain(&words[..start]).map(|&w| w as u32).try_for_each(visit)
+        } else {
+            self.owners[start..len].iter().chain(&self.owners[..start]).copied().try_for_each(visit)
         };
     }
 
@@ -199,9 +223,10 @@ impl Points {
     /// (at most its length), and says how many (fewer only if the ring has fewer owners).
     #[inline]
     pub(crate) fn first_distinct_owners(&self, start: usize, want: usize, chosen: &mut [u32]) -> usize {
-        match &self.store {
-            Store::B32(pairs) => first_distinct(&pairs[..self.len], start, want, chosen, |&p| p as u32),
-            Store::B64 { owners, .. } => first_distinct(&owners[..self.len], start, want, chosen, |&o| o),
+        if self.packed() {
+            first_distinct(&self.words[..self.len], start, want, chosen, |&w| w as u32)
+        } else {
+            first_distinct(&self.owners[..self.len], start, want, chosen, |&o| o)
         }
     }
 
@@ -210,10 +235,8 @@ impl Points {
     #[cold]
     #[inline(never)]
     fn search(&self, from: usize, position: u64) -> usize {
-        match &self.store {
-            Store::B32(pairs) => crowded(pairs, from, self.len, position << 32),
-            Store::B64 { positions, .. } => crowded(positions, from, self.len, position),
-        }
+        let key = if self.packed() { position << 32 } else { position };
+        crowded(&self.words, from, self.len, key)
     }
 }
 

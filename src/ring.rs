@@ -227,6 +227,9 @@ pub struct Ring {
     /// While some node is down and some is up: the same points, each owned by the first
     /// point's node at or after it that is up (what a key landing there gets).
     live: Option<Points>,
+    /// Whether lookups take the fast path: a 32-bit ring of points, hashed by XXH3, with
+    /// nodes and none down (the common case, decided once per change, not per lookup).
+    fast: bool,
 }
 
 impl Ring {
@@ -234,7 +237,7 @@ impl Ring {
     pub fn new(config: Config) -> Result<Ring, Error> {
         config.validate()?;
         let points = Points::new(config.bits.bits());
-        Ok(Ring { config, nodes: Vec::new(), points, zoned: false, down: Vec::new(), down_count: 0, live: None })
+        Ok(Ring { config, nodes: Vec::new(), points, zoned: false, down: Vec::new(), down_count: 0, live: None, fast: false })
     }
 
     /// A ring with these nodes, built in one pass (faster than adding them one by one).
@@ -270,6 +273,7 @@ impl Ring {
         ring.points.set(&entries);
         ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
         ring.down = vec![false; ring.nodes.len()];
+        ring.refresh_live();
         Ok(ring)
     }
 
@@ -423,6 +427,11 @@ impl Ring {
 
     /// Rebuilds the serving owners after any change (nothing to keep when no node is down).
     fn refresh_live(&mut self) {
+        self.fast = self.config.hash == Hash::Xxh3
+            && self.points.is_space_32()
+            && self.down_count == 0
+            && !self.points.is_empty()
+            && !self.nodes.is_empty();
         let n = self.points.len();
         if self.down_count == 0 || self.down_count == self.nodes.len() || n == 0 {
             self.live = None;
@@ -487,6 +496,19 @@ impl Ring {
     /// The name of the node that owns `key`.
     #[inline]
     pub fn locate(&self, key: impl AsRef<[u8]>) -> Result<&str, Error> {
+        if self.fast {
+            let position = Hash::Xxh3.hash(key.as_ref()) as u32;
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            let owner = unsafe { self.points.owner_at_32(position) } as usize;
+            // Every owner is a node's index (and `fast` means there are nodes): never None.
+            return self.nodes.get(owner).map(|node| node.name.as_str()).ok_or(Error::EmptyRing);
+        }
+        self.locate_by_config(key.as_ref())
+    }
+
+    /// [`locate`](Ring::locate) off the fast path: any hash, width, or down nodes.
+    #[inline(never)]
+    fn locate_by_config(&self, key: &[u8]) -> Result<&str, Error> {
         if self.down_count > 0 {
             return self.owner_of(self.key_position(key)).map(|i| self.nodes[i].name.as_str());
         }
