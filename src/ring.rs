@@ -501,7 +501,8 @@ impl Ring {
             // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
             let owner = unsafe { self.points.owner_at_32(position) } as usize;
             // Every owner is a node's index (and `fast` means there are nodes): never None.
-            return self.nodes.get(owner).map(|node| node.name.as_str()).ok_or(Error::EmptyRing);
+            debug_assert!(owner < self.nodes.len());
+            return Ok(unsafe { self.nodes.get_unchecked(owner) }.name.as_str());
         }
         self.locate_by_config(key.as_ref())
     }
