@@ -500,8 +500,11 @@ impl Ring {
             let position = Hash::Xxh3.hash(key.as_ref()) as u32;
             // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
             let owner = unsafe { self.points.owner_at_32(position) } as usize;
-            // Every owner is a node's index (and `fast` means there are nodes): never None.
             debug_assert!(owner < self.nodes.len());
+            // SAFETY: every point's owner, and the padding's (the first point's), is a node's
+            // index: `with_nodes`, `add_node` and `set_weight` give points their node's index,
+            // `remove` drops the node's points and renumbers the later ones. (`fast` also
+            // means the ring has points.) The tests `fast_and_general_lookups_agree` check it.
             return Ok(unsafe { self.nodes.get_unchecked(owner) }.name.as_str());
         }
         self.locate_by_config(key.as_ref())
@@ -540,6 +543,22 @@ impl Ring {
     /// # Ok::<(), ringlab::Error>(())
     /// ```
     pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
+        let want = n.min(self.nodes.len());
+        if self.fast && !self.zoned && want <= 4 {
+            // The common case (see `locate`): the first `want` distinct owners clockwise.
+            let position = Hash::Xxh3.hash(key.as_ref()) as u32;
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            let start = unsafe { self.points.successor_32(position) };
+            let mut few = [0; 4];
+            let count = self.points.first_distinct_few_32(start, want, &mut few);
+            return Ok(few[..count].iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect());
+        }
+        self.replicas_by_config(key.as_ref(), n)
+    }
+
+    /// [`replicas`](Ring::replicas) off the fast path.
+    #[inline(never)]
+    fn replicas_by_config(&self, key: &[u8], n: usize) -> Result<Vec<&str>, Error> {
         let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
         let list = self.replica_list(self.key_position(key), n, &mut few, &mut many)?;
         Ok(list.iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect())
@@ -547,8 +566,25 @@ impl Ring {
 
     /// [`replicas`](Ring::replicas) for a position, as node indices written into `out`
     /// (cleared first): no allocation once `out` has room.
+    #[inline]
     pub fn replicas_into(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         out.clear();
+        let want = n.min(self.nodes.len());
+        if let (true, Ok(position)) = (self.fast && !self.zoned && want <= 4, u32::try_from(position)) {
+            // As in `replicas`.
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            let start = unsafe { self.points.successor_32(position) };
+            let mut few = [0; 4];
+            let count = self.points.first_distinct_few_32(start, want, &mut few);
+            out.extend(few[..count].iter().map(|&idx| idx as usize));
+            return Ok(());
+        }
+        self.replicas_into_by_config(position, n, out)
+    }
+
+    /// [`replicas_into`](Ring::replicas_into) off the fast path.
+    #[inline(never)]
+    fn replicas_into_by_config(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
         let list = self.replica_list(position, n, &mut few, &mut many)?;
         out.extend(list.iter().map(|&idx| idx as usize));
