@@ -15,15 +15,15 @@
 //! search of them). The points are sorted and the bucket starts at or after every point
 //! below it, so that count is the answer whenever fewer than `WINDOW` points of the bucket
 //! lie below the key: all but a few percent of lookups; the rest take one more window, then
-//! a binary search. The arrays end with `WINDOW` padding entries (positions above every
+//! a binary search. The arrays end with [`PAD`] (8) padding entries (positions above every
 //! key, the first's owned by the first point's owner), so a window never runs off the end
 //! and a key past the last point wraps to the first owner with no branch. On a 32-bit ring
 //! padding entry `j` is owned by point `j`'s owner (round the ring), so the owners of the
-//! `WINDOW` points from any point are one read (replica lists).
+//! 8 points from any point are one read (replica lists).
 //!
 //! The 32-bit lookups (`owner_at_32`, `successor_32`) read without bounds checks: the
 //! index has exactly `2^k` entries for the top `k` bits of a 32-bit position, each at most
-//! `len`, and `len + WINDOW` words follow. `set` builds exactly that, and the proptest
+//! `len`, and `len + PAD` words follow. `set` builds exactly that, and the proptest
 //! below compares every lookup with a linear scan.
 //!
 //! Why not answer the owner straight from the index when a bucket holds no point? Within
@@ -35,6 +35,42 @@ use std::ops::ControlFlow;
 
 /// Points compared per lookup before the slow path.
 const WINDOW: usize = 4;
+/// Padding entries after the points: a lookup window, and the farthest point a replica
+/// list reads from any point ([`RUN_REACH`]).
+const PAD: usize = 21;
+/// How far a [`Points::replica_runs`] byte points for sure: `3 + 7 + 7` points (and 20
+/// at most, for a field saying "farther").
+pub(crate) const RUN_REACH: usize = 17;
+
+/// Packs the offsets of the 2nd, 3rd and 4th distinct owners (as many as were found within
+/// [`RUN_REACH`]) into a [`Points::replica_runs`] byte.
+fn encode_run(offsets: &[usize]) -> u8 {
+    let (mut byte, mut previous, mut shift, mut known) = (0u8, 0, 0, true);
+    for (k, width) in [2u32, 3, 3].into_iter().enumerate() {
+        let farther = (1usize << width) - 1;
+        let gap = match offsets.get(k) {
+            Some(&offset) if known && offset - previous <= farther => offset - previous - 1,
+            _ => farther,
+        };
+        known = gap != farther;
+        previous = offsets.get(k).copied().unwrap_or(previous);
+        byte |= (gap as u8) << shift;
+        shift += width;
+    }
+    byte
+}
+
+/// The offsets `[0, a, b, c]` a [`Points::replica_runs`] byte gives, and how many of the
+/// first owners they reach for sure (1 to 4).
+#[inline(always)]
+pub(crate) fn decode_run(byte: u8) -> ([usize; 4], usize) {
+    let (fa, fb, fc) = (usize::from(byte & 3), usize::from(byte >> 2 & 7), usize::from(byte >> 5));
+    let a = fa + 1;
+    let b = a + fb + 1;
+    let c = b + fc + 1;
+    let known = 1 + usize::from(fa != 3) + usize::from(fb != 7) + usize::from(fc != 7);
+    ([0, a, b, c], known)
+}
 
 /// The sorted points, and a bucket index over the top bits of the position.
 ///
@@ -42,11 +78,11 @@ const WINDOW: usize = 4;
 /// dispatch on the ring's width (see [`Points::owner_at_32`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Points {
-    /// The points, then `WINDOW` padding entries above every key: on rings of at most 32
+    /// The points, then `PAD` padding entries above every key: on rings of at most 32
     /// bits `position << 32 | owner` (the padding's owners those of the first points, round
     /// the ring), on wider rings the positions alone.
     words: Vec<u64>,
-    /// On wider rings, the owners (and `WINDOW` padding entries, the first point's owner);
+    /// On wider rings, the owners (and `PAD` padding entries, the first point's owner);
     /// empty on rings of at most 32 bits.
     owners: Vec<u32>,
     len: usize,
@@ -113,22 +149,22 @@ impl Points {
         self.len = len;
         let first_owner = entries.first().map_or(0, |e| e.1);
         self.words.clear();
-        self.words.reserve_exact(len + WINDOW);
+        self.words.reserve_exact(len + PAD);
         self.owners.clear();
         if self.packed() {
             self.words.extend(entries.iter().map(|&(p, o)| (p << 32) | u64::from(o)));
             // Padding word `j` is owned by point `j`'s owner (round the ring): a lookup
             // past the last point answers the first's, and a window of owners from any
-            // point wraps (`first_distinct_few_32`).
+            // point wraps (`owners_at`).
             let wrapped = |j: usize| entries.get(j % len.max(1)).map_or(0, |e| e.1);
-            self.words.extend((0..WINDOW).map(|j| (u64::from(u32::MAX) << 32) | u64::from(wrapped(j))));
+            self.words.extend((0..PAD).map(|j| (u64::from(u32::MAX) << 32) | u64::from(wrapped(j))));
             self.owners.shrink_to_fit();
         } else {
             self.words.extend(entries.iter().map(|e| e.0));
-            self.words.resize(len + WINDOW, u64::MAX);
-            self.owners.reserve_exact(len + WINDOW);
+            self.words.resize(len + PAD, u64::MAX);
+            self.owners.reserve_exact(len + PAD);
             self.owners.extend(entries.iter().map(|e| e.1));
-            self.owners.resize(len + WINDOW, first_owner);
+            self.owners.resize(len + PAD, first_owner);
         }
         // 2^k ≤ len buckets: 1 to 2 points per bucket, at most 4 bytes of index per point.
         let floor_log2 = (usize::BITS - 1).saturating_sub(len.leading_zeros());
@@ -144,7 +180,7 @@ impl Points {
             }
             self.index.push(i as u32);
         }
-        // What `find_32` relies on (with `words.len() == len + WINDOW`).
+        // What `find_32` relies on (with `words.len() == len + PAD`).
         debug_assert!(self.index.iter().all(|&lo| lo as usize <= len));
     }
 
@@ -236,14 +272,14 @@ impl Points {
     unsafe fn find_32(&self, position: u32) -> (usize, u64) {
         debug_assert!(self.is_space_32());
         debug_assert_eq!(self.index.len(), 1 << (32 - self.index_shift));
-        debug_assert_eq!(self.words.len(), self.len + WINDOW);
+        debug_assert_eq!(self.words.len(), self.len + PAD);
         // SAFETY: on a 32-bit space `set` makes `2^(32 - index_shift)` buckets, so any
         // 32-bit position shifted right by `index_shift` is a bucket.
         let lo = unsafe { *self.index.get_unchecked((position >> self.index_shift) as usize) } as usize;
         // A branch-free binary search of the 4 words from `lo` (read at once): the second
         // picks a half, the half's first picks the word. The words are sorted, so the
         // answer is that word unless all 4 lie below the key.
-        // SAFETY: `set` writes bucket starts of at most `len`, and `len + WINDOW` words.
+        // SAFETY: `set` writes bucket starts of at most `len`, and `len + PAD` words.
         let w = unsafe { &*self.words.as_ptr().add(lo).cast::<[u64; WINDOW]>() };
         let key = u64::from(position) << 32;
         let upper = w[1] < key;
@@ -259,34 +295,45 @@ impl Points {
         }
     }
 
-    /// [`first_distinct_owners`](Points::first_distinct_owners) on a ring of at most 32 bits,
-    /// for `want ≤ 4`, with (most of the time) no branch but one: a walk one point at a
-    /// time mispredicts its "seen it?" branches about 1.5 times a list on 10 nodes, costing
-    /// more than the rest of the list.
-    ///
-    /// Reads the 4 points from `start` at once (the padding repeats the first points'
-    /// owners, so they wrap round the ring), finds which are new with 6 independent
-    /// compares, and picks the new ones in order with selects (no stores at a computed
-    /// slot, which later reads would wait on). On 10 evenly spread nodes, 4 points hold 3
-    /// distinct owners for 94% of keys; the others take the point-by-point walk.
-    #[inline(always)]
-    pub(crate) fn first_distinct_few_32(&self, start: usize, want: usize, chosen: &mut [u32; 4]) -> usize {
-        debug_assert!(self.packed() && want <= 4 && start < self.len.max(1));
-        let w = window(&self.words, start);
-        let o = w.map(|word| word as u32);
-        let new = [o[1] != o[0], (o[2] != o[0]) & (o[2] != o[1]), (o[3] != o[0]) & (o[3] != o[1]) & (o[3] != o[2])];
-        let count = 1 + new.iter().map(|&n| usize::from(n)).sum::<usize>();
-        if count >= want {
-            // The k-th new owner, by which are new (for lists of up to `count`):
-            // the 2nd is o1 if new, else o2 if new, else o3; the 3rd is o2 if o1 and o2 are
-            // both new, else o3; the 4th is o3.
-            let pick = std::hint::select_unpredictable;
-            let second = pick(new[0], o[1], pick(new[1], o[2], o[3]));
-            let third = pick(new[0] & new[1], o[2], o[3]);
-            *chosen = [o[0], second, third, o[3]];
-            return want;
+    /// For each point, where the next 3 distinct owners clockwise are: the offsets `a < b <
+    /// c` of the first points whose owner differs from all before it, packed in a byte as
+    /// `a - 1` (2 bits), `b - a - 1` (3 bits) and `c - b - 1` (3 bits); a field at its
+    /// maximum means "farther" (and so do the fields after it). With these a short replica
+    /// list is 4 reads at known places, no comparing ([`owners_at`](Points::owners_at)).
+    /// Empty on wider rings. One byte a point; at most [`RUN_REACH`] steps a point to build.
+    pub(crate) fn replica_runs(&self) -> Vec<u8> {
+        if !self.packed() || self.len == 0 {
+            return Vec::new();
         }
-        self.first_distinct_owners(start, want, chosen)
+        let len = self.len;
+        let owner = |i: usize| self.words[i % len] as u32;
+        (0..len)
+            .map(|i| {
+                let mut found = [owner(i); 4];
+                let mut offsets = [0usize; 4];
+                let mut count = 1;
+                for step in 1..=RUN_REACH {
+                    if count == 4 {
+                        break;
+                    }
+                    let o = owner(i + step);
+                    if !found[..count].contains(&o) {
+                        found[count] = o;
+                        offsets[count] = step;
+                        count += 1;
+                    }
+                }
+                encode_run(&offsets[1..count])
+            })
+            .collect()
+    }
+
+    /// The owners of points `start + offsets[k]` (round the ring), `start < len`, offsets
+    /// from a [`replica_runs`](Points::replica_runs) byte (so below [`PAD`]).
+    #[inline(always)]
+    pub(crate) fn owners_at(&self, start: usize, offsets: [usize; 4]) -> [u32; 4] {
+        let from: &[u64; PAD] = self.words[start..start + PAD].try_into().expect("PAD words from a point");
+        offsets.map(|k| from[k] as u32)
     }
 
     /// Whether the points are on a 32-bit ring, the contract of [`owner_at_32`](Points::owner_at_32).
@@ -445,6 +492,65 @@ mod tests {
         }
     }
 
+    /// The first `want` distinct owners clockwise from `start`, by a plain walk.
+    fn distinct_from(owners: &[u32], start: usize, want: usize) -> Vec<u32> {
+        let mut found = Vec::new();
+        for k in 0..owners.len() {
+            let o = owners[(start + k) % owners.len()];
+            if found.len() < want && !found.contains(&o) {
+                found.push(o);
+            }
+        }
+        found
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Owners drawn from few nodes (long runs of one owner, rings with fewer than 4
+        /// owners) or many; rings of 1 point up.
+        #[test]
+        fn replica_runs_point_at_the_next_distinct_owners(
+            nodes in prop_oneof![1u32..4, 4u32..40],
+            raw in prop::collection::vec((any::<u32>(), any::<u32>()), 1..200),
+        ) {
+            let mut entries: Vec<(u64, u32)> = raw.iter().map(|&(p, o)| (u64::from(p), o % nodes)).collect();
+            entries.sort_unstable();
+            let owners: Vec<u32> = entries.iter().map(|e| e.1).collect();
+            let mut points = Points::new(32);
+            points.set(&entries);
+            let runs = points.replica_runs();
+            prop_assert_eq!(runs.len(), owners.len());
+            for (start, &run) in runs.iter().enumerate() {
+                let (offsets, known) = decode_run(run);
+                let expected = distinct_from(&owners, start, 4);
+                // What the byte claims is exactly the walk's answer.
+                let got = points.owners_at(start, offsets);
+                prop_assert!(known <= expected.len(), "start {}: {} known of {:?}", start, known, expected);
+                prop_assert_eq!(&got[..known], &expected[..known], "start {}", start);
+                // And it claims every owner within its reach: the next one, if any, lies
+                // farther past the last known one than its field can say.
+                if let Some(&next) = expected.get(known) {
+                    let steps = (1..owners.len()).find(|&k| owners[(start + k) % owners.len()] == next).unwrap();
+                    prop_assert!(steps - offsets[known - 1] > [3, 7, 7][known - 1], "start {}: next distinct {} steps away", start, steps);
+                }
+            }
+        }
+    }
+
+    /// On 10 evenly spread nodes (the bench's ring), 3 replicas are within a run byte's
+    /// reach from almost every point.
+    #[test]
+    fn replica_runs_reach_three_owners_on_a_ten_node_ring() {
+        let mut entries: Vec<(u64, u32)> = (0..1600u64).map(|i| ((i * 2_654_435_761) % (1 << 32), (i % 10) as u32)).collect();
+        entries.sort_unstable();
+        let mut points = Points::new(32);
+        points.set(&entries);
+        let runs = points.replica_runs();
+        let three = runs.iter().filter(|&&r| decode_run(r).1 >= 3).count();
+        assert!(three * 1000 >= runs.len() * 995, "{three} of {}", runs.len());
+    }
+
     #[test]
     fn an_empty_set_has_no_points_but_a_valid_index() {
         for bits in [32, 64] {
@@ -464,7 +570,7 @@ mod tests {
             let entries: Vec<(u64, u32)> = (0..n as u64).map(|i| (i * 4099, 0)).collect();
             let mut points = Points::new(32);
             points.set(&entries);
-            let index_bytes = points.memory_bytes() - (n + WINDOW) * 8;
+            let index_bytes = points.memory_bytes() - (n + PAD) * 8;
             assert!(index_bytes <= 4 * n.max(2), "{n} points: {index_bytes} bytes of index");
         }
     }

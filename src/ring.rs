@@ -10,7 +10,7 @@
 //! hands the position to the next name. The rule depends only on names, never on the order
 //! nodes were added, so two clients that add the same nodes in any order agree on every key.
 
-use crate::points::Points;
+use crate::points::{decode_run, Points};
 use crate::{Error, Hash};
 use std::ops::ControlFlow;
 
@@ -230,6 +230,9 @@ pub struct Ring {
     /// Whether lookups take the fast path: a 32-bit ring of points, hashed by XXH3, with
     /// nodes and none down (the common case, decided once per change, not per lookup).
     fast: bool,
+    /// On a 32-bit ring, where each point's next distinct owners are
+    /// ([`Points::replica_runs`]): replica lists on the fast path.
+    runs: Vec<u8>,
 }
 
 impl Ring {
@@ -237,7 +240,7 @@ impl Ring {
     pub fn new(config: Config) -> Result<Ring, Error> {
         config.validate()?;
         let points = Points::new(config.bits.bits());
-        Ok(Ring { config, nodes: Vec::new(), points, zoned: false, down: Vec::new(), down_count: 0, live: None, fast: false })
+        Ok(Ring { config, nodes: Vec::new(), points, zoned: false, down: Vec::new(), down_count: 0, live: None, fast: false, runs: Vec::new() })
     }
 
     /// A ring with these nodes, built in one pass (faster than adding them one by one).
@@ -273,7 +276,7 @@ impl Ring {
         ring.points.set(&entries);
         ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
         ring.down = vec![false; ring.nodes.len()];
-        ring.refresh_live();
+        ring.points_changed();
         Ok(ring)
     }
 
@@ -305,6 +308,7 @@ impl Ring {
     /// Heap bytes the ring holds: points, their owners, the lookup index and the nodes.
     pub fn memory_bytes(&self) -> usize {
         self.points.memory_bytes()
+            + self.runs.capacity()
             + self.live.as_ref().map_or(0, Points::memory_bytes)
             + self.down.capacity()
             + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
@@ -345,7 +349,7 @@ impl Ring {
         self.down.remove(idx as usize);
         self.down_count = self.down.iter().filter(|&&d| d).count();
         self.zoned = self.nodes.iter().any(|n| n.zone.is_some());
-        self.refresh_live();
+        self.points_changed();
         Ok(node)
     }
 
@@ -381,7 +385,7 @@ impl Ring {
         let kept = self.points.entries().filter(|&(_, owner)| owner != replaced);
         let merged = merge(kept, fresh, |a, b| by_position_then_name(nodes, a, b));
         self.points.set(&merged);
-        self.refresh_live();
+        self.points_changed();
     }
 
     /// Marks a node down (its keys go to the next healthy node clockwise, and replica lists
@@ -423,6 +427,12 @@ impl Ring {
             Some(live) => live.owner(i) as usize,
             None => self.points.owner(i) as usize,
         }
+    }
+
+    /// Rebuilds what follows from the points after they change.
+    fn points_changed(&mut self) {
+        self.runs = if self.config.hash == Hash::Xxh3 { self.points.replica_runs() } else { Vec::new() };
+        self.refresh_live();
     }
 
     /// Rebuilds the serving owners after any change (nothing to keep when no node is down).
@@ -545,13 +555,16 @@ impl Ring {
     pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
         let want = n.min(self.nodes.len());
         if self.fast && !self.zoned && want <= 4 {
-            // The common case (see `locate`): the first `want` distinct owners clockwise.
+            // The common case (see `locate`): the first `want` distinct owners clockwise,
+            // at the offsets the point's run byte gives (unless farther than it reaches).
             let position = Hash::Xxh3.hash(key.as_ref()) as u32;
             // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
             let start = unsafe { self.points.successor_32(position) };
-            let mut few = [0; 4];
-            let count = self.points.first_distinct_few_32(start, want, &mut few);
-            return Ok(few[..count].iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect());
+            let (offsets, known) = decode_run(self.runs[start]);
+            if want <= known {
+                let owners = self.points.owners_at(start, offsets);
+                return Ok(owners[..want].iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect());
+            }
         }
         self.replicas_by_config(key.as_ref(), n)
     }
@@ -574,10 +587,12 @@ impl Ring {
             // As in `replicas`.
             // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
             let start = unsafe { self.points.successor_32(position) };
-            let mut few = [0; 4];
-            let count = self.points.first_distinct_few_32(start, want, &mut few);
-            out.extend(few[..count].iter().map(|&idx| idx as usize));
-            return Ok(());
+            let (offsets, known) = decode_run(self.runs[start]);
+            if want <= known {
+                let owners = self.points.owners_at(start, offsets);
+                out.extend(owners[..want].iter().map(|&idx| idx as usize));
+                return Ok(());
+            }
         }
         self.replicas_into_by_config(position, n, out)
     }
