@@ -180,7 +180,7 @@ impl Points {
             }
             self.index.push(i as u32);
         }
-        // What `find_32` relies on (with `words.len() == len + PAD`).
+        // What `owner_at_32` relies on (with `words.len() == len + PAD`).
         debug_assert!(self.index.iter().all(|&lo| lo as usize <= len));
     }
 
@@ -235,8 +235,27 @@ impl Points {
     /// The points were made by `Points::new(32)` (see [`is_space_32`](Points::is_space_32)).
     #[inline(always)]
     pub(crate) unsafe fn owner_at_32(&self, position: u32) -> u32 {
-        // SAFETY: the caller's contract.
-        unsafe { self.find_32(position) }.1 as u32
+        debug_assert!(self.is_space_32());
+        debug_assert_eq!(self.index.len(), 1 << (32 - self.index_shift));
+        debug_assert_eq!(self.words.len(), self.len + PAD);
+        // SAFETY: on a 32-bit space `set` makes `2^(32 - index_shift)` buckets, so any
+        // 32-bit position shifted right by `index_shift` is a bucket.
+        let lo = unsafe { *self.index.get_unchecked((position >> self.index_shift) as usize) } as usize;
+        // A branch-free binary search of the 4 words from `lo`: the second picks a half,
+        // the half's first picks the word. The words are sorted, so the answer is that
+        // word unless all 4 lie below the key.
+        // SAFETY: `set` writes bucket starts of at most `len`, and `len + PAD` words.
+        let w = unsafe { &*self.words.as_ptr().add(lo).cast::<[u64; WINDOW]>() };
+        let key = u64::from(position) << 32;
+        let upper = w[1] < key;
+        let (first, second) = std::hint::select_unpredictable(upper, (w[2], w[3]), (w[0], w[1]));
+        let found = std::hint::select_unpredictable(first < key, second, first);
+        if found >= key {
+            found as u32
+        } else {
+            // All 4 below the key: a crowded bucket.
+            self.owner(self.search(lo + WINDOW, u64::from(position)))
+        }
     }
 
     /// [`successor`](Points::successor) on a 32-bit ring, for a 32-bit position. The ring must
@@ -248,11 +267,11 @@ impl Points {
     #[inline(always)]
     pub(crate) unsafe fn successor_32(&self, position: u32) -> usize {
         debug_assert!(self.is_space_32());
-        // SAFETY: as in `find_32`.
+        // SAFETY: as in `owner_at_32`.
         let lo = unsafe { *self.index.get_unchecked((position >> self.index_shift) as usize) } as usize;
         // Only the index is wanted: a count of the 4 words below the key (4 reads at once,
         // no select for the compiler to turn back into branches).
-        // SAFETY: as in `find_32`.
+        // SAFETY: as in `owner_at_32`.
         let w = unsafe { &*self.words.as_ptr().add(lo).cast::<[u64; WINDOW]>() };
         let below = count_below(w, u64::from(position) << 32);
         let found = if below < WINDOW { lo + below } else { self.search(lo + WINDOW, u64::from(position)) };
@@ -260,38 +279,6 @@ impl Points {
             0
         } else {
             found
-        }
-    }
-
-    /// The first point at or after `position` (`len` past the last point), and its word.
-    ///
-    /// # Safety
-    ///
-    /// As [`owner_at_32`](Points::owner_at_32).
-    #[inline(always)]
-    unsafe fn find_32(&self, position: u32) -> (usize, u64) {
-        debug_assert!(self.is_space_32());
-        debug_assert_eq!(self.index.len(), 1 << (32 - self.index_shift));
-        debug_assert_eq!(self.words.len(), self.len + PAD);
-        // SAFETY: on a 32-bit space `set` makes `2^(32 - index_shift)` buckets, so any
-        // 32-bit position shifted right by `index_shift` is a bucket.
-        let lo = unsafe { *self.index.get_unchecked((position >> self.index_shift) as usize) } as usize;
-        // A branch-free binary search of the 4 words from `lo` (read at once): the second
-        // picks a half, the half's first picks the word. The words are sorted, so the
-        // answer is that word unless all 4 lie below the key.
-        // SAFETY: `set` writes bucket starts of at most `len`, and `len + PAD` words.
-        let w = unsafe { &*self.words.as_ptr().add(lo).cast::<[u64; WINDOW]>() };
-        let key = u64::from(position) << 32;
-        let upper = w[1] < key;
-        let (first, second) = std::hint::select_unpredictable(upper, (w[2], w[3]), (w[0], w[1]));
-        let past_first = first < key;
-        let found = std::hint::select_unpredictable(past_first, second, first);
-        if found >= key {
-            (lo + 2 * usize::from(upper) + usize::from(past_first), found)
-        } else {
-            // All 4 below the key: a crowded bucket.
-            let i = self.search(lo + WINDOW, u64::from(position));
-            (i, self.words[i])
         }
     }
 
@@ -305,9 +292,9 @@ impl Points {
         if !self.packed() || self.len == 0 {
             return Vec::new();
         }
-        let len = self.len;
-        let owner = |i: usize| self.words[i % len] as u32;
-        (0..len)
+        // The padding repeats the first points' owners, so `i + step` needs no wrapping.
+        let owner = |i: usize| self.words[i] as u32;
+        (0..self.len)
             .map(|i| {
                 let mut found = [owner(i); 4];
                 let mut offsets = [0usize; 4];
