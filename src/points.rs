@@ -244,8 +244,11 @@ impl Points {
         // A branch-free binary search of the 4 words from `lo`: the second picks a half,
         // the half's first picks the word. The words are sorted, so the answer is that
         // word unless all 4 lie below the key.
+        // The 4 reads are volatile so that they stay 4 reads, issued at once: otherwise the
+        // compiler reads `w[0]` or `w[2]` at an address chosen by the first compare, one
+        // more read in the lookup's chain of dependent reads.
         // SAFETY: `set` writes bucket starts of at most `len`, and `len + PAD` words.
-        let w = unsafe { &*self.words.as_ptr().add(lo).cast::<[u64; WINDOW]>() };
+        let w: [u64; WINDOW] = std::array::from_fn(|k| unsafe { self.words.as_ptr().add(lo + k).read_volatile() });
         let key = u64::from(position) << 32;
         let upper = w[1] < key;
         let (first, second) = std::hint::select_unpredictable(upper, (w[2], w[3]), (w[0], w[1]));

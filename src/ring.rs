@@ -305,7 +305,8 @@ impl Ring {
         self.points.len()
     }
 
-    /// Heap bytes the ring holds: points, their owners, the lookup index and the nodes.
+    /// Heap bytes the ring holds: points, their owners, the lookup index, the replica run
+    /// bytes (one a point on a 32-bit XXH3 ring) and the nodes.
     pub fn memory_bytes(&self) -> usize {
         self.points.memory_bytes()
             + self.runs.capacity()
