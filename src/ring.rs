@@ -482,6 +482,16 @@ impl Ring {
     /// The index in [`nodes`](Ring::nodes) of the node that owns `position`.
     #[inline]
     pub fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        if let (true, Ok(position)) = (self.fast, u32::try_from(position)) {
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            return Ok(unsafe { self.points.owner_at_32(position) } as usize);
+        }
+        self.owner_of_by_config(position)
+    }
+
+    /// [`owner_of`](Ring::owner_of) off the fast path.
+    #[inline(never)]
+    fn owner_of_by_config(&self, position: u64) -> Result<usize, Error> {
         let points = match &self.live {
             Some(live) => live,
             None if self.down_count > 0 && !self.nodes.is_empty() => return Err(self.every_node_down()),
