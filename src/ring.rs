@@ -517,29 +517,37 @@ impl Ring {
     /// The name of the node that owns `key`.
     #[inline]
     pub fn locate(&self, key: impl AsRef<[u8]>) -> Result<&str, Error> {
-        if self.fast {
+        let owner = if self.fast {
             let position = Hash::Xxh3.hash(key.as_ref()) as u32;
             // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
-            let owner = unsafe { self.points.owner_at_32(position) } as usize;
-            debug_assert!(owner < self.nodes.len());
-            // SAFETY: every point's owner, and the padding's (the first point's), is a node's
-            // index: `with_nodes`, `add_node` and `set_weight` give points their node's index,
-            // `remove` drops the node's points and renumbers the later ones. (`fast` also
-            // means the ring has points.) The tests `fast_and_general_lookups_agree` check it.
-            return Ok(unsafe { self.nodes.get_unchecked(owner) }.name.as_str());
-        }
-        self.locate_by_config(key.as_ref())
+            unsafe { self.points.owner_at_32(position) as usize }
+        } else {
+            self.locate_by_config(key.as_ref())?
+        };
+        debug_assert!(owner < self.nodes.len());
+        // SAFETY: `locate_by_config` answers a node's index. And every point's owner, and the
+        // padding's (the first point's), is a node's index: `with_nodes`, `add_node` and
+        // `set_weight` give points their node's index, `remove` drops the node's points and
+        // renumbers the later ones (`fast` also means the ring has points). The tests in
+        // `tests/lookup_paths.rs` check every path against a model after every change.
+        // (One tail for both paths: the name is then read as one 16-byte value.)
+        Ok(unsafe { self.nodes.get_unchecked(owner) }.name.as_str())
     }
 
-    /// [`locate`](Ring::locate) off the fast path: any hash, width, or down nodes.
+    /// The index of the node that owns `key`, off the fast path: any hash, width, or down
+    /// nodes.
     #[inline(never)]
-    fn locate_by_config(&self, key: &[u8]) -> Result<&str, Error> {
+    fn locate_by_config(&self, key: &[u8]) -> Result<usize, Error> {
         if self.down_count > 0 {
-            return self.owner_of(self.key_position(key)).map(|i| self.nodes[i].name.as_str());
+            return self.owner_of(self.key_position(key));
         }
         let owner = self.points.owner_at(self.key_position(key)) as usize;
         // An empty ring has no nodes, and its points answer owner 0: one check covers both.
-        self.nodes.get(owner).map(|node| node.name.as_str()).ok_or(Error::EmptyRing)
+        if owner < self.nodes.len() {
+            Ok(owner)
+        } else {
+            Err(Error::EmptyRing)
+        }
     }
 
     /// The preference list for `key`: `n` distinct nodes, walking clockwise from the key.
