@@ -15,16 +15,17 @@
 //! search of them). The points are sorted and the bucket starts at or after every point
 //! below it, so that count is the answer whenever fewer than `WINDOW` points of the bucket
 //! lie below the key: all but a few percent of lookups; the rest take one more window, then
-//! a binary search. The arrays end with [`PAD`] (8) padding entries (positions above every
+//! a binary search. The arrays end with [`PAD`] (21) padding entries (positions above every
 //! key, the first's owned by the first point's owner), so a window never runs off the end
 //! and a key past the last point wraps to the first owner with no branch. On a 32-bit ring
-//! padding entry `j` is owned by point `j`'s owner (round the ring), so the owners of the
-//! 8 points from any point are one read (replica lists).
+//! padding entry `j` is owned by point `j`'s owner (round the ring), so the owners up to
+//! [`PAD`] points on from any point are there without wrapping (replica lists, with the
+//! run bytes of [`Points::replica_runs`]).
 //!
-//! The 32-bit lookups (`owner_at_32`, `successor_32`) read without bounds checks: the
-//! index has exactly `2^k` entries for the top `k` bits of a 32-bit position, each at most
-//! `len`, and `len + PAD` words follow. `set` builds exactly that, and the proptest
-//! below compares every lookup with a linear scan.
+//! The 32-bit lookups (`owner_at_32`, `successor_32`) read the index and the window
+//! without bounds checks: the index has exactly `2^k` entries for the top `k` bits of a
+//! 32-bit position, each at most `len`, and `len + PAD` words follow. `set` builds exactly
+//! that, and the proptest below compares every lookup with a linear scan.
 //!
 //! Why not answer the owner straight from the index when a bucket holds no point? Within
 //! 4 bytes of index per point, only 13–37% of buckets are empty, and the branch choosing
