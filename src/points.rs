@@ -11,12 +11,21 @@
 //! index per point: 8 to 12 bytes a point on a 32-bit ring).
 //!
 //! A lookup is one index read, then a branch-free count of how many of the next
-//! [`WINDOW`] points lie below the key. The points are sorted and the bucket starts at or
-//! after every point below it, so that count is the answer whenever fewer than `WINDOW`
-//! points of the bucket lie below the key: all but a few percent of lookups; the rest take
-//! one more window, then a binary search. The arrays end with `WINDOW` padding entries
-//! (positions above every key, owned by the first point's owner), so a window never runs
-//! off the end and a key past the last point wraps to the first owner with no branch.
+//! [`WINDOW`] points lie below the key (on a 32-bit ring, a two-step branch-free binary
+//! search of them). The points are sorted and the bucket starts at or after every point
+//! below it, so that count is the answer whenever fewer than `WINDOW` points of the bucket
+//! lie below the key: all but a few percent of lookups; the rest take one more window, then
+//! a binary search. The arrays end with [`PAD`] (21) padding entries (positions above every
+//! key, the first's owned by the first point's owner), so a window never runs off the end
+//! and a key past the last point wraps to the first owner with no branch. On a 32-bit ring
+//! padding entry `j` is owned by point `j`'s owner (round the ring), so the owners up to
+//! [`PAD`] points on from any point are there without wrapping (replica lists, with the
+//! run bytes of [`Points::replica_runs`]).
+//!
+//! The 32-bit lookups (`owner_at_32`, `successor_32`) read the index and the window
+//! without bounds checks: the index has exactly `2^k` entries for the top `k` bits of a
+//! 32-bit position, each at most `len`, and `len + PAD` words follow. `set` builds exactly
+//! that, and the proptest below compares every lookup with a linear scan.
 //!
 //! Why not answer the owner straight from the index when a bucket holds no point? Within
 //! 4 bytes of index per point, only 13–37% of buckets are empty, and the branch choosing
@@ -27,11 +36,56 @@ use std::ops::ControlFlow;
 
 /// Points compared per lookup before the slow path.
 const WINDOW: usize = 4;
+/// Padding entries after the points: a lookup window, and the farthest point a replica
+/// list reads from any point ([`RUN_REACH`]).
+const PAD: usize = 21;
+/// How far a [`Points::replica_runs`] byte points for sure: `3 + 7 + 7` points (and 20
+/// at most, for a field saying "farther").
+pub(crate) const RUN_REACH: usize = 17;
+
+/// Packs the offsets of the 2nd, 3rd and 4th distinct owners (as many as were found within
+/// [`RUN_REACH`]) into a [`Points::replica_runs`] byte.
+fn encode_run(offsets: &[usize]) -> u8 {
+    let (mut byte, mut previous, mut shift, mut known) = (0u8, 0, 0, true);
+    for (k, width) in [2u32, 3, 3].into_iter().enumerate() {
+        let farther = (1usize << width) - 1;
+        let gap = match offsets.get(k) {
+            Some(&offset) if known && offset - previous <= farther => offset - previous - 1,
+            _ => farther,
+        };
+        known = gap != farther;
+        previous = offsets.get(k).copied().unwrap_or(previous);
+        byte |= (gap as u8) << shift;
+        shift += width;
+    }
+    byte
+}
+
+/// The offsets `[0, a, b, c]` a [`Points::replica_runs`] byte gives, and how many of the
+/// first owners they reach for sure (1 to 4).
+#[inline(always)]
+pub(crate) fn decode_run(byte: u8) -> ([usize; 4], usize) {
+    let (fa, fb, fc) = (usize::from(byte & 3), usize::from(byte >> 2 & 7), usize::from(byte >> 5));
+    let a = fa + 1;
+    let b = a + fb + 1;
+    let c = b + fc + 1;
+    let known = 1 + usize::from(fa != 3) + usize::from(fb != 7) + usize::from(fc != 7);
+    ([0, a, b, c], known)
+}
 
 /// The sorted points, and a bucket index over the top bits of the position.
+///
+/// Plain fields, no enum: a 32-bit ring's lookup reads `words` and `index` with no
+/// dispatch on the ring's width (see [`Points::owner_at_32`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Points {
-    store: Store,
+    /// The points, then `PAD` padding entries above every key: on rings of at most 32
+    /// bits `position << 32 | owner` (the padding's owners those of the first points, round
+    /// the ring), on wider rings the positions alone.
+    words: Vec<u64>,
+    /// On wider rings, the owners (and `PAD` padding entries, the first point's owner);
+    /// empty on rings of at most 32 bits.
+    owners: Vec<u32>,
     len: usize,
     /// `index[j]` is the first point whose position's top `k` bits are ≥ `j` (`2^k` entries).
     index: Vec<u32>,
@@ -39,25 +93,19 @@ pub(crate) struct Points {
     space_bits: u32,
 }
 
-/// The points, then `WINDOW` padding entries above every key, owned by the first owner.
-#[derive(Clone, Debug)]
-enum Store {
-    /// `position << 32 | owner`, for rings of at most 32 bits.
-    B32(Vec<u64>),
-    B64 { positions: Vec<u64>, owners: Vec<u32> },
-}
-
 impl Points {
     /// No points, on a ring whose positions are below `2^space_bits` (at most 64).
     pub(crate) fn new(space_bits: u32) -> Points {
-        let store = if space_bits <= 32 {
-            Store::B32(Vec::new())
-        } else {
-            Store::B64 { positions: Vec::new(), owners: Vec::new() }
-        };
-        let mut points = Points { store, len: 0, index: Vec::new(), index_shift: 0, space_bits };
+        let mut points =
+            Points { words: Vec::new(), owners: Vec::new(), len: 0, index: Vec::new(), index_shift: 0, space_bits };
         points.set(&[]);
         points
+    }
+
+    /// Whether each word holds a position and its owner (rings of at most 32 bits).
+    #[inline(always)]
+    fn packed(&self) -> bool {
+        self.space_bits <= 32
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -65,11 +113,7 @@ impl Points {
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
-        let store = match &self.store {
-            Store::B32(pairs) => pairs.capacity() * 8,
-            Store::B64 { positions, owners } => positions.capacity() * 8 + owners.capacity() * 4,
-        };
-        store + self.index.capacity() * 4
+        self.words.capacity() * 8 + self.owners.capacity() * 4 + self.index.capacity() * 4
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -80,18 +124,20 @@ impl Points {
     #[inline]
     pub(crate) fn position(&self, i: usize) -> u64 {
         assert!(i < self.len, "point {i} of {}", self.len);
-        match &self.store {
-            Store::B32(pairs) => pairs[i] >> 32,
-            Store::B64 { positions, .. } => positions[i],
+        if self.packed() {
+            self.words[i] >> 32
+        } else {
+            self.words[i]
         }
     }
 
-    /// The owner of point `i` (`i < len`; from `len` on, the first point's owner).
+    /// The owner of point `i` (`i < len`; at `len`, the first point's owner).
     #[inline]
     pub(crate) fn owner(&self, i: usize) -> u32 {
-        match &self.store {
-            Store::B32(pairs) => pairs[i] as u32,
-            Store::B64 { owners, .. } => owners[i],
+        if self.packed() {
+            self.words[i] as u32
+        } else {
+            self.owners[i]
         }
     }
 
@@ -103,23 +149,23 @@ impl Points {
         let len = entries.len();
         self.len = len;
         let first_owner = entries.first().map_or(0, |e| e.1);
-        match &mut self.store {
-            Store::B32(pairs) => {
-                pairs.clear();
-                pairs.reserve_exact(len + WINDOW);
-                pairs.extend(entries.iter().map(|&(p, o)| (p << 32) | u64::from(o)));
-                pairs.resize(len + WINDOW, (u64::from(u32::MAX) << 32) | u64::from(first_owner));
-            }
-            Store::B64 { positions, owners } => {
-                positions.clear();
-                positions.reserve_exact(len + WINDOW);
-                positions.extend(entries.iter().map(|e| e.0));
-                positions.resize(len + WINDOW, u64::MAX);
-                owners.clear();
-                owners.reserve_exact(len + WINDOW);
-                owners.extend(entries.iter().map(|e| e.1));
-                owners.resize(len + WINDOW, first_owner);
-            }
+        self.words.clear();
+        self.words.reserve_exact(len + PAD);
+        self.owners.clear();
+        if self.packed() {
+            self.words.extend(entries.iter().map(|&(p, o)| (p << 32) | u64::from(o)));
+            // Padding word `j` is owned by point `j`'s owner (round the ring): a lookup
+            // past the last point answers the first's, and a window of owners from any
+            // point wraps (`owners_at`).
+            let wrapped = |j: usize| entries.get(j % len.max(1)).map_or(0, |e| e.1);
+            self.words.extend((0..PAD).map(|j| (u64::from(u32::MAX) << 32) | u64::from(wrapped(j))));
+            self.owners.shrink_to_fit();
+        } else {
+            self.words.extend(entries.iter().map(|e| e.0));
+            self.words.resize(len + PAD, u64::MAX);
+            self.owners.reserve_exact(len + PAD);
+            self.owners.extend(entries.iter().map(|e| e.1));
+            self.owners.resize(len + PAD, first_owner);
         }
         // 2^k ≤ len buckets: 1 to 2 points per bucket, at most 4 bytes of index per point.
         let floor_log2 = (usize::BITS - 1).saturating_sub(len.leading_zeros());
@@ -135,6 +181,8 @@ impl Points {
             }
             self.index.push(i as u32);
         }
+        // What `owner_at_32` relies on (with `words.len() == len + PAD`).
+        debug_assert!(self.index.iter().all(|&lo| lo as usize <= len));
     }
 
     /// The first point whose position is in `position`'s bucket or later; `len` (the
@@ -151,10 +199,8 @@ impl Points {
     #[inline]
     pub(crate) fn successor(&self, position: u64) -> usize {
         let lo = self.bucket_start(position);
-        let below = match &self.store {
-            Store::B32(pairs) => count_below(window(pairs, lo), position << 32),
-            Store::B64 { positions, .. } => count_below(window(positions, lo), position),
-        };
+        let key = if self.packed() { position << 32 } else { position };
+        let below = count_below(window(&self.words, lo), key);
         let found = if below < WINDOW { lo + below } else { self.search(lo + WINDOW, position) };
         if found >= self.len {
             0
@@ -167,21 +213,123 @@ impl Points {
     /// answers 0.) Always inlined: it is the whole of a lookup after the hash.
     #[inline(always)]
     pub(crate) fn owner_at(&self, position: u64) -> u32 {
-        let lo = self.bucket_start(position);
-        match &self.store {
-            Store::B32(pairs) => {
-                // Above a 32-bit space, `lo` is the padding, which no key is above.
-                let window = window(pairs, lo);
-                match window.get(count_below(window, position << 32)) {
-                    Some(&pair) => pair as u32,
-                    None => self.owner(self.search(lo + WINDOW, position)),
-                }
+        if self.packed() {
+            // Above a 32-bit space, `bucket_start` is the padding, which no key is above.
+            let lo = self.bucket_start(position);
+            let window = window(&self.words, lo);
+            match window.get(count_below(window, position << 32)) {
+                Some(&word) => word as u32,
+                None => self.owner(self.search(lo + WINDOW, position)),
             }
-            Store::B64 { positions, owners } => {
-                let below = count_below(window(positions, lo), position);
-                owners[if below < WINDOW { lo + below } else { self.search(lo + WINDOW, position) }]
-            }
+        } else {
+            let lo = self.bucket_start(position);
+            let below = count_below(window(&self.words, lo), position);
+            self.owners[if below < WINDOW { lo + below } else { self.search(lo + WINDOW, position) }]
         }
+    }
+
+    /// [`owner_at`](Points::owner_at) on a 32-bit ring, for a 32-bit position: no dispatch
+    /// on the width and no bounds checks (the hot path of `Ring::locate`).
+    ///
+    /// # Safety
+    ///
+    /// The points were made by `Points::new(32)` (see [`is_space_32`](Points::is_space_32)).
+    #[inline(always)]
+    pub(crate) unsafe fn owner_at_32(&self, position: u32) -> u32 {
+        debug_assert!(self.is_space_32());
+        debug_assert_eq!(self.index.len(), 1 << (32 - self.index_shift));
+        debug_assert_eq!(self.words.len(), self.len + PAD);
+        // SAFETY: on a 32-bit space `set` makes `2^(32 - index_shift)` buckets, so any
+        // 32-bit position shifted right by `index_shift` is a bucket.
+        let lo = unsafe { *self.index.get_unchecked((position >> self.index_shift) as usize) } as usize;
+        // A branch-free binary search of the 4 words from `lo`: the second picks a half,
+        // the half's first picks the word. The words are sorted, so the answer is that
+        // word unless all 4 lie below the key.
+        // The 4 reads are volatile so that they stay 4 reads, issued at once: otherwise the
+        // compiler reads `w[0]` or `w[2]` at an address chosen by the first compare, one
+        // more read in the lookup's chain of dependent reads.
+        // SAFETY: `set` writes bucket starts of at most `len`, and `len + PAD` words.
+        let w: [u64; WINDOW] = std::array::from_fn(|k| unsafe { self.words.as_ptr().add(lo + k).read_volatile() });
+        let key = u64::from(position) << 32;
+        let upper = w[1] < key;
+        let (first, second) = std::hint::select_unpredictable(upper, (w[2], w[3]), (w[0], w[1]));
+        let found = std::hint::select_unpredictable(first < key, second, first);
+        if found >= key {
+            found as u32
+        } else {
+            // All 4 below the key: a crowded bucket.
+            self.owner(self.search(lo + WINDOW, u64::from(position)))
+        }
+    }
+
+    /// [`successor`](Points::successor) on a 32-bit ring, for a 32-bit position. The ring must
+    /// not be empty.
+    ///
+    /// # Safety
+    ///
+    /// As [`owner_at_32`](Points::owner_at_32).
+    #[inline(always)]
+    pub(crate) unsafe fn successor_32(&self, position: u32) -> usize {
+        debug_assert!(self.is_space_32());
+        // SAFETY: as in `owner_at_32`.
+        let lo = unsafe { *self.index.get_unchecked((position >> self.index_shift) as usize) } as usize;
+        // Only the index is wanted: a count of the 4 words below the key (4 reads at once,
+        // no select for the compiler to turn back into branches).
+        // SAFETY: as in `owner_at_32`.
+        let w = unsafe { &*self.words.as_ptr().add(lo).cast::<[u64; WINDOW]>() };
+        let below = count_below(w, u64::from(position) << 32);
+        let found = if below < WINDOW { lo + below } else { self.search(lo + WINDOW, u64::from(position)) };
+        if found >= self.len {
+            0
+        } else {
+            found
+        }
+    }
+
+    /// For each point, where the next 3 distinct owners clockwise are: the offsets `a < b <
+    /// c` of the first points whose owner differs from all before it, packed in a byte as
+    /// `a - 1` (2 bits), `b - a - 1` (3 bits) and `c - b - 1` (3 bits); a field at its
+    /// maximum means "farther" (and so do the fields after it). With these a short replica
+    /// list is 4 reads at known places, no comparing ([`owners_at`](Points::owners_at)).
+    /// Empty on wider rings. One byte a point; at most [`RUN_REACH`] steps a point to build.
+    pub(crate) fn replica_runs(&self) -> Vec<u8> {
+        if !self.packed() || self.len == 0 {
+            return Vec::new();
+        }
+        // The padding repeats the first points' owners, so `i + step` needs no wrapping.
+        let owner = |i: usize| self.words[i] as u32;
+        (0..self.len)
+            .map(|i| {
+                let mut found = [owner(i); 4];
+                let mut offsets = [0usize; 4];
+                let mut count = 1;
+                for step in 1..=RUN_REACH {
+                    if count == 4 {
+                        break;
+                    }
+                    let o = owner(i + step);
+                    if !found[..count].contains(&o) {
+                        found[count] = o;
+                        offsets[count] = step;
+                        count += 1;
+                    }
+                }
+                encode_run(&offsets[1..count])
+            })
+            .collect()
+    }
+
+    /// The owners of points `start + offsets[k]` (round the ring), `start < len`, offsets
+    /// from a [`replica_runs`](Points::replica_runs) byte (so below [`PAD`]).
+    #[inline(always)]
+    pub(crate) fn owners_at(&self, start: usize, offsets: [usize; 4]) -> [u32; 4] {
+        let from: &[u64; PAD] = self.words[start..start + PAD].try_into().expect("PAD words from a point");
+        offsets.map(|k| from[k] as u32)
+    }
+
+    /// Whether the points are on a 32-bit ring, the contract of [`owner_at_32`](Points::owner_at_32).
+    pub(crate) fn is_space_32(&self) -> bool {
+        self.space_bits == 32
     }
 
     /// Calls `visit` with the owner of each point from `start` on, clockwise, once around the
@@ -189,9 +337,11 @@ impl Points {
     #[inline]
     pub(crate) fn walk_owners(&self, start: usize, visit: impl FnMut(u32) -> ControlFlow<()>) {
         let len = self.len;
-        let _ = match &self.store {
-            Store::B32(pairs) => pairs[start..len].iter().chain(&pairs[..start]).map(|&p| p as u32).try_for_each(visit),
-            Store::B64 { owners, .. } => owners[start..len].iter().chain(&owners[..start]).copied().try_for_each(visit),
+        let _ = if self.packed() {
+            let words = &self.words;
+            words[start..len].iter().chain(&words[..start]).map(|&w| w as u32).try_for_each(visit)
+        } else {
+            self.owners[start..len].iter().chain(&self.owners[..start]).copied().try_for_each(visit)
         };
     }
 
@@ -199,9 +349,10 @@ impl Points {
     /// (at most its length), and says how many (fewer only if the ring has fewer owners).
     #[inline]
     pub(crate) fn first_distinct_owners(&self, start: usize, want: usize, chosen: &mut [u32]) -> usize {
-        match &self.store {
-            Store::B32(pairs) => first_distinct(&pairs[..self.len], start, want, chosen, |&p| p as u32),
-            Store::B64 { owners, .. } => first_distinct(&owners[..self.len], start, want, chosen, |&o| o),
+        if self.packed() {
+            first_distinct(&self.words[..self.len], start, want, chosen, |&w| w as u32)
+        } else {
+            first_distinct(&self.owners[..self.len], start, want, chosen, |&o| o)
         }
     }
 
@@ -210,10 +361,8 @@ impl Points {
     #[cold]
     #[inline(never)]
     fn search(&self, from: usize, position: u64) -> usize {
-        match &self.store {
-            Store::B32(pairs) => crowded(pairs, from, self.len, position << 32),
-            Store::B64 { positions, .. } => crowded(positions, from, self.len, position),
-        }
+        let key = if self.packed() { position << 32 } else { position };
+        crowded(&self.words, from, self.len, key)
     }
 }
 
@@ -321,6 +470,10 @@ mod tests {
                 let i = expected(&sorted, probe);
                 prop_assert_eq!(points.successor(probe), i, "probe {}", probe);
                 prop_assert_eq!(points.owner_at(probe), entries[i].1, "probe {}", probe);
+                if bits == 32 {
+                    // SAFETY: a 32-bit space, the function's contract.
+                    prop_assert_eq!(unsafe { points.owner_at_32(probe as u32) }, entries[i].1, "probe {}", probe);
+                }
             }
             // Past the ring's space (a caller's u64 on a narrow ring): the first point.
             if bits < 64 {
@@ -328,6 +481,65 @@ mod tests {
                 prop_assert_eq!(points.owner_at(max + 1), entries[0].1);
             }
         }
+    }
+
+    /// The first `want` distinct owners clockwise from `start`, by a plain walk.
+    fn distinct_from(owners: &[u32], start: usize, want: usize) -> Vec<u32> {
+        let mut found = Vec::new();
+        for k in 0..owners.len() {
+            let o = owners[(start + k) % owners.len()];
+            if found.len() < want && !found.contains(&o) {
+                found.push(o);
+            }
+        }
+        found
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Owners drawn from few nodes (long runs of one owner, rings with fewer than 4
+        /// owners) or many; rings of 1 point up.
+        #[test]
+        fn replica_runs_point_at_the_next_distinct_owners(
+            nodes in prop_oneof![1u32..4, 4u32..40],
+            raw in prop::collection::vec((any::<u32>(), any::<u32>()), 1..200),
+        ) {
+            let mut entries: Vec<(u64, u32)> = raw.iter().map(|&(p, o)| (u64::from(p), o % nodes)).collect();
+            entries.sort_unstable();
+            let owners: Vec<u32> = entries.iter().map(|e| e.1).collect();
+            let mut points = Points::new(32);
+            points.set(&entries);
+            let runs = points.replica_runs();
+            prop_assert_eq!(runs.len(), owners.len());
+            for (start, &run) in runs.iter().enumerate() {
+                let (offsets, known) = decode_run(run);
+                let expected = distinct_from(&owners, start, 4);
+                // What the byte claims is exactly the walk's answer.
+                let got = points.owners_at(start, offsets);
+                prop_assert!(known <= expected.len(), "start {}: {} known of {:?}", start, known, expected);
+                prop_assert_eq!(&got[..known], &expected[..known], "start {}", start);
+                // And it claims every owner within its reach: the next one, if any, lies
+                // farther past the last known one than its field can say.
+                if let Some(&next) = expected.get(known) {
+                    let steps = (1..owners.len()).find(|&k| owners[(start + k) % owners.len()] == next).unwrap();
+                    prop_assert!(steps - offsets[known - 1] > [3, 7, 7][known - 1], "start {}: next distinct {} steps away", start, steps);
+                }
+            }
+        }
+    }
+
+    /// On 10 evenly spread nodes (the bench's ring), 3 replicas are within a run byte's
+    /// reach from almost every point.
+    #[test]
+    fn replica_runs_reach_three_owners_on_a_ten_node_ring() {
+        let mut entries: Vec<(u64, u32)> = (0..1600u64).map(|i| ((i * 2_654_435_761) % (1 << 32), (i % 10) as u32)).collect();
+        entries.sort_unstable();
+        let mut points = Points::new(32);
+        points.set(&entries);
+        let runs = points.replica_runs();
+        let three = runs.iter().filter(|&&r| decode_run(r).1 >= 3).count();
+        assert!(three * 1000 >= runs.len() * 995, "{three} of {}", runs.len());
     }
 
     #[test]
@@ -349,7 +561,7 @@ mod tests {
             let entries: Vec<(u64, u32)> = (0..n as u64).map(|i| (i * 4099, 0)).collect();
             let mut points = Points::new(32);
             points.set(&entries);
-            let index_bytes = points.memory_bytes() - (n + WINDOW) * 8;
+            let index_bytes = points.memory_bytes() - (n + PAD) * 8;
             assert!(index_bytes <= 4 * n.max(2), "{n} points: {index_bytes} bytes of index");
         }
     }

@@ -9,8 +9,14 @@
 //! point of the node whose name sorts first (byte order) owns the keys. Removing that node
 //! hands the position to the next name. The rule depends only on names, never on the order
 //! nodes were added, so two clients that add the same nodes in any order agree on every key.
+//!
+//! **Speed.** The common ring (32 bits, XXH3, no node down) takes a fast path chosen once
+//! per change, not per lookup: the hash inline, then the points' branch-free search with
+//! no dispatch or bounds checks; a replica list of up to 4 (no zones) reads the owners at
+//! offsets stored with each point. Every other ring takes the general path; both answer
+//! alike (`tests/lookup_paths.rs`).
 
-use crate::points::Points;
+use crate::points::{decode_run, Points};
 use crate::{Error, Hash};
 use std::ops::ControlFlow;
 
@@ -227,6 +233,12 @@ pub struct Ring {
     /// While some node is down and some is up: the same points, each owned by the first
     /// point's node at or after it that is up (what a key landing there gets).
     live: Option<Points>,
+    /// Whether lookups take the fast path: a 32-bit ring of points, hashed by XXH3, with
+    /// nodes and none down (the common case, decided once per change, not per lookup).
+    fast: bool,
+    /// On a 32-bit ring, where each point's next distinct owners are
+    /// ([`Points::replica_runs`]): replica lists on the fast path.
+    runs: Vec<u8>,
 }
 
 impl Ring {
@@ -234,7 +246,7 @@ impl Ring {
     pub fn new(config: Config) -> Result<Ring, Error> {
         config.validate()?;
         let points = Points::new(config.bits.bits());
-        Ok(Ring { config, nodes: Vec::new(), points, zoned: false, down: Vec::new(), down_count: 0, live: None })
+        Ok(Ring { config, nodes: Vec::new(), points, zoned: false, down: Vec::new(), down_count: 0, live: None, fast: false, runs: Vec::new() })
     }
 
     /// A ring with these nodes, built in one pass (faster than adding them one by one).
@@ -270,6 +282,7 @@ impl Ring {
         ring.points.set(&entries);
         ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
         ring.down = vec![false; ring.nodes.len()];
+        ring.points_changed();
         Ok(ring)
     }
 
@@ -298,9 +311,11 @@ impl Ring {
         self.points.len()
     }
 
-    /// Heap bytes the ring holds: points, their owners, the lookup index and the nodes.
+    /// Heap bytes the ring holds: points, their owners, the lookup index, the replica run
+    /// bytes (one a point on a 32-bit XXH3 ring) and the nodes.
     pub fn memory_bytes(&self) -> usize {
         self.points.memory_bytes()
+            + self.runs.capacity()
             + self.live.as_ref().map_or(0, Points::memory_bytes)
             + self.down.capacity()
             + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
@@ -341,7 +356,7 @@ impl Ring {
         self.down.remove(idx as usize);
         self.down_count = self.down.iter().filter(|&&d| d).count();
         self.zoned = self.nodes.iter().any(|n| n.zone.is_some());
-        self.refresh_live();
+        self.points_changed();
         Ok(node)
     }
 
@@ -377,7 +392,7 @@ impl Ring {
         let kept = self.points.entries().filter(|&(_, owner)| owner != replaced);
         let merged = merge(kept, fresh, |a, b| by_position_then_name(nodes, a, b));
         self.points.set(&merged);
-        self.refresh_live();
+        self.points_changed();
     }
 
     /// Marks a node down (its keys go to the next healthy node clockwise, and replica lists
@@ -421,8 +436,19 @@ impl Ring {
         }
     }
 
+    /// Rebuilds what follows from the points after they change.
+    fn points_changed(&mut self) {
+        self.runs = if self.config.hash == Hash::Xxh3 { self.points.replica_runs() } else { Vec::new() };
+        self.refresh_live();
+    }
+
     /// Rebuilds the serving owners after any change (nothing to keep when no node is down).
     fn refresh_live(&mut self) {
+        self.fast = self.config.hash == Hash::Xxh3
+            && self.points.is_space_32()
+            && self.down_count == 0
+            && !self.points.is_empty()
+            && !self.nodes.is_empty();
         let n = self.points.len();
         if self.down_count == 0 || self.down_count == self.nodes.len() || n == 0 {
             self.live = None;
@@ -462,6 +488,16 @@ impl Ring {
     /// The index in [`nodes`](Ring::nodes) of the node that owns `position`.
     #[inline]
     pub fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        if let (true, Ok(position)) = (self.fast, u32::try_from(position)) {
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            return Ok(unsafe { self.points.owner_at_32(position) } as usize);
+        }
+        self.owner_of_by_config(position)
+    }
+
+    /// [`owner_of`](Ring::owner_of) off the fast path.
+    #[inline(never)]
+    fn owner_of_by_config(&self, position: u64) -> Result<usize, Error> {
         let points = match &self.live {
             Some(live) => live,
             None if self.down_count > 0 && !self.nodes.is_empty() => return Err(self.every_node_down()),
@@ -487,12 +523,36 @@ impl Ring {
     /// The name of the node that owns `key`.
     #[inline]
     pub fn locate(&self, key: impl AsRef<[u8]>) -> Result<&str, Error> {
+        let owner = if self.fast {
+            let position = Hash::Xxh3.hash(key.as_ref()) as u32;
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            unsafe { self.points.owner_at_32(position) as usize }
+        } else {
+            self.locate_by_config(key.as_ref())?
+        };
+        debug_assert!(owner < self.nodes.len());
+        // SAFETY: `locate_by_config` answers a node's index. And every point's owner, and the
+        // padding's (the first point's), is a node's index: `with_nodes`, `add_node` and
+        // `set_weight` give points their node's index, `remove` drops the node's points and
+        // renumbers the later ones (`fast` also means the ring has points). The tests in
+        // `tests/lookup_paths.rs` check every path against a model after every change.
+        Ok(unsafe { self.nodes.get_unchecked(owner) }.name.as_str())
+    }
+
+    /// The index of the node that owns `key`, off the fast path: any hash, width, or down
+    /// nodes.
+    #[inline(never)]
+    fn locate_by_config(&self, key: &[u8]) -> Result<usize, Error> {
         if self.down_count > 0 {
-            return self.owner_of(self.key_position(key)).map(|i| self.nodes[i].name.as_str());
+            return self.owner_of(self.key_position(key));
         }
         let owner = self.points.owner_at(self.key_position(key)) as usize;
         // An empty ring has no nodes, and its points answer owner 0: one check covers both.
-        self.nodes.get(owner).map(|node| node.name.as_str()).ok_or(Error::EmptyRing)
+        if owner < self.nodes.len() {
+            Ok(owner)
+        } else {
+            Err(Error::EmptyRing)
+        }
     }
 
     /// The preference list for `key`: `n` distinct nodes, walking clockwise from the key.
@@ -517,6 +577,25 @@ impl Ring {
     /// # Ok::<(), ringlab::Error>(())
     /// ```
     pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
+        let want = n.min(self.nodes.len());
+        if self.fast && !self.zoned && want <= 4 {
+            // The common case (see `locate`): the first `want` distinct owners clockwise,
+            // at the offsets the point's run byte gives (unless farther than it reaches).
+            let position = Hash::Xxh3.hash(key.as_ref()) as u32;
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            let start = unsafe { self.points.successor_32(position) };
+            let (offsets, known) = decode_run(self.runs[start]);
+            if want <= known {
+                let owners = self.points.owners_at(start, offsets);
+                return Ok(owners[..want].iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect());
+            }
+        }
+        self.replicas_by_config(key.as_ref(), n)
+    }
+
+    /// [`replicas`](Ring::replicas) off the fast path.
+    #[inline(never)]
+    fn replicas_by_config(&self, key: &[u8], n: usize) -> Result<Vec<&str>, Error> {
         let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
         let list = self.replica_list(self.key_position(key), n, &mut few, &mut many)?;
         Ok(list.iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect())
@@ -524,8 +603,27 @@ impl Ring {
 
     /// [`replicas`](Ring::replicas) for a position, as node indices written into `out`
     /// (cleared first): no allocation once `out` has room.
+    #[inline]
     pub fn replicas_into(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         out.clear();
+        let want = n.min(self.nodes.len());
+        if let (true, Ok(position)) = (self.fast && !self.zoned && want <= 4, u32::try_from(position)) {
+            // As in `replicas`.
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            let start = unsafe { self.points.successor_32(position) };
+            let (offsets, known) = decode_run(self.runs[start]);
+            if want <= known {
+                let owners = self.points.owners_at(start, offsets);
+                out.extend(owners[..want].iter().map(|&idx| idx as usize));
+                return Ok(());
+            }
+        }
+        self.replicas_into_by_config(position, n, out)
+    }
+
+    /// [`replicas_into`](Ring::replicas_into) off the fast path.
+    #[inline(never)]
+    fn replicas_into_by_config(&self, position: u64, n: usize, out: &mut Vec<usize>) -> Result<(), Error> {
         let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
         let list = self.replica_list(position, n, &mut few, &mut many)?;
         out.extend(list.iter().map(|&idx| idx as usize));
