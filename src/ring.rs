@@ -278,7 +278,8 @@ impl Ring {
                 entries.push((ring.label_position(&node.name, i, &mut label), idx as u32));
             }
         }
-        entries.sort_unstable_by(|a, b| by_position_then_name(&ring.nodes, a, b));
+        let nodes = &ring.nodes;
+        crate::order::sort_points(&mut entries, crate::order::Tie::Name(&|owner| nodes[owner as usize].name.as_str()));
         ring.points.set(&entries);
         ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
         ring.down = vec![false; ring.nodes.len()];
