@@ -11,27 +11,72 @@ pub struct KeySample {
 ///
 /// The keys are written [`GENERATED_CHUNK`] at a time, then visited: hashing a key
 /// right after writing it reads bytes still on their way to the cache (a store-forwarding
-/// stall), which cost more than the hash itself.
+/// stall), which cost more than the hash itself. The number is counted up in place, digit
+/// by digit, rather than formatted anew for each key, and a key of up to [`SLOT`] bytes is
+/// copied as one fixed-size block: in wasm, formatting and variable-length copies (a call
+/// each) were half of a batch lookup's time.
 pub fn for_each_generated(prefix: &str, count: usize, mut f: impl FnMut(usize, &[u8])) {
-    let mut text = Vec::with_capacity(GENERATED_CHUNK * (prefix.len() + 20));
+    let mut current = prefix.as_bytes().to_vec();
+    current.push(b'0');
     let mut ends = [0usize; GENERATED_CHUNK];
-    let mut digits = itoa::Buffer::new();
+    let mut slots = [[0u8; SLOT]; GENERATED_CHUNK];
+    let mut text = Vec::new();
     let mut first = 0;
     while first < count {
         let n = (count - first).min(GENERATED_CHUNK);
-        text.clear();
-        for (i, end) in (first..first + n).zip(&mut ends) {
-            text.extend_from_slice(prefix.as_bytes());
-            text.extend_from_slice(digits.format(i).as_bytes());
-            *end = text.len();
-        }
-        let mut start = 0;
-        for (i, &end) in (first..first + n).zip(&ends) {
-            f(i, &text[start..end]);
-            start = end;
+        // A chunk's numbers gain at most one digit (it spans fewer than 90 numbers).
+        if current.len() < SLOT {
+            let mut block = [0u8; SLOT];
+            block[..current.len()].copy_from_slice(&current);
+            let mut len = current.len();
+            for (slot, end) in slots[..n].iter_mut().zip(&mut ends) {
+                *slot = block;
+                *end = len;
+                len = count_up(&mut block, prefix.len(), len);
+            }
+            current.clear();
+            current.extend_from_slice(&block[..len]);
+            for ((i, slot), &end) in (first..first + n).zip(&slots).zip(&ends) {
+                f(i, &slot[..end]);
+            }
+        } else {
+            text.clear();
+            for end in &mut ends[..n] {
+                text.extend_from_slice(&current);
+                *end = text.len();
+                let len = current.len();
+                current.push(b'0');
+                let grown = count_up(&mut current, prefix.len(), len);
+                current.truncate(grown);
+            }
+            let mut start = 0;
+            for (i, &end) in (first..first + n).zip(&ends) {
+                f(i, &text[start..end]);
+                start = end;
+            }
         }
         first += n;
     }
+}
+
+/// Keys up to this many bytes are copied as one block.
+const SLOT: usize = 32;
+
+/// Adds one to the decimal number in `key[digits_from..len]`, and says its new length
+/// (`len + 1` when all its digits were nines; `key` has room for one more byte).
+fn count_up(key: &mut [u8], digits_from: usize, len: usize) -> usize {
+    for digit in key[digits_from..len].iter_mut().rev() {
+        if *digit == b'9' {
+            *digit = b'0';
+        } else {
+            *digit += 1;
+            return len;
+        }
+    }
+    // All nines: a 1 in front of as many zeros.
+    key[digits_from] = b'1';
+    key[len] = b'0';
+    len + 1
 }
 
 /// Keys [`for_each_generated`] writes before visiting them.
@@ -302,7 +347,7 @@ mod tests {
 
     #[test]
     fn generated_keys_are_the_prefix_and_the_number_across_chunks() {
-        for (prefix, count) in [("user:", 0), ("", 1), ("k", GENERATED_CHUNK - 1), ("k", GENERATED_CHUNK), ("é:", 3 * GENERATED_CHUNK + 5)] {
+        for (prefix, count) in [("user:", 0), ("", 1), ("k", GENERATED_CHUNK - 1), ("k", GENERATED_CHUNK), ("é:", 3 * GENERATED_CHUNK + 5), ("", 10_001), ("a-prefix-of-thirty-bytes-long:", 1_001), ("p".repeat(64).as_str(), 120)] {
             let mut seen = Vec::new();
             for_each_generated(prefix, count, |i, key| seen.push((i, key.to_vec())));
             let expected: Vec<(usize, Vec<u8>)> = (0..count).map(|i| (i, format!("{prefix}{i}").into_bytes())).collect();
