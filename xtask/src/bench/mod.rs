@@ -32,7 +32,7 @@ pub fn run() -> Result<(), Failure> {
     let target = target_dir();
     let mut per_call: Vec<HashMap<&'static str, f64>> = Vec::new();
     let others = "criterion: build, shares, sweep, hashring replicas";
-    step::run(others, step::cargo().args(["bench", "-p", "ringlab", "--bench", "ring", "--", "^(1,000 nodes|vnode sweep|hashring 0.3)"]))?;
+    step::run(others, step::cargo().args(["bench", "-p", "ringlab", "--bench", "ring", "--", "^(500 nodes|vnode sweep|hashring 0.3)"]))?;
     for run in 0..PER_CALL_RUNS {
         // Short runs, repeated: the ratios compare figures taken seconds apart.
         let mut cargo = step::cargo();
@@ -42,6 +42,7 @@ pub fn run() -> Result<(), Failure> {
         step::run(&name, &mut cargo)?;
         per_call.push(criterion_per_call(&target).map_err(|e| Failure::new(&name, e))?);
     }
+    let big = criterion_big_ring(&target).map_err(|e| Failure::new(others, e))?;
     let name = "throughput over 100,000 keys";
     let (lines, ok) = step::run_capturing(name, step::cargo().args(["bench", "-p", "ringlab", "--bench", "throughput"]))?;
     if !ok {
@@ -54,6 +55,9 @@ pub fn run() -> Result<(), Failure> {
     add_per_call_rows(&mut table, &per_call);
     add_loop_rows(&mut table, &loops);
     add_page_rows(&mut table, &loops, &page);
+    for (figure, ms) in big {
+        table.rows.push(Row { figure: figure.into(), value: ms, unit: "ms", comparison: None, ratio: None, goal: Goal::None });
+    }
     table.notes.push(format!(
         "Ring: 10 nodes × 160 vnodes, XXH3, 32-bit; keys `user:{{i}}`. Per call: criterion, {PER_CALL_RUNS} runs, \
          each ratio the median of the runs' ratios. Loop: 100,000 distinct keys, {} rounds, each loop timed once \
@@ -148,6 +152,26 @@ fn criterion_per_call(target: &Path) -> Result<HashMap<&'static str, f64>, Strin
         out.insert(key, median);
     }
     Ok(out)
+}
+
+/// The big ring's criterion figures (`benches/ring.rs`), in milliseconds, with their rows' words.
+const BIG_RING: [(&str, &str, &str); 4] = [
+    ("500 nodes x 1,000 vnodes (500k points)", "build", "build 500 nodes × 1,000 vnodes (500,000 points, the cap)"),
+    ("500 nodes x 1,000 vnodes (500k points)", "add one node (1,000 points) to 499 of them", "add one node (1,000 points) to 499 × 1,000"),
+    ("500 nodes x 1,000 vnodes (500k points)", "exact shares", "exact shares of the 500,000-point ring"),
+    ("vnode sweep", "30 steps, 10 nodes, 1..1000 vnodes", "vnode sweep, 30 steps, 10 nodes, 1..1,000 vnodes"),
+];
+
+fn criterion_big_ring(target: &Path) -> Result<Vec<(&'static str, f64)>, String> {
+    BIG_RING
+        .iter()
+        .map(|&(group, id, figure)| {
+            let path = target.join("criterion").join(group).join(id).join("new").join("estimates.json");
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let ns = json_number_after(&text, "\"median\"").ok_or_else(|| format!("{}: no median", path.display()))?;
+            Ok((figure, ns / 1e6))
+        })
+        .collect()
 }
 
 /// The first `"point_estimate":` number after `key` in criterion's estimates.json.
