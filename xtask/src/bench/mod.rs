@@ -326,14 +326,14 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
         }
     }
     for (chart, name) in [
-        ("spread", "\"spread\""),
-        ("spread_band", "\"spread\" with the five-hash band"),
-        ("shares", "\"shares\""),
-        ("moves", "\"moves\""),
-        ("algorithms", "\"algorithms\""),
+        ("spread", "\"spread\" chart"),
+        ("spread_band", "\"spread\" chart with the five-hash band"),
+        ("shares", "\"shares\" chart"),
+        ("moves", "\"moves\" chart"),
+        ("algorithms", "\"algorithms\" chart"),
     ] {
         if let Some(ms) = get(&format!("chart_{chart}_ms")) {
-            let figure = format!("page: {name} chart, longest task (data pieces, draw; 10 nodes × 1,000 vnodes)");
+            let figure = format!("page: {name}, longest task (data pieces, draw; 10 nodes × 1,000 vnodes)");
             table.rows.push(value_row(&figure, ms, "ms", None, 50.0));
         }
     }
