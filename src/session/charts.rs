@@ -13,8 +13,10 @@ pub const CHART_KEYS: usize = 2_000;
 /// Points the moves chart's largest placement may have (its node count follows from it).
 const MOVES_POINT_BUDGET: f64 = 80_000.0;
 
-/// One of the session's charts, with its data.
-#[derive(Clone, Debug, PartialEq)]
+/// One of the session's charts, with its data: `{"kind": "spread", "data": {...}}` in JSON,
+/// which is what the page hands from the engine's module to the charts' module.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", content = "data", rename_all = "lowercase", deny_unknown_fields)]
 pub enum SessionChart {
     Spread(spread::SpreadData),
     Shares(shares::SharesData),
