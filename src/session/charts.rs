@@ -185,6 +185,33 @@ mod tests {
     }
 
     #[test]
+    fn every_chart_survives_json_both_ways() {
+        // The page hands a chart's data from the engine's module to the charts' module as a
+        // plain object: what one serializes, the other reads back unchanged, Result rows and
+        // hash names included.
+        let mut s = Session::playground();
+        s.apply(Change::Add(NodeSpec { weight: 2.0, ..NodeSpec::new("heavy") })).unwrap();
+        let lookups = [Some(12.5), None, Some(f64::MAX)];
+        let mut kinds = Vec::new();
+        for (kind, band) in [("spread", false), ("spread", true), ("shares", false), ("moves", false), ("algorithms", false)] {
+            let chart = s.chart(kind, band, &lookups).unwrap();
+            let json = serde_json::to_value(&chart).unwrap();
+            assert_eq!(json["kind"], kind);
+            kinds.push(json["data"].as_object().unwrap().len());
+            let back: SessionChart = serde_json::from_value(json).unwrap();
+            assert_eq!(back, chart, "{kind} band={band}");
+        }
+        assert_eq!(kinds, [6, 6, 4, 4, 3], "each kind's fields");
+        let SessionChart::Algorithms(algos) = s.chart("algorithms", false, &[]).unwrap() else { panic!() };
+        assert!(algos.rows.iter().any(|r| r.report.is_err()) && algos.rows.iter().any(|r| r.report.is_ok()), "both row forms");
+        for junk in [r#"{}"#, r#"{"kind":"pie","data":{}}"#, r#"{"kind":"spread","data":{"nodes":3}}"#, r#"3"#] {
+            assert!(serde_json::from_str::<SessionChart>(junk).is_err(), "{junk}");
+        }
+        let bad_hash = serde_json::to_string(&s.chart("spread", false, &[]).unwrap()).unwrap().replace("\"xxh3\"", "\"nope\"");
+        assert!(serde_json::from_str::<SessionChart>(&bad_hash).is_err(), "an unknown hash name");
+    }
+
+    #[test]
     fn the_moves_chart_keeps_its_largest_ring_within_budget() {
         let mut s = Session::playground();
         s.apply(super::super::Change::Configure(super::super::Settings { vnodes: 1000, ..s.settings().clone() }))
