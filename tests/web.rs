@@ -344,7 +344,7 @@ fn charts_prepared_in_pieces_draw_what_one_call_draws() {
         let fresh = Session::new(js(options)).unwrap().chart_data(s(kind), JsValue::UNDEFINED).unwrap();
         // The data is a plain object: a JSON copy of it draws the same chart.
         let copied = js_sys::JSON::parse(&js_sys::JSON::stringify(&fresh).unwrap().as_string().unwrap()).unwrap();
-        let fresh = web::draw_chart(canvas(), copied, js(r#"{"dark": true, "dpr": 2}"#)).unwrap();
+        let fresh = web::draw_chart(canvas(), copied, js(r#"{"dark": true}"#)).unwrap();
         let csv = get(&drawn, "csv").as_string().unwrap();
         assert!(csv.lines().count() > 1, "{kind}: {csv}");
         assert_eq!(csv, get(&fresh, "csv").as_string().unwrap(), "{kind}");
