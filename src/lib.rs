@@ -21,12 +21,11 @@
 //!
 //! The crate builds and tests natively. The [`session`] module is the playground's model (state,
 //! changes, undo, what to draw); the `web` module (compiled only for `wasm32`) is a thin
-//! binding that exposes the engine and the session to JavaScript. The `charts` feature adds
-//! the charts (plotters).
+//! binding that exposes the engine and the session to JavaScript. The [`charts`]' data needs
+//! no feature; the `charts` feature adds drawing them (plotters).
 
 pub mod algo;
 pub mod analysis;
-#[cfg(feature = "charts")]
 pub mod charts;
 mod error;
 mod hash;

@@ -323,12 +323,13 @@ fn cassandra_takes_explicit_tokens_from_js() {
 
 /// A chart's data prepared one piece per call (as the page does, a task each) draws the same
 /// chart as a fresh session that computes it in one go; bad kinds and options are refused.
+fn canvas() -> JsValue {
+    let make = js_sys::Function::new_no_args("const c = document.createElement('canvas'); c.width = 900; c.height = 560; return c;");
+    make.call0(&JsValue::UNDEFINED).unwrap()
+}
+
 #[wasm_bindgen_test]
 fn charts_prepared_in_pieces_draw_what_one_call_draws() {
-    let canvas = || -> JsValue {
-        let make = js_sys::Function::new_no_args("const c = document.createElement('canvas'); c.width = 900; c.height = 560; return c;");
-        make.call0(&JsValue::UNDEFINED).unwrap()
-    };
     let options = r#"{"nodes": ["a", "b", "c", "d"], "vnodes": 50}"#;
     for kind in ["spread", "moves", "algorithms", "shares"] {
         let mut pieces = Session::new(js(options)).unwrap();
@@ -337,14 +338,53 @@ fn charts_prepared_in_pieces_draw_what_one_call_draws() {
             calls += 1;
             assert!(calls < 1000, "{kind}: prepareChart never finishes");
         }
-        let drawn = pieces.draw_chart(canvas(), s(kind), JsValue::UNDEFINED).unwrap();
-        let fresh = Session::new(js(options)).unwrap().draw_chart(canvas(), s(kind), JsValue::UNDEFINED).unwrap();
+        let data = pieces.chart_data(s(kind), JsValue::UNDEFINED).unwrap();
+        assert_eq!(get(&data, "kind").as_string().unwrap(), kind);
+        let drawn = web::draw_chart(canvas(), data.clone(), JsValue::UNDEFINED).unwrap();
+        let fresh = Session::new(js(options)).unwrap().chart_data(s(kind), JsValue::UNDEFINED).unwrap();
+        // The data is a plain object: a JSON copy of it draws the same chart.
+        let copied = js_sys::JSON::parse(&js_sys::JSON::stringify(&fresh).unwrap().as_string().unwrap()).unwrap();
+        let fresh = web::draw_chart(canvas(), copied, js(r#"{"dark": true}"#)).unwrap();
         let csv = get(&drawn, "csv").as_string().unwrap();
         assert!(csv.lines().count() > 1, "{kind}: {csv}");
         assert_eq!(csv, get(&fresh, "csv").as_string().unwrap(), "{kind}");
+        assert_eq!(get(&drawn, "table").is_null(), kind != "algorithms", "{kind}: a table for the algorithms chart only");
     }
     let mut session = Session::new(js(options)).unwrap();
     assert_eq!(code(session.prepare_chart(s("pie"), JsValue::UNDEFINED)), "invalid-option");
     assert_eq!(code(session.prepare_chart(n(1.0), JsValue::UNDEFINED)), "invalid-argument");
     assert_eq!(code(session.prepare_chart(s("spread"), js(r#"{"dark": true}"#))), "invalid-option");
+    assert_eq!(code(session.chart_data(s("pie"), JsValue::UNDEFINED)), "invalid-option");
+    assert_eq!(code(session.chart_data(s("spread"), js(r#"{"dpr": 2}"#))), "invalid-option");
+}
+
+#[wasm_bindgen_test]
+fn draw_chart_refuses_what_is_not_a_chart() {
+    let session = Session::new(js(r#"{"nodes": ["a", "b", "c"]}"#)).unwrap();
+    let shares = session.chart_data(s("shares"), JsValue::UNDEFINED).unwrap();
+    let junk = [
+        js("{}"),
+        n(3.0),
+        s("shares"),
+        JsValue::NULL,
+        JsValue::UNDEFINED,
+        js(r#"{"kind": "pie", "data": {}}"#),
+        js(r#"{"kind": "spread", "data": {"nodes": 3}}"#),
+        js(r#"{"kind": "shares", "data": {"algorithm": "ring", "exact": true, "sampleKeys": "many", "nodes": []}}"#),
+    ];
+    for chart in junk {
+        let why = format!("{chart:?}");
+        let got = web::draw_chart(canvas(), chart, JsValue::UNDEFINED);
+        assert!(["invalid-argument", "invalid-option"].contains(&code(got).as_str()), "{why}");
+    }
+    // The shares data with no nodes: nothing to draw, said so.
+    let empty = js(r#"{"kind": "shares", "data": {"algorithm": "ring", "exact": true, "sampleKeys": 0, "nodes": []}}"#);
+    assert_eq!(code(web::draw_chart(canvas(), empty, JsValue::UNDEFINED)), "invalid-option");
+    assert_eq!(code(web::draw_chart(n(1.0), shares.clone(), JsValue::UNDEFINED)), "invalid-argument", "not a canvas");
+    assert_eq!(code(web::draw_chart(canvas(), shares.clone(), js(r#"{"band": true}"#))), "invalid-option", "band is chartData's");
+    let tiny = js_sys::Function::new_no_args("const c = document.createElement('canvas'); c.width = 20; c.height = 20; return c;")
+        .call0(&JsValue::UNDEFINED)
+        .unwrap();
+    assert_eq!(code(web::draw_chart(tiny, shares.clone(), JsValue::UNDEFINED)), "invalid-option", "too small to lay out");
+    assert!(web::draw_chart(canvas(), shares, JsValue::UNDEFINED).is_ok());
 }

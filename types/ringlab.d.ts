@@ -417,28 +417,120 @@ export interface Follow {
 
 export type ChartKind = "spread" | "shares" | "moves" | "algorithms";
 
-export interface DrawChartOptions {
-  dark?: boolean;
-  /** Device pixels per CSS pixel (the canvas is sized by the caller). */
-  dpr?: number;
+export interface ChartDataOptions {
   /** Spread chart: the optional five-hash band. */
   band?: boolean;
   /** Algorithms chart: measured lookup times, in `algorithms()` order. */
   lookupNs?: number[];
 }
 
-/** The algorithms chart's figures as a table. */
-export interface ChartTable {
-  caption: string;
-  headers: string[];
-  rows: string[][];
+/** The spread chart's range over several hashes, at one vnode count. */
+export interface SpreadBand {
+  rsdMin: number;
+  rsdMax: number;
+  maxOverMeanMin: number;
+  maxOverMeanMax: number;
 }
 
-export interface DrawnChart {
-  csv: string;
-  /** The algorithms chart only. */
-  table: ChartTable | null;
+/** The exact spread at one vnode count. */
+export interface SpreadPoint {
+  vnodes: number;
+  /** Relative standard deviation of load (std / mean). */
+  rsd: number;
+  maxOverMean: number;
+  theoreticalRsd: number;
+  band: SpreadBand | null;
 }
+
+export interface SpreadData {
+  nodes: number;
+  hash: HashName;
+  ringBits: number;
+  currentVnodes: number;
+  /** The hashes the band spans; empty without a band. */
+  bandHashes: HashName[];
+  points: SpreadPoint[];
+}
+
+/** One node's bar in the shares chart. */
+export interface NodeShare {
+  name: string;
+  weight: number;
+  share: number;
+  sampledKeys: number | null;
+  sampledShare: number | null;
+  ideal: number;
+}
+
+export interface SharesData {
+  algorithm: AlgorithmName;
+  exact: boolean;
+  sampleKeys: number;
+  nodes: NodeShare[];
+}
+
+/** What one change moved, as fractions of all keys. */
+export interface Moved {
+  moved: number;
+  ideal: number;
+  modulo: number;
+}
+
+export interface MoveStep {
+  /** N, the node count before the change. */
+  nodes: number;
+  join: Moved;
+  leave: Moved;
+  leaver: string;
+}
+
+export interface MovesData {
+  algorithm: AlgorithmName;
+  exact: boolean;
+  sampleKeys: number;
+  steps: MoveStep[];
+}
+
+/** An algorithm's figures in the algorithms chart... */
+export interface ReportOk {
+  Ok: AlgorithmReport;
+}
+/** ... or why it has none. */
+export interface ReportErr {
+  Err: string;
+}
+
+export interface AlgorithmRow {
+  algorithm: AlgorithmName;
+  report: ReportOk | ReportErr;
+  lookupNs: number | null;
+}
+
+export interface AlgorithmsData {
+  nodes: number;
+  sampleKeys: number;
+  rows: AlgorithmRow[];
+}
+
+export interface SpreadChart {
+  kind: "spread";
+  data: SpreadData;
+}
+export interface SharesChart {
+  kind: "shares";
+  data: SharesData;
+}
+export interface MovesChart {
+  kind: "moves";
+  data: MovesData;
+}
+export interface AlgorithmsChart {
+  kind: "algorithms";
+  data: AlgorithmsData;
+}
+
+/** A chart's data, as `session.chartData` gives it and the charts module's `drawChart` takes it. */
+export type ChartData = SpreadChart | SharesChart | MovesChart | AlgorithmsChart;
 
 /** The playground's model: state, changes with exactly what they moved, undo/redo, drawing. */
 export class Session {
@@ -494,12 +586,15 @@ export class Session {
   ringFor(algorithm: AlgorithmName): Ring;
   /**
    * One piece of chart `kind`'s data for the current state (a piece of one hash's sweep, one
-   * cluster size, one algorithm's row), kept for `drawChart`; `true` once complete. Call it
+   * cluster size, one algorithm's row), kept for `chartData`; `true` once complete. Call it
    * once per task until `true` to keep each task short. Any change drops it.
    */
   prepareChart(kind: ChartKind, options?: { band?: boolean }): boolean;
-  /** Draws a chart on `canvas` (the page's build has the charts); computes what `prepareChart` has not. */
-  drawChart(canvas: HTMLCanvasElement, kind: ChartKind, options?: DrawChartOptions): DrawnChart;
+  /**
+   * Chart `kind`'s data for the current state (computes what `prepareChart` has not), for the
+   * charts module's `drawChart` (`ringlab/charts`).
+   */
+  chartData(kind: ChartKind, options?: ChartDataOptions): ChartData;
 }
 
 /** One algorithm's figures in `compareAlgorithms`; fractions are of the key sample. */

@@ -1,10 +1,29 @@
-// The charts section: four charts drawn by the engine (Rust + plotters) on canvases, each
-// with PNG and CSV downloads. After a change, a chart's data is computed in pieces, one task
-// each (the engine's prepareChart: one hash's sweep, one cluster size, one algorithm), and
-// then drawn in a task of its own, so no chart blocks the page for long; the times are shown
-// under it.
+// The charts section: four charts drawn by Rust + plotters on canvases, each with PNG and CSV
+// downloads. After a change, a chart's data is computed in pieces by the engine, one task each
+// (prepareChart: one hash's sweep, one cluster size, one algorithm), and then drawn in a task
+// of its own, so no chart blocks the page for long; the times are shown under it. The drawing
+// is a wasm module of its own (pkg/ringlab_charts.js), fetched when a chart is first drawn: the
+// page's first download is the ring's alone.
 
 const LOOKUP_KEYS = 10000;
+
+// The charts module, imported and started once, on first use (a failed load is tried again);
+// its drawChart once loaded.
+let chartsModule, drawChart;
+function loadCharts() {
+  chartsModule ??= import("./pkg/ringlab_charts.js").then(
+    async (mod) => {
+      await mod.default();
+      drawChart = mod.drawChart;
+      return mod;
+    },
+    (e) => {
+      chartsModule = undefined;
+      throw e;
+    },
+  );
+  return chartsModule;
+}
 const dark = () => matchMedia("(prefers-color-scheme: dark)").matches;
 
 // Sizes the backing store to CSS size × devicePixelRatio; returns the ratio.
@@ -95,7 +114,7 @@ export class Charts {
     for (const name of ["spread", "shares", "moves"]) {
       if (!due(name)) continue;
       const opts = name === "spread" ? { band } : {};
-      this.draw(name, () => session.prepareChart(name, opts), (c, dpr) => session.drawChart(c, name, { dark: dark(), dpr, ...opts }));
+      this.draw(name, () => session.prepareChart(name, opts), (draw, c, dpr) => draw(c, session.chartData(name, opts), { dark: dark(), dpr }));
     }
     if (!due("algorithms")) return;
     // Timing each algorithm is a piece of its own, before the rows and the chart.
@@ -110,8 +129,8 @@ export class Charts {
         }
         return session.prepareChart("algorithms");
       },
-      (c, dpr) => {
-        const out = session.drawChart(c, "algorithms", { dark: dark(), dpr, lookupNs });
+      (draw, c, dpr) => {
+        const out = draw(c, session.chartData("algorithms", { lookupNs }), { dark: dark(), dpr });
         this.renderTable(out.table);
         return out;
       },
@@ -119,7 +138,8 @@ export class Charts {
   }
 
   // Computes a chart's data with prepare() (one piece per task, until it returns true), then
-  // draws it with paint(canvas, dpr) in a task of its own; a newer change stops both.
+  // draws it with paint(drawChart, canvas, dpr) in a task of its own, once the charts module
+  // is loaded; a newer change stops both.
   draw(name, prepare, paint) {
     const figure = document.querySelector(`figure[data-chart="${name}"]`);
     const status = figure.querySelector(".chart-status");
@@ -138,22 +158,35 @@ export class Charts {
       }
       pieces++;
       longest = Math.max(longest, performance.now() - start);
-      this.later(done ? finish : step);
+      if (!done) this.later(step);
+      else if (drawChart) this.later(finish);
+      else load();
+    };
+    // The page counts the load as pending work (its tests wait for the page to settle).
+    const perf = window.__ringlab ?? { pending: 0 };
+    const load = () => {
+      perf.pending++;
+      loadCharts()
+        .then(() => this.later(finish), fail)
+        .finally(() => perf.pending--);
+    };
+    const fail = (e) => {
+      status.textContent = e.message;
+      status.classList.add("error");
+      figure.dataset.drawn = "0";
     };
     const finish = () => {
       if (!current()) return;
       const canvas = figure.querySelector("canvas");
       const start = performance.now();
       try {
-        this.csv[name] = paint(canvas, fit(canvas)).csv;
+        this.csv[name] = paint(drawChart, canvas, fit(canvas)).csv;
         const data = pieces > 1 ? ` Its data took ${pieces} tasks, the longest ${longest.toFixed(0)} ms.` : ` Its data took ${longest.toFixed(0)} ms.`;
         status.textContent = `Drawn in ${(performance.now() - start).toFixed(0)} ms.${data}`;
         status.classList.remove("error");
         figure.dataset.drawn = "1";
       } catch (e) {
-        status.textContent = e.message;
-        status.classList.add("error");
-        figure.dataset.drawn = "0";
+        fail(e);
       }
     };
     this.later(step);

@@ -16,6 +16,9 @@
 import { RingView } from "./ring-view.js";
 
 const ENGINE = new URL("./pkg/ringlab.js", import.meta.url).href;
+// The chart drawing: a module of its own, fetched only when a shares or spread view is shown.
+const CHARTS = new URL("./pkg/ringlab_charts.js", import.meta.url).href;
+const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits"];
 const NUMERIC = new Set(["vnodes", "keys", "replicas", "bits"]);
 const VIEWS = ["ring", "migrate", "shares", "spread"];
@@ -33,6 +36,23 @@ function loadEngine() {
     return mod;
   });
   return engine;
+}
+
+// The charts module, loaded once on demand (a failed load is tried again); its drawChart.
+let charts, drawChart;
+function loadCharts() {
+  charts ??= import(CHARTS).then(
+    async (mod) => {
+      await mod.default();
+      drawChart = mod.drawChart;
+      return mod;
+    },
+    (e) => {
+      charts = undefined;
+      throw e;
+    },
+  );
+  return charts;
 }
 
 // If the engine ever traps (a bug: every input gets an Error instead), the module is dead
@@ -294,8 +314,10 @@ export class HashRing extends HTMLElement {
     if (this.#started || !this.isConnected) return;
     this.#started = true;
     if (!this.#mod) this.#say("Loading…");
-    loadEngine().then(
-      (mod) => {
+    // A chart view fetches the charts module alongside the engine (a failure shows when drawing).
+    const chartsToo = CHART_VIEWS.includes(this.view) ? loadCharts().catch(() => {}) : null;
+    Promise.all([loadEngine(), chartsToo]).then(
+      ([mod]) => {
         if (!this.isConnected || this.#session) return;
         this.#mod = mod;
         this.shadowRoot.adoptedStyleSheets = sheets(mod);
@@ -447,15 +469,23 @@ export class HashRing extends HTMLElement {
     this.#view.palette = palette;
     const rows = this.#session.nodes();
     const canvas = this.#parts.canvas;
-    if (view === "shares" || view === "spread") {
-      const box = canvas.getBoundingClientRect();
-      const dpr = window.devicePixelRatio || 1;
-      canvas.width = Math.max(1, Math.round(box.width * dpr));
-      canvas.height = Math.max(1, Math.round(box.height * dpr));
-      try {
-        this.#session.drawChart(canvas, view, { dark: this.resolvedTheme === "dark", dpr });
-      } catch (e) {
-        this.#fail(e?.code ?? "unsupported", e?.message ?? String(e));
+    if (CHART_VIEWS.includes(view)) {
+      if (drawChart) {
+        const box = canvas.getBoundingClientRect();
+        const dpr = window.devicePixelRatio || 1;
+        canvas.width = Math.max(1, Math.round(box.width * dpr));
+        canvas.height = Math.max(1, Math.round(box.height * dpr));
+        try {
+          drawChart(canvas, this.#session.chartData(view, {}), { dark: this.resolvedTheme === "dark", dpr });
+        } catch (e) {
+          this.#fail(e?.code ?? "unsupported", e?.message ?? String(e));
+        }
+      } else {
+        // The first chart view: drawn once the charts module is here.
+        loadCharts().then(
+          () => this.#session && this.#redraw(),
+          (e) => this.#fail("engine-load", `the charts did not load (${e?.message ?? e})`),
+        );
       }
       const shares = rows.map((n) => `${n.name} ${n.share == null ? `${n.keys} keys` : `${(n.share * 100).toFixed(1)}%`}`);
       const what = view === "shares" ? "Share of the key space per node" : "Spread of load against vnodes per node";

@@ -2,16 +2,17 @@
 //! move (against the ideal), and memory. Lookup cost is measured by the caller (natively with
 //! criterion, in a browser with `performance.now()`), since wasm has no clock of its own.
 
+use std::borrow::Cow;
 use super::{Algorithm, Cluster, Options};
 use crate::keys::KeySample;
 use crate::migration::sample_between;
 use crate::{limits, Error, NodeSpec};
 
 /// One algorithm's figures. Fractions are of the key sample.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
-    pub algorithm: &'static str,
+    pub algorithm: Cow<'static, str>,
     /// The busiest node's keys over the mean (1 is perfect).
     pub max_over_mean: f64,
     /// Keys moved when a node `joiner` joins, and the ideal (its fair share).
@@ -81,7 +82,7 @@ pub fn report(base: &Options, algorithm: Algorithm, nodes: &[NodeSpec], sample: 
     let moved_on_leave = sample_between(&cluster, &left, sample, 0.0)?.moved_fraction;
 
     Ok(Report {
-        algorithm: algorithm.name(),
+        algorithm: algorithm.name().into(),
         max_over_mean,
         moved_on_join,
         ideal_join: 1.0 / (total_weight + 1.0),

@@ -2,21 +2,28 @@
 //! reports (balance, what a join and a leave move, memory) and a lookup cost the caller
 //! measured (wasm has no clock). Also the same numbers as a table model and as CSV.
 
-use super::{csv_field, legend_below, tick, titled, Swatch, Theme};
+use std::borrow::Cow;
+use super::{csv_field};
+#[cfg(feature = "charts")]
+use super::{legend_below, tick, titled, Swatch, Theme};
 use crate::algo::compare::{self, Report};
 use crate::algo::{Algorithm, Options};
 use crate::keys::KeySample;
 use crate::{Error, NodeSpec};
+#[cfg(feature = "charts")]
 use plotters::coord::Shift;
+#[cfg(feature = "charts")]
 use plotters::drawing::DrawingAreaErrorKind;
+#[cfg(feature = "charts")]
 use plotters::prelude::*;
+#[cfg(feature = "charts")]
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One algorithm's figures, or why it has none.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AlgorithmRow {
-    pub algorithm: &'static str,
+    pub algorithm: Cow<'static, str>,
     /// The report, or the error's message (e.g. weights given to an algorithm without them).
     pub report: Result<Report, String>,
     /// Nanoseconds per lookup, measured by the caller; `None` when not measured.
@@ -24,7 +31,7 @@ pub struct AlgorithmRow {
 }
 
 /// Everything the chart and the table show.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AlgorithmsData {
     pub nodes: usize,
@@ -146,7 +153,7 @@ pub fn from_reports(
         .into_iter()
         .enumerate()
         .map(|(i, (algorithm, report))| AlgorithmRow {
-            algorithm: algorithm.name(),
+            algorithm: algorithm.name().into(),
             report: report.map_err(|e| e.to_string()),
             lookup_ns: lookup_ns.get(i).copied().flatten().filter(|ns| ns.is_finite() && *ns >= 0.0),
         })
@@ -156,7 +163,7 @@ pub fn from_reports(
 
 /// The figures as a table for screen readers and copying: headers with units, one row of
 /// strings per algorithm ("n/a" where there is no figure, the error in the last column).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Table {
     pub caption: String,
@@ -247,6 +254,7 @@ fn csv(data: &AlgorithmsData) -> String {
 
 pub const TITLE: &str = "Algorithms compared";
 
+#[cfg(feature = "charts")]
 /// One small multiple: a bar per algorithm from `base` to its value, an optional ideal tick.
 struct Panel {
     title: &'static str,
@@ -268,6 +276,7 @@ pub const PANELS: [(&str, &str); 5] = [
     ("Lookup cost", "ns per lookup"),
 ];
 
+#[cfg(feature = "charts")]
 fn panels(data: &AlgorithmsData) -> Vec<Panel> {
     let figure = |f: fn(&Report) -> f64| -> Vec<Option<f64>> {
         data.rows.iter().map(|r| r.report.as_ref().ok().map(f)).collect()
@@ -290,6 +299,7 @@ fn panels(data: &AlgorithmsData) -> Vec<Panel> {
     ]
 }
 
+#[cfg(feature = "charts")]
 /// `log10(bytes)` as a label: powers of ten only ("1k", "10M").
 fn bytes_tick(log10: f64) -> String {
     if log10.fract() != 0.0 || log10 < 0.0 {
@@ -303,6 +313,7 @@ fn bytes_tick(log10: f64) -> String {
     }
 }
 
+#[cfg(feature = "charts")]
 /// Legend labels, also used by the tests.
 fn labels() -> [String; 2] {
     ["measured".to_string(), "ideal: fair share of the node that joins or leaves".to_string()]
@@ -312,6 +323,7 @@ fn labels() -> [String; 2] {
 // fit, algorithm names on the left of each row.
 chart!(AlgorithmsData, (320, 320), rows, "the comparison has no algorithms");
 
+#[cfg(feature = "charts")]
 fn render<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &AlgorithmsData,
@@ -332,7 +344,7 @@ fn render<DB: DrawingBackend>(
     let names_w = data
         .rows
         .iter()
-        .map(|r| grid.estimate_text_size(r.algorithm, &theme.small_font()).map(|d| d.0))
+        .map(|r| grid.estimate_text_size(&r.algorithm, &theme.small_font()).map(|d| d.0))
         .try_fold(0u32, |m, w| w.map(|w| m.max(w)))?
         + theme.px(14.0);
     let (w, _) = grid.dim_in_pixel();
@@ -350,6 +362,7 @@ fn render<DB: DrawingBackend>(
     area.present()
 }
 
+#[cfg(feature = "charts")]
 #[allow(clippy::too_many_arguments)]
 fn draw_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -429,7 +442,7 @@ fn draw_panel<DB: DrawingBackend>(
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "charts"))]
 mod tests {
     use super::*;
     use crate::algo::Cluster;

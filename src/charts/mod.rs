@@ -1,11 +1,12 @@
 //! Charts, drawn with plotters on any backend (an HTML canvas in the page, SVG natively).
 //!
 //! One module per chart. Each has a `data` function (plain numbers from the engine, no
-//! drawing) whose result is a [`Chart`]: [`draw`] lays it out on any plotters backend and
-//! [`Chart::csv`] gives the same numbers as text (header row with units). Nothing here reads a clock, spawns a thread,
+//! drawing) whose result is a [`Chart`]: with the `charts` feature, `draw` lays it out on any
+//! plotters backend, and [`Chart::csv`] gives the same numbers as text (header row with units). Nothing here reads a clock, spawns a thread,
 //! draws random numbers or iterates a hash map, so a chart is the same natively and in wasm.
 //!
 //! ```
+//! # #[cfg(feature = "charts")] {
 //! use plotters::prelude::*;
 //! use ringlab::{charts::{self, Chart}, Config, NodeSpec};
 //!
@@ -18,6 +19,7 @@
 //! }
 //! assert!(svg.contains("Spread vs vnodes"));
 //! assert!(data.csv().starts_with("vnodes_per_node,"));
+//! # }
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
@@ -33,6 +35,7 @@ macro_rules! chart {
                 self.$field.is_empty().then_some($empty)
             }
 
+            #[cfg(feature = "charts")]
             fn render<DB: DrawingBackend>(
                 &self,
                 area: &DrawingArea<DB, Shift>,
@@ -53,19 +56,28 @@ pub mod moves;
 pub mod shares;
 pub mod spread;
 
+#[cfg(feature = "charts")]
 use crate::theme::{self, Colours, PALETTE};
+#[cfg(feature = "charts")]
 use crate::Error;
+#[cfg(feature = "charts")]
 use plotters::coord::Shift;
+#[cfg(feature = "charts")]
 use plotters::drawing::DrawingAreaErrorKind;
+#[cfg(feature = "charts")]
 use plotters::prelude::*;
+#[cfg(feature = "charts")]
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+#[cfg(feature = "charts")]
 use plotters::style::{FontFamily, FontStyle};
 
+#[cfg(feature = "charts")]
 /// The colour of node colour slot `i` ([`PALETTE`]`[i % 16]`).
 pub fn node_color(i: usize) -> RGBColor {
     colour(PALETTE[i % PALETTE.len()])
 }
 
+#[cfg(feature = "charts")]
 /// Parses `#rrggbb` (the page's CSS colours), e.g. to build a [`Theme`] from CSS variables.
 pub fn parse_color(hex: &str) -> Result<RGBColor, Error> {
     theme::rgb(hex.trim())
@@ -73,6 +85,7 @@ pub fn parse_color(hex: &str) -> Result<RGBColor, Error> {
         .ok_or_else(|| Error::InvalidOption(format!("chart: colour {hex:?} is not #rrggbb")))
 }
 
+#[cfg(feature = "charts")]
 /// One of [`crate::theme`]'s colours, all of which are `#rrggbb` (a test checks it).
 fn colour(hex: &str) -> RGBColor {
     let [r, g, b] = theme::rgb(hex).unwrap_or([0, 0, 0]);
@@ -86,6 +99,7 @@ pub trait Chart {
     /// Why there is nothing to draw, if there is nothing.
     fn empty(&self) -> Option<&'static str>;
     /// Draws on `area` (already filled with the background).
+    #[cfg(feature = "charts")]
     fn render<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
@@ -97,6 +111,7 @@ pub trait Chart {
 }
 
 
+#[cfg(feature = "charts")]
 /// Draws `chart` on `area` (its whole size), in `theme`'s colours and scale; refuses an
 /// area smaller than the chart's minimum and data with nothing to draw.
 pub fn draw<DB: DrawingBackend, C: Chart>(area: &DrawingArea<DB, Shift>, chart: &C, theme: &Theme) -> Result<(), Error> {
@@ -108,6 +123,7 @@ pub fn draw<DB: DrawingBackend, C: Chart>(area: &DrawingArea<DB, Shift>, chart: 
     chart.render(area, theme).map_err(chart_error)
 }
 
+#[cfg(feature = "charts")]
 /// Colours and pixel scale of a chart, to match the page's light or dark theme.
 ///
 /// `scale` multiplies every font size, line width, margin and marker: draw on a canvas whose
@@ -127,6 +143,7 @@ pub struct Theme {
     pub scale: f64,
 }
 
+#[cfg(feature = "charts")]
 impl Theme {
     pub fn light() -> Theme {
         Theme::from_colours(&theme::LIGHT)
@@ -191,11 +208,13 @@ impl Theme {
     }
 }
 
+#[cfg(feature = "charts")]
 /// A plotters failure as the crate's error (a panic would abort the wasm page instead).
 fn chart_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Error {
     Error::InvalidOption(format!("chart: {e}"))
 }
 
+#[cfg(feature = "charts")]
 /// Refuses areas too small to lay a chart out in (plotters would draw a garbled chart).
 fn check_area<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -212,6 +231,7 @@ fn check_area<DB: DrawingBackend>(
     Ok(())
 }
 
+#[cfg(feature = "charts")]
 /// How a legend entry shows its series.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Swatch {
@@ -223,6 +243,7 @@ pub(crate) enum Swatch {
     Dot(ShapeStyle),
 }
 
+#[cfg(feature = "charts")]
 /// The title (and a smaller subtitle) on top of `area`; returns the area below them.
 pub(crate) fn titled<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -237,6 +258,7 @@ pub(crate) fn titled<DB: DrawingBackend>(
     body.titled(subtitle, theme.small_font())
 }
 
+#[cfg(feature = "charts")]
 /// Draws a legend along the bottom of `area`, in as many rows as the labels need, and
 /// returns the area above it. Outside the plot, it can never hide data.
 pub(crate) fn legend_below<DB: DrawingBackend>(
@@ -297,6 +319,7 @@ pub(crate) fn csv_field(s: &str) -> String {
     }
 }
 
+#[cfg(feature = "charts")]
 /// A tick label: the fewest decimals (up to 4) that show `v` exactly enough.
 pub(crate) fn tick(v: f64) -> String {
     for decimals in 0..4 {
@@ -308,6 +331,7 @@ pub(crate) fn tick(v: f64) -> String {
     format!("{v:.4}")
 }
 
+#[cfg(feature = "charts")]
 /// Ticks for a log axis over `lo..hi` (both > 0): labelled 1-2-5 per decade when at most
 /// `max_labels` fit, else 1-3, else powers of ten; grid lines at every multiple 1..9.
 pub(crate) fn log_ticks(lo: f64, hi: f64, max_labels: usize) -> (Vec<f64>, Vec<f64>) {
@@ -328,6 +352,7 @@ pub(crate) fn log_ticks(lo: f64, hi: f64, max_labels: usize) -> (Vec<f64>, Vec<f
     (at(&[1]), light)
 }
 
+#[cfg(feature = "charts")]
 /// A finite axis range around `values` (plotters loops or draws nothing on NaN or empty ranges).
 pub(crate) fn span(values: impl IntoIterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -346,7 +371,7 @@ pub(crate) fn span(values: impl IntoIterator<Item = f64>, fallback: (f64, f64)) 
     (lo, hi)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "charts"))]
 pub(crate) mod test_support {
     use super::Theme;
     use crate::Error;
@@ -581,7 +606,7 @@ pub(crate) mod test_support {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "charts"))]
 mod tests {
     use super::*;
 

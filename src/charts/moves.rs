@@ -1,12 +1,18 @@
 //! "What a change moves": the fraction of keys that change owner when a node joins or leaves,
 //! as the cluster grows, for this algorithm, the ideal, and `hash % N`.
 
-use super::{csv_field, legend_below, tick, Swatch, Theme};
+use std::borrow::Cow;
+use super::{csv_field};
+#[cfg(feature = "charts")]
+use super::{legend_below, tick, Swatch, Theme};
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::migration::{self, KeySample};
 use crate::{Error, NodeSpec};
+#[cfg(feature = "charts")]
 use plotters::coord::Shift;
+#[cfg(feature = "charts")]
 use plotters::drawing::DrawingAreaErrorKind;
+#[cfg(feature = "charts")]
 use plotters::prelude::*;
 use std::ops::RangeInclusive;
 
@@ -14,7 +20,7 @@ use std::ops::RangeInclusive;
 pub const MAX_NODES: u32 = 256;
 
 /// What one change moved, as fractions of all keys.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Moved {
     /// This algorithm: exact (arcs) or on the key sample, see [`MovesData::exact`].
@@ -26,7 +32,7 @@ pub struct Moved {
 }
 
 /// The changes from a cluster of `nodes` nodes.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MoveStep {
     /// N, the node count before the change.
@@ -39,10 +45,10 @@ pub struct MoveStep {
 }
 
 /// Everything the chart draws.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MovesData {
-    pub algorithm: &'static str,
+    pub algorithm: Cow<'static, str>,
     /// Whether `moved` is exact (the algorithm has arcs) or counted on the key sample.
     pub exact: bool,
     pub sample_keys: usize,
@@ -185,7 +191,7 @@ impl MovesJob {
     /// The chart's data: the sizes done so far (every one once [`is_done`](MovesJob::is_done)).
     pub fn data(&self) -> MovesData {
         MovesData {
-            algorithm: self.options.algorithm.name(),
+            algorithm: self.options.algorithm.name().into(),
             exact: self.exact,
             sample_keys: self.sample.keys.len(),
             steps: self.steps.clone(),
@@ -224,11 +230,13 @@ pub const JOIN_TITLE: &str = "A node joins: N → N+1";
 pub const X_LABEL: &str = "nodes before the change, N (count)";
 pub const Y_LABEL: &str = "keys moved (% of all keys)";
 
+#[cfg(feature = "charts")]
 fn leave_title(data: &MovesData) -> String {
     let which = if data.algorithm == Algorithm::Jump.name() { "the last" } else { "the middle" };
     format!("A node leaves: N → N−1 ({which} node)")
 }
 
+#[cfg(feature = "charts")]
 /// Legend labels, also used by the tests.
 fn labels(data: &MovesData) -> [String; 3] {
     let basis = if data.exact { "exact".to_string() } else { format!("{} sampled keys", data.sample_keys) };
@@ -243,6 +251,7 @@ fn labels(data: &MovesData) -> [String; 3] {
 // the area is narrow.
 chart!(MovesData, (300, 300), steps, "the moves data has no steps");
 
+#[cfg(feature = "charts")]
 fn render<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &MovesData,
@@ -270,12 +279,14 @@ fn render<DB: DrawingBackend>(
     area.present()
 }
 
+#[cfg(feature = "charts")]
 struct Styles {
     algorithm: ShapeStyle,
     ideal: ShapeStyle,
     modulo: ShapeStyle,
 }
 
+#[cfg(feature = "charts")]
 fn panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &MovesData,
@@ -350,7 +361,7 @@ fn csv(data: &MovesData) -> String {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "charts"))]
 mod tests {
     use super::*;
     use crate::charts::draw;

@@ -1,17 +1,24 @@
 //! "Share per node": each node's share of the keys, exact where the algorithm allows,
 //! against its ideal (its weight over the total), in the node's ring colour.
 
-use super::{csv_field, legend_below, node_color, span, tick, titled, Swatch, Theme};
+use std::borrow::Cow;
+use super::{csv_field};
+#[cfg(feature = "charts")]
+use super::{legend_below, node_color, span, tick, titled, Swatch, Theme};
 use crate::algo::Cluster;
 use crate::keys::KeySample;
 use crate::Error;
+#[cfg(feature = "charts")]
 use plotters::coord::Shift;
+#[cfg(feature = "charts")]
 use plotters::drawing::DrawingAreaErrorKind;
+#[cfg(feature = "charts")]
 use plotters::prelude::*;
+#[cfg(feature = "charts")]
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One node's bar.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeShare {
     pub name: String,
@@ -26,10 +33,10 @@ pub struct NodeShare {
 }
 
 /// Everything the chart draws.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SharesData {
-    pub algorithm: &'static str,
+    pub algorithm: Cow<'static, str>,
     /// Whether the bars are exact shares (of the hash space, or bounded-load's key set).
     pub exact: bool,
     pub sample_keys: usize,
@@ -106,13 +113,14 @@ pub fn from_counts(cluster: &Cluster, keys: usize, counts: Option<Vec<usize>>) -
             })
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    Ok(SharesData { algorithm: cluster.algorithm().name(), exact: exact.is_some(), sample_keys: keys, nodes: shares })
+    Ok(SharesData { algorithm: cluster.algorithm().name().into(), exact: exact.is_some(), sample_keys: keys, nodes: shares })
 }
 
 pub const TITLE: &str = "Share per node";
 pub const X_LABEL: &str = "node (bar colour as on the ring)";
 pub const Y_LABEL: &str = "share of keys (%)";
 
+#[cfg(feature = "charts")]
 /// Legend labels, also used by the tests.
 fn labels(data: &SharesData) -> [String; 3] {
     [
@@ -123,8 +131,10 @@ fn labels(data: &SharesData) -> [String; 3] {
 }
 
 /// Names longer than this are cut (with "…") under the bars; the CSV keeps them whole.
+#[cfg(feature = "charts")]
 const NAME_CHARS: usize = 14;
 
+#[cfg(feature = "charts")]
 fn short(name: &str) -> String {
     if name.chars().count() <= NAME_CHARS {
         name.to_string()
@@ -136,6 +146,7 @@ fn short(name: &str) -> String {
 // Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
 chart!(SharesData, (280, 220), nodes, "the share data has no nodes");
 
+#[cfg(feature = "charts")]
 fn render<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &SharesData,
@@ -253,7 +264,7 @@ fn csv(data: &SharesData) -> String {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "charts"))]
 mod tests {
     use super::*;
     use crate::algo::{Algorithm, Options};

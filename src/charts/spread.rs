@@ -1,11 +1,16 @@
 //! "Spread vs vnodes": how evenly load spreads as each node gets more points, computed
 //! exactly from arc lengths, beside the theory and (optionally) the range over several hashes.
 
-use super::{csv_field, legend_below, log_ticks, span, tick, titled, Swatch, Theme};
+use super::{csv_field};
+#[cfg(feature = "charts")]
+use super::{legend_below, log_ticks, span, tick, titled, Swatch, Theme};
 use crate::analysis::{self, SweepStep};
 use crate::{Config, Error, Hash, NodeSpec};
+#[cfg(feature = "charts")]
 use plotters::coord::Shift;
+#[cfg(feature = "charts")]
 use plotters::drawing::DrawingAreaErrorKind;
+#[cfg(feature = "charts")]
 use plotters::prelude::*;
 
 /// The hashes of the variance band: well-mixing functions place the same labels
@@ -20,7 +25,7 @@ pub const MAX_SWEPT_VNODES: u32 = 1000;
 pub const MAX_SWEEP_POINTS: u64 = 200_000;
 
 /// The exact spread at one vnode count.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpreadPoint {
     pub vnodes: u32,
@@ -35,7 +40,7 @@ pub struct SpreadPoint {
 }
 
 /// The range of the spread over several hash functions, at one vnode count.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Band {
     pub rsd_min: f64,
@@ -45,17 +50,17 @@ pub struct Band {
 }
 
 /// Everything the chart draws.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpreadData {
     pub nodes: usize,
-    #[serde(serialize_with = "hash_name")]
+    #[serde(serialize_with = "hash_name", deserialize_with = "hash_from_name")]
     pub hash: Hash,
     pub ring_bits: u32,
     /// The vnode setting in use, marked on the chart (and always one of the points).
     pub current_vnodes: u32,
     /// The hashes the band spans ([`BAND_HASHES`]); empty without a band.
-    #[serde(serialize_with = "hash_names")]
+    #[serde(serialize_with = "hash_names", deserialize_with = "hashes_from_names")]
     pub band_hashes: Vec<Hash>,
     /// By increasing vnode count.
     pub points: Vec<SpreadPoint>,
@@ -67,6 +72,16 @@ fn hash_name<S: serde::Serializer>(h: &Hash, s: S) -> Result<S::Ok, S::Error> {
 
 fn hash_names<S: serde::Serializer>(hs: &[Hash], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(hs.iter().map(|h| h.name()))
+}
+
+fn hash_from_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Hash, D::Error> {
+    let name = <String as serde::Deserialize>::deserialize(d)?;
+    Hash::from_name(&name).map_err(serde::de::Error::custom)
+}
+
+fn hashes_from_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Hash>, D::Error> {
+    let names = <Vec<String> as serde::Deserialize>::deserialize(d)?;
+    names.iter().map(|n| Hash::from_name(n).map_err(serde::de::Error::custom)).collect()
 }
 
 /// `steps` vnode counts spaced evenly on a log scale over `1..=max`, rounded and deduplicated
@@ -265,6 +280,7 @@ pub const TITLE: &str = "Spread vs vnodes";
 pub const X_LABEL: &str = "vnodes per node (count, log scale)";
 pub const Y_LABEL: &str = "deviation from mean load (%, log scale)";
 
+#[cfg(feature = "charts")]
 /// Legend labels, also used by the tests.
 fn labels(data: &SpreadData) -> [String; 5] {
     [
@@ -279,6 +295,7 @@ fn labels(data: &SpreadData) -> [String; 5] {
 // Draws the chart on `area` (its whole size), in `theme`'s colours and scale.
 chart!(SpreadData, (280, 220), points, "the spread data has no points");
 
+#[cfg(feature = "charts")]
 fn render<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     data: &SpreadData,
@@ -396,7 +413,7 @@ fn csv(data: &SpreadData) -> String {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "charts"))]
 mod tests {
     use super::*;
     use crate::charts::draw;

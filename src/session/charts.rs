@@ -13,8 +13,10 @@ pub const CHART_KEYS: usize = 2_000;
 /// Points the moves chart's largest placement may have (its node count follows from it).
 const MOVES_POINT_BUDGET: f64 = 80_000.0;
 
-/// One of the session's charts, with its data.
-#[derive(Clone, Debug, PartialEq)]
+/// One of the session's charts, with its data: `{"kind": "spread", "data": {...}}` in JSON,
+/// which is what the page hands from the engine's module to the charts' module.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", content = "data", rename_all = "lowercase", deny_unknown_fields)]
 pub enum SessionChart {
     Spread(spread::SpreadData),
     Shares(shares::SharesData),
@@ -180,6 +182,33 @@ mod tests {
             assert!(s.chart(kind, false, &[]).is_ok(), "{kind}");
         }
         assert_eq!(s.chart("pie", false, &[]).unwrap_err().code(), "invalid-option");
+    }
+
+    #[test]
+    fn every_chart_survives_json_both_ways() {
+        // The page hands a chart's data from the engine's module to the charts' module as a
+        // plain object: what one serializes, the other reads back unchanged, Result rows and
+        // hash names included.
+        let mut s = Session::playground();
+        s.apply(Change::Add(NodeSpec { weight: 2.0, ..NodeSpec::new("heavy") })).unwrap();
+        let lookups = [Some(12.5), None, Some(f64::MAX)];
+        let mut kinds = Vec::new();
+        for (kind, band) in [("spread", false), ("spread", true), ("shares", false), ("moves", false), ("algorithms", false)] {
+            let chart = s.chart(kind, band, &lookups).unwrap();
+            let json = serde_json::to_value(&chart).unwrap();
+            assert_eq!(json["kind"], kind);
+            kinds.push(json["data"].as_object().unwrap().len());
+            let back: SessionChart = serde_json::from_value(json).unwrap();
+            assert_eq!(back, chart, "{kind} band={band}");
+        }
+        assert_eq!(kinds, [6, 6, 4, 4, 3], "each kind's fields");
+        let SessionChart::Algorithms(algos) = s.chart("algorithms", false, &[]).unwrap() else { panic!() };
+        assert!(algos.rows.iter().any(|r| r.report.is_err()) && algos.rows.iter().any(|r| r.report.is_ok()), "both row forms");
+        for junk in [r#"{}"#, r#"{"kind":"pie","data":{}}"#, r#"{"kind":"spread","data":{"nodes":3}}"#, r#"3"#] {
+            assert!(serde_json::from_str::<SessionChart>(junk).is_err(), "{junk}");
+        }
+        let bad_hash = serde_json::to_string(&s.chart("spread", false, &[]).unwrap()).unwrap().replace("\"xxh3\"", "\"nope\"");
+        assert!(serde_json::from_str::<SessionChart>(&bad_hash).is_err(), "an unknown hash name");
     }
 
     #[test]

@@ -20,7 +20,6 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-#[cfg(feature = "charts")]
 mod charts;
 mod import;
 pub mod link;
@@ -30,7 +29,6 @@ mod transition;
 pub use import::{ConfigKind, CONFIG_KINDS};
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, Movers, MovedSpan, Transition};
-#[cfg(feature = "charts")]
 pub use charts::{SessionChart, CHART_KEYS};
 
 use crate::algo::{Algorithm, Cluster, Options};
@@ -330,7 +328,6 @@ pub struct Session {
     /// Whether transitions also show the change under `hash % N`.
     compare_modulo: bool,
     /// Chart data being computed in pieces for the current state.
-    #[cfg(feature = "charts")]
     charts: charts::ChartJobs,
 }
 
@@ -356,7 +353,6 @@ impl Session {
             pending_keys: None,
             workload: None,
             compare_modulo: false,
-            #[cfg(feature = "charts")]
             charts: charts::ChartJobs::default(),
         }
     }
@@ -413,10 +409,7 @@ impl Session {
         let transition = self.transition(&self.state, &self.keys, &next, &keys, label.clone());
         let before = std::mem::replace(&mut self.state, next);
         self.keys = keys;
-        #[cfg(feature = "charts")]
-        {
-            self.charts = charts::ChartJobs::default();
-        }
+        self.charts = charts::ChartJobs::default();
         self.future.clear();
         self.past.push_back(Step { state: before, label });
         self.trim_history();
@@ -504,10 +497,7 @@ impl Session {
         let transition = self.transition(&self.state, &self.keys, &step.state, &keys, format!("{verb}: {}", step.label));
         let current = std::mem::replace(&mut self.state, step.state);
         self.keys = keys;
-        #[cfg(feature = "charts")]
-        {
-            self.charts = charts::ChartJobs::default();
-        }
+        self.charts = charts::ChartJobs::default();
         let back = Step { state: current, label: step.label };
         if undoing {
             self.future.push(back);

@@ -6,19 +6,32 @@
 //!   (`"duplicate-node"`, `"too-large"`, `"invalid-argument"`, ...).
 //! - Objects leave with camelCase fields, long arrays as typed arrays.
 //!
-//! One file per exported group: [`ring`] (the library's `Ring`), [`session`] (the page's and
-//! the embed's model), [`functions`] (free functions) and `charts` (with the feature).
+//! One file per exported group: `ring` (the library's `Ring`), `session` (the page's and
+//! the embed's model) and `functions` (free functions), with the `engine` feature; `charts`
+//! (`drawChart`), with the `charts` feature. The page loads two modules: the engine's
+//! (default features) at once, the charts' (`--no-default-features --features charts`) when it
+//! first shows a chart, handing it the data `session.chartData` computed.
+
+#![cfg_attr(not(all(feature = "engine", feature = "charts")), allow(dead_code))]
 
 #[cfg(feature = "charts")]
 mod canvas;
 #[cfg(feature = "charts")]
 mod charts;
+#[cfg(feature = "engine")]
 mod functions;
+#[cfg(feature = "engine")]
 mod ring;
+#[cfg(feature = "engine")]
 mod session;
 
+#[cfg(feature = "charts")]
+pub use charts::draw_chart;
+#[cfg(feature = "engine")]
 pub use functions::*;
+#[cfg(feature = "engine")]
 pub use ring::Ring;
+#[cfg(feature = "engine")]
 pub use session::Session;
 
 use crate::Error;

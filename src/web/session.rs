@@ -366,3 +366,36 @@ impl Session {
         Ok(Ring::from_cluster(cluster.map_err(error)?))
     }
 }
+
+/// `prepareChart` / `chartData` options.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ChartArg {
+    band: Option<bool>,
+    lookup_ns: Option<Vec<f64>>,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// One piece of chart `kind`'s data for the current state (one hash's sweep, one
+    /// cluster size, one algorithm's row), kept for `chartData`: `true` once complete. Any
+    /// change to the session drops what was prepared.
+    #[wasm_bindgen(js_name = prepareChart)]
+    pub fn prepare_chart(&mut self, kind: JsValue, opts: JsValue) -> Result<bool, JsValue> {
+        let kind = string(&kind, "the chart kind")?;
+        let o: ChartArg = options(&opts, &["band"])?;
+        self.inner.prepare_chart(&kind, o.band.unwrap_or(false)).map_err(error)
+    }
+
+    /// Chart `kind`'s data (`spread`, `shares`, `moves`, `algorithms`) as `{kind, data}`, for
+    /// the charts module's `drawChart`: `band` adds the spread chart's five-hash band,
+    /// `lookupNs[i]` is the measured lookup time of `algorithms()[i]` for the algorithms chart.
+    #[wasm_bindgen(js_name = chartData)]
+    pub fn chart_data(&self, kind: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+        let kind = string(&kind, "the chart kind")?;
+        let o: ChartArg = options(&opts, &["band", "lookupNs"])?;
+        let lookup: Vec<Option<f64>> =
+            o.lookup_ns.unwrap_or_default().into_iter().map(|x| Some(x).filter(|x| x.is_finite())).collect();
+        to_js(&self.inner.chart(&kind, o.band.unwrap_or(false), &lookup).map_err(error)?)
+    }
+}

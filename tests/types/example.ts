@@ -10,6 +10,8 @@ import type {
   SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule,
 } from "ringlab";
 import "ringlab/hash-ring";
+import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
+import type { ChartData } from "ringlab";
 
 await init();
 
@@ -111,6 +113,20 @@ try {
 }
 const element: HTMLElement | null = document.querySelector("hash-ring");
 
+// Charts: the data from the engine, the drawing from the second module (imported when needed).
+const prepared: boolean = session.prepareChart("moves");
+await initCharts();
+const charts = await import("ringlab/charts");
+await charts.default();
+const canvas: HTMLCanvasElement = document.createElement("canvas");
+const chart: ChartData = session.chartData("spread", { band: true });
+if (chart.kind === "spread") {
+  const hashUsed: HashName = chart.data.hash;
+  void hashUsed;
+}
+const drawn: DrawnChart = charts.drawChart(canvas, chart, { dark: false, dpr: devicePixelRatio });
+const table: string[][] | undefined = drawn.table?.rows;
+
 // Wrong uses must not compile.
 // @ts-expect-error: an unknown algorithm name
 new Ring({ algorithm: "ketama" });
@@ -120,8 +136,10 @@ new Ring({ vnode: 10 });
 jumpHash(42, 10);
 // @ts-expect-error: undo can return null
 session.undo().label;
+// @ts-expect-error: drawChart takes chartData's object, not a chart's name
+drawChart(canvas, "spread");
 
 void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
   reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
-  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, read, rule, ketama, why];
+  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, read, rule, ketama, why, table, prepared];

@@ -1,9 +1,12 @@
-// The hand-written types (types/ringlab.d.ts) name exactly what the wasm module exports:
+// The hand-written types (types/ringlab.d.ts, types/ringlab_charts.d.ts) name exactly what
+// the wasm modules export:
 // `cargo xtask test` has wasm-bindgen write its own declarations (every type `any`) for the
 // built module, and this file compiles only if the two agree on every export, every class
 // member and every static method.
 import type * as Generated from "ringlab-generated";
 import type * as Typed from "ringlab";
+import type * as GeneratedCharts from "ringlab-charts-generated";
+import type * as TypedCharts from "ringlab-charts";
 
 type Same<A extends PropertyKey, B extends PropertyKey> = [Exclude<A, B>, Exclude<B, A>] extends [never, never]
   ? true
@@ -14,6 +17,7 @@ const ringMembersAgree: Same<keyof Generated.Ring, keyof Typed.Ring> = true;
 const ringStaticsAgree: Same<keyof typeof Generated.Ring, keyof typeof Typed.Ring> = true;
 const sessionMembersAgree: Same<keyof Generated.Session, keyof Typed.Session> = true;
 const sessionStaticsAgree: Same<keyof typeof Generated.Session, keyof typeof Typed.Session> = true;
+const chartsExportsAgree: Same<keyof typeof GeneratedCharts, keyof typeof TypedCharts> = true;
 
 // And each function and method takes the same number of arguments (optional ones counted).
 type Arity<F> = F extends (...args: infer P) => unknown ? Required<P>["length"] : never;
@@ -24,6 +28,7 @@ const ringArities: NoMismatch<ArityMismatch<Generated.Ring, Typed.Ring>> = true;
 const ringStaticArities: NoMismatch<ArityMismatch<typeof Generated.Ring, typeof Typed.Ring>> = true;
 const sessionArities: NoMismatch<ArityMismatch<Generated.Session, Typed.Session>> = true;
 const sessionStaticArities: NoMismatch<ArityMismatch<typeof Generated.Session, typeof Typed.Session>> = true;
+const chartsArities: NoMismatch<ArityMismatch<typeof GeneratedCharts, typeof TypedCharts>> = true;
 
 void [exportsAgree, ringMembersAgree, ringStaticsAgree, sessionMembersAgree, sessionStaticsAgree, functionArities,
-  ringArities, ringStaticArities, sessionArities, sessionStaticArities];
+  ringArities, ringStaticArities, sessionArities, sessionStaticArities, chartsExportsAgree, chartsArities];

@@ -102,6 +102,22 @@ const jump = new api.Session({ nodes: ["a", "b", "c"], algorithm: "jump" });
 shape("Transition", jump.add("d"), "jump session.add()");
 shape("SessionNode", jump.nodes()[0], "jump session.nodes()[0]");
 fits(jump.spread(), "Spread | null", "jump session.spread()") || problems.push("jump session.spread() is not Spread | null");
+// Chart data, for the charts module (a weighted node: some algorithms refuse it, a ReportErr row).
+shape("SpreadChart", session.chartData("spread", { band: true }), "session.chartData(spread, band)");
+shape("SharesChart", session.chartData("shares"), "session.chartData(shares)");
+shape("MovesChart", session.chartData("moves"), "session.chartData(moves)");
+const algorithmsChart = session.chartData("algorithms", { lookupNs: [12.5] });
+shape("AlgorithmsChart", algorithmsChart, "session.chartData(algorithms)");
+if (!algorithmsChart.data.rows.some((r) => "Err" in r.report)) problems.push("no algorithm refused the weighted node: ReportErr unchecked");
+// The charts module: in Node it has no canvas to draw on, and says so with a code.
+const charts = await import(new URL("www/pkg/ringlab_charts.js", root));
+charts.initSync({ module: readFileSync(new URL("www/pkg/ringlab_charts_bg.wasm", root)) });
+try {
+  charts.drawChart({}, algorithmsChart, {});
+  problems.push("drawChart drew without a canvas");
+} catch (e) {
+  fits(e.code, "ErrorCode", "drawChart error.code") || problems.push(`drawChart's error code ${e.code} is not an ErrorCode`);
+}
 for (const row of api.compareAlgorithms({ nodes: ["a", { name: "b", weight: 2 }, "c"] }, "key:", 500)) {
   shape("error" in row ? "AlgorithmFailure" : "AlgorithmReport", row, `compareAlgorithms(): ${row.algorithm}`);
 }

@@ -1,4 +1,5 @@
-//! `cargo xtask build`: release wasm build → wasm-bindgen → wasm-opt → `www/pkg/`.
+//! `cargo xtask build`: each module of wasm-pack.toml, release wasm build → wasm-bindgen →
+//! wasm-opt → `www/pkg/`.
 
 use crate::settings::{self, Settings};
 use crate::step::{self, Failure};
@@ -7,11 +8,23 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// What the build wrote.
+/// What the build wrote: each module, the engine's first.
 pub struct Built {
+    pub modules: Vec<BuiltModule>,
+}
+
+/// One module's `.wasm` in the output directory, and its size.
+pub struct BuiltModule {
     pub wasm: PathBuf,
     pub raw_bytes: u64,
     pub gzip_bytes: u64,
+}
+
+impl Built {
+    /// The module the page loads at once (the engine's): what the size budget is about.
+    pub fn main(&self) -> &BuiltModule {
+        &self.modules[0]
+    }
 }
 
 pub fn run() -> Result<Built, Failure> {
@@ -20,64 +33,67 @@ pub fn run() -> Result<Built, Failure> {
     package(&settings::load()?)
 }
 
-/// Builds the package, assuming the tools are present.
+/// Builds the package's modules, assuming the tools are present. Each module is its own
+/// cargo build (its features) → wasm-bindgen → wasm-opt: cargo writes every build of the
+/// package to the same file, so wasm-bindgen reads it before the next build, and a copy is
+/// kept for the type checks ([`compiled_wasm`]).
 pub fn package(settings: &Settings) -> Result<Built, Failure> {
     let b = &settings.build;
-    step::run(
-        "cargo build (wasm32, release)",
-        step::cargo().args([
-            "build",
-            "--lib",
-            "--package",
-            &b.package,
-            "--target",
-            "wasm32-unknown-unknown",
-            "--profile",
-            &b.profile,
-        ])
-        .args(b.feature_args()),
-    )?;
-    let compiled = compiled_wasm(settings);
-    step::run(
-        "wasm-bindgen",
-        Command::new("wasm-bindgen").args([
-            "--target",
-            &b.target,
-            "--out-dir",
-            &b.out_dir,
-            "--out-name",
-            &b.out_name,
-            "--no-typescript",
-        ])
-        .arg(&compiled),
-    )?;
-    let wasm = PathBuf::from(&b.out_dir).join(format!("{}_bg.wasm", b.out_name));
-    step::run(
-        "wasm-opt",
-        Command::new(tools::wasm_opt()).args(&settings.wasm_opt.flags).arg(&wasm).arg("-o").arg(&wasm),
-    )?;
+    let mut modules = Vec::new();
+    for module in &b.modules {
+        step::run(
+            &format!("cargo build (wasm32, release): {}", module.out_name),
+            step::cargo()
+                .args(["build", "--lib", "--package", &b.package, "--target", "wasm32-unknown-unknown", "--profile", &b.profile])
+                .args(b.module_args(module)),
+        )?;
+        let compiled = compiled_wasm(settings, &module.out_name);
+        std::fs::copy(cargo_output(settings), &compiled)
+            .map_err(|e| Failure::new("keep the compiled wasm", format!("{}: {e}", compiled.display())))?;
+        step::run(
+            &format!("wasm-bindgen: {}", module.out_name),
+            Command::new("wasm-bindgen")
+                .args(["--target", &b.target, "--out-dir", &b.out_dir, "--out-name", &module.out_name, "--no-typescript"])
+                .arg(&compiled),
+        )?;
+        let wasm = PathBuf::from(&b.out_dir).join(format!("{}_bg.wasm", module.out_name));
+        step::run(
+            &format!("wasm-opt: {}", module.out_name),
+            Command::new(tools::wasm_opt()).args(&settings.wasm_opt.flags).arg(&wasm).arg("-o").arg(&wasm),
+        )?;
+        let bytes = std::fs::read(&wasm).map_err(|e| Failure::new("measure wasm", e.to_string()))?;
+        modules.push(BuiltModule {
+            raw_bytes: bytes.len() as u64,
+            gzip_bytes: gzip_len(&bytes),
+            wasm,
+        });
+    }
     // The page's colours come from the engine's theme: one source for the page, the embed
     // and the charts.
     let css = PathBuf::from(&b.out_dir).join("theme.css");
     std::fs::write(&css, ringlab::theme::css(ringlab::theme::Scope::Page))
         .map_err(|e| Failure::new("write theme.css", e.to_string()))?;
-    let bytes = std::fs::read(&wasm).map_err(|e| Failure::new("measure wasm", e.to_string()))?;
-    let built = Built { raw_bytes: bytes.len() as u64, gzip_bytes: gzip_len(&bytes), wasm };
-    println!(
-        "    {}: {} bytes raw, {} bytes gzip (level 9)",
-        built.wasm.display(),
-        built.raw_bytes,
-        built.gzip_bytes
-    );
-    Ok(built)
+    for m in &modules {
+        println!("    {}: {} bytes raw, {} bytes gzip (level 9)", m.wasm.display(), m.raw_bytes, m.gzip_bytes);
+    }
+    Ok(Built { modules })
 }
 
-/// The wasm file cargo compiled (under `CARGO_TARGET_DIR` when it is set).
-pub fn compiled_wasm(settings: &Settings) -> PathBuf {
+/// The target directory (`CARGO_TARGET_DIR` when it is set).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
+}
+
+/// The wasm file cargo compiles, whichever features (the same path for every module).
+fn cargo_output(settings: &Settings) -> PathBuf {
     let b = &settings.build;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
     let profile_dir = if b.profile == "dev" { "debug" } else { &b.profile };
-    target.join("wasm32-unknown-unknown").join(profile_dir).join(format!("{}.wasm", b.package.replace('-', "_")))
+    target_dir().join("wasm32-unknown-unknown").join(profile_dir).join(format!("{}.wasm", b.package.replace('-', "_")))
+}
+
+/// Module `out_name`'s wasm as cargo compiled it (before wasm-bindgen), kept by [`package`].
+pub fn compiled_wasm(settings: &Settings, out_name: &str) -> PathBuf {
+    cargo_output(settings).with_file_name(format!("{out_name}.module.wasm"))
 }
 
 fn gzip_len(bytes: &[u8]) -> u64 {

@@ -139,16 +139,18 @@ fn npm_pack(settings: &Settings) -> Result<String, String> {
     Ok(format!("{} files, {size} bytes packed, version {version}", listed.len()))
 }
 
-/// wasm-bindgen's declarations for the module the page's build compiled (every type `any`).
+/// wasm-bindgen's declarations for each module the page's build compiled (every type `any`).
 fn generated_types(settings: &Settings) -> Result<(), String> {
-    let wasm = crate::build::compiled_wasm(settings);
     let b = &settings.build;
-    command(
-        Command::new("wasm-bindgen")
-            .args(["--target", &b.target, "--out-dir", GENERATED_TYPES, "--out-name", "ringlab"])
-            .arg(&wasm),
-    )
-    .map(drop)
+    for module in &b.modules {
+        let wasm = crate::build::compiled_wasm(settings, &module.out_name);
+        command(
+            Command::new("wasm-bindgen")
+                .args(["--target", &b.target, "--out-dir", GENERATED_TYPES, "--out-name", &module.out_name])
+                .arg(&wasm),
+        )?;
+    }
+    Ok(())
 }
 
 fn tsc(project: &str) -> Result<(), String> {

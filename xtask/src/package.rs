@@ -1,7 +1,8 @@
 //! `cargo xtask package`: the npm package, ready for `npm publish`, in `target/npm/`.
 //!
-//! The built module (`pkg/ringlab.js`, `pkg/ringlab_bg.wasm`) with the hand-written types
-//! (`types/ringlab.d.ts`), the `<hash-ring>` element with what it imports (as in `www/`, so its
+//! The built modules (`pkg/ringlab.js` + `pkg/ringlab_bg.wasm`, the engine; `pkg/ringlab_charts.js`
+//! + `pkg/ringlab_charts_bg.wasm`, the chart drawing) with the hand-written types
+//! (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`), the `<hash-ring>` element with what it imports (as in `www/`, so its
 //! relative imports hold), the README (its links into the repository made absolute) and both
 //! license files, and a `package.json` whose version is Cargo.toml's.
 
@@ -18,7 +19,7 @@ const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
 /// build's output (the `pkg/` files) or written here (`package.json`).
-const FILES: [(&str, Option<&str>); 10] = [
+const FILES: [(&str, Option<&str>); 13] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -26,6 +27,9 @@ const FILES: [(&str, Option<&str>); 10] = [
     ("pkg/ringlab.js", None),
     ("pkg/ringlab_bg.wasm", None),
     ("pkg/ringlab.d.ts", Some("types/ringlab.d.ts")),
+    ("pkg/ringlab_charts.js", None),
+    ("pkg/ringlab_charts_bg.wasm", None),
+    ("pkg/ringlab_charts.d.ts", Some("types/ringlab_charts.d.ts")),
     ("hash-ring.js", Some("www/hash-ring.js")),
     ("hash-ring.d.ts", Some("types/hash-ring.d.ts")),
     ("ring-view.js", Some("www/ring-view.js")),
@@ -52,13 +56,12 @@ pub fn write(settings: &Settings) -> Result<PathBuf, Failure> {
     }
     std::fs::create_dir_all(dir.join("pkg")).map_err(|e| fail(e.to_string()))?;
     let built = PathBuf::from(&settings.build.out_dir);
-    let name = &settings.build.out_name;
     for (to, from) in FILES {
         let from = match (to, from) {
             ("package.json", _) => continue,
             (_, Some(from)) => PathBuf::from(from),
-            ("pkg/ringlab.js", None) => built.join(format!("{name}.js")),
-            (_, None) => built.join(format!("{name}_bg.wasm")),
+            // The build's output: the modules' `.js` and `_bg.wasm`, named as in wasm-pack.toml.
+            (_, None) => built.join(to.trim_start_matches("pkg/")),
         };
         std::fs::copy(&from, dir.join(to)).map_err(|e| fail(format!("copy {}: {e} (run cargo xtask build first)", from.display())))?;
     }
@@ -99,6 +102,10 @@ fn package_json() -> Result<serde_json::Value, Failure> {
             ".": { "types": "./pkg/ringlab.d.ts", "default": "./pkg/ringlab.js" },
             "./hash-ring": { "types": "./hash-ring.d.ts", "default": "./hash-ring.js" },
             "./ringlab_bg.wasm": "./pkg/ringlab_bg.wasm",
+            // The chart drawing: a module of its own, which the page fetches when it first
+            // shows a chart.
+            "./charts": { "types": "./pkg/ringlab_charts.d.ts", "default": "./pkg/ringlab_charts.js" },
+            "./ringlab_charts_bg.wasm": "./pkg/ringlab_charts_bg.wasm",
             "./package.json": "./package.json"
         },
         "files": files,

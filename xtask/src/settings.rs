@@ -19,23 +19,55 @@ pub struct Build {
     pub package: String,
     pub profile: String,
     pub out_dir: String,
-    pub out_name: String,
     pub target: String,
-    /// Cargo features of the package, for the wasm build and the tests.
+    /// Cargo features of the package for the tests, on top of its default ones.
+    #[serde(default)]
+    pub test_features: Vec<String>,
+    /// The wasm modules the page loads, each a build of the package; the first is the one
+    /// the page (and the tests' size budget) loads at once.
+    #[serde(rename = "module")]
+    pub modules: Vec<Module>,
+}
+
+/// One wasm module: `{out-dir}/{out-name}.js` and `{out-name}_bg.wasm`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Module {
+    pub out_name: String,
     #[serde(default)]
     pub features: Vec<String>,
+    #[serde(default = "yes")]
+    pub default_features: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `--features p/a,p/b` (nothing when there are none), named by package so the flag also
+/// holds when other packages are selected.
+fn features(package: &str, features: &[String]) -> Vec<String> {
+    if features.is_empty() {
+        Vec::new()
+    } else {
+        let named: Vec<String> = features.iter().map(|f| format!("{package}/{f}")).collect();
+        vec!["--features".into(), named.join(",")]
+    }
 }
 
 impl Build {
-    /// `--features a,b` (nothing when there are none).
+    /// The tests' feature flags.
     pub fn feature_args(&self) -> Vec<String> {
-        if self.features.is_empty() {
-            Vec::new()
-        } else {
-            // Named by package, so the flag also holds when other packages are selected.
-            let named: Vec<String> = self.features.iter().map(|f| format!("{}/{f}", self.package)).collect();
-            vec!["--features".into(), named.join(",")]
+        features(&self.package, &self.test_features)
+    }
+
+    /// `module`'s feature flags for cargo build.
+    pub fn module_args(&self, module: &Module) -> Vec<String> {
+        let mut args = features(&self.package, &module.features);
+        if !module.default_features {
+            args.push("--no-default-features".into());
         }
+        args
     }
 }
 
@@ -61,5 +93,9 @@ pub struct Test {
 pub fn load() -> Result<Settings, Failure> {
     let step = "read wasm-pack.toml";
     let text = std::fs::read_to_string("wasm-pack.toml").map_err(|e| Failure::new(step, e.to_string()))?;
-    toml::from_str(&text).map_err(|e| Failure::new(step, e.to_string()))
+    let settings: Settings = toml::from_str(&text).map_err(|e| Failure::new(step, e.to_string()))?;
+    if settings.build.modules.is_empty() {
+        return Err(Failure::new(step, "[[build.module]]: at least one module"));
+    }
+    Ok(settings)
 }

@@ -127,7 +127,7 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
         .env("RINGLAB_CSP_URL", &csp_server.url)
         .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
         .env("RINGLAB_SCREENSHOTS", "target/screenshots")
-        .env("RINGLAB_WASM_BYTES", built.raw_bytes.to_string());
+        .env("RINGLAB_WASM_BYTES", built.main().raw_bytes.to_string());
     let (lines, ok) = step::run_capturing(name, &mut cmd)?;
     tally(name, &lines, start, ok, node_counts)
 }
