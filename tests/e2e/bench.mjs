@@ -267,6 +267,16 @@ async function firstRingAndDownload(browser) {
       const { raw, gzip } = await sizes(wasm);
       row("download_playground_wasm_raw", raw);
       row("download_playground_wasm_gzip", gzip);
+      // Then what showing the charts fetches on top (scripts and wasm).
+      const before = responses.length;
+      await page.$eval("figure[data-chart=spread]", (f) => f.scrollIntoView());
+      await page.waitForFunction(() => document.querySelector("figure[data-chart=spread]").dataset.drawn);
+      await page.waitForLoadState("networkidle");
+      const later = responses.slice(before).filter((r) => /\.(m?js|wasm)$/.test(new URL(r.url()).pathname));
+      info(`showing the charts fetched ${later.length} more scripts and wasm:`);
+      const more = await sizes(later);
+      row("download_charts_raw", more.raw);
+      row("download_charts_gzip", more.gzip);
     }
     if (problems.length) throw new Error(problems.join("\n"));
     await context.close();

@@ -344,6 +344,10 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     if let (Some(gzip), Some(raw)) = (get("download_playground_wasm_gzip"), get("download_playground_wasm_raw")) {
         table.rows.push(value_row("download: playground wasm at load, gzip -9", kb(gzip), "KB", Some(("raw".into(), kb(raw))), 150.0));
     }
+    if let (Some(gzip), Some(raw)) = (get("download_charts_gzip"), get("download_charts_raw")) {
+        let figure = "download: what showing the playground's charts fetches on top, gzip -9";
+        table.rows.push(Row { figure: figure.into(), value: kb(gzip), unit: "KB", comparison: Some(("raw".into(), kb(raw))), ratio: None, goal: Goal::None });
+    }
     if let (Some(gzip), Some(raw)) = (get("download_embed_gzip"), get("download_embed_raw")) {
         table.rows.push(value_row("download: the embed in total (JS, wasm, CSS), gzip -9", kb(gzip), "KB", Some(("raw".into(), kb(raw))), 80.0));
     }
