@@ -3,21 +3,15 @@
 //! measured (wasm has no clock). Also the same numbers as a table model and as CSV.
 
 use std::borrow::Cow;
-use super::{csv_field};
+use super::csv_field;
 #[cfg(feature = "charts")]
 use super::{legend_below, tick, titled, Swatch, Theme};
+#[cfg(feature = "charts")]
+use super::plot::*;
 use crate::algo::compare::{self, Report};
 use crate::algo::{Algorithm, Options};
 use crate::keys::KeySample;
 use crate::{Error, NodeSpec};
-#[cfg(feature = "charts")]
-use plotters::coord::Shift;
-#[cfg(feature = "charts")]
-use plotters::drawing::DrawingAreaErrorKind;
-#[cfg(feature = "charts")]
-use plotters::prelude::*;
-#[cfg(feature = "charts")]
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One algorithm's figures, or why it has none.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -61,13 +61,16 @@ use crate::theme::{self, Colours, PALETTE};
 #[cfg(feature = "charts")]
 use crate::Error;
 #[cfg(feature = "charts")]
-use plotters::coord::Shift;
+use plot::*;
+
+/// What each chart's drawing code takes from plotters, in one place.
 #[cfg(feature = "charts")]
-use plotters::drawing::DrawingAreaErrorKind;
-#[cfg(feature = "charts")]
-use plotters::prelude::*;
-#[cfg(feature = "charts")]
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+mod plot {
+    pub(super) use plotters::coord::Shift;
+    pub(super) use plotters::drawing::DrawingAreaErrorKind;
+    pub(super) use plotters::prelude::*;
+    pub(super) use plotters::style::text_anchor::{HPos, Pos, VPos};
+}
 #[cfg(feature = "charts")]
 use plotters::style::{FontFamily, FontStyle};
 

@@ -2,18 +2,14 @@
 //! as the cluster grows, for this algorithm, the ideal, and `hash % N`.
 
 use std::borrow::Cow;
-use super::{csv_field};
+use super::csv_field;
 #[cfg(feature = "charts")]
 use super::{legend_below, tick, Swatch, Theme};
+#[cfg(feature = "charts")]
+use super::plot::*;
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::migration::{self, KeySample};
 use crate::{Error, NodeSpec};
-#[cfg(feature = "charts")]
-use plotters::coord::Shift;
-#[cfg(feature = "charts")]
-use plotters::drawing::DrawingAreaErrorKind;
-#[cfg(feature = "charts")]
-use plotters::prelude::*;
 use std::ops::RangeInclusive;
 
 /// The largest cluster the chart sweeps to.

@@ -2,20 +2,14 @@
 //! against its ideal (its weight over the total), in the node's ring colour.
 
 use std::borrow::Cow;
-use super::{csv_field};
+use super::csv_field;
 #[cfg(feature = "charts")]
 use super::{legend_below, node_color, span, tick, titled, Swatch, Theme};
+#[cfg(feature = "charts")]
+use super::plot::*;
 use crate::algo::Cluster;
 use crate::keys::KeySample;
 use crate::Error;
-#[cfg(feature = "charts")]
-use plotters::coord::Shift;
-#[cfg(feature = "charts")]
-use plotters::drawing::DrawingAreaErrorKind;
-#[cfg(feature = "charts")]
-use plotters::prelude::*;
-#[cfg(feature = "charts")]
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One node's bar.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -1,17 +1,13 @@
 //! "Spread vs vnodes": how evenly load spreads as each node gets more points, computed
 //! exactly from arc lengths, beside the theory and (optionally) the range over several hashes.
 
-use super::{csv_field};
+use super::csv_field;
 #[cfg(feature = "charts")]
 use super::{legend_below, log_ticks, span, tick, titled, Swatch, Theme};
+#[cfg(feature = "charts")]
+use super::plot::*;
 use crate::analysis::{self, SweepStep};
 use crate::{Config, Error, Hash, NodeSpec};
-#[cfg(feature = "charts")]
-use plotters::coord::Shift;
-#[cfg(feature = "charts")]
-use plotters::drawing::DrawingAreaErrorKind;
-#[cfg(feature = "charts")]
-use plotters::prelude::*;
 
 /// The hashes of the variance band: well-mixing functions place the same labels
 /// independently, like different seeds of one hash. All are 64-bit, so they fit either ring

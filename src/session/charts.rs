@@ -27,7 +27,7 @@ pub enum SessionChart {
 /// A chart's data being computed in pieces (see [`Session::prepare_chart`]).
 #[derive(Clone, Debug)]
 enum Job {
-    Spread(spread::SpreadJob),
+    Spread(Box<spread::SpreadJob>),
     Shares(shares::SharesData),
     Moves(moves::MovesJob),
     Algorithms(algorithms::AlgorithmsJob),
@@ -125,7 +125,7 @@ impl Session {
         match kind {
             "spread" => {
                 let config = &options.config;
-                Ok(Job::Spread(spread::SpreadJob::new(config, &specs, config.vnodes, 24, band)?))
+                Ok(Job::Spread(Box::new(spread::SpreadJob::new(config, &specs, config.vnodes, 24, band)?)))
             }
             "shares" => Ok(Job::Shares(self.shares_data()?)),
             "moves" => {
