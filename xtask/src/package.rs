@@ -1,10 +1,11 @@
 //! `cargo xtask package`: the npm package, ready for `npm publish`, in `target/npm/`.
 //!
-//! The built modules (`pkg/ringlab.js` + `pkg/ringlab_bg.wasm`, the engine; `pkg/ringlab_charts.js`
-//! + `pkg/ringlab_charts_bg.wasm`, the chart drawing) with the hand-written types
-//! (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`), the `<hash-ring>` element with what it imports (as in `www/`, so its
-//! relative imports hold), the README (its links into the repository made absolute) and both
-//! license files, and a `package.json` whose version is Cargo.toml's.
+//! The built modules (the engine: `pkg/ringlab.js` and `pkg/ringlab_bg.wasm`; the chart
+//! drawing: `pkg/ringlab_charts.js` and `pkg/ringlab_charts_bg.wasm`) with the hand-written
+//! types (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`), the `<hash-ring>` element with
+//! what it imports (as in `www/`, so its relative imports hold), the README (its links into
+//! the repository made absolute), both license files, and a `package.json` whose version
+//! is Cargo.toml's.
 
 use crate::settings::{self, Settings};
 use crate::step::{announce, Failure};

@@ -144,14 +144,14 @@ const PER_CALL: [(&str, &str); 6] = [
 
 /// Median nanoseconds of each per-call benchmark of the last criterion run.
 fn criterion_per_call(target: &Path) -> Result<HashMap<&'static str, f64>, String> {
-    let mut out = HashMap::new();
-    for (key, id) in PER_CALL {
-        let path = target.join("criterion").join("per call").join(id).join("new").join("estimates.json");
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let median = json_number_after(&text, "\"median\"").ok_or_else(|| format!("{}: no median", path.display()))?;
-        out.insert(key, median);
-    }
-    Ok(out)
+    PER_CALL.iter().map(|&(key, id)| Ok((key, criterion_median(target, "per call", id)?))).collect()
+}
+
+/// The median nanoseconds of criterion's last run of `group/id`.
+fn criterion_median(target: &Path, group: &str, id: &str) -> Result<f64, String> {
+    let path = target.join("criterion").join(group).join(id).join("new").join("estimates.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    json_number_after(&text, "\"median\"").ok_or_else(|| format!("{}: no median", path.display()))
 }
 
 /// The big ring's criterion figures (`benches/ring.rs`), in milliseconds, with their rows' words.
@@ -163,15 +163,7 @@ const BIG_RING: [(&str, &str, &str); 4] = [
 ];
 
 fn criterion_big_ring(target: &Path) -> Result<Vec<(&'static str, f64)>, String> {
-    BIG_RING
-        .iter()
-        .map(|&(group, id, figure)| {
-            let path = target.join("criterion").join(group).join(id).join("new").join("estimates.json");
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let ns = json_number_after(&text, "\"median\"").ok_or_else(|| format!("{}: no median", path.display()))?;
-            Ok((figure, ns / 1e6))
-        })
-        .collect()
+    BIG_RING.iter().map(|&(group, id, figure)| Ok((figure, criterion_median(target, group, id)? / 1e6))).collect()
 }
 
 /// The first `"point_estimate":` number after `key` in criterion's estimates.json.
