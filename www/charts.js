@@ -5,25 +5,10 @@
 // is a wasm module of its own (pkg/ringlab_charts.js), fetched when a chart is first drawn: the
 // page's first download is the ring's alone.
 
+import { drawChart, loadCharts } from "./charts-module.js";
+
 const LOOKUP_KEYS = 10000;
 
-// The charts module, imported and started once, on first use (a failed load is tried again);
-// its drawChart once loaded.
-let chartsModule, drawChart;
-function loadCharts() {
-  chartsModule ??= import("./pkg/ringlab_charts.js").then(
-    async (mod) => {
-      await mod.default();
-      drawChart = mod.drawChart;
-      return mod;
-    },
-    (e) => {
-      chartsModule = undefined;
-      throw e;
-    },
-  );
-  return chartsModule;
-}
 const dark = () => matchMedia("(prefers-color-scheme: dark)").matches;
 
 // Sizes the backing store to CSS size × devicePixelRatio; returns the ratio.

@@ -14,10 +14,10 @@
 // Names are shown as text, never HTML. Bad attributes show a message and fire `error`; nothing
 // here throws into the host page.
 import { RingView } from "./ring-view.js";
+import { drawChart, loadCharts } from "./charts-module.js";
 
 const ENGINE = new URL("./pkg/ringlab.js", import.meta.url).href;
-// The chart drawing: a module of its own, fetched only when a shares or spread view is shown.
-const CHARTS = new URL("./pkg/ringlab_charts.js", import.meta.url).href;
+// The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits"];
 const NUMERIC = new Set(["vnodes", "keys", "replicas", "bits"]);
@@ -36,23 +36,6 @@ function loadEngine() {
     return mod;
   });
   return engine;
-}
-
-// The charts module, loaded once on demand (a failed load is tried again); its drawChart.
-let charts, drawChart;
-function loadCharts() {
-  charts ??= import(CHARTS).then(
-    async (mod) => {
-      await mod.default();
-      drawChart = mod.drawChart;
-      return mod;
-    },
-    (e) => {
-      charts = undefined;
-      throw e;
-    },
-  );
-  return charts;
 }
 
 // If the engine ever traps (a bug: every input gets an Error instead), the module is dead
