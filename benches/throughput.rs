@@ -24,13 +24,13 @@ const ROUNDS: usize = 31;
 const PASSES: usize = 4;
 
 /// The loops, by name: hash alone, ringlab locate, hashring get, ringlab replicas(key, 3)
-/// (allocating its list, as the API does), replicas_into (no allocation), and allocating
-/// and freeing a 3-name list alone (what `replicas` pays the allocator), and locate on a
+/// (its list as the API returns it: inline, up to four names), replicas_into (node indices
+/// into a reused `Vec`), and locate on a
 /// 500-node × 1,000-vnode ring (500,000 points, the cap: the index and points no longer fit in cache),
 /// and the page's batch (`Ring.keyOwners("user:", 100000)` natively: the same keys generated
 /// in one buffer, the same `Cluster::locate_index`, the same list of owners): the native side
 /// of the wasm figures.
-const LOOPS: [&str; 8] = ["hash", "locate", "hashring", "replicas", "replicas_into", "alloc", "locate_1m", "key_owners"];
+const LOOPS: [&str; 7] = ["hash", "locate", "hashring", "replicas", "replicas_into", "locate_1m", "key_owners"];
 
 struct Subject {
     keys: Vec<String>,
@@ -67,7 +67,6 @@ impl Subject {
                 "hashring" => hashring_loop(&self.other, keys),
                 "replicas" => replicas_loop(&self.ring, keys),
                 "replicas_into" => replicas_into_loop(&self.ring, keys),
-                "alloc" => alloc_loop(keys),
                 "locate_1m" => locate_loop(&self.big, keys),
                 "key_owners" => drop(black_box(key_owners(&self.cluster, "user:", KEYS))),
                 other => panic!("unknown loop {other}"),
@@ -106,7 +105,7 @@ fn hashring_loop(ring: &hashring::HashRing<(String, u32)>, keys: &[String]) {
     })
 }
 
-/// `replicas` returns a fresh `Vec` (allocated, then freed here), as the API does.
+/// `replicas` as the API returns it (a `Replicas`, dropped here).
 #[inline(never)]
 fn replicas_loop(ring: &Ring, keys: &[String]) {
     keys.iter().for_each(|k| drop(black_box(ring.replicas(black_box(k), 3))))
@@ -154,15 +153,6 @@ fn key_owners(cluster: &Cluster, prefix: &str, count: usize) -> Vec<u32> {
     owners
 }
 
-/// What `replicas` pays the allocator: a 3-name `Vec` allocated and freed.
-#[inline(never)]
-fn alloc_loop(keys: &[String]) {
-    keys.iter().for_each(|k| {
-        black_box(k);
-        drop(black_box(Vec::<&str>::with_capacity(black_box(3))));
-    })
-}
-
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
@@ -207,14 +197,15 @@ fn main() {
             ns[k].push(subject.time(LOOPS[k]));
         }
     }
-    let ratio = |a: usize, b: usize| median(ns[a].iter().zip(&ns[b]).map(|(x, y)| x / y).collect());
+    let at = |name: &str| LOOPS.iter().position(|n| *n == name).unwrap();
+    let ratio = |a: &str, b: &str| median(ns[at(a)].iter().zip(&ns[at(b)]).map(|(x, y)| x / y).collect());
     for (name, times) in LOOPS.iter().zip(&ns) {
         println!("row loop_ns_{name} {:.3}", median(times.clone()));
     }
-    println!("row loop_ratio_locate_over_hash {:.3}", ratio(1, 0));
-    println!("row loop_ratio_hashring_over_locate {:.3}", ratio(2, 1));
-    println!("row loop_ratio_replicas_over_locate {:.3}", ratio(3, 1));
-    println!("row loop_ratio_replicas_into_over_locate {:.3}", ratio(4, 1));
+    println!("row loop_ratio_locate_over_hash {:.3}", ratio("locate", "hash"));
+    println!("row loop_ratio_hashring_over_locate {:.3}", ratio("hashring", "locate"));
+    println!("row loop_ratio_replicas_over_locate {:.3}", ratio("replicas", "locate"));
+    println!("row loop_ratio_replicas_into_over_locate {:.3}", ratio("replicas_into", "locate"));
     println!("row rounds {ROUNDS}");
     // key_owners is compared with wasm by time; its instructions would only repeat locate's.
     for name in LOOPS.iter().filter(|n| **n != "key_owners") {
@@ -222,7 +213,7 @@ fn main() {
             println!("row instructions_{name} {n:.1}");
         }
     }
-    println!("row loop_ratio_key_owners_over_locate {:.3}", ratio(7, 1));
-    println!("row loop_ratio_locate_1m_over_hash {:.3}", ratio(6, 0));
+    println!("row loop_ratio_key_owners_over_locate {:.3}", ratio("key_owners", "locate"));
+    println!("row loop_ratio_locate_1m_over_hash {:.3}", ratio("locate_1m", "hash"));
     println!("row bytes_per_point_1m {:.3}", subject.big.memory_bytes() as f64 / subject.big.point_count() as f64);
 }

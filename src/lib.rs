@@ -35,6 +35,7 @@ pub mod limits;
 pub mod migration;
 mod order;
 mod points;
+mod replicas;
 mod ring;
 pub mod session;
 pub mod theme;
@@ -44,4 +45,5 @@ pub mod web;
 
 pub use error::Error;
 pub use hash::Hash;
+pub use replicas::Replicas;
 pub use ring::{Config, Node, NodeSpec, Ring, RingBits, MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};

@@ -17,7 +17,7 @@
 //! alike (`tests/lookup_paths.rs`).
 
 use crate::points::{decode_run, Points};
-use crate::{Error, Hash};
+use crate::{Error, Hash, Replicas};
 use std::ops::ControlFlow;
 
 /// Replica lists up to this long, on rings without zones, are gathered on the stack.
@@ -562,7 +562,8 @@ impl Ring {
     /// zones not yet on the list come first (in walk order), then the list fills up in walk
     /// order. Asking for more replicas than there are nodes returns every node once. Down
     /// nodes are skipped: the list takes the next healthy distinct node instead, as
-    /// Dynamo-style stores do (it is empty when every node is down).
+    /// Dynamo-style stores do (it is empty when every node is down). Up to four names come
+    /// back inline, without allocating (see [`Replicas`]).
     ///
     /// ```
     /// use ringlab::{Config, NodeSpec, Ring};
@@ -577,26 +578,34 @@ impl Ring {
     /// assert_eq!(zones.len(), 3, "three zones, three replicas: one per zone");
     /// # Ok::<(), ringlab::Error>(())
     /// ```
-    pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Vec<&str>, Error> {
+    pub fn replicas(&self, key: impl AsRef<[u8]>, n: usize) -> Result<Replicas<'_>, Error> {
         let want = n.min(self.nodes.len());
         if self.fast && !self.zoned && want <= 4 {
-            // The common case (see `locate`): the first `want` distinct owners clockwise,
-            // at the offsets the point's run byte gives (unless farther than it reaches).
+            // The common case (see `locate`).
             let position = Hash::Xxh3.hash(key.as_ref()) as u32;
-            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
-            let start = unsafe { self.points.successor_32(position) };
-            let (offsets, known) = decode_run(self.runs[start]);
-            if want <= known {
-                let owners = self.points.owners_at(start, offsets);
-                return Ok(owners[..want].iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect());
+            if let Some(owners) = self.owners_by_run(position, want) {
+                // SAFETY: every point's owner is a node's index (see `locate`).
+                let names = owners.map(|idx| unsafe { self.nodes.get_unchecked(idx as usize) }.name.as_str());
+                return Ok(Replicas::inline(names, want));
             }
         }
         self.replicas_by_config(key.as_ref(), n)
     }
 
+    /// On the fast path without zones, the first `want` (≤ 4) distinct owners clockwise from
+    /// `position`, at the offsets the point's run byte gives, unless farther than it reaches.
+    #[inline(always)]
+    fn owners_by_run(&self, position: u32, want: usize) -> Option<[u32; 4]> {
+        debug_assert!(self.fast && !self.zoned && want <= 4);
+        // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+        let start = unsafe { self.points.successor_32(position) };
+        let (offsets, known) = decode_run(self.runs[start]);
+        (want <= known).then(|| self.points.owners_at(start, offsets))
+    }
+
     /// [`replicas`](Ring::replicas) off the fast path.
     #[inline(never)]
-    fn replicas_by_config(&self, key: &[u8], n: usize) -> Result<Vec<&str>, Error> {
+    fn replicas_by_config(&self, key: &[u8], n: usize) -> Result<Replicas<'_>, Error> {
         let (mut few, mut many) = ([0; FEW_REPLICAS], Vec::new());
         let list = self.replica_list(self.key_position(key), n, &mut few, &mut many)?;
         Ok(list.iter().map(|&idx| self.nodes[idx as usize].name.as_str()).collect())
@@ -610,11 +619,7 @@ impl Ring {
         let want = n.min(self.nodes.len());
         if let (true, Ok(position)) = (self.fast && !self.zoned && want <= 4, u32::try_from(position)) {
             // As in `replicas`.
-            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
-            let start = unsafe { self.points.successor_32(position) };
-            let (offsets, known) = decode_run(self.runs[start]);
-            if want <= known {
-                let owners = self.points.owners_at(start, offsets);
+            if let Some(owners) = self.owners_by_run(position, want) {
                 out.extend(owners[..want].iter().map(|&idx| idx as usize));
                 return Ok(());
             }

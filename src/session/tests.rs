@@ -195,7 +195,7 @@ fn follow_walks_to_the_owner_then_the_replicas() {
     s.apply(Change::Configure(Settings { replicas: 3, ..s.settings().clone() })).unwrap();
     let f = s.follow("user:42").unwrap();
     let ring = s.cluster().as_ring().unwrap();
-    let expected: Vec<&str> = ring.replicas("user:42", 3).unwrap();
+    let expected: Vec<&str> = ring.replicas("user:42", 3).unwrap().into_vec();
     assert_eq!(f.walk.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(), expected);
     assert_eq!(f.owner, ring.locate("user:42").unwrap());
     assert!(f.text.contains(&format!("Preference list (3 replicas): {}.", expected.join(", "))), "{}", f.text);

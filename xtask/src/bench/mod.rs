@@ -208,7 +208,7 @@ fn add_per_call_rows(table: &mut Table, runs: &[HashMap<&'static str, f64>]) {
             .with_ratio(ratio("owner_of", "hash")),
     );
     table.rows.push(
-        Row::cost("`replicas(key, 3)`, allocating, per call", value("replicas"), "ns", ("`locate`", locate), Some(3.0))
+        Row::cost("`replicas(key, 3)`, as returned, per call", value("replicas"), "ns", ("`locate`", locate), Some(3.0))
             .with_ratio(ratio("replicas", "locate")),
     );
     table.rows.push(
@@ -238,7 +238,7 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
         }
         if let Some(replicas) = get("loop_ns_replicas") {
             table.rows.push(
-                Row::cost("`replicas(key, 3)`, allocating, loop", replicas, "ns", ("`locate`", locate), Some(3.0))
+                Row::cost("`replicas(key, 3)`, as returned, loop", replicas, "ns", ("`locate`", locate), Some(3.0))
                     .with_ratio(get("loop_ratio_replicas_over_locate")),
             );
         }
@@ -247,9 +247,6 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
                 Row::cost("`replicas_into(pos, 3)`, no allocation, loop", into, "ns", ("`locate`", locate), None)
                     .with_ratio(get("loop_ratio_replicas_into_over_locate")),
             );
-        }
-        if let Some(alloc) = get("loop_ns_alloc") {
-            table.rows.push(Row::cost("allocate and free a 3-name `Vec` alone, loop", alloc, "ns", ("`locate`", locate), None));
         }
     }
     if let (Some(hash), Some(locate)) = (get("instructions_hash"), get("instructions_locate")) {
@@ -264,9 +261,6 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
         }
         if let Some(into) = get("instructions_replicas_into") {
             table.rows.push(Row::cost("`replicas_into(pos, 3)`, instructions", into, "instr", ("`locate`", locate), None));
-        }
-        if let Some(alloc) = get("instructions_alloc") {
-            table.rows.push(Row::cost("allocate and free a 3-name `Vec`, instructions", alloc, "instr", ("`locate`", locate), None));
         }
     }
     if let Some(bytes) = get("bytes_per_point_1m") {
