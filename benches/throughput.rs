@@ -12,7 +12,6 @@
 //! Output: one `row <name> <value>` line per figure, for the xtask to read.
 
 use ringlab::algo::{Algorithm, Cluster, Options};
-use ringlab::keys;
 use ringlab::{Config, Hash, NodeSpec, Ring};
 use std::hint::black_box;
 use std::process::Command;
@@ -147,9 +146,7 @@ fn key_owner_rounds() {
 #[inline(never)]
 fn key_owners(cluster: &Cluster, prefix: &str, count: usize) -> Vec<u32> {
     let mut owners = Vec::with_capacity(count);
-    keys::for_each_generated(black_box(prefix), count, |_, key| {
-        owners.push(cluster.locate_index(key).map_or(0, |o| o as u32))
-    });
+    cluster.locate_generated(black_box(prefix), count, |_, owner| owners.push(owner.map_or(0, |o| o as u32)));
     owners
 }
 

@@ -524,13 +524,7 @@ impl Ring {
     /// The name of the node that owns `key`.
     #[inline]
     pub fn locate(&self, key: impl AsRef<[u8]>) -> Result<&str, Error> {
-        let owner = if self.fast {
-            let position = Hash::Xxh3.hash(key.as_ref()) as u32;
-            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
-            unsafe { self.points.owner_at_32(position) as usize }
-        } else {
-            self.locate_by_config(key.as_ref())?
-        };
+        let owner = self.locate_index(key)?;
         debug_assert!(owner < self.nodes.len());
         // SAFETY: `locate_by_config` answers a node's index. And every point's owner, and the
         // padding's (the first point's), is a node's index: `with_nodes`, `add_node` and
@@ -538,6 +532,33 @@ impl Ring {
         // renumbers the later ones (`fast` also means the ring has points). The tests in
         // `tests/lookup_paths.rs` check every path against a model after every change.
         Ok(unsafe { self.nodes.get_unchecked(owner) }.name.as_str())
+    }
+
+    /// The index (into [`nodes`](Ring::nodes)) of the node that owns `key`: `locate`
+    /// without the name.
+    #[inline]
+    pub fn locate_index(&self, key: impl AsRef<[u8]>) -> Result<usize, Error> {
+        if self.fast {
+            let position = Hash::Xxh3.hash(key.as_ref()) as u32;
+            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+            Ok(unsafe { self.points.owner_at_32(position) as usize })
+        } else {
+            self.locate_by_config(key.as_ref())
+        }
+    }
+
+    /// [`locate_index`](Ring::locate_index) of each of the keys `"{prefix}0" ..
+    /// "{prefix}{count-1}"`, given to `f` with the key's number: the fast path is decided once
+    /// for the batch.
+    pub fn locate_generated(&self, prefix: &str, count: usize, mut f: impl FnMut(usize, Result<usize, Error>)) {
+        if self.fast {
+            crate::keys::for_each_generated(prefix, count, |i, key| {
+                // SAFETY: as in `locate_index`.
+                f(i, Ok(unsafe { self.points.owner_at_32(Hash::Xxh3.hash(key) as u32) } as usize))
+            })
+        } else {
+            crate::keys::for_each_generated(prefix, count, |i, key| f(i, self.locate_by_config(key)))
+        }
     }
 
     /// The index of the node that owns `key`, off the fast path: any hash, width, or down

@@ -549,3 +549,26 @@ fn redis_cli_orders_must_list_every_master_once() {
     assert_eq!(format!("{slots:?}"), before);
     slots.add_in_cli_order(NodeSpec::new("m3"), &[3, 2, 1, 0]).unwrap();
 }
+
+/// Every algorithm's batch of generated keys (`Cluster::locate_generated`, the page's
+/// `keyOwners`) answers what a lookup of each key, written out, answers.
+#[test]
+fn generated_batches_match_key_by_key_lookups() {
+    let nodes = names("node-", 7);
+    for algorithm in Algorithm::ALL {
+        let mut c = cluster(algorithm, &nodes);
+        for down in [false, true] {
+            if down && c.set_down("node-2", true).is_err() {
+                continue;
+            }
+            let mut batch = Vec::new();
+            c.locate_generated("user:", 2_000, |i, owner| batch.push((i, owner.ok())));
+            assert_eq!(batch.len(), 2_000, "{algorithm:?}");
+            for (n, (i, owner)) in batch.into_iter().enumerate() {
+                assert_eq!(i, n);
+                let key = format!("user:{i}");
+                assert_eq!(owner, c.locate_index(&key).ok(), "{algorithm:?}, down {down}, {key}");
+            }
+        }
+    }
+}

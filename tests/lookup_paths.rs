@@ -96,6 +96,15 @@ fn code<T>(r: Result<T, Error>) -> Result<T, &'static str> {
 fn check(ring: &Ring, keys: &[String]) -> Result<(), TestCaseError> {
     let model = Model::of(ring);
     let mut out = Vec::new();
+    // The batch of generated keys (the fast path decided once for the batch).
+    let mut batch = Vec::new();
+    ring.locate_generated("key:", 300, |i, owner| batch.push((i, code(owner))));
+    prop_assert_eq!(batch.len(), 300);
+    for (n, (i, owner)) in batch.into_iter().enumerate() {
+        prop_assert_eq!(i, n);
+        let key = format!("key:{i}");
+        prop_assert_eq!(owner, model.owner_of(model.position(&key)), "locate_generated {}", key);
+    }
     let top = if model.bits == RingBits::B32 { u64::from(u32::MAX) } else { u64::MAX };
     // Around the first and last points, and some between (at most about 100).
     let step = (model.points.len() / 32).max(1);

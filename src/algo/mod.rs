@@ -376,6 +376,16 @@ impl Cluster {
         self.inner.locate_index(key.as_ref())
     }
 
+    /// [`locate_index`](Cluster::locate_index) of each of the keys `"{prefix}0" ..
+    /// "{prefix}{count-1}"` (see [`keys::for_each_generated`](crate::keys::for_each_generated)),
+    /// given to `f` with the key's number. On the plain ring, without a dynamic call per key.
+    pub fn locate_generated(&self, prefix: &str, count: usize, mut f: impl FnMut(usize, Result<usize, Error>)) {
+        match self.inner.as_ring() {
+            Some(ring) => ring.locate_generated(prefix, count, f),
+            None => crate::keys::for_each_generated(prefix, count, |i, key| f(i, self.inner.locate_index(key))),
+        }
+    }
+
     pub fn key_fraction(&self, key: impl AsRef<[u8]>) -> f64 {
         self.inner.key_fraction(key.as_ref())
     }
@@ -435,7 +445,7 @@ impl Placement for Ring {
         Ring::remove(self, name).map(drop)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
-        self.owner_of(self.key_position(key))
+        Ring::locate_index(self, key)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         self.key_position(key) as f64 / self.config().bits.size() as f64

@@ -205,8 +205,8 @@ impl Session {
         let specs = self.nodes().iter().map(crate::Node::spec);
         let ring = crate::algo::Cluster::new(settings.options(), specs).ok()?;
         let mut traffic = vec![0f64; ring.nodes().len()];
-        crate::keys::for_each_generated(super::KEY_PREFIX, self.keys.traffic.len(), |k, key| {
-            if let Ok(o) = ring.locate_index(key) {
+        ring.locate_generated(super::KEY_PREFIX, self.keys.traffic.len(), |k, owner| {
+            if let Ok(o) = owner {
                 traffic[o] += self.keys.traffic[k];
             }
         });

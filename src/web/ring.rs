@@ -2,7 +2,7 @@
 
 use super::{bad_argument, count, error, number, string, to_js};
 use crate::algo::{Algorithm, Cluster, Options};
-use crate::keys::{self, KeySample};
+use crate::keys::KeySample;
 use crate::limits;
 use crate::{analysis, migration, Config, Error, Hash, NodeSpec, RingBits};
 use js_sys::Uint32Array;
@@ -343,9 +343,7 @@ impl Ring {
         }
         let mut owners = Vec::with_capacity(count);
         // Not empty, so every lookup answers.
-        keys::for_each_generated(&prefix, count, |_, key| {
-            owners.push(self.inner.locate_index(key).map_or(0, |o| o as u32))
-        });
+        self.inner.locate_generated(&prefix, count, |_, owner| owners.push(owner.map_or(0, |o| o as u32)));
         Ok(Uint32Array::from(owners.as_slice()))
     }
 
