@@ -27,7 +27,7 @@ const PASSES: usize = 4;
 /// into a reused `Vec`), and locate on a
 /// 500-node × 1,000-vnode ring (500,000 points, the cap: the index and points no longer fit in cache),
 /// and the page's batch (`Ring.keyOwners("user:", 100000)` natively: the same keys generated
-/// in one buffer, the same `Cluster::locate_index`, the same list of owners): the native side
+/// in one buffer, the same `Cluster::locate_generated`, the same list of owners): the native side
 /// of the wasm figures.
 const LOOPS: [&str; 7] = ["hash", "locate", "hashring", "replicas", "replicas_into", "locate_1m", "key_owners"];
 

@@ -98,11 +98,11 @@ for (const button of document.querySelectorAll("[data-page-theme]")) {
   });
 }
 
-// The value lists in the attributes table, from the engine once it is loaded.
+// The value lists in the attributes table, from the element's engine once it is loaded.
 $("hero").addEventListener(
   "ready",
   async () => {
-    const mod = await import("./pkg/ringlab.js");
+    const mod = await import("./pkg/ringlab_element.js");
     for (const cell of document.querySelectorAll("[data-list]")) cell.textContent = mod[cell.dataset.list]().join(", ");
   },
   { once: true },

@@ -16,7 +16,8 @@
 import { RingView } from "./ring-view.js";
 import { drawChart, loadCharts } from "./charts-module.js";
 
-const ENGINE = new URL("./pkg/ringlab.js", import.meta.url).href;
+// The element's own build of the engine: the Session and theme it uses, not the library API.
+const ENGINE = new URL("./pkg/ringlab_element.js", import.meta.url).href;
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits"];

@@ -1,5 +1,5 @@
-//! Free functions: the algorithm list, the real systems' key functions, the comparison, and
-//! the theme.
+//! Free functions: the real systems' key functions, the comparison, and the configuration
+//! kinds (the lists and the theme are in `lists.rs`).
 
 use super::ring::{parse_options, RingOptions, RING_OPTIONS};
 use super::{bad_argument, count, error, string, to_js};
@@ -17,18 +17,6 @@ pub fn theoretical_rsd(nodes: JsValue, vnodes: JsValue) -> Result<f64, JsValue> 
     let n = count(&nodes, "nodes", u32::MAX as usize)? as u32;
     let v = count(&vnodes, "vnodes", u32::MAX as usize)? as u32;
     Ok(analysis::theoretical_rsd(n, v))
-}
-
-/// The algorithms' names, for a picker.
-#[wasm_bindgen]
-pub fn algorithms() -> Vec<String> {
-    Algorithm::ALL.iter().map(|a| a.name().to_string()).collect()
-}
-
-/// The hash functions' names, for a picker.
-#[wasm_bindgen]
-pub fn hashes() -> Vec<String> {
-    crate::Hash::ALL.iter().map(|h| h.name().to_string()).collect()
 }
 
 /// The Redis Cluster slot of `key` (CRC16-XMODEM mod 16384, with hash tags).
@@ -84,18 +72,6 @@ pub fn compare_algorithms(options: JsValue, prefix: JsValue, count: JsValue) -> 
         })
         .collect();
     to_js(&rows)
-}
-
-/// The node colours (`#rrggbb`); node colour slot `i` is `palette()[i % 16]`.
-#[wasm_bindgen]
-pub fn palette() -> Vec<String> {
-    crate::theme::PALETTE.iter().map(|c| c.to_string()).collect()
-}
-
-/// The theme's CSS custom properties for the `<hash-ring>` element's shadow root (`:host`).
-#[wasm_bindgen(js_name = elementThemeCss)]
-pub fn element_theme_css() -> String {
-    crate::theme::css(crate::theme::Scope::Element)
 }
 
 /// The kinds of configuration text `Session.fromConfig` reads: `[{kind, label, example}]`.

@@ -6,23 +6,31 @@
 //!   (`"duplicate-node"`, `"too-large"`, `"invalid-argument"`, ...).
 //! - Objects leave with camelCase fields, long arrays as typed arrays.
 //!
-//! One file per exported group: `ring` (the library's `Ring`), `session` (the page's and
-//! the embed's model) and `functions` (free functions), with the `engine` feature; `charts`
-//! (`drawChart`), with the `charts` feature. The page loads two modules: the engine's
-//! (default features) at once, the charts' (`--no-default-features --features charts`) when it
-//! first shows a chart, handing it the data `session.chartData` computed.
+//! One file per exported group. With the `element` feature: `session` (the `Session` methods
+//! the `<hash-ring>` element uses) and `lists` (names, colours, theme). With `engine` (which includes `element`):
+//! `playground` (the rest of `Session`, for the page), `ring` (the library's `Ring`) and
+//! `functions` (free functions). With `charts`: `charts` (`drawChart`). The page loads the
+//! engine's module (default features) at once; the element loads its own, smaller one
+//! (`element` alone); both fetch the charts' (`charts` alone) when they first show a chart,
+//! handing it the data `session.chartData` computed.
 
 #![cfg_attr(not(all(feature = "engine", feature = "charts")), allow(dead_code))]
 
+#[cfg(feature = "element")]
+mod args;
 #[cfg(feature = "charts")]
 mod canvas;
 #[cfg(feature = "charts")]
 mod charts;
 #[cfg(feature = "engine")]
 mod functions;
+#[cfg(feature = "element")]
+mod lists;
+#[cfg(feature = "engine")]
+mod playground;
 #[cfg(feature = "engine")]
 mod ring;
-#[cfg(feature = "engine")]
+#[cfg(feature = "element")]
 mod session;
 
 #[cfg(feature = "charts")]
@@ -31,8 +39,10 @@ pub use charts::draw_chart;
 pub use functions::*;
 #[cfg(feature = "engine")]
 pub use ring::Ring;
-#[cfg(feature = "engine")]
+#[cfg(feature = "element")]
 pub use session::Session;
+#[cfg(feature = "element")]
+pub use lists::*;
 
 use crate::Error;
 use js_sys::Reflect;

@@ -1,5 +1,6 @@
 //! `Ring`: any placement algorithm, as a library object (`new Ring({algorithm, nodes})`).
 
+use super::args::{AddOptions, NodeArg};
 use super::{bad_argument, count, error, number, string, to_js};
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::keys::KeySample;
@@ -36,30 +37,6 @@ pub(crate) const RING_OPTIONS: [&str; 15] = [
     "algorithm", "hash", "bits", "vnodes", "nodes", "numTokens", "replicas", "tableSize", "probes", "epsilon",
     "keyPrefix", "keyCount", "haproxyHash", "haproxyAvalanche", "tokens",
 ];
-
-/// A node given as `"name"` or `{name, weight, zone}`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-pub(crate) enum NodeArg {
-    Name(String),
-    Spec { name: String, weight: Option<f64>, zone: Option<String> },
-}
-
-impl From<NodeArg> for NodeSpec {
-    fn from(arg: NodeArg) -> NodeSpec {
-        match arg {
-            NodeArg::Name(name) => NodeSpec::new(name),
-            NodeArg::Spec { name, weight, zone } => NodeSpec { name, weight: weight.unwrap_or(1.0), zone },
-        }
-    }
-}
-
-/// `add(name, {weight, zone})`'s options.
-#[derive(Deserialize, Default)]
-pub(crate) struct AddOptions {
-    pub(crate) weight: Option<f64>,
-    pub(crate) zone: Option<String>,
-}
 
 /// An optional whole-number field.
 fn whole(x: Option<f64>, what: &str) -> Result<Option<u64>, Error> {

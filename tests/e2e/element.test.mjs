@@ -54,6 +54,7 @@ test("change events carry the exact moved fraction and the moved keys' count", a
   // it), and the sample keys that moved are those whose owner differs between the two rings.
   const expected = await page.evaluate(async () => {
     const mod = await import("./pkg/ringlab.js");
+    await mod.default(); // the library module (the element loads its own, smaller one)
     const names = ["cache-a", "cache-b", "cache-c"];
     const before = new mod.Ring({ vnodes: 64, nodes: names });
     const after = new mod.Ring({ vnodes: 64, nodes: [...names, "cache-d"] });
@@ -124,6 +125,7 @@ test("methods script a story: add, remove, follow and reset", async () => {
   });
   const owner = await page.evaluate(async () => {
     const mod = await import("./pkg/ringlab.js");
+    await mod.default(); // the library module (the element loads its own, smaller one)
     const ring = new mod.Ring({ vnodes: 64, nodes: ["cache-b", "cache-c", { name: "cache-d", weight: 2 }] });
     return ring.locate("user:42");
   });
@@ -315,7 +317,7 @@ test("removing an element frees its engine objects and observers", async () => {
   await page.evaluate(() => customElements.whenDefined("hash-ring"));
   const baseline = await page.evaluate(() => ({ ...window.__live }));
   await page.evaluate(async () => {
-    const mod = await import("./pkg/ringlab.js");
+    const mod = await import("./pkg/ringlab_element.js"); // the element's engine
     window.__freed = 0;
     const free = mod.Session.prototype.free;
     mod.Session.prototype.free = function () { window.__freed++; return free.call(this); };

@@ -105,6 +105,7 @@ test("Firefox: the element builds, reports a join exactly, and refuses a bad att
     const fired = new Promise((resolve) => r.addEventListener("change", (e) => resolve(e.detail), { once: true }));
     const added = await r.add("cache-d");
     const mod = await import(new URL("pkg/ringlab.js", location.href).href);
+    await mod.default(); // the library module (the element loads its own, smaller one)
     const names = ["cache-a", "cache-b", "cache-c"];
     const before = new mod.Ring({ vnodes: 64, nodes: names });
     const after = new mod.Ring({ vnodes: 64, nodes: [...names, "cache-d"] });
@@ -162,7 +163,7 @@ test("Firefox: theme=auto follows the host's toggles; keys stay inside; removal 
   await call("POST", `/session/${session}/actions`, { actions: [{ type: "key", id: "keys", actions: right }] });
   assert.equal(await run(() => document.body.dataset.keys), "ArrowRight ");
   const freed = await inPage(async () => {
-    const mod = await import(new URL("pkg/ringlab.js", location.href).href);
+    const mod = await import(new URL("pkg/ringlab_element.js", location.href).href); // the element's engine
     let n = 0;
     const free = mod.Session.prototype.free;
     mod.Session.prototype.free = function () { n++; return free.call(this); };

@@ -41,9 +41,9 @@ test("after a trap each <hash-ring> rebuilds its last good state in a fresh engi
   const legend = () => page.evaluate(() => document.querySelector("hash-ring").shadowRoot.querySelector("[part~=legend]").textContent);
   const good = await legend();
   assert.match(good, /d/);
-  // The element's engine (the module at pkg/ringlab.js) traps on the next change.
+  // The element's engine (the module at pkg/ringlab_element.js) traps on the next change.
   const code = await page.evaluate(async () => {
-    const mod = await import(new URL("./pkg/ringlab.js", location.href).href);
+    const mod = await import(new URL("./pkg/ringlab_element.js", location.href).href);
     mod.Session.prototype.add = () => { throw new WebAssembly.RuntimeError("unreachable"); };
     const error = new Promise((resolve) => document.querySelector("hash-ring").addEventListener("error", (e) => resolve(e.detail.code), { once: true }));
     document.querySelector("hash-ring").add("e");

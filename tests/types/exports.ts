@@ -7,6 +7,7 @@ import type * as Generated from "ringlab-generated";
 import type * as Typed from "ringlab";
 import type * as GeneratedCharts from "ringlab-charts-generated";
 import type * as TypedCharts from "ringlab-charts";
+import type * as GeneratedElement from "ringlab-element-generated";
 
 type Same<A extends PropertyKey, B extends PropertyKey> = [Exclude<A, B>, Exclude<B, A>] extends [never, never]
   ? true
@@ -19,6 +20,13 @@ const sessionMembersAgree: Same<keyof Generated.Session, keyof Typed.Session> = 
 const sessionStaticsAgree: Same<keyof typeof Generated.Session, keyof typeof Typed.Session> = true;
 const chartsExportsAgree: Same<keyof typeof GeneratedCharts, keyof typeof TypedCharts> = true;
 
+// The element's own module (pkg/ringlab_element.js) is a part of the engine's API: nothing it
+// exports is missing from the types.
+type Within<A extends PropertyKey, B extends PropertyKey> = [Exclude<A, B>] extends [never] ? true : { onlyElement: Exclude<A, B> };
+const elementExportsWithin: Within<keyof typeof GeneratedElement, keyof typeof Typed> = true;
+const elementSessionWithin: Within<keyof GeneratedElement.Session, keyof Typed.Session> = true;
+const elementStaticsWithin: Within<keyof typeof GeneratedElement.Session, keyof typeof Typed.Session> = true;
+
 // And each function and method takes the same number of arguments (optional ones counted).
 type Arity<F> = F extends (...args: infer P) => unknown ? Required<P>["length"] : never;
 type ArityMismatch<G, T> = { [K in keyof G & keyof T]: Arity<G[K]> extends Arity<T[K]> ? never : K }[keyof G & keyof T];
@@ -29,6 +37,9 @@ const ringStaticArities: NoMismatch<ArityMismatch<typeof Generated.Ring, typeof 
 const sessionArities: NoMismatch<ArityMismatch<Generated.Session, Typed.Session>> = true;
 const sessionStaticArities: NoMismatch<ArityMismatch<typeof Generated.Session, typeof Typed.Session>> = true;
 const chartsArities: NoMismatch<ArityMismatch<typeof GeneratedCharts, typeof TypedCharts>> = true;
+const elementArities: NoMismatch<ArityMismatch<typeof GeneratedElement, typeof Typed>> = true;
+const elementSessionArities: NoMismatch<ArityMismatch<GeneratedElement.Session, Typed.Session>> = true;
 
 void [exportsAgree, ringMembersAgree, ringStaticsAgree, sessionMembersAgree, sessionStaticsAgree, functionArities,
-  ringArities, ringStaticArities, sessionArities, sessionStaticArities, chartsExportsAgree, chartsArities];
+  ringArities, ringStaticArities, sessionArities, sessionStaticArities, chartsExportsAgree, chartsArities,
+  elementExportsWithin, elementSessionWithin, elementStaticsWithin, elementArities, elementSessionArities];

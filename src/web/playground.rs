@@ -1,0 +1,214 @@
+//! The `Session` methods only the playground page uses (history, weights, down nodes, the
+//! user's keys, workloads, configuration texts, hit-testing, chart pieces), beside the
+//! element's in `session.rs`.
+
+use super::ring::Ring;
+use super::session::{merged, transition, ChartArg, SettingsArg, Session, SETTINGS};
+use super::{error, flag, number, options, string, to_js};
+use crate::algo::{Algorithm, Cluster};
+use crate::session::{self as engine, Change, Settings};
+use crate::{Error, Node, NodeSpec};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+impl Session {
+    /// The session of a configuration text: `Session.fromConfig("nginx" | "haproxy", text)`
+    /// (see `configKinds()`); errors name the line.
+    #[wasm_bindgen(js_name = fromConfig)]
+    pub fn from_config(kind: JsValue, text: JsValue) -> Result<Session, JsValue> {
+        let kind = string(&kind, "the config kind")?;
+        let text = string(&text, "the config text")?;
+        Ok(Session { inner: engine::Session::from_config(&kind, &text).map_err(error)? })
+    }
+
+    /// Changes a node's weight; returns the transition.
+    #[wasm_bindgen(js_name = setWeight)]
+    pub fn set_weight(&mut self, name: JsValue, weight: JsValue) -> Result<JsValue, JsValue> {
+        let name = string(&name, "the node name")?;
+        let weight = weight.as_f64().ok_or_else(|| super::bad_argument("the weight must be a number".into()))?;
+        transition(&self.inner.apply(Change::SetWeight { name, weight }).map_err(error)?)
+    }
+
+    /// Sets the tier's size and load, `{items, itemBytes, requestsPerSec}`, or `null` to stop
+    /// reporting costs; every later transition's `cost` and text say what a change costs.
+    #[wasm_bindgen(js_name = setWorkload)]
+    pub fn set_workload(&mut self, workload: JsValue) -> Result<(), JsValue> {
+        let w = if workload.is_null() || workload.is_undefined() {
+            None
+        } else {
+            #[derive(Deserialize, Default)]
+            #[serde(rename_all = "camelCase")]
+            struct Arg {
+                items: Option<f64>,
+                item_bytes: Option<f64>,
+                requests_per_sec: Option<f64>,
+            }
+            let a: Arg = options(&workload, &["items", "itemBytes", "requestsPerSec"])?;
+            let items = a.items.unwrap_or(0.0);
+            if !(items.is_finite() && items >= 0.0 && items.fract() == 0.0 && items <= 2f64.powi(53)) {
+                return Err(error(Error::InvalidOption(format!("items must be a whole number ≥ 0 (got {items})"))));
+            }
+            Some(crate::cost::Workload {
+                items: items as u64,
+                item_bytes: a.item_bytes.unwrap_or(0.0),
+                requests_per_sec: a.requests_per_sec.unwrap_or(0.0),
+            })
+        };
+        self.inner.set_workload(w).map_err(error)
+    }
+
+    /// The workload, or `null`.
+    pub fn workload(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.workload())
+    }
+
+    /// Uses the user's own keys (one per line, or CSV `key,count`; errors name the line), or
+    /// `null` to go back to `key:0 ..`: `{keys, requests}`.
+    #[wasm_bindgen(js_name = useKeys)]
+    pub fn use_keys(&mut self, text: JsValue) -> Result<JsValue, JsValue> {
+        if text.is_null() || text.is_undefined() {
+            self.inner.use_key_list(None);
+            return Ok(JsValue::NULL);
+        }
+        let list = crate::keys::parse_key_list(&string(&text, "the key list")?).map_err(error)?;
+        #[derive(Serialize)]
+        struct Summary {
+            keys: usize,
+            requests: f64,
+        }
+        let summary = Summary { keys: list.keys.len(), requests: list.total_count() as f64 };
+        self.inner.use_key_list(Some(list));
+        to_js(&summary)
+    }
+
+    /// Starts reading a key list in pieces: `beginKeys()`, `pushKeys(lines)`…, `endKeys()`
+    /// (a page reads a million keys in several short tasks this way).
+    #[wasm_bindgen(js_name = beginKeys)]
+    pub fn begin_keys(&mut self) {
+        self.inner.begin_keys();
+    }
+
+    /// The next piece of the key list: whole lines, without the newline after the last.
+    #[wasm_bindgen(js_name = pushKeys)]
+    pub fn push_keys(&mut self, text: JsValue) -> Result<(), JsValue> {
+        self.inner.push_keys(&string(&text, "the key list")?).map_err(error)
+    }
+
+    /// Uses the key list read since `beginKeys()`: `{keys, requests}`.
+    #[wasm_bindgen(js_name = endKeys)]
+    pub fn end_keys(&mut self) -> Result<JsValue, JsValue> {
+        #[derive(Serialize)]
+        struct Summary {
+            keys: usize,
+            requests: f64,
+        }
+        let list = self.inner.end_keys().map_err(error)?;
+        to_js(&Summary { keys: list.keys.len(), requests: list.total_count() as f64 })
+    }
+
+    /// What the current algorithm's real clients do with a down node: `{kind, text}` with
+    /// `kind` one of `skip`, `rebuild`, `unavailable`.
+    #[wasm_bindgen(js_name = downRule)]
+    pub fn down_rule(&self) -> Result<JsValue, JsValue> {
+        to_js(&crate::algo::down::rule(self.inner.settings().algorithm))
+    }
+
+    /// Marks a node down (`true`) or up again; returns the transition (the keys that fail
+    /// over, or go back).
+    #[wasm_bindgen(js_name = setDown)]
+    pub fn set_down(&mut self, name: JsValue, down: JsValue) -> Result<JsValue, JsValue> {
+        let name = string(&name, "the node name")?;
+        let down = flag(&down, "down")?;
+        transition(&self.inner.apply(Change::SetDown { name, down }).map_err(error)?)
+    }
+
+    /// `setDown(name, true)`.
+    #[wasm_bindgen(js_name = markDown)]
+    pub fn mark_down(&mut self, name: JsValue) -> Result<JsValue, JsValue> {
+        self.set_down(name, JsValue::TRUE)
+    }
+
+    /// `setDown(name, false)`.
+    #[wasm_bindgen(js_name = markUp)]
+    pub fn mark_up(&mut self, name: JsValue) -> Result<JsValue, JsValue> {
+        self.set_down(name, JsValue::FALSE)
+    }
+
+    /// New settings (any of `{algorithm, hash, bits, vnodes, keys, replicas}`) for the same
+    /// nodes; returns the transition.
+    pub fn configure(&mut self, settings: JsValue) -> Result<JsValue, JsValue> {
+        let arg: SettingsArg = options(&settings, &SETTINGS)?;
+        let next = merged(self.inner.settings(), arg).map_err(error)?;
+        transition(&self.inner.apply(Change::Configure(next)).map_err(error)?)
+    }
+
+    /// Undoes the last change: its transition, or `null` with nothing to undo.
+    pub fn undo(&mut self) -> Result<JsValue, JsValue> {
+        self.inner.undo().map_or(Ok(JsValue::NULL), |t| transition(&t))
+    }
+
+    /// Redoes the last undone change, or `null`.
+    pub fn redo(&mut self) -> Result<JsValue, JsValue> {
+        self.inner.redo().map_or(Ok(JsValue::NULL), |t| transition(&t))
+    }
+
+    /// Whether transitions also replay the change under `hash % N`.
+    #[wasm_bindgen(js_name = setCompareModulo)]
+    pub fn set_compare_modulo(&mut self, on: JsValue) -> Result<(), JsValue> {
+        self.inner.set_compare_modulo(flag(&on, "compareModulo")?);
+        Ok(())
+    }
+
+    /// The last change described again, or `null`.
+    #[wasm_bindgen(js_name = lastChange)]
+    pub fn last_change(&self) -> Result<JsValue, JsValue> {
+        self.inner.last_change().map_or(Ok(JsValue::NULL), |t| transition(&t))
+    }
+
+    /// `{exactArcs, exactShares, replicas, weights, hash, vnodes, undo, redo}`.
+    pub fn capabilities(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.capabilities())
+    }
+
+    /// `{rsd, maxOverMean, minOverMean}` from exact shares, or `null`.
+    pub fn spread(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.spread())
+    }
+
+    /// The arc at `fraction` of the circle (0 = top, clockwise), or `null`.
+    #[wasm_bindgen(js_name = arcAt)]
+    pub fn arc_at(&self, fraction: JsValue) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.arc_at(number(&fraction, "the fraction")?))
+    }
+
+    /// The sample key drawn nearest `fraction`, within `tolerance`, or `null`.
+    #[wasm_bindgen(js_name = keyNear)]
+    pub fn key_near(&self, fraction: JsValue, tolerance: JsValue) -> Result<JsValue, JsValue> {
+        let (f, t) = (number(&fraction, "the fraction")?, number(&tolerance, "the tolerance")?);
+        to_js(&self.inner.key_near(f, t))
+    }
+
+    /// This session's nodes under `algorithm` (the other settings kept), as a `Ring`: to time
+    /// lookups of every algorithm on the same nodes.
+    #[wasm_bindgen(js_name = ringFor)]
+    pub fn ring_for(&self, algorithm: JsValue) -> Result<Ring, JsValue> {
+        let algorithm = Algorithm::from_name(&string(&algorithm, "the algorithm")?).map_err(error)?;
+        let settings = Settings { algorithm, ..self.inner.settings().clone() };
+        let nodes = self.inner.nodes().iter().map(|n| NodeSpec::new(n.name.clone()));
+        let weighted = self.inner.nodes().iter().map(Node::spec);
+        // Weightless algorithms take the names alone.
+        let cluster = Cluster::new(settings.options(), weighted).or_else(|_| Cluster::new(settings.options(), nodes));
+        Ok(Ring::from_cluster(cluster.map_err(error)?))
+    }
+
+    /// One piece of chart `kind`'s data for the current state (one hash's sweep, one
+    /// cluster size, one algorithm's row), kept for `chartData`: `true` once complete. Any
+    /// change to the session drops what was prepared.
+    #[wasm_bindgen(js_name = prepareChart)]
+    pub fn prepare_chart(&mut self, kind: JsValue, opts: JsValue) -> Result<bool, JsValue> {
+        let kind = string(&kind, "the chart kind")?;
+        let o: ChartArg = options(&opts, &["band"])?;
+        self.inner.prepare_chart(&kind, o.band.unwrap_or(false)).map_err(error)
+    }
+}
