@@ -59,7 +59,12 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
         let wasm = PathBuf::from(&b.out_dir).join(format!("{}_bg.wasm", module.out_name));
         step::run(
             &format!("wasm-opt: {}", module.out_name),
-            Command::new(tools::wasm_opt()).args(&settings.wasm_opt.flags).arg(&wasm).arg("-o").arg(&wasm),
+            Command::new(tools::wasm_opt())
+                .args(&settings.wasm_opt.flags)
+                .args(&module.wasm_opt_flags)
+                .arg(&wasm)
+                .arg("-o")
+                .arg(&wasm),
         )?;
         let bytes = std::fs::read(&wasm).map_err(|e| Failure::new("measure wasm", e.to_string()))?;
         modules.push(BuiltModule {

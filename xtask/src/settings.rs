@@ -38,6 +38,9 @@ pub struct Module {
     pub features: Vec<String>,
     #[serde(default = "yes")]
     pub default_features: bool,
+    /// wasm-opt flags for this module, after `[wasm-opt]`'s.
+    #[serde(default)]
+    pub wasm_opt_flags: Vec<String>,
 }
 
 fn yes() -> bool {

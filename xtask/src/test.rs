@@ -122,7 +122,7 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
     cmd.arg("--test")
         .arg("--test-concurrency=1")
         // A test that waits for what never comes fails after this long, instead of holding
-        // the suite up to CI's limit (the slowest passing one takes under a minute).
+        // the suite up to CI's limit (the slowest passing one takes about 5 s here).
         .arg("--test-timeout=180000")
         .arg("--test-reporter=spec")
         .args(&files)
