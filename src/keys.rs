@@ -25,7 +25,8 @@ pub fn for_each_generated(prefix: &str, count: usize, mut f: impl FnMut(usize, &
     while first < count {
         let n = (count - first).min(GENERATED_CHUNK);
         // A chunk's numbers gain at most one digit (it spans fewer than 90 numbers).
-        if current.len() < SLOT {
+        let short = current.len() < SLOT;
+        if short {
             let mut block = [0u8; SLOT];
             block[..current.len()].copy_from_slice(&current);
             let mut len = current.len();
@@ -36,9 +37,6 @@ pub fn for_each_generated(prefix: &str, count: usize, mut f: impl FnMut(usize, &
             }
             current.clear();
             current.extend_from_slice(&block[..len]);
-            for ((i, slot), &end) in (first..first + n).zip(&slots).zip(&ends) {
-                f(i, &slot[..end]);
-            }
         } else {
             text.clear();
             for end in &mut ends[..n] {
@@ -49,11 +47,13 @@ pub fn for_each_generated(prefix: &str, count: usize, mut f: impl FnMut(usize, &
                 let grown = count_up(&mut current, prefix.len(), len);
                 current.truncate(grown);
             }
-            let mut start = 0;
-            for (i, &end) in (first..first + n).zip(&ends) {
-                f(i, &text[start..end]);
-                start = end;
-            }
+        }
+        // One call site for `f`, so that the compiler inlines it (in wasm it did not, with two).
+        let mut start = 0;
+        for (j, &end) in ends[..n].iter().enumerate() {
+            let key = if short { &slots[j][..end] } else { &text[start..end] };
+            start = end;
+            f(first + j, key);
         }
         first += n;
     }
