@@ -204,6 +204,11 @@ pub trait Placement: std::fmt::Debug {
     fn as_ring(&self) -> Option<&Ring> {
         None
     }
+    /// Redis Cluster's slot ranges (`first..=last`), by node: a layout the nodes alone do not
+    /// determine (an import, a rebalance), so a share link carries it.
+    fn slot_ranges(&self) -> Option<Vec<Vec<(u16, u16)>>> {
+        None
+    }
     fn as_ring_mut(&mut self) -> Option<&mut Ring> {
         None
     }
@@ -422,6 +427,12 @@ impl Cluster {
     /// The ringlab [`Ring`] inside, for the `ring` algorithm.
     pub fn as_ring(&self) -> Option<&Ring> {
         self.inner.as_ring()
+    }
+
+    /// Redis Cluster's slot ranges by node (see [`redis::Slots::ranges`]); `None` for the
+    /// other algorithms.
+    pub fn slot_ranges(&self) -> Option<Vec<Vec<(u16, u16)>>> {
+        self.inner.slot_ranges()
     }
 }
 

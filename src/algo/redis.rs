@@ -180,13 +180,18 @@ impl Slots {
         !self.nodes.is_empty() && self.owner.contains(&NOBODY)
     }
 
-    /// The ranges `[first, last]` each node owns, in slot order.
+    /// The ranges `[first, last]` each node owns, in slot order (slots no master owns are in
+    /// none).
     pub fn ranges(&self) -> Vec<Vec<(u16, u16)>> {
         let mut out = vec![Vec::new(); self.nodes.len()];
-        let mut start = 0usize;
-        for &end in &self.run_ends {
-            out[self.owner[end as usize] as usize].push((start as u16, end));
-            start = end as usize + 1;
+        let mut first = 0;
+        while first < SLOTS {
+            let owner = self.owner[first];
+            let run = self.owner[first..].iter().take_while(|&&o| o == owner).count();
+            if owner != NOBODY {
+                out[usize::from(owner)].push((first as u16, (first + run - 1) as u16));
+            }
+            first += run;
         }
         out
     }
@@ -354,6 +359,9 @@ impl Placement for Slots {
     fn algorithm(&self) -> Algorithm {
         Algorithm::RedisCluster
     }
+    fn slot_ranges(&self) -> Option<Vec<Vec<(u16, u16)>>> {
+        Some(self.ranges())
+    }
     fn nodes(&self) -> &[Node] {
         &self.nodes
     }
@@ -441,6 +449,16 @@ mod tests {
 
     fn owners_in_range(slots: &Slots) -> bool {
         slots.owner.iter().all(|&o| usize::from(o) < slots.nodes.len())
+    }
+
+    #[test]
+    fn ranges_give_back_the_slots_each_master_was_given_gaps_included() {
+        let given = vec![vec![(0, 99), (300, 300)], vec![(200, 299), (301, 16000)], vec![]];
+        let specs = ["a", "b", "c"].map(NodeSpec::new);
+        let slots = Slots::from_ranges(specs.into_iter().zip(given.clone()).collect()).unwrap();
+        // 100-199 and 16001-16383 have no master.
+        assert_eq!(slots.ranges(), given);
+        assert!(slots.has_unserved());
     }
 
     #[test]

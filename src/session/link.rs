@@ -6,7 +6,11 @@
 //! (Rust's shortest round-trip decimal), then `@zone` (percent-encoded) when there is one,
 //! then `!` when the node is marked down. HAProxy's hash function rides in `hh` (and `hv=1`
 //! for `avalanche`); the tier's workload in `wi` (items), `wb` (bytes per item) and `wr`
-//! (requests per second). A user's own key list is never in a link: it stays on their machine.
+//! (requests per second). A Redis Cluster session's slot layout rides in `rs`: each node's
+//! ranges in node order, nodes separated by `,`, ranges by `.`, a range `first-last` or one
+//! slot (`rs=0-5460,5461-10922,10923-16383`), so an imported or rebalanced layout reopens as
+//! it was rather than as a fresh even split. A user's own key list is never in a link: it
+//! stays on their machine.
 //! Every byte but `A–Z a–z 0–9 - . _ ~` is percent-encoded, so `* @ & = % , #` in names and
 //! zones cannot be mistaken for separators, and a link decodes to exactly what was encoded.
 //!
@@ -53,11 +57,18 @@ fn bad(message: String) -> Error {
 
 /// The fragment (with its `#`) for `settings` and `nodes`.
 pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
-    encode_with_down(settings, nodes, &[], None)
+    encode_with_down(settings, nodes, &[], None, None)
 }
 
-/// [`encode`], with the names of the nodes marked down.
-pub fn encode_with_down(settings: &Settings, nodes: &[NodeSpec], down: &[String], workload: Option<&Workload>) -> String {
+/// [`encode`], with the names of the nodes marked down, the workload and Redis Cluster's
+/// slot ranges by node.
+pub fn encode_with_down(
+    settings: &Settings,
+    nodes: &[NodeSpec],
+    down: &[String],
+    workload: Option<&Workload>,
+    slots: Option<&[Vec<(u16, u16)>]>,
+) -> String {
     let mut out = format!(
         "#ringlab={VERSION}&a={}&h={}&b={}&v={}&k={}&r={}",
         settings.algorithm.name(),
@@ -90,7 +101,33 @@ pub fn encode_with_down(settings: &Settings, nodes: &[NodeSpec], down: &[String]
             out.push('!');
         }
     }
+    if let Some(slots) = slots {
+        let node = |ranges: &Vec<(u16, u16)>| -> String {
+            let range = |&(first, last): &(u16, u16)| if first == last { first.to_string() } else { format!("{first}-{last}") };
+            ranges.iter().map(range).collect::<Vec<_>>().join(".")
+        };
+        out.push_str("&rs=");
+        out.push_str(&slots.iter().map(node).collect::<Vec<_>>().join(","));
+    }
     out
+}
+
+/// `rs`'s value: slot ranges by node.
+fn slot_ranges(raw: &str) -> Result<Vec<Vec<(u16, u16)>>, Error> {
+    let slot = |text: &str| -> Result<u16, Error> {
+        text.parse::<u16>().ok().filter(|&s| s < 16_384).ok_or_else(|| bad(format!("{text:?} is not a slot (0-16383)")))
+    };
+    raw.split(',')
+        .map(|node| {
+            node.split('.')
+                .filter(|r| !r.is_empty())
+                .map(|range| match range.split_once('-') {
+                    Some((first, last)) => Ok((slot(first)?, slot(last)?)),
+                    None => slot(range).map(|s| (s, s)),
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The settings and nodes in a link's fragment (with or without its `#`). The settings are
@@ -107,6 +144,8 @@ pub struct Decoded {
     /// The names of the nodes marked down.
     pub down: Vec<String>,
     pub workload: Option<Workload>,
+    /// Redis Cluster's slot ranges, by node (`rs`).
+    pub slots: Option<Vec<Vec<(u16, u16)>>>,
 }
 
 /// [`decode`], with the names of the nodes marked down.
@@ -129,6 +168,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
     let mut down = Vec::new();
     let (mut haproxy_fn, mut avalanche) = (None, false);
     let (mut items, mut item_bytes, mut rate) = (None, None, None);
+    let mut slots = None;
     for (key, raw) in pairs {
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
@@ -167,6 +207,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
             "wr" => rate = Some(float(&value()?, "the request rate")?),
             "hh" => haproxy_fn = Some(crate::algo::HaproxyFunction::from_name(&value()?)?),
             "hv" => avalanche = value()? == "1",
+            "rs" => slots = Some(slot_ranges(&value()?)?),
             other => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
         }
     }
@@ -181,7 +222,15 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         }
         _ => return Err(bad("a workload needs all of wi, wb and wr".into())),
     };
-    Ok(Decoded { settings, nodes, down, workload })
+    if let Some(slots) = &slots {
+        if settings.algorithm != Algorithm::RedisCluster {
+            return Err(bad("slot ranges (rs) belong to redis-cluster links only".into()));
+        }
+        if slots.len() != nodes.len() {
+            return Err(bad(format!("rs lists {} nodes' slots for {} nodes", slots.len(), nodes.len())));
+        }
+    }
+    Ok(Decoded { settings, nodes, down, workload, slots })
 }
 
 fn float(text: &str, what: &str) -> Result<f64, Error> {

@@ -164,6 +164,18 @@ impl State {
         Ok(State { settings, cluster, colours })
     }
 
+    /// A Redis Cluster state with the slot layout `ranges` (by node), as a link gives it.
+    fn with_slots(settings: Settings, nodes: Vec<NodeSpec>, ranges: Vec<Vec<(u16, u16)>>) -> Result<State, Error> {
+        settings.validate()?;
+        if nodes.len() > MAX_NODES {
+            return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: nodes.len() as u64 });
+        }
+        let slots = crate::algo::redis::Slots::from_ranges(nodes.into_iter().zip(ranges).collect())?;
+        let cluster = Cluster::from_placement(Box::new(slots), settings.options());
+        let colours = (0..cluster.nodes().len() as u32).collect();
+        Ok(State { settings, cluster, colours })
+    }
+
     fn nodes(&self) -> &[Node] {
         self.cluster.nodes()
     }
@@ -207,7 +219,14 @@ impl State {
                 format!("Marked {name} {}", if *down { "down" } else { "up" })
             }
             Change::Configure(settings) => {
-                next = State::new(settings.clone(), self.nodes().iter().map(Node::spec).collect())?;
+                let specs = self.nodes().iter().map(Node::spec).collect();
+                // Redis Cluster's slots are the cluster's own state (an import, a rebalance),
+                // which no other setting changes: they stay as they are.
+                let slots = self.cluster.slot_ranges().filter(|_| settings.algorithm == Algorithm::RedisCluster);
+                next = match slots {
+                    Some(ranges) => State::with_slots(settings.clone(), specs, ranges)?,
+                    None => State::new(settings.clone(), specs)?,
+                };
                 next.colours.clone_from(&self.colours);
                 // Down nodes stay down in the new placement.
                 for name in self.down_nodes() {
@@ -366,8 +385,11 @@ impl Session {
 
     /// The session a share link describes (see [`link`]).
     pub fn from_link(text: &str) -> Result<Session, Error> {
-        let link::Decoded { settings, nodes, down, workload } = link::decode_with_down(text)?;
-        let mut state = State::new(settings, nodes)?;
+        let link::Decoded { settings, nodes, down, workload, slots } = link::decode_with_down(text)?;
+        let mut state = match slots {
+            Some(ranges) => State::with_slots(settings, nodes, ranges)?,
+            None => State::new(settings, nodes)?,
+        };
         for name in down {
             state.cluster.set_down(&name, true)?;
         }
@@ -380,7 +402,8 @@ impl Session {
     /// The share link of the current state; [`from_link`](Session::from_link) reopens it.
     pub fn link(&self) -> String {
         let specs: Vec<NodeSpec> = self.nodes().iter().map(Node::spec).collect();
-        link::encode_with_down(self.settings(), &specs, &self.state.down_nodes(), self.workload.as_ref())
+        let slots = self.cluster().slot_ranges();
+        link::encode_with_down(self.settings(), &specs, &self.state.down_nodes(), self.workload.as_ref(), slots.as_deref())
     }
 
     /// The page's first state: five nodes on ringlab's ring.

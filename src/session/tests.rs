@@ -451,3 +451,47 @@ fn a_key_list_read_in_pieces_is_the_whole_list() {
     assert_eq!(s.end_keys().unwrap_err().code(), "unsupported");
     assert_eq!(s.scene().keys.len(), 500);
 }
+
+#[test]
+fn a_redis_slot_layout_rides_in_the_link_and_survives_other_settings() {
+    // `redis-cli cluster nodes` with an uneven split: 1,001 slots and 15,383.
+    let text = "07c37dfeb235213a872192d90877d0cd55635b91 10.0.0.1:6379@16379 myself,master - 0 0 1 connected 0-1000\n\
+                e7d1eecce10fd6bb5eb35b9f99a514335d9ba9ca 10.0.0.2:6379@16379 master - 0 0 2 connected 1001-16383\n";
+    let s = Session::from_config("redis", text).unwrap();
+    let layout = Some(vec![vec![(0, 1000)], vec![(1001, 16383)]]);
+    assert_eq!(s.cluster().slot_ranges(), layout);
+    assert!(s.link().ends_with("&rs=0-1000,1001-16383"), "{}", s.link());
+    let back = Session::from_link(&s.link()).unwrap();
+    assert_eq!(back.cluster().slot_ranges(), layout);
+    let shares: Vec<Option<f64>> = back.node_rows().iter().map(|r| r.share).collect();
+    assert_eq!(shares, vec![Some(1001.0 / 16384.0), Some(15383.0 / 16384.0)]);
+    // Settings that do not place keys leave the slots where they are.
+    let mut changed = back;
+    changed.apply(Change::Configure(Settings { keys: 500, replicas: 1, ..changed.settings().clone() })).unwrap();
+    assert_eq!(changed.cluster().slot_ranges(), layout);
+
+    // A rebalanced layout (a join moves some slots, not a fresh split) reopens too, key for key.
+    let mut s = five(Algorithm::RedisCluster);
+    s.apply(Change::Add(NodeSpec::new("node-6"))).unwrap();
+    s.apply(Change::SetDown { name: "node-2".into(), down: true }).unwrap();
+    let back = Session::from_link(&s.link()).unwrap();
+    assert_eq!(back.cluster().slot_ranges(), s.cluster().slot_ranges());
+    for k in 0..500 {
+        let key = format!("user:{k}");
+        assert_eq!(back.cluster().locate(&key).ok(), s.cluster().locate(&key).ok(), "{key}");
+    }
+}
+
+#[test]
+fn bad_slot_ranges_in_a_link_are_refused() {
+    let base = "#ringlab=2&a=redis-cluster&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b";
+    for rs in ["0-100", "0-8191,8192-16384", "0-10,5-20", "x,y", "0-8191,8192-16383,1", "10-5,0"] {
+        let err = Session::from_link(&format!("{base}&rs={rs}")).unwrap_err();
+        assert_eq!(err.code(), "invalid-option", "rs={rs}: {err}");
+    }
+    let ring = "#ringlab=2&a=ring&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b&rs=0-8191,8192-16383";
+    assert_eq!(Session::from_link(ring).unwrap_err().code(), "invalid-option");
+    // Slots no master owns are allowed (the cluster is then down for them).
+    let gap = Session::from_link(&format!("{base}&rs=0-99,200-16383")).unwrap();
+    assert_eq!(gap.cluster().slot_ranges(), Some(vec![vec![(0, 99)], vec![(200, 16383)]]));
+}
