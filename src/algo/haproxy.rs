@@ -361,6 +361,9 @@ fn map_table(weights: &[u32], usable: &[usize]) -> Vec<u32> {
 }
 
 impl Placement for Haproxy {
+    fn server_ids(&self) -> Option<Vec<Option<u32>>> {
+        Some(self.extra.iter().map(|e| e.id).collect())
+    }
     fn algorithm(&self) -> Algorithm {
         if self.consistent {
             Algorithm::HaproxyConsistent

@@ -170,6 +170,18 @@ impl Options {
     }
 }
 
+/// What a placement holds beyond its options and nodes, which neither determines: Redis
+/// Cluster's slot ranges (an import's, or where rebalancing left them) and HAProxy's explicit
+/// server ids (an import's). A share link carries it and a change of settings keeps it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layout {
+    /// Redis Cluster's slot ranges (`first..=last`), by node.
+    pub slots: Option<Vec<Vec<(u16, u16)>>>,
+    /// HAProxy's explicit server `id`s, by node (`None`: numbered at start-up); `None` when
+    /// no server has one.
+    pub server_ids: Option<Vec<Option<u32>>>,
+}
+
 /// An algorithm's state: its nodes and how it places keys.
 pub trait Placement: std::fmt::Debug {
     fn algorithm(&self) -> Algorithm;
@@ -207,6 +219,10 @@ pub trait Placement: std::fmt::Debug {
     /// Redis Cluster's slot ranges (`first..=last`), by node: a layout the nodes alone do not
     /// determine (an import, a rebalance), so a share link carries it.
     fn slot_ranges(&self) -> Option<Vec<Vec<(u16, u16)>>> {
+        None
+    }
+    /// HAProxy's explicit server `id`s, by node (`None`: numbered at start-up).
+    fn server_ids(&self) -> Option<Vec<Option<u32>>> {
         None
     }
     fn as_ring_mut(&mut self) -> Option<&mut Ring> {
@@ -429,10 +445,40 @@ impl Cluster {
         self.inner.as_ring()
     }
 
-    /// Redis Cluster's slot ranges by node (see [`redis::Slots::ranges`]); `None` for the
-    /// other algorithms.
-    pub fn slot_ranges(&self) -> Option<Vec<Vec<(u16, u16)>>> {
-        self.inner.slot_ranges()
+    /// What this placement holds beyond its options and nodes (see [`Layout`]).
+    pub fn layout(&self) -> Layout {
+        Layout {
+            slots: self.inner.slot_ranges(),
+            server_ids: self.inner.server_ids().filter(|ids| ids.iter().any(Option::is_some)),
+        }
+    }
+
+    /// [`Cluster::new`], with the parts of `layout` that `options.algorithm` uses (the others
+    /// are ignored): a cluster as a share link describes it, or as it was before a change of
+    /// settings.
+    pub fn with_layout(options: Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<Cluster, Error> {
+        let per_node = |what: &str, count: usize| {
+            if count == nodes.len() {
+                Ok(())
+            } else {
+                Err(Error::InvalidOption(format!("{what} for {count} nodes, but there are {}", nodes.len())))
+            }
+        };
+        match (options.algorithm, &layout.slots, &layout.server_ids) {
+            (Algorithm::RedisCluster, Some(ranges), _) => {
+                per_node("slot ranges", ranges.len())?;
+                let slots = redis::Slots::from_ranges(nodes.into_iter().zip(ranges.iter().cloned()).collect())?;
+                Ok(Cluster::from_placement(Box::new(slots), options))
+            }
+            (algorithm @ (Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased), _, Some(ids)) => {
+                per_node("server ids", ids.len())?;
+                let extra = ids.iter().map(|&id| haproxy::ServerExtra { id, disabled: false }).collect();
+                let consistent = algorithm == Algorithm::HaproxyConsistent;
+                let servers = haproxy::Haproxy::with_extra(consistent, options.haproxy_hash, nodes, extra)?;
+                Ok(Cluster::from_placement(Box::new(servers), options))
+            }
+            _ => Cluster::new(options, nodes),
+        }
     }
 }
 

@@ -6,11 +6,12 @@
 //! (Rust's shortest round-trip decimal), then `@zone` (percent-encoded) when there is one,
 //! then `!` when the node is marked down. HAProxy's hash function rides in `hh` (and `hv=1`
 //! for `avalanche`); the tier's workload in `wi` (items), `wb` (bytes per item) and `wr`
-//! (requests per second). A Redis Cluster session's slot layout rides in `rs`: each node's
-//! ranges in node order, nodes separated by `,`, ranges by `.`, a range `first-last` or one
-//! slot (`rs=0-5460,5461-10922,10923-16383`), so an imported or rebalanced layout reopens as
-//! it was rather than as a fresh even split. A user's own key list is never in a link: it
-//! stays on their machine.
+//! (requests per second). The placement's [`Layout`]: a Redis Cluster's slots in `rs`, each
+//! node's ranges in node order, nodes separated by `,`, ranges by `.`, a range `first-last`
+//! or one slot (`rs=0-5460,5461-10922,10923-16383`), so an imported or rebalanced layout
+//! reopens as it was rather than as a fresh even split; HAProxy's explicit server ids in
+//! `ids`, in node order, empty for a server without one (`ids=7,,2`). A user's own key list
+//! is never in a link: it stays on their machine.
 //! Every byte but `A–Z a–z 0–9 - . _ ~` is percent-encoded, so `* @ & = % , #` in names and
 //! zones cannot be mistaken for separators, and a link decodes to exactly what was encoded.
 //!
@@ -27,7 +28,7 @@
 //! ```
 
 use super::{Settings, MAX_NODES};
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Layout};
 use crate::cost::Workload;
 use crate::{Error, Hash, NodeSpec, RingBits};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -57,17 +58,17 @@ fn bad(message: String) -> Error {
 
 /// The fragment (with its `#`) for `settings` and `nodes`.
 pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
-    encode_with_down(settings, nodes, &[], None, None)
+    encode_with_down(settings, nodes, &[], None, &Layout::default())
 }
 
-/// [`encode`], with the names of the nodes marked down, the workload and Redis Cluster's
-/// slot ranges by node.
+/// [`encode`], with the names of the nodes marked down, the workload and the placement's
+/// layout.
 pub fn encode_with_down(
     settings: &Settings,
     nodes: &[NodeSpec],
     down: &[String],
     workload: Option<&Workload>,
-    slots: Option<&[Vec<(u16, u16)>]>,
+    layout: &Layout,
 ) -> String {
     let mut out = format!(
         "#ringlab={VERSION}&a={}&h={}&b={}&v={}&k={}&r={}",
@@ -101,7 +102,7 @@ pub fn encode_with_down(
             out.push('!');
         }
     }
-    if let Some(slots) = slots {
+    if let Some(slots) = &layout.slots {
         let node = |ranges: &Vec<(u16, u16)>| -> String {
             let range = |&(first, last): &(u16, u16)| if first == last { first.to_string() } else { format!("{first}-{last}") };
             ranges.iter().map(range).collect::<Vec<_>>().join(".")
@@ -109,7 +110,22 @@ pub fn encode_with_down(
         out.push_str("&rs=");
         out.push_str(&slots.iter().map(node).collect::<Vec<_>>().join(","));
     }
+    if let Some(ids) = &layout.server_ids {
+        let id = |id: &Option<u32>| id.map_or(String::new(), |id| id.to_string());
+        out.push_str("&ids=");
+        out.push_str(&ids.iter().map(id).collect::<Vec<_>>().join(","));
+    }
     out
+}
+
+/// `ids`'s value: explicit server ids by node.
+fn server_ids(raw: &str) -> Result<Vec<Option<u32>>, Error> {
+    raw.split(',')
+        .map(|id| match id {
+            "" => Ok(None),
+            id => id.parse().map(Some).map_err(|_| bad(format!("{id:?} is not a server id"))),
+        })
+        .collect()
 }
 
 /// `rs`'s value: slot ranges by node.
@@ -144,8 +160,8 @@ pub struct Decoded {
     /// The names of the nodes marked down.
     pub down: Vec<String>,
     pub workload: Option<Workload>,
-    /// Redis Cluster's slot ranges, by node (`rs`).
-    pub slots: Option<Vec<Vec<(u16, u16)>>>,
+    /// Redis Cluster's slots (`rs`) and HAProxy's server ids (`ids`).
+    pub layout: Layout,
 }
 
 /// [`decode`], with the names of the nodes marked down.
@@ -168,7 +184,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
     let mut down = Vec::new();
     let (mut haproxy_fn, mut avalanche) = (None, false);
     let (mut items, mut item_bytes, mut rate) = (None, None, None);
-    let mut slots = None;
+    let mut layout = Layout::default();
     for (key, raw) in pairs {
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
@@ -207,7 +223,8 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
             "wr" => rate = Some(float(&value()?, "the request rate")?),
             "hh" => haproxy_fn = Some(crate::algo::HaproxyFunction::from_name(&value()?)?),
             "hv" => avalanche = value()? == "1",
-            "rs" => slots = Some(slot_ranges(&value()?)?),
+            "rs" => layout.slots = Some(slot_ranges(&value()?)?),
+            "ids" => layout.server_ids = Some(server_ids(&value()?)?),
             other => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
         }
     }
@@ -222,7 +239,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         }
         _ => return Err(bad("a workload needs all of wi, wb and wr".into())),
     };
-    if let Some(slots) = &slots {
+    if let Some(slots) = &layout.slots {
         if settings.algorithm != Algorithm::RedisCluster {
             return Err(bad("slot ranges (rs) belong to redis-cluster links only".into()));
         }
@@ -230,7 +247,15 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
             return Err(bad(format!("rs lists {} nodes' slots for {} nodes", slots.len(), nodes.len())));
         }
     }
-    Ok(Decoded { settings, nodes, down, workload, slots })
+    if let Some(ids) = &layout.server_ids {
+        if !matches!(settings.algorithm, Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased) {
+            return Err(bad("server ids (ids) belong to HAProxy links only".into()));
+        }
+        if ids.len() != nodes.len() {
+            return Err(bad(format!("ids lists {} servers' ids for {} nodes", ids.len(), nodes.len())));
+        }
+    }
+    Ok(Decoded { settings, nodes, down, workload, layout })
 }
 
 fn float(text: &str, what: &str) -> Result<f64, Error> {

@@ -31,7 +31,7 @@ pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, Movers, MovedSpan, Transition};
 pub use charts::{SessionChart, CHART_KEYS};
 
-use crate::algo::{Algorithm, Cluster, Options};
+use crate::algo::{Algorithm, Cluster, Layout, Options};
 use crate::cost::Workload;
 use crate::keys::{for_each_generated, KeyList, KeySample};
 use std::sync::Arc;
@@ -164,14 +164,13 @@ impl State {
         Ok(State { settings, cluster, colours })
     }
 
-    /// A Redis Cluster state with the slot layout `ranges` (by node), as a link gives it.
-    fn with_slots(settings: Settings, nodes: Vec<NodeSpec>, ranges: Vec<Vec<(u16, u16)>>) -> Result<State, Error> {
+    /// [`State::new`], with what `layout` holds for the algorithm (see [`Layout`]).
+    fn with_layout(settings: Settings, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<State, Error> {
         settings.validate()?;
         if nodes.len() > MAX_NODES {
             return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: nodes.len() as u64 });
         }
-        let slots = crate::algo::redis::Slots::from_ranges(nodes.into_iter().zip(ranges).collect())?;
-        let cluster = Cluster::from_placement(Box::new(slots), settings.options());
+        let cluster = Cluster::with_layout(settings.options(), nodes, layout)?;
         let colours = (0..cluster.nodes().len() as u32).collect();
         Ok(State { settings, cluster, colours })
     }
@@ -220,13 +219,9 @@ impl State {
             }
             Change::Configure(settings) => {
                 let specs = self.nodes().iter().map(Node::spec).collect();
-                // Redis Cluster's slots are the cluster's own state (an import, a rebalance),
-                // which no other setting changes: they stay as they are.
-                let slots = self.cluster.slot_ranges().filter(|_| settings.algorithm == Algorithm::RedisCluster);
-                next = match slots {
-                    Some(ranges) => State::with_slots(settings.clone(), specs, ranges)?,
-                    None => State::new(settings.clone(), specs)?,
-                };
+                // Redis Cluster's slots and HAProxy's server ids are the cluster's own state
+                // (an import, a rebalance), which no setting changes: they stay.
+                next = State::with_layout(settings.clone(), specs, &self.cluster.layout())?;
                 next.colours.clone_from(&self.colours);
                 // Down nodes stay down in the new placement.
                 for name in self.down_nodes() {
@@ -385,11 +380,8 @@ impl Session {
 
     /// The session a share link describes (see [`link`]).
     pub fn from_link(text: &str) -> Result<Session, Error> {
-        let link::Decoded { settings, nodes, down, workload, slots } = link::decode_with_down(text)?;
-        let mut state = match slots {
-            Some(ranges) => State::with_slots(settings, nodes, ranges)?,
-            None => State::new(settings, nodes)?,
-        };
+        let link::Decoded { settings, nodes, down, workload, layout } = link::decode_with_down(text)?;
+        let mut state = State::with_layout(settings, nodes, &layout)?;
         for name in down {
             state.cluster.set_down(&name, true)?;
         }
@@ -402,8 +394,7 @@ impl Session {
     /// The share link of the current state; [`from_link`](Session::from_link) reopens it.
     pub fn link(&self) -> String {
         let specs: Vec<NodeSpec> = self.nodes().iter().map(Node::spec).collect();
-        let slots = self.cluster().slot_ranges();
-        link::encode_with_down(self.settings(), &specs, &self.state.down_nodes(), self.workload.as_ref(), slots.as_deref())
+        link::encode_with_down(self.settings(), &specs, &self.state.down_nodes(), self.workload.as_ref(), &self.cluster().layout())
     }
 
     /// The page's first state: five nodes on ringlab's ring.
