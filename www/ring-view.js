@@ -27,6 +27,11 @@ function mix(a, b, t) {
   return `rgb(${x.map((v, i) => Math.round(v + (y[i] - v) * t)).join(",")})`;
 }
 
+const LABEL_FONT = "12px system-ui, sans-serif";
+// Between the band's outer edge and the side labels: the moved-arc marks and a followed
+// key's walk (at +5 and +12) run in it.
+const LABEL_GAP = 18;
+
 export class RingView {
   // palette: the engine's node colours (`palette()`), indexed by colour slot.
   constructor(canvas, palette) {
@@ -39,10 +44,25 @@ export class RingView {
   geometry() {
     const css = this.canvas.getBoundingClientRect();
     const width = css.width, height = css.height;
-    // Room outside the band for the moved-arc marks and the scale labels.
-    const r = Math.max(20, Math.min(width, height) / 2 - 58);
+    // Room outside the band for the moved-arc marks and the scale labels: the side labels
+    // ("slot 12288") read outward from the band, so the room grows with the wider one.
+    const room = Math.max(58, LABEL_GAP + 14 + this.sideLabelWidth());
+    const r = Math.max(20, Math.min(width, height) / 2 - room);
     const band = Math.max(10, r * 0.08);
     return { width, height, cx: width / 2, cy: height / 2, r, band, inner: Math.max(4, r - band / 2 - 8) };
+  }
+
+  // The wider of the left and right axis labels, in CSS pixels (measured once per text).
+  sideLabelWidth() {
+    const axis = this.data?.axis ?? [];
+    const key = `${axis[1]}|${axis[3]}`;
+    if (this.measured?.key !== key) {
+      const ctx = this.base.getContext("2d");
+      ctx.font = LABEL_FONT;
+      const width = Math.max(0, ...[axis[1], axis[3]].filter(Boolean).map((t) => ctx.measureText(t).width));
+      this.measured = { key, width };
+    }
+    return this.measured.width;
   }
 
   // Sizes a canvas's backing store to the CSS size × devicePixelRatio, so lines stay crisp.
@@ -124,14 +144,18 @@ export class RingView {
     else this.drawDensity(ctx, g, keys, keyOwners);
 
     ctx.fillStyle = theme.muted;
-    ctx.font = "12px system-ui, sans-serif";
-    ctx.textAlign = "center";
+    ctx.font = LABEL_FONT;
     ctx.textBaseline = "middle";
-    const labels = this.data.axis;
-    labels.forEach((label, q) => {
-      const a = angle(q / labels.length);
-      ctx.fillText(label, g.cx + Math.cos(a) * (g.r + g.band / 2 + 24), g.cy + Math.sin(a) * (g.r + g.band / 2 + 24));
-    });
+    // Top and bottom centred on the axis; right and left reading away from the band.
+    const out = g.r + g.band / 2 + LABEL_GAP;
+    const [top, right, bottom, left] = this.data.axis;
+    ctx.textAlign = "center";
+    ctx.fillText(top, g.cx, g.cy - g.r - g.band / 2 - 24);
+    ctx.fillText(bottom, g.cx, g.cy + g.r + g.band / 2 + 24);
+    ctx.textAlign = "left";
+    ctx.fillText(right, g.cx + out, g.cy);
+    ctx.textAlign = "right";
+    ctx.fillText(left, g.cx - out, g.cy);
   }
 
   // The arcs to draw as [owner, from, to]. When there are more points than device pixels
