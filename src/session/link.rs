@@ -355,4 +355,69 @@ mod tests {
         assert_eq!(decode(&many).unwrap_err().code(), "too-large");
         assert_eq!(decode(&"x".repeat(MAX_LINK_BYTES + 1)).unwrap_err().code(), "too-large");
     }
+
+    mod layouts {
+        use super::*;
+        use crate::session::Session;
+        use proptest::prelude::*;
+
+        /// A slot table cut at random places, each run given to a random node (some maybe none).
+        fn layout() -> impl Strategy<Value = (usize, Vec<Vec<(u16, u16)>>)> {
+            (1usize..6, proptest::collection::btree_set(1u16..16_384, 0..40), proptest::collection::vec(0usize..6, 41))
+                .prop_map(|(nodes, cuts, owners)| {
+                    let mut ranges = vec![Vec::new(); nodes];
+                    let mut first = 0u16;
+                    for (k, end) in cuts.into_iter().chain([16_384]).enumerate() {
+                        ranges[owners[k] % nodes].push((first, end - 1));
+                        first = end;
+                    }
+                    (nodes, ranges)
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// Any slot layout survives a link: the same ranges by node, in slot order (runs
+            /// of one owner merged, as Redis lists them).
+            #[test]
+            fn any_slot_layout_round_trips((count, ranges) in layout()) {
+                let names: Vec<String> = (0..count).map(|i| format!("10.0.0.{i}:6379")).collect();
+                let nodes: Vec<NodeSpec> = names.iter().map(NodeSpec::new).collect();
+                let settings = Settings { algorithm: Algorithm::RedisCluster, ..Settings::default() };
+                let layout = Layout { slots: Some(ranges.clone()), server_ids: None };
+                let text = encode_with_down(&settings, &nodes, &[], None, &layout);
+                let session = Session::from_link(&text).unwrap();
+                let mut owner = vec![None; 16_384];
+                for (node, list) in ranges.iter().enumerate() {
+                    for &(a, b) in list {
+                        owner[usize::from(a)..=usize::from(b)].fill(Some(node));
+                    }
+                }
+                let back = session.cluster().layout().slots.unwrap();
+                for (node, list) in back.iter().enumerate() {
+                    for &(a, b) in list {
+                        prop_assert!(owner[usize::from(a)..=usize::from(b)].iter().all(|&o| o == Some(node)));
+                    }
+                }
+                let covered: usize = back.iter().flatten().map(|&(a, b)| usize::from(b - a) + 1).sum();
+                prop_assert_eq!(covered, owner.iter().filter(|o| o.is_some()).count());
+            }
+
+            /// Whatever `rs` and `ids` hold, reading the link answers: a session or an
+            /// `invalid-option` error, never a panic.
+            #[test]
+            fn hostile_layouts_are_refused_or_read(rs in "[0-9,.\\-]{0,40}", ids in "[0-9,]{0,20}", haproxy: bool) {
+                let text = if haproxy {
+                    format!("#ringlab=2&a=haproxy-consistent&n=a&n=b&n=c&ids={ids}")
+                } else {
+                    format!("#ringlab=2&a=redis-cluster&n=a&n=b&n=c&rs={rs}")
+                };
+                match Session::from_link(&text) {
+                    Ok(s) => prop_assert_eq!(s.nodes().len(), 3),
+                    Err(e) => prop_assert_eq!(e.code(), "invalid-option", "{}", e),
+                }
+            }
+        }
+    }
 }
