@@ -539,9 +539,8 @@ impl Ring {
     #[inline]
     pub fn locate_index(&self, key: impl AsRef<[u8]>) -> Result<usize, Error> {
         if self.fast {
-            let position = Hash::Xxh3.hash(key.as_ref()) as u32;
-            // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
-            Ok(unsafe { self.points.owner_at_32(position) as usize })
+            // SAFETY: checked just above.
+            Ok(unsafe { self.owner_on_fast_path(key.as_ref()) })
         } else {
             self.locate_by_config(key.as_ref())
         }
@@ -552,13 +551,24 @@ impl Ring {
     /// for the batch.
     pub fn locate_generated(&self, prefix: &str, count: usize, mut f: impl FnMut(usize, Result<usize, Error>)) {
         if self.fast {
-            crate::keys::for_each_generated(prefix, count, |i, key| {
-                // SAFETY: as in `locate_index`.
-                f(i, Ok(unsafe { self.points.owner_at_32(Hash::Xxh3.hash(key) as u32) } as usize))
-            })
+            // SAFETY: checked just above.
+            crate::keys::for_each_generated(prefix, count, |i, key| f(i, Ok(unsafe { self.owner_on_fast_path(key) })))
         } else {
             crate::keys::for_each_generated(prefix, count, |i, key| f(i, self.locate_by_config(key)))
         }
+    }
+
+    /// The owner of `key` on the fast path.
+    ///
+    /// # Safety
+    ///
+    /// `self.fast` must hold.
+    #[inline(always)]
+    unsafe fn owner_on_fast_path(&self, key: &[u8]) -> usize {
+        debug_assert!(self.fast);
+        let position = Hash::Xxh3.hash(key) as u32;
+        // SAFETY: `fast` holds only on a 32-bit ring, whose points are `Points::new(32)`.
+        unsafe { self.points.owner_at_32(position) as usize }
     }
 
     /// The index of the node that owns `key`, off the fast path: any hash, width, or down

@@ -239,21 +239,14 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         }
         _ => return Err(bad("a workload needs all of wi, wb and wr".into())),
     };
-    if let Some(slots) = &layout.slots {
-        if settings.algorithm != Algorithm::RedisCluster {
-            return Err(bad("slot ranges (rs) belong to redis-cluster links only".into()));
-        }
-        if slots.len() != nodes.len() {
-            return Err(bad(format!("rs lists {} nodes' slots for {} nodes", slots.len(), nodes.len())));
-        }
+    // `Cluster::with_layout` ignores what the algorithm does not use; a link holding it is wrong.
+    // (It checks that the lists are one entry a node.)
+    if layout.slots.is_some() && settings.algorithm != Algorithm::RedisCluster {
+        return Err(bad("slot ranges (rs) belong to redis-cluster links only".into()));
     }
-    if let Some(ids) = &layout.server_ids {
-        if !matches!(settings.algorithm, Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased) {
-            return Err(bad("server ids (ids) belong to HAProxy links only".into()));
-        }
-        if ids.len() != nodes.len() {
-            return Err(bad(format!("ids lists {} servers' ids for {} nodes", ids.len(), nodes.len())));
-        }
+    let haproxy = matches!(settings.algorithm, Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased);
+    if layout.server_ids.is_some() && !haproxy {
+        return Err(bad("server ids (ids) belong to HAProxy links only".into()));
     }
     Ok(Decoded { settings, nodes, down, workload, layout })
 }

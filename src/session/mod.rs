@@ -155,13 +155,7 @@ struct State {
 
 impl State {
     fn new(settings: Settings, nodes: Vec<NodeSpec>) -> Result<State, Error> {
-        settings.validate()?;
-        if nodes.len() > MAX_NODES {
-            return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: nodes.len() as u64 });
-        }
-        let cluster = Cluster::new(settings.options(), nodes)?;
-        let colours = (0..cluster.nodes().len() as u32).collect();
-        Ok(State { settings, cluster, colours })
+        State::with_layout(settings, nodes, &Layout::default())
     }
 
     /// [`State::new`], with what `layout` holds for the algorithm (see [`Layout`]).

@@ -452,6 +452,24 @@ fn a_key_list_read_in_pieces_is_the_whole_list() {
     assert_eq!(s.scene().keys.len(), 500);
 }
 
+/// `a` and `b` give the same owner to each of 500 keys.
+#[track_caller]
+fn assert_same_owners(a: &Session, b: &Session) {
+    for k in 0..500 {
+        let key = format!("user:{k}");
+        assert_eq!(a.cluster().locate(&key).ok(), b.cluster().locate(&key).ok(), "{key}");
+    }
+}
+
+/// `base` with `&{field}={value}` is refused as an invalid option, for each value.
+#[track_caller]
+fn refused(base: &str, field: &str, values: &[&str]) {
+    for value in values {
+        let err = Session::from_link(&format!("{base}&{field}={value}")).unwrap_err();
+        assert_eq!(err.code(), "invalid-option", "{field}={value}: {err}");
+    }
+}
+
 #[test]
 fn a_redis_slot_layout_rides_in_the_link_and_survives_other_settings() {
     // `redis-cli cluster nodes` with an uneven split: 1,001 slots and 15,383.
@@ -476,19 +494,13 @@ fn a_redis_slot_layout_rides_in_the_link_and_survives_other_settings() {
     s.apply(Change::SetDown { name: "node-2".into(), down: true }).unwrap();
     let back = Session::from_link(&s.link()).unwrap();
     assert_eq!(back.cluster().layout().slots, s.cluster().layout().slots);
-    for k in 0..500 {
-        let key = format!("user:{k}");
-        assert_eq!(back.cluster().locate(&key).ok(), s.cluster().locate(&key).ok(), "{key}");
-    }
+    assert_same_owners(&back, &s);
 }
 
 #[test]
 fn bad_slot_ranges_in_a_link_are_refused() {
     let base = "#ringlab=2&a=redis-cluster&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b";
-    for rs in ["0-100", "0-8191,8192-16384", "0-10,5-20", "x,y", "0-8191,8192-16383,1", "10-5,0"] {
-        let err = Session::from_link(&format!("{base}&rs={rs}")).unwrap_err();
-        assert_eq!(err.code(), "invalid-option", "rs={rs}: {err}");
-    }
+    refused(base, "rs", &["0-100", "0-8191,8192-16384", "0-10,5-20", "x,y", "0-8191,8192-16383,1", "10-5,0"]);
     let ring = "#ringlab=2&a=ring&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b&rs=0-8191,8192-16383";
     assert_eq!(Session::from_link(ring).unwrap_err().code(), "invalid-option");
     // Slots no master owns are allowed (the cluster is then down for them).
@@ -506,10 +518,7 @@ fn haproxy_server_ids_ride_in_the_link() {
     assert!(s.link().ends_with("&ids=7,,2"), "{}", s.link());
     let back = Session::from_link(&s.link()).unwrap();
     assert_eq!(back.cluster().layout(), s.cluster().layout());
-    for k in 0..500 {
-        let key = format!("user:{k}");
-        assert_eq!(back.cluster().locate(&key).ok(), s.cluster().locate(&key).ok(), "{key}");
-    }
+    assert_same_owners(&back, &s);
     // Without the ids the same servers place keys differently: the link needs them.
     let plain = link::encode(s.settings(), &s.nodes().iter().map(Node::spec).collect::<Vec<_>>());
     let renumbered = Session::from_link(&plain).unwrap();
@@ -525,10 +534,7 @@ fn haproxy_server_ids_ride_in_the_link() {
 #[test]
 fn bad_server_ids_in_a_link_are_refused() {
     let base = "#ringlab=2&a=haproxy-consistent&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b";
-    for ids in ["7", "7,x", "7,7", "0,", "1,2,3", "-1,"] {
-        let err = Session::from_link(&format!("{base}&ids={ids}")).unwrap_err();
-        assert_eq!(err.code(), "invalid-option", "ids={ids}: {err}");
-    }
+    refused(base, "ids", &["7", "7,x", "7,7", "0,", "1,2,3", "-1,"]);
     let ring = "#ringlab=2&a=ring&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b&ids=7,";
     assert_eq!(Session::from_link(ring).unwrap_err().code(), "invalid-option");
 }
