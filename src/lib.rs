@@ -23,6 +23,12 @@
 //! changes, undo, what to draw); the `web` module (compiled only for `wasm32`) is a thin
 //! binding that exposes the engine and the session to JavaScript. The [`charts`]' data needs
 //! no feature; the `charts` feature adds drawing them (plotters).
+//!
+//! Every algorithm beyond ringlab's own ring is in the `catalog` feature, on by default.
+//! A build without it (the `<hash-ring>` element's first wasm module) answers requests for
+//! them with a `not-built-in` [`Error`].
+// Without the catalog, the algorithms it leaves out are still compiled, only never made.
+#![cfg_attr(not(feature = "catalog"), allow(dead_code, unused_imports, unused_variables))]
 
 pub mod algo;
 pub mod analysis;

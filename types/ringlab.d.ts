@@ -51,7 +51,8 @@ export type ErrorCode =
   | "unsupported"
   | "invalid-argument"
   | "internal"
-  | "unavailable";
+  | "unavailable"
+  | "not-built-in";
 
 /**
  * What every call throws: a JS `Error` with a readable `message` and a stable `code`. The

@@ -15,9 +15,17 @@
 // here throws into the host page.
 import { RingView } from "./ring-view.js";
 import { drawChart, loadCharts } from "./charts-module.js";
+import { firstBuild } from "./pkg/builds.js";
 
-// The element's own build of the engine: the Session and theme it uses, not the library API.
-const ENGINE = new URL("./pkg/ringlab_element.js", import.meta.url).href;
+// The element's own builds of the engine: the Session and theme it uses, not the library API.
+// The first has ringlab's own ring alone, which most embeds need; the full one has every
+// algorithm. An element fetches the full one at once when its `algorithm` is not among the
+// first's (`firstBuild`, written by the build from the engine), or later when the first
+// answers `not-built-in`.
+const ENGINES = {
+  first: new URL("./pkg/ringlab_element.js", import.meta.url).href,
+  full: new URL("./pkg/ringlab_element_full.js", import.meta.url).href,
+};
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits"];
@@ -29,33 +37,36 @@ const MOVE_MS = 900;
 const WALK_MS = 1200;
 const PASS_KEYS = new Set(["Tab", "Escape"]);
 
-// ---- The engine: imported and instantiated once, on demand.
-let engine;
-function loadEngine() {
-  engine ??= import(ENGINE).then(async (mod) => {
-    await mod.default();
-    return mod;
-  });
-  return engine;
-}
-
-// If the engine ever traps (a bug: every input gets an Error instead), the module is dead
-// for every element: load one fresh instance, and each element rebuilds its last good state.
-const live = new Set();
-const RECOVER = Symbol("recover");
-let reloading = null;
-function recoverAll(error) {
-  reloading ??= (async () => {
-    console.error("hash-ring: the engine stopped; rebuilding from the last good state", error);
-    engine = import(`${ENGINE}?instance=${Date.now()}`).then(async (mod) => {
+// ---- The engines: each imported and instantiated once, on demand.
+const engines = {}; // build -> Promise of the module
+const loaded = new Map(); // module -> its build ("first" | "full")
+function loadEngine(build = "first", fresh = false) {
+  if (fresh || !engines[build]) {
+    const url = fresh ? `${ENGINES[build]}?instance=${Date.now()}` : ENGINES[build];
+    engines[build] = import(url).then(async (mod) => {
       await mod.default();
+      loaded.set(mod, build);
       return mod;
     });
-    const mod = await engine;
-    for (const element of live) element[RECOVER](mod);
-    reloading = null;
-  })();
-  return reloading;
+  }
+  return engines[build];
+}
+
+// If an engine ever traps (a bug: every input gets an Error instead), that module is dead for
+// every element using it: load one fresh instance, and each such element rebuilds its last
+// good state there.
+const live = new Set();
+const RECOVER = Symbol("recover");
+const reloading = new Map(); // dead module -> Promise
+function recoverAll(error, dead) {
+  if (!reloading.has(dead)) {
+    reloading.set(dead, (async () => {
+      console.error("hash-ring: the engine stopped; rebuilding from the last good state", error);
+      const mod = await loadEngine(loaded.get(dead) ?? "first", true);
+      for (const element of live) element[RECOVER](mod, dead);
+    })());
+  }
+  return reloading.get(dead);
 }
 const trapped = (e) => e instanceof WebAssembly.RuntimeError;
 
@@ -300,7 +311,9 @@ export class HashRing extends HTMLElement {
     if (!this.#mod) this.#say("Loading…");
     // A chart view fetches the charts module alongside the engine (a failure shows when drawing).
     const chartsToo = CHART_VIEWS.includes(this.view) ? loadCharts().catch(() => {}) : null;
-    Promise.all([loadEngine(), chartsToo]).then(
+    const algorithm = this.getAttribute("algorithm")?.trim();
+    const build = !algorithm || firstBuild.algorithms.includes(algorithm) ? "first" : "full";
+    Promise.all([loadEngine(build), chartsToo]).then(
       ([mod]) => {
         if (!this.isConnected || this.#session) return;
         this.#mod = mod;
@@ -347,6 +360,7 @@ export class HashRing extends HTMLElement {
     try {
       next = new this.#mod.Session(this.#options());
     } catch (e) {
+      if (e?.code === "not-built-in" && loaded.get(this.#mod) !== "full") return this.#buildInFull();
       this.#failedBuild = true;
       this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
       this.#releaseWaiters();
@@ -370,8 +384,30 @@ export class HashRing extends HTMLElement {
 
   #lastGood = null; // the session's link after the last change that went through
 
+  // The attributes ask for what the first build leaves out: build in the full one.
+  #buildInFull() {
+    if (!this.#session) this.#say("Loading…");
+    return loadEngine("full").then(
+      (mod) => {
+        if (!this.isConnected) return false;
+        this.#mod = mod;
+        const built = this.#build();
+        // Attributes changed while it loaded (the build above read them all; a view did not lay out).
+        if (this.#dirty.size) this.#update();
+        return built;
+      },
+      (e) => {
+        this.#failedBuild = true;
+        this.#fail("engine-load", `the engine did not load (${e?.message ?? e})`);
+        this.#releaseWaiters();
+        return false;
+      },
+    );
+  }
+
   // After a trap: the fresh engine `mod`, and this element's last good state in it.
-  [RECOVER](mod) {
+  [RECOVER](mod, dead) {
+    if (this.#mod !== dead) return;
     this.#mod = mod;
     this.#session = undefined; // the dead module's objects cannot even be freed
     try {
@@ -520,7 +556,7 @@ export class HashRing extends HTMLElement {
     try {
       t = action === "add" ? this.#session.add(name, opts) : this.#session.remove(name);
     } catch (e) {
-      if (trapped(e)) return void recoverAll(e);
+      if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
     this.#lastGood = this.#session.link();
@@ -606,7 +642,7 @@ export class HashRing extends HTMLElement {
     try {
       f = this.#session.follow(key);
     } catch (e) {
-      if (trapped(e)) return void recoverAll(e);
+      if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
     this.#say(f.text);
@@ -616,7 +652,7 @@ export class HashRing extends HTMLElement {
 
   async reset() {
     if (!(await this.#ready()) && !this.#mod) return null;
-    return this.#build() ? true : null;
+    return (await this.#build()) ? true : null;
   }
 
   // ---- Words and events

@@ -44,10 +44,12 @@ export class RingView {
   geometry() {
     const css = this.canvas.getBoundingClientRect();
     const width = css.width, height = css.height;
-    // Room outside the band for the moved-arc marks and the scale labels: the side labels
-    // ("slot 12288") read outward from the band, so the room grows with the wider one.
-    const room = Math.max(58, LABEL_GAP + 14 + this.sideLabelWidth());
-    const r = Math.max(20, Math.min(width, height) / 2 - room);
+    // Room beyond the band's outer edge for the moved-arc marks and the top and bottom labels,
+    // or for the wider side label ("slot 12288"), which reads outward from the band.
+    const outside = Math.max(34, LABEL_GAP + this.sideLabelWidth() + 6);
+    // The band is 8% of the radius wide (10 px at least): its outer edge is at 1.04 r.
+    const half = Math.min(width, height) / 2 - outside;
+    const r = Math.max(20, Math.min(half / 1.04, half - 5));
     const band = Math.max(10, r * 0.08);
     return { width, height, cx: width / 2, cy: height / 2, r, band, inner: Math.max(4, r - band / 2 - 8) };
   }

@@ -115,6 +115,14 @@ impl Algorithm {
         }
     }
 
+    /// Whether only a build with the `catalog` feature makes this algorithm: every one but
+    /// ringlab's own ring. The element's first wasm module is built without it, and
+    /// `cargo xtask build` writes the others' names beside it, so the element fetches the
+    /// full build at once for them.
+    pub fn needs_catalog(self) -> bool {
+        self != Algorithm::Ring
+    }
+
     pub fn from_name(name: &str) -> Result<Algorithm, Error> {
         Algorithm::ALL.into_iter().find(|a| a.name() == name).ok_or_else(|| {
             let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
@@ -278,22 +286,13 @@ impl Cluster {
         let nodes: Vec<NodeSpec> = nodes.into_iter().map(Into::into).collect();
         let inner: Box<dyn Placement> = match options.algorithm {
             Algorithm::Ring => Box::new(Ring::with_nodes(options.config.clone(), nodes)?),
-            Algorithm::Libketama
-            | Algorithm::LibmemcachedWeighted
-            | Algorithm::LibmemcachedKetama
-            | Algorithm::Groupcache
-            | Algorithm::Cassandra => Box::new(continuum::Continuum::new(&options, nodes)?),
-            Algorithm::RedisCluster => Box::new(redis::Slots::create(nodes)?),
-            Algorithm::Jump => Box::new(jump::Jump::new(nodes)?),
-            Algorithm::Rendezvous => Box::new(rendezvous::Rendezvous::new(options.config.hash, nodes)?),
-            Algorithm::Maglev => Box::new(maglev::Maglev::new(options.config.hash, options.table_size, nodes)?),
-            Algorithm::MultiProbe => Box::new(multiprobe::MultiProbe::new(options.probes, nodes)?),
-            Algorithm::BoundedLoad => Box::new(bounded::BoundedLoad::new(&options, nodes)?),
-            Algorithm::Modulo => Box::new(modulo::Modulo::new(options.config.hash, nodes)?),
-            Algorithm::NginxConsistent => Box::new(nginx::Nginx::new(true, nodes)?),
-            Algorithm::NginxHash => Box::new(nginx::Nginx::new(false, nodes)?),
-            Algorithm::HaproxyConsistent => Box::new(haproxy::Haproxy::new(true, options.haproxy_hash, nodes)?),
-            Algorithm::HaproxyMapBased => Box::new(haproxy::Haproxy::new(false, options.haproxy_hash, nodes)?),
+            #[cfg(feature = "catalog")]
+            _ => catalog(&options, nodes)?,
+            #[cfg(not(feature = "catalog"))]
+            other => {
+                debug_assert!(other.needs_catalog());
+                return Err(Error::NotBuiltIn(format!("the {} algorithm", other.name())));
+            }
         };
         Ok(Cluster { inner, options: Arc::new(options) })
     }
@@ -465,11 +464,13 @@ impl Cluster {
             }
         };
         match (options.algorithm, &layout.slots, &layout.server_ids) {
+            #[cfg(feature = "catalog")]
             (Algorithm::RedisCluster, Some(ranges), _) => {
                 per_node("slot ranges", ranges.len())?;
                 let slots = redis::Slots::from_ranges(nodes.into_iter().zip(ranges.iter().cloned()).collect())?;
                 Ok(Cluster::from_placement(Box::new(slots), options))
             }
+            #[cfg(feature = "catalog")]
             (algorithm @ (Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased), _, Some(ids)) => {
                 per_node("server ids", ids.len())?;
                 let extra = ids.iter().map(|&id| haproxy::ServerExtra { id, disabled: false }).collect();
@@ -539,6 +540,30 @@ impl Placement for Ring {
 }
 
 /// Nodes from specs, after the common checks and `check` on each, with `points` each.
+/// Every algorithm but ringlab's own ring, made with `nodes` (the `catalog` feature).
+#[cfg(feature = "catalog")]
+fn catalog(options: &Options, nodes: Vec<NodeSpec>) -> Result<Box<dyn Placement>, Error> {
+    Ok(match options.algorithm {
+        Algorithm::Ring => Box::new(Ring::with_nodes(options.config.clone(), nodes)?),
+        Algorithm::Libketama
+        | Algorithm::LibmemcachedWeighted
+        | Algorithm::LibmemcachedKetama
+        | Algorithm::Groupcache
+        | Algorithm::Cassandra => Box::new(continuum::Continuum::new(options, nodes)?),
+        Algorithm::RedisCluster => Box::new(redis::Slots::create(nodes)?),
+        Algorithm::Jump => Box::new(jump::Jump::new(nodes)?),
+        Algorithm::Rendezvous => Box::new(rendezvous::Rendezvous::new(options.config.hash, nodes)?),
+        Algorithm::Maglev => Box::new(maglev::Maglev::new(options.config.hash, options.table_size, nodes)?),
+        Algorithm::MultiProbe => Box::new(multiprobe::MultiProbe::new(options.probes, nodes)?),
+        Algorithm::BoundedLoad => Box::new(bounded::BoundedLoad::new(options, nodes)?),
+        Algorithm::Modulo => Box::new(modulo::Modulo::new(options.config.hash, nodes)?),
+        Algorithm::NginxConsistent => Box::new(nginx::Nginx::new(true, nodes)?),
+        Algorithm::NginxHash => Box::new(nginx::Nginx::new(false, nodes)?),
+        Algorithm::HaproxyConsistent => Box::new(haproxy::Haproxy::new(true, options.haproxy_hash, nodes)?),
+        Algorithm::HaproxyMapBased => Box::new(haproxy::Haproxy::new(false, options.haproxy_hash, nodes)?),
+    })
+}
+
 pub(crate) fn new_nodes(
     specs: Vec<NodeSpec>,
     points: u32,

@@ -20,7 +20,9 @@ const MOVES_POINT_BUDGET: f64 = 80_000.0;
 pub enum SessionChart {
     Spread(spread::SpreadData),
     Shares(shares::SharesData),
+    #[cfg(feature = "catalog")]
     Moves(moves::MovesData),
+    #[cfg(feature = "catalog")]
     Algorithms(algorithms::AlgorithmsData),
 }
 
@@ -29,7 +31,9 @@ pub enum SessionChart {
 enum Job {
     Spread(Box<spread::SpreadJob>),
     Shares(shares::SharesData),
+    #[cfg(feature = "catalog")]
     Moves(moves::MovesJob),
+    #[cfg(feature = "catalog")]
     Algorithms(algorithms::AlgorithmsJob),
 }
 
@@ -39,7 +43,9 @@ impl Job {
         match self {
             Job::Spread(j) => j.step(),
             Job::Shares(_) => Ok(true),
+            #[cfg(feature = "catalog")]
             Job::Moves(j) => j.step(),
+            #[cfg(feature = "catalog")]
             Job::Algorithms(j) => Ok(j.step()),
         }
     }
@@ -48,7 +54,9 @@ impl Job {
         match self {
             Job::Spread(j) => j.is_done(),
             Job::Shares(_) => true,
+            #[cfg(feature = "catalog")]
             Job::Moves(j) => j.is_done(),
+            #[cfg(feature = "catalog")]
             Job::Algorithms(j) => j.is_done(),
         }
     }
@@ -57,7 +65,9 @@ impl Job {
         Ok(match self {
             Job::Spread(j) => SessionChart::Spread(j.data().ok_or_else(|| unfinished("spread"))?),
             Job::Shares(d) => SessionChart::Shares(d.clone()),
+            #[cfg(feature = "catalog")]
             Job::Moves(j) => SessionChart::Moves(j.data()),
+            #[cfg(feature = "catalog")]
             Job::Algorithms(j) => SessionChart::Algorithms(j.data(lookup_ns)),
         })
     }
@@ -128,6 +138,9 @@ impl Session {
                 Ok(Job::Spread(Box::new(spread::SpreadJob::new(config, &specs, config.vnodes, 24, band)?)))
             }
             "shares" => Ok(Job::Shares(self.shares_data()?)),
+            #[cfg(not(feature = "catalog"))]
+            _ => Err(Error::NotBuiltIn(format!("the {kind} chart"))),
+            #[cfg(feature = "catalog")]
             "moves" => {
                 // Rings of N·vnodes points for each N: keep the largest within the budget.
                 let max = if self.cluster().arcs().is_some() && options.algorithm.uses_vnodes() {
@@ -137,6 +150,7 @@ impl Session {
                 };
                 Ok(Job::Moves(moves::MovesJob::new(options, 2..=max, &sample())?))
             }
+            #[cfg(feature = "catalog")]
             _ => {
                 let sample = sample();
                 let base = crate::algo::Options { keys: sample.clone(), ..options.clone() };

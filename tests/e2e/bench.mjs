@@ -285,8 +285,9 @@ async function firstRingAndDownload(browser) {
   row("page_first_ring_ms", median(first));
 }
 
-// A minimal page with one default <hash-ring>: every script, wasm and style it fetches.
-async function embedDownload(browser) {
+// A minimal page with one <hash-ring> (`attrs`): every script, wasm and style it fetches,
+// as rows `${prefix}_raw` and `${prefix}_gzip`.
+async function embedDownload(browser, attrs = "", prefix = "download_embed") {
   const { context, page, problems } = await newPage(browser);
   const responses = [];
   page.on("response", (r) => responses.push(r));
@@ -294,7 +295,7 @@ async function embedDownload(browser) {
     page,
     "bench-embed.html",
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title><link rel="icon" href="data:,"></head>
-<body><hash-ring id="ring"></hash-ring>
+<body><hash-ring id="ring"${attrs}></hash-ring>
 <script>document.getElementById("ring").addEventListener("ready", () => { window.__ready = true; });</script>
 <script type="module" src="hash-ring.js"></script></body></html>`,
   );
@@ -308,12 +309,19 @@ async function embedDownload(browser) {
   const fetched = responses.filter((r) => r.url() !== address && !r.url().startsWith("data:"));
   const others = fetched.filter((r) => !kind(r));
   if (others.length) info(`embed also fetched (not counted): ${others.map((r) => r.url()).join(", ")}`);
-  info("embed fetched:");
+  info(`embed${attrs} fetched:`);
   const { raw, gzip } = await sizes(fetched.filter(kind));
-  row("download_embed_raw", raw);
-  row("download_embed_gzip", gzip);
+  row(`${prefix}_raw`, raw);
+  row(`${prefix}_gzip`, gzip);
   if (problems.length) throw new Error(problems.join("\n"));
   await context.close();
+}
+
+// The default embed (the element's first build alone), and one with an algorithm only the
+// full build has (which it fetches instead).
+async function embeds(browser) {
+  await embedDownload(browser);
+  await embedDownload(browser, ' algorithm="libketama"', "download_embed_full");
 }
 
 async function main() {
@@ -329,7 +337,7 @@ async function main() {
   try {
     // RINGLAB_BENCH_ONLY=charts,joins runs some of them (to reproduce one figure).
     const only = process.env.RINGLAB_BENCH_ONLY?.split(",");
-    const parts = { keyOwners: keyOwnersSideBySide, firstRing: firstRingAndDownload, embed: embedDownload, charts: chartTimes, joins: joinsAndLeaves };
+    const parts = { keyOwners: keyOwnersSideBySide, firstRing: firstRingAndDownload, embed: embeds, charts: chartTimes, joins: joinsAndLeaves };
     for (const [name, part] of Object.entries(parts)) if (!only || only.includes(name)) await part(browser);
   } finally {
     await browser.close();

@@ -292,6 +292,65 @@ test("the wasm loads only when an element comes near the screen, once for all el
   await context.close();
 });
 
+test("an element of another algorithm fetches the full build alone", async () => {
+  const { page, context, problems, wasm } = await openHost(chrome.browser, hostPage(`<hash-ring id="k" nodes="a, b" algorithm="maglev"></hash-ring>`));
+  const [ready] = await events(page, "k", "ready");
+  assert.equal(ready.settings.algorithm, "maglev");
+  assert.deepEqual(wasm.map((url) => url.replace(/^.*\//, "")), ["ringlab_element_full_bg.wasm"]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a default element fetches the first build alone; another algorithm fetches the full build once, and places keys as the library does", async () => {
+  const html = hostPage(`<hash-ring id="a" nodes="a, b, c" keys="300"></hash-ring>
+    <div style="height: 3000px">A long post.</div>
+    <hash-ring id="k" nodes="a, b, c" keys="300" algorithm="libketama"></hash-ring>
+    <hash-ring id="j" nodes="a, b, c" keys="300" algorithm="jump"></hash-ring>`);
+  const { page, context, problems, wasm } = await openHost(chrome.browser, html);
+  const file = (url) => url.replace(/^.*\//, "");
+  await events(page, "a", "ready");
+  assert.deepEqual(wasm.map(file), ["ringlab_element_bg.wasm"]);
+  await page.evaluate(() => document.getElementById("k").scrollIntoView());
+  const [[k], [j]] = [await events(page, "k", "ready"), await events(page, "j", "ready")];
+  assert.deepEqual([k.settings.algorithm, j.settings.algorithm], ["libketama", "jump"]);
+  assert.deepEqual(wasm.map(file), ["ringlab_element_bg.wasm", "ringlab_element_full_bg.wasm"]);
+  // A first-build element switched to Redis Cluster moves to the full build, already here.
+  await page.evaluate(() => document.getElementById("a").setAttribute("algorithm", "redis-cluster"));
+  const [, a] = await events(page, "a", "ready", 2);
+  assert.equal(a.settings.algorithm, "redis-cluster");
+  assert.equal(wasm.length, 2, wasm.join(", "));
+  // Owners as the library module (ringlab.js, every algorithm) places them.
+  const keys = Array.from({ length: 40 }, (_, i) => `user:${i}`);
+  const got = await page.evaluate(async (keys) => {
+    const out = {};
+    for (const id of ["a", "k", "j"]) {
+      out[id] = [];
+      for (const key of keys) out[id].push((await document.getElementById(id).follow(key)).owner);
+    }
+    return out;
+  }, keys);
+  const want = await page.evaluate(async (keys) => {
+    const mod = await import("./pkg/ringlab.js");
+    await mod.default();
+    const out = {};
+    for (const [id, algorithm] of [["a", "redis-cluster"], ["k", "libketama"], ["j", "jump"]]) {
+      const ring = new mod.Ring({ algorithm, nodes: ["a", "b", "c"] });
+      out[id] = keys.map((key) => ring.locate(key));
+    }
+    return out;
+  }, keys);
+  assert.deepEqual(got, want);
+  assert.ok(new Set(want.k).size === 3, "the keys reach every node");
+  // Back to the ring: the element stays on the full build, and a bad name is still the
+  // caller's mistake (invalid-option), not a missing build.
+  await page.evaluate(() => document.getElementById("a").setAttribute("algorithm", "<b>x</b>"));
+  const [error] = await events(page, "a", "error");
+  assert.equal(error.code, "invalid-option");
+  assert.doesNotMatch(await shadowText(page, "a", "[part~=message]"), /not in this build/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test("removing an element frees its engine objects and observers", async () => {
   // Count live observers and engine frees from outside the element.
   const init = () => {

@@ -58,3 +58,41 @@ test("after a trap each <hash-ring> rebuilds its last good state in a fresh engi
   assert.deepEqual(problems.filter((p) => !/unreachable|the engine stopped/.test(p)), []);
   await context.close();
 });
+
+test("a trap in the full build restarts that build alone: its elements rebuild there, the first build's go on", async () => {
+  const { page, problems, context } = await open(chrome.browser, {}, "");
+  await page.goto(new URL("embed.html?nodes=a,b,c", page.url()).href);
+  const legend = (sel) => page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector("[part~=legend]").textContent, sel);
+  await page.waitForFunction(() => document.querySelector("hash-ring")?.shadowRoot?.querySelector("[part~=legend]")?.textContent.includes("a"));
+  // A second element, on Jump (the full build).
+  await page.evaluate(async () => {
+    const el = Object.assign(document.createElement("hash-ring"), { id: "j" });
+    el.setAttribute("nodes", "p, q");
+    el.setAttribute("algorithm", "jump");
+    const ready = new Promise((resolve) => el.addEventListener("ready", resolve, { once: true }));
+    document.body.append(el);
+    await ready;
+    await el.add("r");
+  });
+  const good = await legend("#j");
+  assert.match(good, /r/);
+  const code = await page.evaluate(async () => {
+    const mod = await import(new URL("./pkg/ringlab_element_full.js", location.href).href);
+    mod.Session.prototype.add = () => { throw new WebAssembly.RuntimeError("unreachable"); };
+    const j = document.getElementById("j");
+    const error = new Promise((resolve) => j.addEventListener("error", (e) => resolve(e.detail.code), { once: true }));
+    j.add("s");
+    return error;
+  });
+  assert.equal(code, "internal");
+  assert.equal(await legend("#j"), good, "the last good state, p q r on Jump");
+  const fresh = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name.replace(/^.*\//, "")).filter((n) => n.includes("?instance=")));
+  assert.deepEqual(fresh.map((n) => n.replace(/\?.*/, "")), ["ringlab_element_full.js"]);
+  // Both go on: the Jump element through the fresh full build, the first element untouched.
+  assert.ok(await page.evaluate(() => document.getElementById("j").add("s")));
+  assert.match(await legend("#j"), /s/);
+  assert.ok(await page.evaluate(() => document.querySelector("hash-ring").add("d")));
+  assert.match(await legend("hash-ring"), /d/);
+  assert.deepEqual(problems.filter((p) => !/unreachable|the engine stopped/.test(p)), []);
+  await context.close();
+});

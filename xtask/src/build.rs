@@ -78,10 +78,28 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
     let css = PathBuf::from(&b.out_dir).join("theme.css");
     std::fs::write(&css, ringlab::theme::css(ringlab::theme::Scope::Page))
         .map_err(|e| Failure::new("write theme.css", e.to_string()))?;
+    // Which build of the element to fetch for an `algorithm` attribute: the engine's answer,
+    // written beside the modules so the element needs no list of its own.
+    let builds = PathBuf::from(&b.out_dir).join("builds.js");
+    std::fs::write(&builds, element_builds()).map_err(|e| Failure::new("write builds.js", e.to_string()))?;
     for m in &modules {
         println!("    {}: {} bytes raw, {} bytes gzip (level 9)", m.wasm.display(), m.raw_bytes, m.gzip_bytes);
     }
     Ok(Built { modules })
+}
+
+/// `pkg/builds.js`: the algorithms the element's first build (`ringlab_element.js`, no
+/// `catalog` feature) makes; any other needs `ringlab_element_full.js`.
+fn element_builds() -> String {
+    use ringlab::algo::Algorithm;
+    let first: Vec<String> =
+        Algorithm::ALL.iter().filter(|a| !a.needs_catalog()).map(|a| format!("{:?}", a.name())).collect();
+    format!(
+        "// Written by `cargo xtask build` from the engine (`Algorithm::needs_catalog`): the algorithms\n\
+         // the <hash-ring> element's first build makes. Any other needs the full build.\n\
+         export const firstBuild = {{ algorithms: [{}] }};\n",
+        first.join(", ")
+    )
 }
 
 /// The target directory (`CARGO_TARGET_DIR` when it is set).

@@ -1,7 +1,9 @@
 //! `cargo xtask package`: the npm package, ready for `npm publish`, in `target/npm/`.
 //!
 //! The built modules (the engine: `pkg/ringlab.js` and `pkg/ringlab_bg.wasm`; the element's
-//! smaller build: `pkg/ringlab_element.js` and `pkg/ringlab_element_bg.wasm`; the chart
+//! smaller builds: `pkg/ringlab_element.js` and `pkg/ringlab_element_bg.wasm`, ringlab's ring
+//! alone, and `pkg/ringlab_element_full.js` and `pkg/ringlab_element_full_bg.wasm`, with
+//! `pkg/builds.js` saying which algorithms the first has; the chart
 //! drawing: `pkg/ringlab_charts.js` and `pkg/ringlab_charts_bg.wasm`) with the hand-written
 //! types (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`), the `<hash-ring>` element with
 //! what it imports (as in `www/`, so its relative imports hold), the README (its links into
@@ -21,7 +23,7 @@ const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
 /// build's output (the `pkg/` files) or written here (`package.json`).
-const FILES: [(&str, Option<&str>); 16] = [
+const FILES: [(&str, Option<&str>); 19] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -31,6 +33,9 @@ const FILES: [(&str, Option<&str>); 16] = [
     ("pkg/ringlab.d.ts", Some("types/ringlab.d.ts")),
     ("pkg/ringlab_element.js", None),
     ("pkg/ringlab_element_bg.wasm", None),
+    ("pkg/ringlab_element_full.js", None),
+    ("pkg/ringlab_element_full_bg.wasm", None),
+    ("pkg/builds.js", None),
     ("pkg/ringlab_charts.js", None),
     ("pkg/ringlab_charts_bg.wasm", None),
     ("pkg/ringlab_charts.d.ts", Some("types/ringlab_charts.d.ts")),

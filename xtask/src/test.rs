@@ -1,7 +1,8 @@
 //! `cargo xtask test`: every test, stage by stage, with a count per stage.
 //!
 //! 1. native: `cargo test` of ringlab (unit, property, doc and vector tests) and of xtask (the
-//!    dev server's bounds);
+//!    dev server's bounds), then `tests/first_build.rs` in the build without the `catalog`
+//!    feature (the element's first wasm module);
 //! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture)
 //!    and `tests/web_lb.rs` (nginx and HAProxy) under wasm-bindgen-test in each browser of
 //!    `wasm-pack.toml`;
@@ -70,10 +71,13 @@ fn native(features: &[String]) -> Result<Tally, Failure> {
     let name = "native tests (cargo test)";
     announce(name);
     let start = Instant::now();
-    let (lines, ok) =
+    let (mut lines, ok) =
         step::run_capturing(name, step::cargo().args(["test", "--package", "ringlab", "--package", "xtask"]).args(features))?;
-    let tally = tally(name, &lines, start, ok, rust_counts)?;
-    Ok(tally)
+    // The build without the `catalog` feature, as the element's first wasm module is built.
+    let first = ["test", "--package", "ringlab", "--no-default-features", "--test", "first_build"];
+    let (more, first_ok) = step::run_capturing(name, step::cargo().args(first))?;
+    lines.extend(more);
+    tally(name, &lines, start, ok && first_ok, rust_counts)
 }
 
 fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {

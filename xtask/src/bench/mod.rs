@@ -337,6 +337,10 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     if let (Some(gzip), Some(raw)) = (get("download_embed_gzip"), get("download_embed_raw")) {
         table.rows.push(value_row("download: the embed in total (JS, wasm, CSS), gzip -9", kb(gzip), "KB", Some(("raw".into(), kb(raw))), 80.0));
     }
+    if let (Some(gzip), Some(raw)) = (get("download_embed_full_gzip"), get("download_embed_full_raw")) {
+        let figure = "download: an embed of another algorithm (`libketama`: the element's full build), gzip -9";
+        table.rows.push(Row { figure: figure.into(), value: kb(gzip), unit: "KB", comparison: Some(("raw".into(), kb(raw))), ratio: None, goal: Goal::None });
+    }
 }
 
 /// Where cargo puts build output: `CARGO_TARGET_DIR`, else `target/`.
