@@ -103,14 +103,17 @@ export async function arcColours(page, minPx = 8) {
     const { RingView } = await import("./ring-view.js");
     const canvas = document.getElementById("ring");
     const session = location.hash.length > 1 ? mod.Session.fromLink(location.hash) : new mod.Session();
-    const { points, pointOwners } = session.scene();
+    const { points, pointOwners, axis } = session.scene();
     const names = session.nodes().map((n) => n.name);
     session.free();
     const legend = new Map([...document.querySelectorAll("#legend tbody tr")].map((row) => [
       row.cells[0].textContent,
       getComputedStyle(row.querySelector(".swatch")).backgroundColor.match(/\d+/g).slice(0, 3).map(Number),
     ]));
-    const g = new RingView(canvas, mod.palette()).geometry();
+    // The geometry of a view of the same scene (the side labels' width sets the ring's room).
+    const view = new RingView(canvas, mod.palette());
+    view.data = { axis };
+    const g = view.geometry();
     const dpr = window.devicePixelRatio || 1;
     const { data, width } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
     const n = points.length;
