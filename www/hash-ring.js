@@ -15,7 +15,6 @@
 // here throws into the host page.
 import { RingView } from "./ring-view.js";
 import { drawChart, loadCharts } from "./charts-module.js";
-import { firstBuild } from "./pkg/builds.js";
 
 // The element's own builds of the engine: the Session and theme it uses, not the library API.
 // The first has ringlab's own ring alone, which most embeds need; the full one has every
@@ -36,6 +35,11 @@ const MIGRATE_PERIOD_MS = 2600;
 const MOVE_MS = 900;
 const WALK_MS = 1200;
 const PASS_KEYS = new Set(["Tab", "Escape"]);
+
+// The algorithms the first build makes. A site that copied an older pkg/ without this file
+// still works: an element then starts on the full build if it names an algorithm, and on
+// the first (moving when it must) if not.
+const firstBuild = import("./pkg/builds.js").then((m) => m.firstBuild.algorithms, () => []);
 
 // ---- The engines: each imported and instantiated once, on demand.
 const engines = {}; // build -> Promise of the module
@@ -312,8 +316,8 @@ export class HashRing extends HTMLElement {
     // A chart view fetches the charts module alongside the engine (a failure shows when drawing).
     const chartsToo = CHART_VIEWS.includes(this.view) ? loadCharts().catch(() => {}) : null;
     const algorithm = this.getAttribute("algorithm")?.trim();
-    const build = !algorithm || firstBuild.algorithms.includes(algorithm) ? "first" : "full";
-    Promise.all([loadEngine(build), chartsToo]).then(
+    const build = firstBuild.then((first) => loadEngine(!algorithm || first.includes(algorithm) ? "first" : "full"));
+    Promise.all([build, chartsToo]).then(
       ([mod]) => {
         if (!this.isConnected || this.#session) return;
         this.#mod = mod;

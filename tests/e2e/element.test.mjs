@@ -301,6 +301,18 @@ test("an element of another algorithm fetches the full build alone", async () =>
   await context.close();
 });
 
+test("without pkg/builds.js (an older copy of pkg/) elements still build: a default one on the first build, a named algorithm on the full one", async () => {
+  const setup = (page) => page.route(/\/pkg\/builds\.js$/, (route) => route.fulfill({ status: 404, body: "" }));
+  const html = hostPage(`<hash-ring id="a" nodes="a, b"></hash-ring><hash-ring id="k" nodes="a, b" algorithm="libketama"></hash-ring>`);
+  const { page, context, problems, wasm } = await openHost(chrome.browser, html, { setup });
+  const [[a], [k]] = [await events(page, "a", "ready"), await events(page, "k", "ready")];
+  assert.deepEqual([a.settings.algorithm, k.settings.algorithm], ["ring", "libketama"]);
+  assert.deepEqual(wasm.map((url) => url.replace(/^.*\//, "")).sort(), ["ringlab_element_bg.wasm", "ringlab_element_full_bg.wasm"]);
+  // Only the missing file's own 404 reached the console.
+  assert.deepEqual(problems.filter((p) => !/404|Failed to load resource|builds\.js/.test(p)), []);
+  await context.close();
+});
+
 test("a default element fetches the first build alone; another algorithm fetches the full build once, and places keys as the library does", async () => {
   const html = hostPage(`<hash-ring id="a" nodes="a, b, c" keys="300"></hash-ring>
     <div style="height: 3000px">A long post.</div>

@@ -24,7 +24,8 @@ document.querySelectorAll("hash-ring").forEach(window.__watch);
 }
 
 // Opens `html` at URL/<name>.html in a fresh context; collects page errors and console errors.
-export async function openHost(browser, html, { name = "host", viewport = { width: 900, height: 900 }, colorScheme = "light", reducedMotion, init } = {}) {
+// `setup(page)` runs before the page loads (e.g. to route requests).
+export async function openHost(browser, html, { name = "host", viewport = { width: 900, height: 900 }, colorScheme = "light", reducedMotion, init, setup } = {}) {
   const context = await browser.newContext({ viewport, colorScheme, reducedMotion, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const problems = [];
@@ -33,6 +34,7 @@ export async function openHost(browser, html, { name = "host", viewport = { widt
   const wasm = [];
   page.on("request", (r) => r.url().endsWith(".wasm") && wasm.push(r.url()));
   if (init) await page.addInitScript(init);
+  if (setup) await setup(page);
   const address = `${URL}${name}.html`;
   await page.route(address, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
   await page.goto(address);
