@@ -8,7 +8,7 @@ export const CALL_MS = 2000;
 // Values are sent to the page tagged, since JSON has no NaN, undefined or BigInt.
 const tag = (t, v) => ({ t, v });
 const hostileString = fc.oneof(
-  fc.constantFrom("", "node-1", "node-2", "a,b", "x*2@z", "%41%", "\ud800", "\udfff\ud800", "<img src=x onerror=alert(1)>", "=HYPERLINK(\"x\")", "#ringlab=2&n=a", "#ringlab=9", "key,count\nk,-1"),
+  fc.constantFrom("", "node-1", "node-2", "a,b", "x*2@z", "spread", "moves", "algorithms", "%41%", "\ud800", "\udfff\ud800", "<img src=x onerror=alert(1)>", "=HYPERLINK(\"x\")", "#ringlab=2&n=a", "#ringlab=9", "key,count\nk,-1"),
   fc.string({ maxLength: 12 }),
   fc.constantFrom(300, 5000, 70000).map((n) => "n".repeat(n)),
   // Strings travel as UTF-16 code units: a lone surrogate is no valid JSON for WebDriver.
@@ -34,6 +34,8 @@ const RING_CALLS = ["add", "remove", "setWeight", "locate", "replicas", "nodes",
 const FREE_CALLS = ["compareAlgorithms", "jumpHash", "redisKeySlot", "cassandraToken", "theoreticalRsd", "Ring", "Session",
   "Ring.fromNginxUpstream", "Ring.fromHaproxyBackend", "Ring.fromRedisClusterNodes", "Ring.fromMemcachedServers",
   "Session.fromLink", "Session.fromConfig", "Ring.diffSample", "Ring.diffKeys", "Ring.diff"];
+// What the <hash-ring> element's builds export (ringlab_element.js, ringlab_element_full.js).
+const ELEMENT_CALLS = ["add", "remove", "follow", "nextNodeName", "scene", "nodes", "settings", "link", "chartData"];
 const args = fc.array(hostileValue, { maxLength: 4 });
 export const sequence = fc.oneof(
   fc.record({ target: fc.constant("session"), start: fc.constantFrom("default", "link", "redis", "ring"),
@@ -42,6 +44,8 @@ export const sequence = fc.oneof(
     calls: fc.array(fc.record({ method: fc.constantFrom(...RING_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
   fc.record({ target: fc.constant("free"), start: fc.constant("-"),
     calls: fc.array(fc.record({ method: fc.constantFrom(...FREE_CALLS), args }), { minLength: 1, maxLength: 8 }) }),
+  fc.record({ target: fc.constantFrom("element", "element_full"), start: fc.constantFrom("default", "link", "options"),
+    calls: fc.array(fc.record({ method: fc.constantFrom(...ELEMENT_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
 );
 
 // Runs one sequence in the page; returns what went wrong.
@@ -58,13 +62,16 @@ export function runInPage([seq, callMs]) {
       case "o": return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x === "NaN" ? NaN : x]));
     }
   };
-  return import(new URL("./pkg/ringlab.js", document.baseURI).href).then(async (mod) => {
+  const element = seq.target.startsWith("element");
+  const file = element ? `./pkg/ringlab_${seq.target}.js` : "./pkg/ringlab.js";
+  return import(new URL(file, document.baseURI).href).then(async (mod) => {
     await mod.default();
     const problems = [];
     let maxMs = 0, calls = 0, errors = 0;
     let s;
     try {
       s = seq.target === "free" ? null
+        : element && seq.start === "options" ? new mod.Session({ nodes: ["a", { name: "b", weight: 2 }], vnodes: 16, keys: 200 })
         : seq.target === "ring" ? new mod.Ring({ algorithm: seq.start, nodes: ["n1", { name: "n2", weight: 1 }, "n3"] })
         : seq.start === "link" ? mod.Session.fromLink("#ringlab=2&a=ring&n=a*2@z&n=b%2Cc&n=d!")
         : seq.start === "redis" ? mod.Session.fromConfig("redis", mod.configKinds()[0].example)
@@ -74,8 +81,10 @@ export function runInPage([seq, callMs]) {
       return { problems: [`start ${seq.start}: ${e}`], maxMs, calls, errors };
     }
     const snapshot = () =>
-      s === null ? "" : seq.target === "ring" ? JSON.stringify([s.nodes(), s.pointCount]) : JSON.stringify([s.link(), s.nodes(), s.capabilities()]);
-    const other = new mod.Ring({ nodes: ["n1", "n2"] });
+      s === null ? "" : seq.target === "ring" ? JSON.stringify([s.nodes(), s.pointCount])
+        : element ? JSON.stringify([s.link(), s.nodes(), s.settings()])
+        : JSON.stringify([s.link(), s.nodes(), s.capabilities()]);
+    const other = mod.Ring ? new mod.Ring({ nodes: ["n1", "n2"] }) : null;
     const invoke = (method, args) => {
       if (s !== null) return s[method](...args);
       if (method === "Ring" || method === "Session") return new mod[method](...args);
@@ -103,7 +112,7 @@ export function runInPage([seq, callMs]) {
       if (problems.length) break;
     }
     s?.free();
-    other.free();
+    other?.free();
     // The module is alive: a fresh session answers.
     try {
       const fresh = new mod.Session();
