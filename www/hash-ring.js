@@ -68,7 +68,7 @@ function recoverAll(error, dead) {
       console.error("hash-ring: the engine stopped; rebuilding from the last good state", error);
       const mod = await loadEngine(loaded.get(dead) ?? "first", true);
       for (const element of live) element[RECOVER](mod, dead);
-    })());
+    })().finally(() => reloading.delete(dead)));
   }
   return reloading.get(dead);
 }

@@ -539,8 +539,8 @@ impl Placement for Ring {
     }
 }
 
-/// Nodes from specs, after the common checks and `check` on each, with `points` each.
-/// Every algorithm but ringlab's own ring, made with `nodes` (the `catalog` feature).
+/// Every algorithm (the ring too, for a complete match), made with `nodes`: the `catalog`
+/// feature.
 #[cfg(feature = "catalog")]
 fn catalog(options: &Options, nodes: Vec<NodeSpec>) -> Result<Box<dyn Placement>, Error> {
     Ok(match options.algorithm {
@@ -564,6 +564,7 @@ fn catalog(options: &Options, nodes: Vec<NodeSpec>) -> Result<Box<dyn Placement>
     })
 }
 
+/// Nodes from specs, after the common checks and `check` on each, with `points` each.
 pub(crate) fn new_nodes(
     specs: Vec<NodeSpec>,
     points: u32,
