@@ -9,7 +9,8 @@
 //   Changes made in one task are applied together: one build.
 // - Methods (each waits for the engine, never rejects): add(name, {weight, zone}), remove(name),
 //   follow(key), reset(). Events: ready, change {movedFraction, movedKeys, ...}, error {code, message}.
-// - The wasm is loaded when the first element comes near the screen; one instance serves all.
+// - The wasm is loaded when the first element comes near the screen; one instance serves all
+//   (one of each build: ringlab's ring alone, and every algorithm for elements that name one).
 // - Keys pressed inside stay inside (mdBook turns pages on the arrow keys), except Tab and Escape.
 // Names are shown as text, never HTML. Bad attributes show a message and fire `error`; nothing
 // here throws into the host page.
