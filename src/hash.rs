@@ -1,28 +1,28 @@
-//! Hash functions: fixed algorithms over explicit bytes.
-//!
-//! Every function maps a byte string to a `u64` *hash value* by a rule stated here, so
-//! that the same bytes give the same value natively, in WebAssembly and in every browser.
-//! A ring of `b` bits uses the low `b` bits of that value (see [`crate::RingBits`]).
-//!
-//! | name       | algorithm                          | hash value (u64)                                  |
-//! |------------|------------------------------------|---------------------------------------------------|
-//! | `xxh3`     | XXH3-64, seed 0 (twox-hash)        | the 64-bit result                                 |
-//! | `xxh64`    | XXH64, seed 0 (twox-hash)          | the 64-bit result                                 |
-//! | `xxh32`    | XXH32, seed 0 (twox-hash)          | the 32-bit result (32-bit rings only)             |
-//! | `fnv1a32`  | FNV-1a 32                          | the 32-bit result (32-bit rings only)             |
-//! | `fnv1a64`  | FNV-1a 64                          | the 64-bit result                                 |
-//! | `md5`      | MD5 (md-5)                         | digest bytes 0..8, little-endian                  |
-//! | `sha256`   | SHA-256 (sha2)                     | digest bytes 0..8, little-endian                  |
-//! | `murmur3`  | MurmurHash3 x64_128, seed 0        | `h1`, the first 64-bit half (digest bytes 0..8, little-endian) |
-//! | `crc32`    | CRC-32/ISO-HDLC (zlib's crc32)     | the 32-bit result (32-bit rings only)             |
-//!
-//! On a 32-bit ring the low 32 bits are used, so `md5` positions are digest bytes 0..4
-//! read little-endian: the rule libketama uses.
+//! Hash functions: fixed algorithms over explicit bytes (the rule of each is on [`Hash`](enum@Hash)).
 
 use crate::Error;
 use md5::Digest as _;
 
 /// A named hash function. Parse one with [`Hash::from_name`]; [`Hash::Xxh3`] is the default.
+///
+/// Every function maps a byte string to a `u64` *hash value* by a rule stated here, so
+/// that the same bytes give the same value natively, in WebAssembly and in every browser.
+/// A ring of `b` bits uses the low `b` bits of that value (see [`crate::RingBits`]).
+///
+/// | name       | algorithm                          | hash value (u64)                                  |
+/// |------------|------------------------------------|---------------------------------------------------|
+/// | `xxh3`     | XXH3-64, seed 0 (twox-hash)        | the 64-bit result                                 |
+/// | `xxh64`    | XXH64, seed 0 (twox-hash)          | the 64-bit result                                 |
+/// | `xxh32`    | XXH32, seed 0 (twox-hash)          | the 32-bit result (32-bit rings only)             |
+/// | `fnv1a32`  | FNV-1a 32                          | the 32-bit result (32-bit rings only)             |
+/// | `fnv1a64`  | FNV-1a 64                          | the 64-bit result                                 |
+/// | `md5`      | MD5 (md-5)                         | digest bytes 0..8, little-endian                  |
+/// | `sha256`   | SHA-256 (sha2)                     | digest bytes 0..8, little-endian                  |
+/// | `murmur3`  | MurmurHash3 x64_128, seed 0        | `h1`, the first 64-bit half (digest bytes 0..8, little-endian) |
+/// | `crc32`    | CRC-32/ISO-HDLC (zlib's crc32)     | the 32-bit result (32-bit rings only)             |
+///
+/// On a 32-bit ring the low 32 bits are used, so `md5` positions are digest bytes 0..4
+/// read little-endian: the rule libketama uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Hash {
     #[default]
@@ -90,7 +90,7 @@ impl Hash {
         }
     }
 
-    /// The hash value of `bytes`, by the rule in the [module docs](self).
+    /// The hash value of `bytes`, by its rule in the table on [`Hash`](enum@Hash).
     ///
     /// ```
     /// use ringlab::Hash;
@@ -182,8 +182,8 @@ mod tests {
         assert_eq!(Hash::Murmur3.hash(b"hello"), 0xcbd8_a7b3_41bd_9b02);
     }
 
-    /// The module docs' rule for a 32-bit ring: `md5` positions are digest bytes 0..4 read
-    /// little-endian (libketama's `ketama_hashi`). MD5("") = d41d8cd9...: 0xd98c1dd4.
+    /// The rule for a 32-bit ring (see [`Hash`](enum@Hash)): `md5` positions are digest
+    /// bytes 0..4 read little-endian (libketama's `ketama_hashi`). MD5("") = d41d8cd9...: 0xd98c1dd4.
     #[test]
     fn md5_on_a_32_bit_ring_is_the_first_four_digest_bytes_little_endian() {
         assert_eq!(crate::RingBits::B32.position(Hash::Md5.hash(b"")), 0xd98c_1dd4);

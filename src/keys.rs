@@ -9,10 +9,10 @@ pub struct KeySample {
 /// Calls `f(i, key)` for the keys `"{prefix}0"` .. `"{prefix}{count-1}"`, with no
 /// allocation per key (a page may ask for 100,000 of them per frame change).
 ///
-/// The keys are written [`GENERATED_CHUNK`] at a time, then visited: hashing a key
+/// The keys are written 64 at a time, then visited: hashing a key
 /// right after writing it reads bytes still on their way to the cache (a store-forwarding
 /// stall), which cost more than the hash itself. The number is counted up in place, digit
-/// by digit, rather than formatted anew for each key, and a key of up to [`SLOT`] bytes is
+/// by digit, rather than formatted anew for each key, and a key of up to 32 bytes is
 /// copied as one fixed-size block: in wasm, formatting and variable-length copies (a call
 /// each) were half of a batch lookup's time.
 pub fn for_each_generated(prefix: &str, count: usize, mut f: impl FnMut(usize, &[u8])) {

@@ -3,7 +3,7 @@
 //! Consistent hashing you can see, measure and trust: an exact hash-ring engine.
 //!
 //! A [`Ring`] places each node at many points ("virtual nodes") on a circle of `2^32` or
-//! `2^64` positions, using a fixed [`Hash`] function over explicit bytes. A key belongs to the
+//! `2^64` positions, using a fixed [`Hash`](enum@Hash) function over explicit bytes. A key belongs to the
 //! first point at or after its own hash, clockwise. Because everything is integer arithmetic
 //! over fixed algorithms, the same inputs give the same mapping natively, in WebAssembly and in
 //! every browser.

@@ -6,7 +6,7 @@
 //!
 //! Every algorithm is a [`Placement`]: nodes in the order they were added, `add`/`remove` as
 //! changes applied to that state, and `locate`. The point-based ones also expose their
-//! [`Arcs`](crate::analysis::Arcs), so their shares and migrations are exact.
+//! [`Arcs`], so their shares and migrations are exact.
 //!
 //! ```
 //! use ringlab::algo::{Algorithm, Cluster, Options};

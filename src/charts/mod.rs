@@ -109,7 +109,7 @@ pub trait Chart {
         theme: &Theme,
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>;
     /// The same numbers as CSV text, header row with units; text fields are made safe for
-    /// spreadsheets (see [`csv_field`]).
+    /// spreadsheets (see `csv_field`).
     fn csv(&self) -> String;
 }
 

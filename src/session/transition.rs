@@ -25,7 +25,7 @@ pub struct Transition {
     pub exact: Option<ExactMoves>,
     /// Moves on the sample keys (`None` when either state has no nodes).
     pub sample: Option<SampleMigration>,
-    /// The sample keys that changed owner, to animate (at most [`MAX_ANIMATED`]); keys that
+    /// The sample keys that changed owner, to animate (at most 5,000, `MAX_ANIMATED`); keys that
     /// lost their owner (a down node nothing replaces) are among them, going to no owner.
     pub movers: Movers,
     /// How many sample keys lost their owner.
@@ -40,7 +40,7 @@ pub struct Transition {
 #[serde(rename_all = "camelCase")]
 pub struct ExactMoves {
     pub arcs: Vec<MovedSpan>,
-    /// Whether `arcs` were merged for drawing (there were more than [`MAX_DRAWN_ARCS`]).
+    /// Whether `arcs` were merged for drawing (there were more than 4,096, `MAX_DRAWN_ARCS`).
     pub arcs_merged: bool,
     /// Positions that changed owner, as a decimal string (it can pass 2^53).
     pub moved: String,
@@ -72,7 +72,7 @@ pub struct Movers {
     pub position: Vec<f64>,
     pub from: Vec<u32>,
     pub to: Vec<u32>,
-    /// How many keys moved in all (the lists stop at [`MAX_ANIMATED`]).
+    /// How many keys moved in all (the lists stop at 5,000, `MAX_ANIMATED`).
     pub count: usize,
     /// The moved keys' share of the traffic.
     #[serde(skip)]

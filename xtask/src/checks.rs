@@ -24,7 +24,7 @@ type Check = fn(&Settings) -> Result<String, String>;
 
 /// Runs every check; (passed, failed).
 pub fn run(settings: &Settings) -> (u64, u64) {
-    let checks: [(&str, Check); 11] = [
+    let checks: [(&str, Check); 12] = [
         ("actionlint: .github/workflows/*.yml", actionlint),
         ("every URL in www/ is relative", relative_urls),
         ("the element calls only what its own wasm module exports", element_calls),
@@ -34,6 +34,7 @@ pub fn run(settings: &Settings) -> (u64, u64) {
         ("types: README's JS API example compiles (tsc --strict --noEmit)", example_compiles),
         ("types: the example calls everything README's JS API shows", example_covers_readme),
         ("crate: cargo package builds, and ships the engine only", crate_files),
+        ("crate: its docs build without a warning (cargo doc)", crate_docs),
         ("crate: publishing metadata, no exact wasm-bindgen pin", crate_manifest),
         ("crate: rust-version covers every locked dependency", rust_version),
     ];
@@ -262,6 +263,22 @@ fn called_names(code: &str) -> BTreeSet<String> {
         }
     }
     names
+}
+
+/// The API docs are the crate's manual: a broken or private link is a hole in it.
+fn crate_docs(_: &Settings) -> Result<String, String> {
+    let out = step::cargo()
+        .args(["doc", "--no-deps", "--package", "ringlab", "--locked"])
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .output()
+        .map_err(|e| format!("cargo doc: {e}"))?;
+    if out.status.success() {
+        Ok("no warnings".into())
+    } else {
+        let text = String::from_utf8_lossy(&out.stderr);
+        let first: Vec<&str> = text.lines().filter(|l| l.starts_with("error")).take(3).collect();
+        Err(format!("cargo doc: {}", first.join("; ")))
+    }
 }
 
 fn crate_files(_: &Settings) -> Result<String, String> {

@@ -11,7 +11,7 @@
 //!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
 //!    Content-Security-Policy (`RINGLAB_CSP_URL`);
 //! 4. checks: the workflows (actionlint), relative URLs, the npm package and its types (npm
-//!    pack, tsc), and the crate as published (`checks.rs`).
+//!    pack, tsc), the crate as published and its docs (`checks.rs`).
 
 use crate::checks;
 use crate::serve::{self, Server};
