@@ -34,6 +34,9 @@ async function assertArcsColoured(page, nodes) {
 test("loads with no errors and draws each arc in its owner's colour", async () => {
   const { page, problems, context } = await open(chrome.browser);
   await assertArcsColoured(page, 5);
+  // index.html preloads the engine's wasm; the engine's fetch takes that response, not a second one.
+  const wasm = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith(".wasm")).map((r) => r.name.replace(/^.*\//, "")));
+  assert.deepEqual(wasm, ["ringlab_bg.wasm"]);
   assert.deepEqual(await legendNames(page), NAMES);
   // ... and the legend's colours are the engine's palette, in order.
   const swatches = await page.$$eval("#legend .swatch", (els) => els.map((e) => getComputedStyle(e).backgroundColor));
