@@ -23,8 +23,8 @@ import { drawChart, loadCharts } from "./charts-module.js";
 // first's (`firstBuild`, written by the build from the engine), or later when the first
 // answers `not-built-in`.
 const ENGINES = {
-  first: new URL("./pkg/ringlab_element.js", import.meta.url).href,
-  full: new URL("./pkg/ringlab_element_full.js", import.meta.url).href,
+  first: new URL("./pkg/ringlab_element", import.meta.url).href,
+  full: new URL("./pkg/ringlab_element_full", import.meta.url).href,
 };
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
@@ -47,9 +47,12 @@ const engines = {}; // build -> Promise of the module
 const loaded = new Map(); // module -> its build ("first" | "full")
 function loadEngine(build = "first", fresh = false) {
   if (fresh || !engines[build]) {
-    const url = fresh ? `${ENGINES[build]}?instance=${Date.now()}` : ENGINES[build];
-    engines[build] = import(url).then(async (mod) => {
-      await mod.default();
+    const glue = `${ENGINES[build]}.js${fresh ? `?instance=${Date.now()}` : ""}`;
+    // The wasm is fetched alongside its glue, not once the glue has loaded.
+    const wasm = fetch(`${ENGINES[build]}_bg.wasm`);
+    wasm.catch(() => {}); // a failure shows through the engine's init below
+    engines[build] = import(glue).then(async (mod) => {
+      await mod.default({ module_or_path: wasm });
       loaded.set(mod, build);
       return mod;
     });
@@ -317,7 +320,8 @@ export class HashRing extends HTMLElement {
     // A chart view fetches the charts module alongside the engine (a failure shows when drawing).
     const chartsToo = CHART_VIEWS.includes(this.view) ? loadCharts().catch(() => {}) : null;
     const algorithm = this.getAttribute("algorithm")?.trim();
-    const build = firstBuild.then((first) => loadEngine(!algorithm || first.includes(algorithm) ? "first" : "full"));
+    // No algorithm named: the first build, without waiting for the list.
+    const build = algorithm ? firstBuild.then((first) => loadEngine(first.includes(algorithm) ? "first" : "full")) : loadEngine("first");
     Promise.all([build, chartsToo]).then(
       ([mod]) => {
         if (!this.isConnected || this.#session) return;

@@ -251,6 +251,13 @@ async function sizes(responses) {
   return { raw, gzip };
 }
 
+// Chromium's emulation of a slower link than loopback: 80 ms each way, 20 Mbit/s down.
+async function slowLink(context, page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 80, downloadThroughput: 20e6 / 8, uploadThroughput: 5e6 / 8 });
+}
+
 // The default playground: when the first ring is drawn, and the wasm it fetched.
 async function firstRingAndDownload(browser) {
   const first = [];
@@ -288,9 +295,7 @@ async function firstRingAndDownload(browser) {
   const slow = [];
   for (let load = 0; load < LOADS; load++) {
     const { context, page, problems } = await newPage(browser);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 80, downloadThroughput: 20e6 / 8, uploadThroughput: 5e6 / 8 });
+    await slowLink(context, page);
     await page.goto(SITE);
     await page.waitForFunction(() => typeof window.__ringlab?.firstRing === "number");
     slow.push(await page.evaluate(() => window.__ringlab.firstRing));
@@ -301,21 +306,20 @@ async function firstRingAndDownload(browser) {
   row("page_first_ring_slow_ms", median(slow));
 }
 
-// A minimal page with one <hash-ring> (`attrs`): every script, wasm and style it fetches,
-// as rows `${prefix}_raw` and `${prefix}_gzip`.
+// A minimal page with one <hash-ring> (`attrs`).
+const embedPage = (attrs) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title><link rel="icon" href="data:,"></head>
+<body><hash-ring id="ring"${attrs}></hash-ring>
+<script>document.getElementById("ring").addEventListener("ready", () => { window.__ready = performance.now(); });</script>
+<script type="module" src="hash-ring.js"></script></body></html>`;
+
+// Every script, wasm and style the page with one <hash-ring> (`attrs`) fetches, as rows
+// `${prefix}_raw` and `${prefix}_gzip`.
 async function embedDownload(browser, attrs = "", prefix = "download_embed") {
   const { context, page, problems } = await newPage(browser);
   const responses = [];
   page.on("response", (r) => responses.push(r));
-  const address = await host(
-    page,
-    "bench-embed.html",
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title><link rel="icon" href="data:,"></head>
-<body><hash-ring id="ring"${attrs}></hash-ring>
-<script>document.getElementById("ring").addEventListener("ready", () => { window.__ready = true; });</script>
-<script type="module" src="hash-ring.js"></script></body></html>`,
-  );
-  await page.waitForFunction(() => window.__ready === true);
+  const address = await host(page, "bench-embed.html", embedPage(attrs));
+  await page.waitForFunction(() => typeof window.__ready === "number");
   await page.waitForLoadState("networkidle");
   const kind = (r) => {
     const path = new URL(r.url()).pathname;
@@ -338,6 +342,19 @@ async function embedDownload(browser, attrs = "", prefix = "download_embed") {
 async function embeds(browser) {
   await embedDownload(browser);
   await embedDownload(browser, ' algorithm="libketama"', "download_embed_full");
+  // When the default element is ready (built, drawn) over the slow link.
+  const ready = [];
+  for (let load = 0; load < LOADS; load++) {
+    const { context, page, problems } = await newPage(browser);
+    await slowLink(context, page);
+    await host(page, "bench-embed.html", embedPage(""));
+    await page.waitForFunction(() => typeof window.__ready === "number");
+    ready.push(await page.evaluate(() => window.__ready));
+    if (problems.length) throw new Error(problems.join("\n"));
+    await context.close();
+  }
+  info(`over 80 ms / 20 Mbit/s: the embed ready at ${ready.map((t) => t.toFixed(0)).join(", ")} ms`);
+  row("page_embed_ready_slow_ms", median(ready));
 }
 
 async function main() {
