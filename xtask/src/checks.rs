@@ -80,6 +80,7 @@ fn element_calls(settings: &Settings) -> Result<String, String> {
     let read = |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
     let engine = exported_names(&read(&out.join("ringlab.js"))?);
     let scripts = ["www/hash-ring.js", "www/ring-view.js", "www/charts-module.js"];
+    let texts = scripts.iter().map(|script| read(Path::new(script))).collect::<Result<Vec<_>, _>>()?;
     let mut missing = Vec::new();
     let mut counts = Vec::new();
     for module in ["ringlab_element.js", "ringlab_element_full.js"] {
@@ -87,8 +88,7 @@ fn element_calls(settings: &Settings) -> Result<String, String> {
         if element.is_empty() {
             return Err(format!("no exports found in {module}"));
         }
-        for script in scripts {
-            let text = read(Path::new(script))?;
+        for (script, text) in scripts.iter().zip(&texts) {
             for name in engine.difference(&element) {
                 if text.contains(&format!(".{name}(")) {
                     missing.push(format!("{script} calls {name}(), not in {module}"));
