@@ -159,6 +159,12 @@ impl Slots {
                     )));
                 }
                 for slot in usize::from(first)..=usize::from(last) {
+                    if owner[slot] == i as u16 {
+                        return Err(Error::InvalidOption(format!(
+                            "slot {slot} is in two of {:?}'s ranges",
+                            nodes[i].name
+                        )));
+                    }
                     if owner[slot] != NOBODY {
                         return Err(Error::InvalidOption(format!(
                             "slot {slot} is claimed by both {:?} and {:?}",
@@ -459,6 +465,16 @@ mod tests {
         // 100-199 and 16001-16383 have no master.
         assert_eq!(slots.ranges(), given);
         assert!(slots.has_unserved());
+    }
+
+    #[test]
+    fn overlapping_ranges_name_whose_they_are() {
+        let refusal = |given: Vec<Vec<(u16, u16)>>| {
+            let specs = ["a", "b"].map(NodeSpec::new);
+            Slots::from_ranges(specs.into_iter().zip(given).collect()).unwrap_err().to_string()
+        };
+        assert!(refusal(vec![vec![(5, 10), (0, 16383)], vec![]]).contains("slot 5 is in two of \"a\"'s ranges"));
+        assert!(refusal(vec![vec![(0, 10)], vec![(10, 20)]]).contains("slot 10 is claimed by both \"a\" and \"b\""));
     }
 
     #[test]

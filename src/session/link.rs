@@ -46,6 +46,15 @@ fn enc(text: &str) -> String {
 }
 
 fn dec(text: &str, what: &str) -> Result<String, Error> {
+    // `enc` writes every `%` as an escape; a bare one (which the decoder would keep as text)
+    // means the link was cut or typed by hand.
+    let bytes = text.as_bytes();
+    let malformed = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'%' && !bytes.get(i + 1..i + 3).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    });
+    if malformed {
+        return Err(bad(format!("the link's {what} has a % that is not followed by two hex digits")));
+    }
     percent_decode_str(text)
         .decode_utf8()
         .map(|s| s.into_owned())
@@ -172,9 +181,20 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
     let text = text.strip_prefix('#').unwrap_or(text);
     let pairs: Vec<(&str, &str)> =
         text.split('&').filter(|p| !p.is_empty()).map(|p| p.split_once('=').unwrap_or((p, ""))).collect();
+    // Every field but `n` appears once: a repeated one would have its last value win in
+    // silence (a hand-edited or spliced link).
+    for (at, (key, _)) in pairs.iter().enumerate() {
+        if *key != "n" && pairs[..at].iter().any(|(k, _)| k == key) {
+            return Err(bad(format!("the field {:?} appears twice", dec(key, "field name")?)));
+        }
+    }
     let version = match pairs.iter().find(|(k, _)| *k == "ringlab") {
         None => 1,
-        Some((_, v)) => v.parse::<u32>().map_err(|_| bad(format!("unknown version {v:?}")))?,
+        // Written as the writer writes it: no sign, no leading zero.
+        Some((_, v)) => match v.parse::<u32>() {
+            Ok(n) if n >= 1 && n.to_string() == *v => n,
+            _ => return Err(bad(format!("unknown version {v:?}"))),
+        },
     };
     if version > VERSION {
         return Err(bad(format!("it was made by a newer ringlab (format {version}; this page reads up to {VERSION})")));
@@ -196,8 +216,10 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
                 let v = number(&value()?, "vnodes")?;
                 settings.vnodes = u32::try_from(v).map_err(|_| Error::InvalidVnodes(v))?;
             }
-            "k" => settings.keys = number(&value()?, "key count")? as usize,
-            "r" => settings.replicas = number(&value()?, "replicas")? as usize,
+            // Saturated, not cast: a wasm `usize` is 32 bits, and a count past it must be
+            // refused as natively, not wrapped into range.
+            "k" => settings.keys = count(&value()?, "key count")?,
+            "r" => settings.replicas = count(&value()?, "replicas")?,
             "n" if version == 1 => {
                 for part in raw.split(',').filter(|p| !p.is_empty()) {
                     push(&mut nodes, node(part)?)?;
@@ -222,11 +244,20 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
             "wb" => item_bytes = Some(float(&value()?, "the item size")?),
             "wr" => rate = Some(float(&value()?, "the request rate")?),
             "hh" => haproxy_fn = Some(crate::algo::HaproxyFunction::from_name(&value()?)?),
-            "hv" => avalanche = value()? == "1",
+            "hv" => {
+                avalanche = match value()?.as_str() {
+                    "0" => false,
+                    "1" => true,
+                    other => return Err(bad(format!("hv must be 0 or 1 (got {other:?})"))),
+                }
+            }
             "rs" => layout.slots = Some(slot_ranges(&value()?)?),
             "ids" => layout.server_ids = Some(server_ids(&value()?)?),
             other => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
         }
+    }
+    if haproxy_fn.is_none() && text.split('&').any(|p| p.starts_with("hv=") || p == "hv") {
+        return Err(bad("hv (the avalanche flag) needs hh (the hash function)".into()));
     }
     settings.haproxy = haproxy_fn.map(|function| crate::algo::HaproxyHash { function, avalanche });
     settings.validate()?;
@@ -239,6 +270,10 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         }
         _ => return Err(bad("a workload needs all of wi, wb and wr".into())),
     };
+    // `rs=` is both "one node, no slots" and "no nodes": the node count tells which.
+    if nodes.is_empty() && layout.slots.as_ref().is_some_and(|s| s.len() == 1 && s[0].is_empty()) {
+        layout.slots = Some(Vec::new());
+    }
     // `Cluster::with_layout` ignores what the algorithm does not use; a link holding it is wrong.
     // (It checks that the lists are one entry a node.)
     if layout.slots.is_some() && settings.algorithm != Algorithm::RedisCluster {
@@ -277,6 +312,12 @@ fn node(raw: &str) -> Result<NodeSpec, Error> {
         None => (head, 1.0),
     };
     Ok(NodeSpec { name: dec(name, "node name")?, weight, zone })
+}
+
+/// A count for a `usize` field: a value past `usize` (only possible on 32-bit targets, where
+/// it is past every cap anyway) becomes `usize::MAX`, which the caps then refuse.
+fn count(text: &str, what: &str) -> Result<usize, Error> {
+    number(text, what).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 fn number(text: &str, what: &str) -> Result<u64, Error> {
@@ -339,11 +380,27 @@ mod tests {
             ("#ringlab=2&n=a*x", "weight \"x\" is not a number"),
             ("#ringlab=2&n=%FF", "not valid UTF-8"),
             ("#ringlab=2&zzz=1", "unknown field"),
+            // Hand-edited or spliced links: each field once, values as the writer writes them.
+            ("#ringlab=2&a=ring&a=maglev", "\"a\" appears twice"),
+            ("#ringlab=2&ringlab=1&n=a", "\"ringlab\" appears twice"),
+            ("#ringlab=0&n=a", "unknown version"),
+            ("#ringlab=+2&n=a", "unknown version"),
+            ("#ringlab=02&n=a", "unknown version"),
+            ("#ringlab=2&a=haproxy-consistent&hh=sdbm&hv=7", "hv must be 0 or 1"),
+            ("#ringlab=2&a=haproxy-consistent&hv=1", "needs hh"),
+            ("#ringlab=2&n=%", "% that is not followed by two hex digits"),
+            ("#ringlab=2&n=%zz", "% that is not followed"),
+            ("#ringlab=2&n=a%4", "% that is not followed"),
+            ("#ringlab=2&n=a@eu%2", "zone has a %"),
         ];
         for (link, expect) in cases {
             let e = decode(link).expect_err(link);
             assert!(e.to_string().contains(expect), "{link}: {e}");
         }
+        // Past a 32-bit `usize` (wasm's): refused as natively, never wrapped into range.
+        assert_eq!(decode("#ringlab=2&k=4294969296").unwrap_err().code(), "too-large");
+        assert_eq!(decode("#ringlab=2&k=4294967296").unwrap_err().code(), "too-large");
+        assert!(decode("#ringlab=2&r=4294967298").unwrap_err().to_string().contains("replicas must be between"));
         let many = format!("#ringlab=2{}", "&n=a".repeat(MAX_NODES + 1));
         assert_eq!(decode(&many).unwrap_err().code(), "too-large");
         assert_eq!(decode(&"x".repeat(MAX_LINK_BYTES + 1)).unwrap_err().code(), "too-large");
@@ -366,6 +423,19 @@ mod tests {
                     }
                     (nodes, ranges)
                 })
+        }
+
+        /// `rs=` with no nodes is an empty cluster's link (a Redis session whose last master
+        /// was removed), not one node without slots.
+        #[test]
+        fn an_empty_redis_session_reopens() {
+            let settings = Settings { algorithm: Algorithm::RedisCluster, ..Settings::default() };
+            let empty = Session::new(settings.clone(), Vec::<NodeSpec>::new()).unwrap();
+            let back = Session::from_link(&empty.link()).unwrap();
+            assert_eq!((back.nodes().len(), back.link()), (0, empty.link()));
+            let mut emptied = Session::new(settings, [NodeSpec::new("a")]).unwrap();
+            emptied.apply(crate::session::Change::Remove("a".into())).unwrap();
+            assert_eq!(Session::from_link(&emptied.link()).unwrap().link(), emptied.link());
         }
 
         proptest! {
