@@ -112,6 +112,38 @@ impl KeyList {
     pub fn total_count(&self) -> u128 {
         self.counts.iter().map(|&c| u128::from(c)).sum()
     }
+
+    /// Checks what [`parse_key_list`] guarantees, for a list built by hand: one count a key,
+    /// at most [`MAX_KEY_LIST_KEYS`] keys of at most [`MAX_LIST_KEY_LEN`] bytes, no key twice.
+    pub fn check(&self) -> Result<(), crate::Error> {
+        use crate::Error;
+        use std::collections::hash_map::Entry;
+        if self.keys.len() != self.counts.len() {
+            let (keys, counts) = (self.keys.len(), self.counts.len());
+            return Err(Error::InvalidOption(format!("a key list needs one count a key ({keys} keys, {counts} counts)")));
+        }
+        crate::limits::check("keys in a key list", self.keys.len() as u64, MAX_KEY_LIST_KEYS as u64)?;
+        if let Some(long) = self.keys.iter().find(|k| k.len() > MAX_LIST_KEY_LEN) {
+            return crate::limits::check("a key's bytes in a key list", long.len() as u64, MAX_LIST_KEY_LEN as u64);
+        }
+        // Repeats by each key's XXH3, as the builder finds them; the rare different keys of
+        // one hash go to an ordered set.
+        let mut by_hash = nohash_hasher::IntMap::<u64, u32>::default();
+        let mut collided = std::collections::BTreeSet::new();
+        for (i, key) in self.keys.iter().enumerate() {
+            let repeated = match by_hash.entry(twox_hash::XxHash3_64::oneshot(key.as_bytes())) {
+                Entry::Vacant(slot) => {
+                    slot.insert(i as u32);
+                    false
+                }
+                Entry::Occupied(first) => self.keys[*first.get() as usize] == *key || !collided.insert(key.as_str()),
+            };
+            if repeated {
+                return Err(Error::InvalidOption(format!("the key list holds {key:?} twice")));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Reads a list of keys: one key per line, or CSV lines `key,count`.

@@ -57,7 +57,8 @@ pub const MAX_NODES: usize = 16_384;
 pub const MAX_KEY_PREFIX_LEN: usize = 64;
 /// Most keys in a generated sample (`keyCount`).
 pub const MAX_SAMPLE_KEYS: usize = 100_000;
-/// Most keys in a key list a user gives (pasted or loaded).
+/// Most keys in a key list given to one `Ring` call (`diffKeys`). A session's own key list
+/// (pasted or loaded) holds up to [`keys::MAX_KEY_LIST_KEYS`](crate::keys::MAX_KEY_LIST_KEYS).
 pub const MAX_KEY_LIST: usize = 100_000;
 /// Longest key in a user key list, in bytes.
 pub const MAX_KEY_LEN: usize = 1024;
@@ -90,6 +91,11 @@ pub const MAX_COMPARE_NODES: usize = 200;
 /// [`Cluster::lookup_cost`](crate::algo::Cluster::lookup_cost), in units of about 0.1 µs
 /// native (a sample looked up on two states counts twice).
 pub const MAX_LOOKUP_WORK: u64 = 1_000_000;
+/// Most lookup work placing a session's key sample (generated, or the user's key list) on
+/// one state, in the units of [`MAX_LOOKUP_WORK`]: a million keys on ringlab's ring. Every
+/// change, undo and redo places it once; rendezvous, which scores every node for every
+/// key, reaches it at 2,000 keys on 1,000 nodes.
+pub const MAX_SAMPLE_WORK: u64 = 4_000_000;
 /// Most undo steps a session keeps.
 pub const MAX_UNDO_STEPS: usize = 100;
 /// Most heap bytes (`memory_bytes`) the undo steps of a session hold together; the oldest

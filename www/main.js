@@ -189,6 +189,19 @@ function apply(edit, errorBox = $("add-error")) {
   return true;
 }
 
+// Undo or redo: its transition, or why it cannot be taken (the state stays).
+function step(take) {
+  let t;
+  try {
+    t = take();
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) return recover(e);
+    $("history-status").textContent = e.message;
+    return;
+  }
+  show(t, t?.label);
+}
+
 function show(t, status = "") {
   if (!t) return;
   selected = undefined;
@@ -414,14 +427,8 @@ function wire() {
   $("keys").addEventListener("change", () => configure({ keys: Number($("keys").value) }));
   $("replicas").addEventListener("change", () => configure({ replicas: Number($("replicas").value) }));
   $("zipf").addEventListener("change", () => configure({ zipf: Number($("zipf").value) }));
-  $("undo").addEventListener("click", () => {
-    const t = session.undo();
-    show(t, t?.label);
-  });
-  $("redo").addEventListener("click", () => {
-    const t = session.redo();
-    show(t, t?.label);
-  });
+  $("undo").addEventListener("click", () => step(() => session.undo()));
+  $("redo").addEventListener("click", () => step(() => session.redo()));
   document.addEventListener("keydown", (e) => {
     if (!(e.ctrlKey || e.metaKey) || e.target.matches("input, select")) return;
     if (e.key === "z" && !e.shiftKey) $("undo").click();
@@ -454,7 +461,14 @@ function wire() {
   });
   $("compare-modulo").addEventListener("change", () => {
     session.setCompareModulo($("compare-modulo").checked);
-    const t = session.lastChange();
+    let t;
+    try {
+      t = session.lastChange();
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) return recover(e);
+      $("history-status").textContent = e.message;
+      return;
+    }
     if (t) {
       $("last-change").textContent = t.text;
       change = { moved: t.exact?.arcs ?? [], movers: t.movers };

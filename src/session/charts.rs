@@ -282,7 +282,7 @@ mod tests {
         let SessionChart::Algorithms(algorithms) = s.chart("algorithms", false, &[]).unwrap() else { panic!() };
         assert_eq!(algorithms.nodes, 6);
         assert!(!s.prepare_chart("algorithms", false).unwrap(), "started again for the new state");
-        s.undo();
+        s.undo().unwrap();
         let SessionChart::Algorithms(algorithms) = s.chart("algorithms", false, &[]).unwrap() else { panic!() };
         assert_eq!(algorithms.nodes, 5, "undo is a change of state too");
         let SessionChart::Moves(moves) = s.chart("moves", false, &[]).unwrap() else { panic!() };
@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(counted.sample_keys, 3_000);
         assert_eq!(counted.nodes[1].sampled_keys, Some(0), "maglev skips a down backend");
         // With the user's keys in use, the chart still counts key:0 .. key:2999.
-        s.use_key_list(Some(parse_key_list("a\nb\nc\n").unwrap()));
+        s.use_key_list(Some(parse_key_list("a\nb\nc\n").unwrap())).unwrap();
         let SessionChart::Shares(listed) = s.chart("shares", false, &[]).unwrap() else { panic!() };
         assert_eq!(listed, generated(&s));
         assert_eq!(listed, counted);

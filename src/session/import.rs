@@ -57,7 +57,7 @@ impl Session {
                 return Err(Error::InvalidOption(format!("unknown config kind {other:?}: choose {}", kinds.join(" or "))));
             }
         };
-        Ok(Session::from_cluster(cluster))
+        Session::from_cluster(cluster)
     }
 }
 

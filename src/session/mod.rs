@@ -184,7 +184,7 @@ impl State {
         let label = match change {
             Change::Add(spec) => {
                 if self.nodes().len() >= MAX_NODES {
-                    return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: MAX_NODES as u64 + 1 });
+                    return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: self.nodes().len() as u64 + 1 });
                 }
                 next.cluster.add(spec.clone())?;
                 next.colours.push(lowest_free(&self.colours));
@@ -293,11 +293,13 @@ fn zipf_traffic(count: usize, s: f64) -> Vec<f64> {
 impl KeyCache {
     /// The sample on `cluster`: the user's key list when there is one (its counts weigh the
     /// traffic), else `key:0 ..` with the settings' count and Zipf popularity.
-    fn of(cluster: &Cluster, settings: &Settings, list: Option<&KeyList>) -> KeyCache {
+    /// Refused past [`MAX_SAMPLE_WORK`](crate::limits::MAX_SAMPLE_WORK).
+    fn of(cluster: &Cluster, settings: &Settings, list: Option<&KeyList>) -> Result<KeyCache, Error> {
         if cluster.nodes().is_empty() {
-            return KeyCache::default();
+            return Ok(KeyCache::default());
         }
         let count = list.map_or(settings.keys, |l| l.keys.len());
+        cluster.check_sample(count)?;
         let traffic = match list {
             Some(l) => {
                 let total = l.total_count().max(1) as f64;
@@ -315,7 +317,7 @@ impl KeyCache {
             Some(l) => l.keys.iter().for_each(|k| place(k.as_bytes())),
             None => for_each_generated(KEY_PREFIX, count, |_, key| place(key)),
         }
-        cache
+        Ok(cache)
     }
 }
 
@@ -346,13 +348,13 @@ impl Session {
         I: IntoIterator,
         I::Item: Into<NodeSpec>,
     {
-        Ok(Session::of_state(State::new(settings, nodes.into_iter().map(Into::into).collect())?))
+        Session::of_state(State::new(settings, nodes.into_iter().map(Into::into).collect())?)
     }
 
     /// A session at `state`, with no history and the generated sample.
-    fn of_state(state: State) -> Session {
-        let keys = KeyCache::of(&state.cluster, &state.settings, None);
-        Session {
+    fn of_state(state: State) -> Result<Session, Error> {
+        let keys = KeyCache::of(&state.cluster, &state.settings, None)?;
+        Ok(Session {
             state,
             past: VecDeque::new(),
             future: Vec::new(),
@@ -362,13 +364,16 @@ impl Session {
             workload: None,
             compare_modulo: false,
             charts: charts::ChartJobs::default(),
-        }
+        })
     }
 
     /// A session around an existing placement (an imported config), with the page's sample.
-    pub fn from_cluster(cluster: Cluster) -> Session {
+    /// A session holds at most [`MAX_NODES`] nodes, as its links do.
+    pub fn from_cluster(cluster: Cluster) -> Result<Session, Error> {
+        let nodes = cluster.nodes().len();
+        crate::limits::check("nodes in a session", nodes as u64, MAX_NODES as u64)?;
         let settings = Settings::of(cluster.options());
-        let colours = (0..cluster.nodes().len() as u32).collect();
+        let colours = (0..nodes as u32).collect();
         Session::of_state(State { settings, cluster, colours })
     }
 
@@ -380,7 +385,7 @@ impl Session {
             state.cluster.set_down(&name, true)?;
         }
         // The sample is placed once, on the state with its down marks.
-        let mut session = Session::of_state(state);
+        let mut session = Session::of_state(state)?;
         session.workload = workload;
         Ok(session)
     }
@@ -413,7 +418,7 @@ impl Session {
     /// Applies `change`: the new state and exactly what moved. On error nothing changes.
     pub fn apply(&mut self, change: Change) -> Result<Transition, Error> {
         let (next, label) = self.state.after(&change)?;
-        let keys = self.cache_of(&next);
+        let keys = self.cache_of(&next)?;
         let transition = self.transition(&self.state, &self.keys, &next, &keys, label.clone());
         let before = std::mem::replace(&mut self.state, next);
         self.keys = keys;
@@ -425,15 +430,27 @@ impl Session {
     }
 
     /// The sample on a state: the key list or the generated keys.
-    fn cache_of(&self, state: &State) -> KeyCache {
+    fn cache_of(&self, state: &State) -> Result<KeyCache, Error> {
         KeyCache::of(&state.cluster, &state.settings, self.key_list.as_deref())
     }
 
     /// Uses the user's own keys (`None`: back to `key:0 ..`): ownership, per-node counts and
-    /// traffic, and what each change moves are then counted on them.
-    pub fn use_key_list(&mut self, list: Option<KeyList>) {
+    /// traffic, and what each change moves are then counted on them. A list that fails
+    /// [`KeyList::check`], or too large for this state's algorithm
+    /// ([`MAX_SAMPLE_WORK`](crate::limits::MAX_SAMPLE_WORK)), is refused and nothing changes.
+    pub fn use_key_list(&mut self, list: Option<KeyList>) -> Result<(), Error> {
+        if let Some(list) = &list {
+            list.check()?;
+        }
+        self.use_checked_list(list)
+    }
+
+    /// [`use_key_list`](Session::use_key_list) of a list known to pass `KeyList::check`.
+    fn use_checked_list(&mut self, list: Option<KeyList>) -> Result<(), Error> {
+        let keys = KeyCache::of(&self.state.cluster, &self.state.settings, list.as_ref())?;
         self.key_list = list.map(Arc::new);
-        self.keys = self.cache_of(&self.state);
+        self.keys = keys;
+        Ok(())
     }
 
     /// Starts reading a key list piece by piece (a million keys in several short calls).
@@ -457,7 +474,8 @@ impl Session {
             .pending_keys
             .take()
             .ok_or_else(|| Error::Unsupported("no key list is being read: call begin_keys first".into()))?;
-        self.use_key_list(Some(builder.finish()));
+        // The builder's rules are `KeyList::check`'s.
+        self.use_checked_list(Some(builder.finish()))?;
         self.key_list().ok_or_else(|| Error::Unsupported("the key list was not kept".into()))
     }
 
@@ -489,19 +507,25 @@ impl Session {
     }
 
     /// Goes back one step: what moved on the way back, or `None` with nothing to undo.
-    pub fn undo(&mut self) -> Option<Transition> {
-        let step = self.past.pop_back()?;
-        Some(self.restore(step, "Undid", true))
+    /// An error (the key sample too large for that state, after a key list was loaded) changes
+    /// nothing.
+    pub fn undo(&mut self) -> Result<Option<Transition>, Error> {
+        let Some(step) = self.past.back() else { return Ok(None) };
+        let keys = self.cache_of(&step.state)?;
+        let step = self.past.pop_back().unwrap_or_else(|| unreachable!("looked at just above"));
+        Ok(Some(self.restore(step, keys, "Undid", true)))
     }
 
-    /// Goes forward one undone step, or `None` with nothing to redo.
-    pub fn redo(&mut self) -> Option<Transition> {
-        let step = self.future.pop()?;
-        Some(self.restore(step, "Redid", false))
+    /// Goes forward one undone step, or `None` with nothing to redo. On error, as
+    /// [`undo`](Session::undo).
+    pub fn redo(&mut self) -> Result<Option<Transition>, Error> {
+        let Some(step) = self.future.last() else { return Ok(None) };
+        let keys = self.cache_of(&step.state)?;
+        let step = self.future.pop().unwrap_or_else(|| unreachable!("looked at just above"));
+        Ok(Some(self.restore(step, keys, "Redid", false)))
     }
 
-    fn restore(&mut self, step: Step, verb: &str, undoing: bool) -> Transition {
-        let keys = self.cache_of(&step.state);
+    fn restore(&mut self, step: Step, keys: KeyCache, verb: &str, undoing: bool) -> Transition {
         let transition = self.transition(&self.state, &self.keys, &step.state, &keys, format!("{verb}: {}", step.label));
         let current = std::mem::replace(&mut self.state, step.state);
         self.keys = keys;
@@ -538,10 +562,10 @@ impl Session {
 
     /// The last change described again (e.g. after switching the `hash % N` comparison),
     /// or `None` with no change to describe.
-    pub fn last_change(&self) -> Option<Transition> {
-        let step = self.past.back()?;
-        let keys = self.cache_of(&step.state);
-        Some(self.transition(&step.state, &keys, &self.state, &self.keys, format!("{} (replayed)", step.label)))
+    pub fn last_change(&self) -> Result<Option<Transition>, Error> {
+        let Some(step) = self.past.back() else { return Ok(None) };
+        let keys = self.cache_of(&step.state)?;
+        Ok(Some(self.transition(&step.state, &keys, &self.state, &self.keys, format!("{} (replayed)", step.label))))
     }
 
     /// The bytes the session holds: its state and its history.

@@ -30,9 +30,9 @@ fn a_change_then_undo_gives_back_the_identical_state() {
                 Ok(_) => {
                     applied += 1;
                     let after = snapshot(&s);
-                    s.undo().expect("something to undo");
+                    s.undo().unwrap().expect("something to undo");
                     assert_eq!(snapshot(&s), before, "{algorithm:?}: undo of {change:?}");
-                    s.redo().expect("something to redo");
+                    s.redo().unwrap().expect("something to redo");
                     assert_eq!(snapshot(&s), after, "{algorithm:?}: redo of {change:?}");
                     s.undo().unwrap();
                 }
@@ -237,7 +237,7 @@ fn history_is_bounded() {
         s.apply(Change::SetWeight { name: "node-1".into(), weight: 1.0 + (i % 7) as f64 }).unwrap();
     }
     let mut undone = 0;
-    while s.undo().is_some() {
+    while s.undo().unwrap().is_some() {
         undone += 1;
     }
     assert_eq!(undone, MAX_HISTORY);
@@ -261,7 +261,7 @@ fn modulo_replay_moves_nearly_everything() {
     let moved = t.movers.count as f64 / 1000.0;
     assert!((moved - 5.0 / 6.0).abs() < 0.05, "{moved}");
     assert!(t.text.contains("Replayed under hash % N"));
-    let replay = s.last_change().unwrap();
+    let replay = s.last_change().unwrap().unwrap();
     assert!(replay.label.ends_with("(replayed)"));
 }
 
@@ -269,7 +269,7 @@ const NGINX: &str = "upstream cache {\n    hash $request_uri consistent;\n    se
 
 #[test]
 fn an_imported_config_marks_a_node_down_and_up_exactly() {
-    let mut s = Session::from_cluster(crate::algo::from_nginx_upstream(NGINX).unwrap());
+    let mut s = Session::from_cluster(crate::algo::from_nginx_upstream(NGINX).unwrap()).unwrap();
     assert_eq!(s.settings().algorithm, Algorithm::NginxConsistent);
     let before = snapshot(&s);
     let owners_before = s.cluster().clone();
@@ -315,7 +315,7 @@ fn marking_down_where_the_algorithm_cannot_says_so_and_changes_nothing() {
 #[test]
 fn haproxy_settings_ride_in_the_link() {
     let text = "backend web\n    balance hdr(X-Key)\n    hash-type consistent crc32 avalanche\n    server a 10.0.0.1:80\n    server b 10.0.0.2:80 weight 3\n";
-    let s = Session::from_cluster(crate::algo::from_haproxy_backend(text).unwrap());
+    let s = Session::from_cluster(crate::algo::from_haproxy_backend(text).unwrap()).unwrap();
     let back = Session::from_link(&s.link()).unwrap();
     assert_eq!(back.settings(), s.settings());
     for i in 0..200 {
@@ -412,7 +412,7 @@ fn a_failed_redis_master_loses_its_keys_and_says_what_redis_does() {
 fn a_users_key_list_replaces_the_sample() {
     let mut s = five(Algorithm::Ring);
     let list = crate::keys::parse_key_list("key,count\nuser:1,100\nuser:2,1\nuser:3,1\n\"a,b\",2\n").unwrap();
-    s.use_key_list(Some(list));
+    s.use_key_list(Some(list)).unwrap();
     let rows = s.node_rows();
     assert_eq!(rows.iter().map(|r| r.keys).sum::<usize>(), 4);
     // Traffic is the counts: user:1's owner serves at least 100 of the 104 requests.
@@ -430,8 +430,71 @@ fn a_users_key_list_replaces_the_sample() {
     assert_eq!(t.movers.index, moved);
     assert!(t.text.contains("of 4 keys") && t.text.contains("of the requests"), "{}", t.text);
     assert!(!s.link().contains("user"), "a key list never goes into a link");
-    s.use_key_list(None);
+    s.use_key_list(None).unwrap();
     assert_eq!(s.scene().keys.len(), 1000);
+}
+
+#[test]
+fn a_key_list_built_by_hand_is_checked_and_a_bad_one_changes_nothing() {
+    let mut s = five(Algorithm::Ring);
+    let before = snapshot(&s);
+    let list = |keys: &[&str], counts: &[u64]| KeyList { keys: keys.iter().map(|k| k.to_string()).collect(), counts: counts.to_vec() };
+    let refusals = [
+        (list(&["a", "b", "c"], &[1]), "one count a key"),
+        (list(&["a", "b", "a"], &[1, 1, 1]), "holds \"a\" twice"),
+        (KeyList { keys: vec!["k".repeat(crate::keys::MAX_LIST_KEY_LEN + 1)], counts: vec![1] }, "at most 1024"),
+    ];
+    for (bad, says) in refusals {
+        let e = s.use_key_list(Some(bad)).unwrap_err();
+        assert!(e.to_string().contains(says), "{e}");
+        assert_eq!(snapshot(&s), before);
+        // The session goes on: a change works on the sample it had.
+        let mut after = s.clone();
+        after.apply(Change::Add(NodeSpec::new("x"))).unwrap();
+        assert_eq!(after.node_rows().iter().map(|r| r.keys).sum::<usize>(), 1000);
+    }
+}
+
+/// Rendezvous scores every node for every key: its sample is capped by the work, at open,
+/// at a change and at undo, and a refusal changes nothing.
+#[test]
+fn the_sample_is_refused_where_placing_it_would_take_seconds() {
+    use crate::limits::MAX_SAMPLE_WORK;
+    let names = (0..1000).map(|i| format!("&n=n{i}")).collect::<String>();
+    let e = Session::from_link(&format!("#ringlab=2&a=rendezvous&k=100000{names}")).unwrap_err();
+    assert_eq!(e.code(), "too-large", "{e}");
+    assert!(e.to_string().contains("sample keys on rendezvous"), "{e}");
+    // At 2,000 keys 1,000 nodes are within the cap (2 × 1,000 × 2,000 = MAX_SAMPLE_WORK).
+    assert!(Session::from_link(&format!("#ringlab=2&a=rendezvous&k=2000{names}")).is_ok());
+
+    // 50 rendezvous nodes at 100,000 keys: 2 × 50 × 100,000 > MAX_SAMPLE_WORK.
+    let mut s = Session::new(Settings { keys: 100_000, ..Settings::default() }, (0..50).map(|i| NodeSpec::new(format!("n{i}")))).unwrap();
+    let before = snapshot(&s);
+    let to_rendezvous = Change::Configure(Settings { algorithm: Algorithm::Rendezvous, ..s.settings().clone() });
+    assert_eq!(s.apply(to_rendezvous).err().map(|e| e.code()), Some("too-large"));
+    assert_eq!(snapshot(&s), before);
+    assert!(2 * 50 * 100_000 > MAX_SAMPLE_WORK && 2 * 50 * 20_000 <= MAX_SAMPLE_WORK);
+
+    // A key list loaded later is placed on each state undo returns to: too large there, the
+    // undo is refused and nothing moves.
+    let mut s = Session::new(Settings { algorithm: Algorithm::Rendezvous, ..Settings::default() }, (0..50).map(|i| NodeSpec::new(format!("n{i}")))).unwrap();
+    s.apply(Change::Remove("n49".into())).unwrap();
+    let mut builder = crate::keys::KeyListBuilder::new();
+    builder.push(&(0..40_500).map(|i| format!("user:{i}\n")).collect::<String>()).unwrap();
+    // 49 nodes: 2 × 49 × 40,500 = 3,969,000, within the cap; 50 nodes are not.
+    s.use_key_list(Some(builder.finish())).unwrap();
+    let before = snapshot(&s);
+    assert_eq!(s.undo().err().map(|e| e.code()), Some("too-large"));
+    assert_eq!(snapshot(&s), before);
+    assert_eq!(s.history_labels().0, Some("Removed n49"));
+}
+
+#[test]
+fn an_imported_cluster_over_the_session_cap_is_refused() {
+    let lines = |n: usize| (0..n).map(|i| format!("10.0.{}.{}:11211\n", i / 256, i % 256)).collect::<String>();
+    assert_eq!(Session::from_config("memcached", &lines(MAX_NODES)).unwrap().nodes().len(), MAX_NODES);
+    let e = Session::from_config("memcached", &lines(MAX_NODES + 1)).unwrap_err();
+    assert!(e.to_string().contains("nodes in a session is at most 1000 (got 1001)"), "{e}");
 }
 
 #[test]

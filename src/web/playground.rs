@@ -68,7 +68,7 @@ impl Session {
     #[wasm_bindgen(js_name = useKeys)]
     pub fn use_keys(&mut self, text: JsValue) -> Result<JsValue, JsValue> {
         if text.is_null() || text.is_undefined() {
-            self.inner.use_key_list(None);
+            self.inner.use_key_list(None).map_err(error)?;
             return Ok(JsValue::NULL);
         }
         let list = crate::keys::parse_key_list(&string(&text, "the key list")?).map_err(error)?;
@@ -78,7 +78,7 @@ impl Session {
             requests: f64,
         }
         let summary = Summary { keys: list.keys.len(), requests: list.total_count() as f64 };
-        self.inner.use_key_list(Some(list));
+        self.inner.use_key_list(Some(list)).map_err(error)?;
         to_js(&summary)
     }
 
@@ -145,12 +145,12 @@ impl Session {
 
     /// Undoes the last change: its transition, or `null` with nothing to undo.
     pub fn undo(&mut self) -> Result<JsValue, JsValue> {
-        self.inner.undo().map_or(Ok(JsValue::NULL), |t| transition(&t))
+        self.inner.undo().map_err(error)?.map_or(Ok(JsValue::NULL), |t| transition(&t))
     }
 
     /// Redoes the last undone change, or `null`.
     pub fn redo(&mut self) -> Result<JsValue, JsValue> {
-        self.inner.redo().map_or(Ok(JsValue::NULL), |t| transition(&t))
+        self.inner.redo().map_err(error)?.map_or(Ok(JsValue::NULL), |t| transition(&t))
     }
 
     /// Whether transitions also replay the change under `hash % N`.
@@ -163,7 +163,7 @@ impl Session {
     /// The last change described again, or `null`.
     #[wasm_bindgen(js_name = lastChange)]
     pub fn last_change(&self) -> Result<JsValue, JsValue> {
-        self.inner.last_change().map_or(Ok(JsValue::NULL), |t| transition(&t))
+        self.inner.last_change().map_err(error)?.map_or(Ok(JsValue::NULL), |t| transition(&t))
     }
 
     /// `{exactArcs, exactShares, replicas, weights, hash, vnodes, undo, redo}`.
