@@ -127,6 +127,7 @@ fn main() {
                 o.probes = limits::MAX_PROBES;
                 format!("{} nodes, {} probes", limits::MAX_NODES, o.probes)
             }
+            Algorithm::HaproxyMapBased => format!("{} servers of weights 255 and 256", limits::MAX_NODES),
             Algorithm::BoundedLoad => {
                 o.config = Config { vnodes: (limits::MAX_BOUNDED_POINTS / 1000) as u32, ..ring_config.clone() };
                 o.epsilon = 0.0;
@@ -137,6 +138,10 @@ fn main() {
         };
         let nodes: Vec<NodeSpec> = match algorithm {
             Algorithm::BoundedLoad => nodes[..1000].to_vec(),
+            // HAProxy's heaviest table: weights 255 and 256 have no common factor to divide out.
+            Algorithm::HaproxyMapBased => {
+                nodes.into_iter().enumerate().map(|(i, n)| n.weight(if i % 2 == 0 { 255.0 } else { 256.0 })).collect()
+            }
             Algorithm::LibmemcachedKetama => nodes[..(limits::MAX_CONTINUUM_POINTS / 100) as usize].to_vec(),
             _ => nodes,
         };

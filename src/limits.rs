@@ -68,6 +68,9 @@ pub const MAX_SWEEP_STEPS: usize = 32;
 pub const MAX_MAGLEV_TABLE: u64 = 500_009;
 /// Most probes per key for multi-probe hashing.
 pub const MAX_PROBES: u32 = 100;
+/// Most entries in HAProxy's map-based table (the usable servers' weights over their GCD):
+/// HAProxy fills one entry per unit of weight, each a choice among every server.
+pub const MAX_MAP_TABLE: u64 = 500_000;
 /// Most groupcache replicas per node.
 pub const MAX_REPLICAS: u32 = MAX_VNODES;
 /// Most Cassandra `num_tokens` per node of weight 1.

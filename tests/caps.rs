@@ -74,6 +74,19 @@ fn continuum_points() {
 }
 
 #[test]
+fn haproxy_map_table_entries() {
+    // 2,000 servers, one of weight 1 (so no common factor) and the rest 250: 499,751 entries.
+    let servers = |n: usize| (0..n).map(|i| NodeSpec::new(format!("s{i}")).weight(if i == 0 { 1.0 } else { 250.0 }));
+    let at_cap = 1 + (limits::MAX_MAP_TABLE as usize - 1) / 250;
+    let mut full = Cluster::new(Options::new(Algorithm::HaproxyMapBased), servers(at_cap)).unwrap();
+    too_large(Cluster::new(Options::new(Algorithm::HaproxyMapBased), servers(at_cap + 1)), "map-based table");
+    too_large(full.add(NodeSpec::new("one-more").weight(250.0)), "map-based table");
+    assert_eq!(full.nodes().len(), at_cap);
+    // Weight 1 everywhere: 16,384 servers are 16,384 entries.
+    assert!(Cluster::new(Options::new(Algorithm::HaproxyMapBased), names(limits::MAX_NODES)).is_ok());
+}
+
+#[test]
 fn bounded_load_keys_and_points() {
     let mut o = Options::new(Algorithm::BoundedLoad);
     o.keys = KeySample::generated("k", limits::MAX_BOUNDED_KEYS + 1);

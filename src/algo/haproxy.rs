@@ -31,7 +31,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::{check_weight, index_of, new_node, Algorithm, Placement};
+use super::{check_weight, index_of, node_of, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
 use crate::points::Points;
@@ -174,6 +174,8 @@ pub(crate) struct Haproxy {
     arcs: Points,
     /// Map-based: the table, as server indices.
     table: Vec<u32>,
+    /// The servers not disabled, in order (each lookup asks how many).
+    usable: Vec<usize>,
 }
 
 impl Haproxy {
@@ -197,6 +199,7 @@ impl Haproxy {
             tree: Points::new(32),
             arcs: Points::new(32),
             table: Vec::new(),
+            usable: Vec::new(),
         };
         haproxy.rebuild(specs, extra)?;
         Ok(haproxy)
@@ -204,6 +207,7 @@ impl Haproxy {
 
     /// Makes the state for these servers, or leaves everything as it was on error.
     fn rebuild(&mut self, specs: Vec<NodeSpec>, extra: Vec<ServerExtra>) -> Result<(), Error> {
+        crate::ring::check_names(&[], &specs)?;
         let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
         for spec in specs {
             check_weight(spec.weight)?;
@@ -214,8 +218,7 @@ impl Haproxy {
                 )));
             }
             let points = if self.consistent { spec.weight as u32 * WEIGHT_SCALE } else { 0 };
-            let node = new_node(&nodes, spec, points)?;
-            nodes.push(node);
+            nodes.push(node_of(spec, points));
         }
         let puids = assign_ids(&extra)?;
         let weights: Vec<u32> = nodes.iter().map(|n| n.weight as u32).collect();
@@ -234,13 +237,19 @@ impl Haproxy {
             arcs.set(&closest_as_arcs(&entries));
             tree.set(&entries);
         } else {
+            let eweight = reduced_weights(&weights);
+            let entries = usable.iter().map(|&i| eweight[i] as u64).sum();
+            let what = "entries in HAProxy's map-based table (the weights over their GCD)";
+            crate::limits::check(what, entries, crate::limits::MAX_MAP_TABLE)?;
             table = map_table(&weights, &usable);
         }
         // Points actually placed: none for a disabled server; table entries when map-based.
-        for (node, i) in nodes.iter_mut().zip(0u32..) {
+        let mut entries = vec![0u32; nodes.len()];
+        table.iter().for_each(|&t| entries[t as usize] += 1);
+        for (i, node) in nodes.iter_mut().enumerate() {
             if !self.consistent {
-                node.points = table.iter().filter(|&&t| t == i).count() as u32;
-            } else if extra[i as usize].disabled {
+                node.points = entries[i];
+            } else if extra[i].disabled {
                 node.points = 0;
             }
         }
@@ -250,11 +259,12 @@ impl Haproxy {
         self.tree = tree;
         self.arcs = arcs;
         self.table = table;
+        self.usable = usable;
         Ok(())
     }
 
     fn usable_count(&self) -> usize {
-        self.extra.iter().filter(|e| !e.disabled).count()
+        self.usable.len()
     }
 
     /// `chash_get_server_hash`: the closest point, the one before on a tie.
@@ -327,7 +337,70 @@ fn closest_as_arcs(points: &[(u64, u32)]) -> Vec<(u64, u32)> {
 /// `init_server_map` + `recalc_server_map`: weights over their GCD (all servers), then each
 /// entry goes to the usable server whose score, raised by its weight, is highest
 /// (`(score + total) / total`, the earliest on a tie), which then pays `total`.
+///
+/// HAProxy rescans every server for every entry (`Σ weight × servers`: minutes at 16,384
+/// servers). The same choices come here in `O(Σ weight × log servers)`: a server's
+/// `(score + total) / total` changes only when its score crosses a multiple of `total` (known
+/// in advance: the score grows by the weight each entry) or when it is chosen, so a heap of
+/// those entries and a tree of the values (the earliest maximum at its root) replace the scan.
 fn map_table(weights: &[u32], usable: &[usize]) -> Vec<u32> {
+    let eweight = reduced_weights(weights);
+    let total: i64 = usable.iter().map(|&i| eweight[i]).sum();
+    if total <= 1 {
+        // One entry: the first usable server, unscored (HAProxy's divide-overflow guard).
+        return usable.iter().take(total as usize).map(|&i| i as u32).collect();
+    }
+    let weight: Vec<i64> = usable.iter().map(|&i| eweight[i]).collect();
+    let mut chosen = vec![0i64; usable.len()];
+    // The value at `entry` (1-based): by then every usable score was raised `entry` times.
+    let value = |p: usize, chosen: i64, entry: i64| (entry * weight[p] - total * chosen + total) / total;
+    // The first entry after `entry` at which the raises alone change that value.
+    let next_change = |p: usize, chosen: i64, entry: i64| -> Option<i64> {
+        let w = weight[p];
+        if w == 0 {
+            return None;
+        }
+        let n = entry * w - total * chosen + total;
+        let v = n / total; // Rust and C both truncate toward zero.
+        let threshold = if v >= 0 { (v + 1) * total } else { v * total + 1 };
+        Some(entry + (threshold - n + w - 1) / w).filter(|&at| at <= total)
+    };
+    let mut tree = EarliestMax::new((0..usable.len()).map(|p| value(p, 0, 1)).collect());
+    // (entry, position, version): a position's older entries are stale once it is chosen.
+    let mut due = std::collections::BinaryHeap::new();
+    let mut version = vec![0u32; usable.len()];
+    for p in 0..usable.len() {
+        if let Some(at) = next_change(p, 0, 1) {
+            due.push(std::cmp::Reverse((at, p, 0u32)));
+        }
+    }
+    let mut table = Vec::with_capacity(total as usize);
+    for entry in 1..=total {
+        while let Some(&std::cmp::Reverse((at, p, v))) = due.peek() {
+            if at > entry {
+                break;
+            }
+            due.pop();
+            if v != version[p] {
+                continue;
+            }
+            tree.set(p, value(p, chosen[p], entry));
+            if let Some(at) = next_change(p, chosen[p], entry) {
+                due.push(std::cmp::Reverse((at, p, v)));
+            }
+        }
+        let p = tree.earliest_max();
+        table.push(usable[p] as u32);
+        chosen[p] += 1;
+        // It paid `total`: its value is looked at again at the next entry.
+        version[p] += 1;
+        due.push(std::cmp::Reverse((entry + 1, p, version[p])));
+    }
+    table
+}
+
+/// The weights over their GCD (of all servers' non-zero weights), as `init_server_map`.
+fn reduced_weights(weights: &[u32]) -> Vec<i64> {
     let gcd = weights.iter().copied().filter(|&w| w > 0).reduce(|mut g, mut w| {
         while w != 0 {
             (g, w) = (w, g % w);
@@ -335,29 +408,48 @@ fn map_table(weights: &[u32], usable: &[usize]) -> Vec<u32> {
         g
     });
     let gcd = gcd.unwrap_or(1);
-    let eweight: Vec<i64> = weights.iter().map(|&w| i64::from(w.div_ceil(gcd))).collect();
-    let total: i64 = usable.iter().map(|&i| eweight[i]).sum();
-    let mut score = vec![0i64; weights.len()];
-    let mut table = Vec::with_capacity(total as usize);
-    for _ in 0..total {
-        let mut best: Option<(usize, i64)> = None;
-        for &i in usable {
-            if total == 1 {
-                best = Some((i, 0));
-                break;
-            }
-            score[i] += eweight[i];
-            let v = (score[i] + total) / total;
-            if best.is_none_or(|(_, max)| v > max) {
-                best = Some((i, v));
-            }
+    weights.iter().map(|&w| i64::from(w.div_ceil(gcd))).collect()
+}
+
+/// Values by position, with the earliest position of the largest value at hand: a tree of
+/// maxima over a power-of-two number of leaves (the earlier one wins a tie).
+struct EarliestMax {
+    leaves: usize,
+    /// `(value, position)`; node `k`'s children are `2k` and `2k + 1`, the leaves from `leaves`.
+    nodes: Vec<(i64, usize)>,
+}
+
+impl EarliestMax {
+    fn new(values: Vec<i64>) -> EarliestMax {
+        let leaves = values.len().next_power_of_two();
+        let mut nodes = vec![(i64::MIN, usize::MAX); 2 * leaves];
+        for (p, v) in values.into_iter().enumerate() {
+            nodes[leaves + p] = (v, p);
         }
-        if let Some((i, _)) = best {
-            score[i] -= total;
-            table.push(i as u32);
+        let mut tree = EarliestMax { leaves, nodes };
+        for k in (1..leaves).rev() {
+            tree.pull(k);
+        }
+        tree
+    }
+
+    fn pull(&mut self, k: usize) {
+        let (left, right) = (self.nodes[2 * k], self.nodes[2 * k + 1]);
+        self.nodes[k] = if right.0 > left.0 { right } else { left };
+    }
+
+    fn set(&mut self, p: usize, value: i64) {
+        let mut k = self.leaves + p;
+        self.nodes[k].0 = value;
+        while k > 1 {
+            k /= 2;
+            self.pull(k);
         }
     }
-    table
+
+    fn earliest_max(&self) -> usize {
+        self.nodes[1].1
+    }
 }
 
 impl Placement for Haproxy {
@@ -411,7 +503,7 @@ impl Placement for Haproxy {
             _ if self.nodes.is_empty() => return Err(Error::EmptyRing),
             0 => return Err(Error::Unsupported("every server is disabled: HAProxy answers 503".into())),
             // `tot_used == 1`: the only usable server, whatever the key.
-            1 => return Ok(self.extra.iter().position(|e| !e.disabled).expect("one usable")),
+            1 => return Ok(self.usable[0]),
             _ if key.is_empty() => {
                 return Err(Error::Unsupported(
                     "HAProxy balances an empty key round robin, so no hash decides its server".into(),
@@ -533,6 +625,55 @@ mod tests {
         assert_eq!(map_table(&[2, 4, 6], &[0, 1, 2]), vec![0, 2, 1, 2, 1, 2]);
         // A disabled weight-3 server still takes part in the GCD (1), not in the table.
         assert_eq!(map_table(&[2, 4, 6, 3], &[0, 1, 2]).len(), 12);
+    }
+
+    /// `recalc_server_map` as HAProxy writes it: every server rescanned for every entry.
+    fn map_table_by_scan(weights: &[u32], usable: &[usize]) -> Vec<u32> {
+        let eweight = reduced_weights(weights);
+        let total: i64 = usable.iter().map(|&i| eweight[i]).sum();
+        let mut score = vec![0i64; weights.len()];
+        let mut table = Vec::new();
+        for _ in 0..total {
+            let mut best: Option<(usize, i64)> = None;
+            for &i in usable {
+                if total == 1 {
+                    best = Some((i, 0));
+                    break;
+                }
+                score[i] += eweight[i];
+                let v = (score[i] + total) / total;
+                if best.is_none_or(|(_, max)| v > max) {
+                    best = Some((i, v));
+                }
+            }
+            if let Some((i, _)) = best {
+                score[i] -= total;
+                table.push(i as u32);
+            }
+        }
+        table
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// The event-driven table is HAProxy's scan, entry for entry: any weights (0, and
+        /// common factors, included) and any servers left out.
+        #[test]
+        fn map_table_is_the_scan(
+            weights in proptest::collection::vec(proptest::prop_oneof![0u32..=3, 1u32..=256, proptest::strategy::Just(256u32)], 1..40),
+            out in proptest::collection::vec(proptest::bool::weighted(0.2), 40),
+        ) {
+            let usable: Vec<usize> = (0..weights.len()).filter(|&i| !out[i]).collect();
+            proptest::prop_assert_eq!(map_table(&weights, &usable), map_table_by_scan(&weights, &usable));
+        }
+    }
+
+    #[test]
+    fn map_table_is_the_scan_for_big_backends() {
+        let weights: Vec<u32> = (0..300).map(|i| if i % 2 == 0 { 255 } else { 256 }).collect();
+        let usable: Vec<usize> = (0..300).filter(|i| i % 7 != 3).collect();
+        assert_eq!(map_table(&weights, &usable), map_table_by_scan(&weights, &usable));
     }
 
     #[test]

@@ -26,7 +26,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::{check_weight, index_of, new_node, specs, Algorithm, Placement};
+use super::{check_weight, index_of, node_of, specs, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
 use crate::points::Points;
@@ -48,19 +48,23 @@ pub(crate) struct Nginx {
     /// Each point's owner after skipping down servers, or `None` when some point's 21 tries
     /// all land on down servers (those keys go round robin, so no share is exact).
     effective: Option<Vec<u32>>,
+    /// `nginx-hash`: where each server's run of weights ends (running sums), so a lookup
+    /// finds the server nginx's walk over the peers finds, in `O(log servers)`.
+    ends: Vec<u64>,
 }
 
 impl Nginx {
     pub(crate) fn new(consistent: bool, specs: Vec<NodeSpec>) -> Result<Nginx, Error> {
         let down = vec![false; specs.len()];
         let mut nginx =
-            Nginx { consistent, nodes: Vec::new(), down: Vec::new(), points: Points::new(32), effective: None };
+            Nginx { consistent, nodes: Vec::new(), down: Vec::new(), points: Points::new(32), effective: None, ends: Vec::new() };
         nginx.rebuild(specs, down)?;
         Ok(nginx)
     }
 
     /// Makes the state for these servers, or leaves everything as it was on error.
     fn rebuild(&mut self, specs: Vec<NodeSpec>, down: Vec<bool>) -> Result<(), Error> {
+        crate::ring::check_names(&[], &specs)?;
         let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
         for spec in specs {
             check_weight(spec.weight)?;
@@ -68,8 +72,7 @@ impl Nginx {
                 return Err(Error::InvalidOption(format!("nginx weights are whole numbers (got {})", spec.weight)));
             }
             let points = if self.consistent { spec.weight * POINTS_PER_WEIGHT as f64 } else { 0.0 };
-            let node = new_node(&nodes, spec, points.min(u32::MAX as f64) as u32)?;
-            nodes.push(node);
+            nodes.push(node_of(spec, points.min(u32::MAX as f64) as u32));
         }
         let total: f64 = nodes.iter().map(|n| n.weight).sum();
         if self.consistent && total * POINTS_PER_WEIGHT as f64 > MAX_POINTS as f64 {
@@ -94,6 +97,13 @@ impl Nginx {
             entries.dedup_by_key(|e| e.0);
             points.set(&entries);
         }
+        self.ends = nodes
+            .iter()
+            .scan(0u64, |end, n| {
+                *end += n.weight as u64;
+                Some(*end)
+            })
+            .collect();
         self.nodes = nodes;
         self.points = points;
         self.down = down;
@@ -113,20 +123,14 @@ impl Nginx {
     }
 
     fn total_weight(&self) -> u64 {
-        self.nodes.iter().map(|n| n.weight as u64).sum()
+        self.ends.last().copied().unwrap_or(0)
     }
 
-    /// The server index `hash` picks by walking cumulative weights (down servers included).
+    /// The server index `hash` picks by walking cumulative weights (down servers included):
+    /// the first whose run ends past `hash % total`. (Not empty: weights are at least 1.)
     fn by_weight(&self, hash: u32) -> usize {
-        let mut w = u64::from(hash) % self.total_weight();
-        for (idx, node) in self.nodes.iter().enumerate() {
-            let weight = node.weight as u64;
-            if w < weight {
-                return idx;
-            }
-            w -= weight;
-        }
-        unreachable!("w < total weight")
+        let w = u64::from(hash) % self.total_weight();
+        self.ends.partition_point(|&end| end <= w)
     }
 
     fn round_robin(&self, why: &str) -> Result<usize, Error> {
@@ -272,6 +276,7 @@ impl Placement for Nginx {
     fn memory_bytes(&self) -> usize {
         self.points.memory_bytes()
             + self.effective.as_ref().map_or(0, |e| e.capacity() * 4)
+            + self.ends.capacity() * 8
             + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
