@@ -78,8 +78,8 @@ pub(crate) fn thousands(n: u64) -> String {
 }
 
 impl Algorithm {
-    /// Whether node weights change the placement (otherwise only weight 1 is accepted, or,
-    /// for libmemcached's plain ketama, weights are ignored as the real client ignores them).
+    /// Whether node weights change the placement (otherwise only weight 1 is accepted).
+    /// libmemcached's plain ketama counts: a weight > 1 switches it to weighted ketama.
     pub fn weighted(self) -> bool {
         !matches!(
             self,
@@ -88,7 +88,6 @@ impl Algorithm {
                 | Algorithm::Maglev
                 | Algorithm::MultiProbe
                 | Algorithm::Modulo
-                | Algorithm::LibmemcachedKetama
         )
     }
 
@@ -151,14 +150,18 @@ impl Options {
                 self.config.vnodes
             ),
             Algorithm::Libketama => format!(
-                "last.fm's libketama: 160 MD5 points per server (scaled by weight), labels \"host:port-i\", on {space}."
+                "last.fm's libketama: 160 MD5 points per server (scaled by weight), labels \"host:port-i\", on {space}; \
+                 at most 18723 points (its shared-memory segment)."
             ),
             Algorithm::LibmemcachedWeighted => format!(
                 "libmemcached's weighted ketama: MD5 points per server by weight (the port left out of labels when \
                  it is 11211), on {space}."
             ),
             Algorithm::LibmemcachedKetama => {
-                format!("libmemcached's ketama: 100 MD5 points per server, weights ignored, on {space}.")
+                format!(
+                    "libmemcached's ketama: 100 MD5 points per server on {space}; a server of weight > 1 switches \
+                     libmemcached to weighted ketama."
+                )
             }
             Algorithm::RedisCluster => format!(
                 "Redis Cluster: {space} (CRC16 of the key or its {{tag}}); each master owns slot ranges, which \

@@ -28,6 +28,10 @@ use std::collections::BTreeMap;
 const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 /// libketama keeps a server's address in `char ip[22]`.
 const LIBKETAMA_MAX_NAME: usize = 21;
+/// libketama copies its continuum into one SysV shared-memory segment of `MC_SHMSIZE` =
+/// 524288 bytes (ketama.h): an int and a time_t padded to 36 bytes, then 28-byte `mcs`
+/// entries (ketama.c `ketama_create_continuum`). More points write past the segment.
+const LIBKETAMA_MAX_POINTS: u64 = (524_288 - 36) / 28;
 const MEMCACHED_DEFAULT_PORT: u16 = 11211;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,6 +65,10 @@ pub(crate) struct Continuum {
     down: DownSet,
     /// While a node is down (libmemcached, Cassandra): the continuum of the live nodes.
     live: Option<Box<Rebuilt>>,
+    /// libmemcached-ketama switched to weighted ketama: adding a server of weight > 1 sets
+    /// the flag (hosts.cc `server_add`, `memcached_server_push`), and nothing clears it, so
+    /// the live continuum keeps the full list's.
+    weighted: bool,
 }
 
 impl Continuum {
@@ -87,6 +95,7 @@ impl Continuum {
             tokens,
             down: DownSet::default(),
             live: None,
+            weighted: false,
         };
         continuum.rebuild(nodes)?;
         Ok(continuum)
@@ -94,9 +103,17 @@ impl Continuum {
 
     /// Makes the continuum for `specs`, or leaves everything as it was on error.
     fn rebuild(&mut self, specs: Vec<NodeSpec>) -> Result<(), Error> {
+        self.rebuild_with(specs, None)
+    }
+
+    /// `weighted`: libmemcached-ketama's switch, else decided by `specs`' weights.
+    fn rebuild_with(&mut self, specs: Vec<NodeSpec>, weighted: Option<bool>) -> Result<(), Error> {
         let kind = self.kind;
         let mut nodes = new_nodes(specs, 0, |spec| kind.check(spec))?;
-        let mut counts = self.kind.point_counts(&nodes)?;
+        let weighted =
+            kind == Kind::LibmemcachedKetama && weighted.unwrap_or_else(|| nodes.iter().any(|n| n.weight > 1.0));
+        let points_kind = if weighted { Kind::LibmemcachedWeighted } else { kind };
+        let mut counts = points_kind.point_counts(&nodes)?;
         for (node, count) in nodes.iter().zip(counts.iter_mut()) {
             if let Some(tokens) = self.tokens.get(&node.name) {
                 *count = explicit_count(node, tokens)?;
@@ -104,12 +121,22 @@ impl Continuum {
         }
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
         limits::check("points on the continuum", total, limits::MAX_CONTINUUM_POINTS)?;
+        if kind == Kind::Libketama && total > LIBKETAMA_MAX_POINTS {
+            return Err(Error::TooLarge {
+                what: format!(
+                    "a libketama continuum (its shared-memory segment, MC_SHMSIZE = 524288 bytes, holds \
+                     {LIBKETAMA_MAX_POINTS} points; the real library writes past it and crashes or corrupts memory): points"
+                ),
+                max: LIBKETAMA_MAX_POINTS,
+                got: total,
+            });
+        }
         let mut entries: Vec<(u64, u32)> = Vec::with_capacity(total as usize);
         for (idx, (node, &count)) in nodes.iter_mut().zip(&counts).enumerate() {
             node.points = count;
             match self.tokens.get(&node.name) {
                 Some(tokens) => entries.extend(tokens.iter().map(|&t| (cassandra::position(t), idx as u32))),
-                None => self.kind.push_points(&node.name, count, idx as u32, &mut entries),
+                None => points_kind.push_points(&node.name, count, idx as u32, &mut entries),
             }
         }
         let name = |owner: u32| nodes[owner as usize].name.as_str();
@@ -126,6 +153,7 @@ impl Continuum {
         }
         self.points.set(&entries);
         self.nodes = nodes;
+        self.weighted = weighted;
         Ok(())
     }
 
@@ -141,9 +169,10 @@ impl Continuum {
             return Ok(());
         }
         let template = Continuum { nodes: Vec::new(), down: DownSet::default(), live: None, ..self.clone() };
+        let weighted = self.weighted;
         self.live = Rebuilt::build(&self.nodes, &self.down, |specs| {
             let mut live = template;
-            live.rebuild(specs)?;
+            live.rebuild_with(specs, Some(weighted))?;
             Ok(Box::new(live) as Box<dyn Placement>)
         })?
         .map(Box::new);
@@ -201,10 +230,17 @@ impl Kind {
                 spec.name,
                 spec.name.len()
             ))),
-            Kind::Libketama | Kind::LibmemcachedWeighted if spec.weight.fract() != 0.0 => Err(Error::InvalidOption(
-                format!("{} weights are whole numbers (got {})", self.algorithm().name(), spec.weight),
-            )),
-            Kind::Libketama | Kind::LibmemcachedWeighted if spec.weight > f64::from(u32::MAX) => {
+            // libmemcached-ketama too: its uint32 weights switch it to weighted ketama above 1.
+            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama if spec.weight.fract() != 0.0 => {
+                Err(Error::InvalidOption(format!(
+                    "{} weights are whole numbers (got {})",
+                    self.algorithm().name(),
+                    spec.weight
+                )))
+            }
+            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama
+                if spec.weight > f64::from(u32::MAX) =>
+            {
                 Err(Error::InvalidOption(format!(
                     "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {})",
                     self.algorithm().name(),
@@ -334,18 +370,29 @@ fn md5_word(bytes: &[u8], word: usize) -> u64 {
     u64::from(le_word(&md5::Md5::digest(bytes), word))
 }
 
-/// `host:port` (port 11211 when absent), as libmemcached's server list takes it.
+/// `host:port` as libmemcached stores it: no port or port 0 is 11211
+/// (`memcached_server_add_with_weight`); a unix socket, a host starting with '/', is port 0
+/// whatever port follows (`memcached_server_add_unix_socket`; server_list.cc
+/// `memcached_server_list_append_with_weight`).
 fn host_port(name: &str) -> Result<(&str, u16), Error> {
-    match name.rsplit_once(':') {
-        Some((host, port)) if !host.is_empty() => port
-            .parse()
-            .map(|port| (host, port))
-            .map_err(|_| Error::InvalidOption(format!("{name:?}: the port after ':' must be a number from 0 to 65535"))),
-        _ => Ok((name, MEMCACHED_DEFAULT_PORT)),
-    }
+    let (host, port) = match name.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() => (
+            host,
+            port.parse().map_err(|_| {
+                Error::InvalidOption(format!("{name:?}: the port after ':' must be a number from 0 to 65535"))
+            })?,
+        ),
+        _ => (name, MEMCACHED_DEFAULT_PORT),
+    };
+    Ok(match port {
+        _ if host.starts_with('/') => (host, 0),
+        0 => (host, MEMCACHED_DEFAULT_PORT),
+        port => (host, port),
+    })
 }
 
-/// libmemcached's point label without the `-i`: `host` on port 11211, else `host:port`.
+/// libmemcached's point label without the `-i` (hosts.cc `update_continuum`): `host` on
+/// port 11211, else `host:port` (`/path:0` for a unix socket).
 fn memcached_label_prefix(name: &str) -> String {
     match host_port(name) {
         Ok((host, MEMCACHED_DEFAULT_PORT)) => host.to_string(),
@@ -479,6 +526,9 @@ mod tests {
         assert_eq!(memcached_label_prefix("10.0.1.1"), "10.0.1.1");
         assert_eq!(memcached_label_prefix("10.0.1.2:11212"), "10.0.1.2:11212");
         assert!(host_port("cache:port").is_err());
+        assert_eq!(memcached_label_prefix("10.0.1.1:0"), "10.0.1.1");
+        assert_eq!(memcached_label_prefix("/tmp/a.sock"), "/tmp/a.sock:0");
+        assert_eq!(memcached_label_prefix("/tmp/a.sock:11212"), "/tmp/a.sock:0");
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //!   becomes a Redis Cluster placement with exactly those slot ranges, masters named
 //!   `ip:port`; failed masters are down, so their slots are unavailable.
 //! - [`from_memcached_servers`]: a memcached server list (`host:port` or `host:port weight`
-//!   lines, as libketama's server file, libmemcached and twemproxy list them) for libketama
-//!   and libmemcached.
+//!   lines, as libmemcached and twemproxy list them) for libmemcached, or libketama's server
+//!   file, read exactly as libketama reads it ([`parse_libketama_servers`]).
 //!
 //! Malformed text gets [`Error::Parse`] naming the line and what is wrong; nothing partial
 //! is built. The text is at most [`MAX_IMPORT_BYTES`] long.
@@ -266,11 +266,12 @@ pub struct MemcachedServer {
     pub weight: u32,
 }
 
-/// Reads a memcached server list: one server a line, `host:port` (or a bare `host`),
-/// `host:port weight`
-/// (libketama's server file, tab or spaces) or `host:port:weight` (twemproxy's `servers:`
-/// entries, with or without the leading `- `). Blank lines and `#` comments are skipped.
-/// Weights are whole numbers ≥ 1 (default 1). Errors name the line.
+/// Reads a memcached server list for libmemcached: one server a line, `host:port` (or a bare
+/// `host`, or a unix socket's `/path`), `host:port weight` (tab or spaces) or
+/// `host:port:weight` (twemproxy's `servers:` entries, with or without the leading `- `).
+/// Blank lines and `#` comments are skipped. Weights are whole numbers ≥ 1 (default 1).
+/// Errors name the line. libketama's server file has stricter rules:
+/// [`parse_libketama_servers`].
 pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error> {
     check_size(text)?;
     let mut servers: Vec<MemcachedServer> = Vec::new();
@@ -329,8 +330,106 @@ pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
     Ok(servers)
 }
 
-/// A libketama or libmemcached placement from a memcached server list (see
-/// [`parse_memcached_servers`]), servers in the order listed.
+/// The longest line libketama reads at once: `fgets(sline, 127, fi)` (ketama.c
+/// `read_server_definitions`); the rest of a longer line is read as the next line.
+const LIBKETAMA_LINE: usize = 126;
+
+/// Reads libketama's server file exactly as libketama does (RJ/ketama `ketama.c`,
+/// `read_server_definitions` and `read_server_line`), or refuses it where libketama refuses
+/// it, naming the line:
+///
+/// - a line is `address<spaces or tabs>weight`; a line starting with `#`, an empty line and
+///   a last line of one character are skipped; a `#` anywhere else is no comment;
+/// - the weight token loses its **last character** (libketama expects it to be the `\n`),
+///   then is read by `strtol`: so `600` on a last line without a newline is 60, and
+///   `600 # box` or `600 ` (a trailing comment or space) is 60 too; `600\r\n` stays 600;
+/// - a line without a weight (even blank but for spaces), a weight that is 0 or not a
+///   number refuse the whole file;
+/// - lines over 126 bytes are read in pieces of 126, each piece a line.
+///
+/// Weights above 4294967295 and negative ones (libketama takes them as huge unsigned
+/// values) are refused too.
+pub fn parse_libketama_servers(text: &str) -> Result<Vec<MemcachedServer>, Error> {
+    check_size(text)?;
+    let mut servers: Vec<MemcachedServer> = Vec::new();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut rest = text.as_bytes();
+    let mut line = 1;
+    while !rest.is_empty() {
+        let take = rest.iter().position(|&b| b == b'\n').map_or(rest.len(), |i| i + 1).min(LIBKETAMA_LINE);
+        let (piece, after) = rest.split_at(take);
+        rest = after;
+        let this_line = line;
+        line += piece.iter().filter(|&&b| b == b'\n').count();
+        // C strings: a NUL ends the line.
+        let piece = &piece[..piece.iter().position(|&b| b == 0).unwrap_or(piece.len())];
+        if piece.len() < 2 || piece[0] == b'#' {
+            continue;
+        }
+        let mut tokens = piece.split(|&b| b == b' ' || b == b'\t').filter(|t| !t.is_empty());
+        let fail = |why: String| parse_error(this_line, format!("{why}: libketama refuses the whole file"));
+        let Some(address) = tokens.next() else {
+            return Err(parse_error(this_line, "a line of only spaces and tabs: libketama crashes on it (strtok finds no token)"));
+        };
+        let Some(weight) = tokens.next() else {
+            return Err(fail(format!("no weight after {:?} (\"Unable to find delimiter\")", String::from_utf8_lossy(address))));
+        };
+        // strncpy(mem, tok, strlen(tok) - 1): the last character is dropped.
+        let kept = &weight[..weight.len() - 1];
+        let shown = String::from_utf8_lossy(weight);
+        let memory = match strtol(kept) {
+            None => return Err(fail(format!("the weight {shown:?} read without its last character is not a number (\"Invalid memory value\")"))),
+            Some(0) => return Err(fail(format!("the weight {shown:?} read without its last character is 0"))),
+            Some(m) if m < 0 => {
+                return Err(parse_error(this_line, format!("the weight {shown:?} is negative: libketama takes it as a huge unsigned number")))
+            }
+            Some(m) => m,
+        };
+        let weight = u32::try_from(memory).map_err(|_| {
+            parse_error(this_line, format!("the weight {shown:?} is over {} (ringlab's largest weight here)", u32::MAX))
+        })?;
+        let address = String::from_utf8_lossy(address).into_owned();
+        if let Some(other) = seen.insert(address.clone(), this_line) {
+            return Err(parse_error(this_line, format!("{address} is already listed on line {other}")));
+        }
+        crate::limits::check_nodes(servers.len() + 1)?;
+        servers.push(MemcachedServer { line: this_line, address, weight });
+    }
+    if servers.is_empty() {
+        return Err(parse_error(1, "no server in the file (libketama: \"No valid server definitions\")"));
+    }
+    Ok(servers)
+}
+
+/// C's `strtol(s, &end, 10)` where only `end == s` (no digits) and overflow fail.
+fn strtol(s: &[u8]) -> Option<i64> {
+    let mut i = s.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')).count();
+    let negative = match s.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let digits: Vec<u8> = s[i..].iter().take_while(|b| b.is_ascii_digit()).copied().collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let magnitude: i128 = digits.iter().try_fold(0i128, |acc, &d| {
+        let v = acc * 10 + i128::from(d - b'0');
+        (v <= i128::from(i64::MAX) + 1).then_some(v)
+    })?;
+    let value = if negative { -magnitude } else { magnitude };
+    i64::try_from(value).ok()
+}
+
+/// A libketama or libmemcached placement from a memcached server list, servers in the
+/// order listed: for libketama its server file ([`parse_libketama_servers`]), for
+/// libmemcached a server list ([`parse_memcached_servers`]).
 ///
 /// ```
 /// use ringlab::algo::{import::from_memcached_servers, Algorithm};
@@ -346,7 +445,11 @@ pub fn from_memcached_servers(text: &str, algorithm: Algorithm) -> Result<Cluste
             algorithm.name()
         )));
     }
-    let servers = parse_memcached_servers(text)?;
+    let servers = if algorithm == Algorithm::Libketama {
+        parse_libketama_servers(text)?
+    } else {
+        parse_memcached_servers(text)?
+    };
     let spec = |s: &MemcachedServer| NodeSpec::new(s.address.clone()).weight(f64::from(s.weight));
     // What the algorithm refuses of one server (a libketama address over 21 bytes, a
     // fractional weight...), named by its line.

@@ -71,9 +71,18 @@ pub fn libmemcached() -> usize {
             "ketama" => Algorithm::LibmemcachedKetama,
             other => panic!("unknown mode {other}"),
         };
+        // The servers as given to the library: port 0 as given, a unix socket as its path, a
+        // parsed list's weight 0 (none written) as 1.
         let servers: Vec<NodeSpec> = list(&case["servers"])
             .iter()
-            .map(|sv| NodeSpec::new(format!("{}:{}", s(&sv["host"]), sv["port"])).weight(sv["weight"].as_f64().unwrap()))
+            .map(|sv| {
+                let name = if sv.get("unix").is_some() {
+                    s(&sv["host"]).to_string()
+                } else {
+                    format!("{}:{}", s(&sv["host"]), sv["port"])
+                };
+                NodeSpec::new(name).weight(sv["weight"].as_f64().unwrap().max(1.0))
+            })
             .collect();
         let cluster = Cluster::new(Options::new(algorithm), servers.clone()).unwrap();
         let counts: Vec<u64> = cluster.nodes().iter().map(|n| u64::from(n.points)).collect();
@@ -93,10 +102,37 @@ pub fn libmemcached() -> usize {
     checked
 }
 
-/// libketama's C code: point counts per server and the server of every key.
+/// libketama's C code: point counts per server and the server of every key; its shared-memory
+/// limit (a continuum that does not fit is refused).
 pub fn libketama() -> usize {
     let f = parse(KETAMA);
     let mut checked = 0;
+    let shm = &f["shm"];
+    for case in list(&shm["cases"]) {
+        let servers: Vec<NodeSpec> =
+            list(&case["servers"]).iter().map(|sv| NodeSpec::new(s(&sv["name"])).weight(sv["weight"].as_f64().unwrap())).collect();
+        let built = Cluster::new(Options::new(Algorithm::Libketama), servers);
+        let fits = u(&shm["header_bytes"]) + u(&shm["entry_bytes"]) * u(&case["points"]) <= u(&shm["segment_bytes"]);
+        assert_eq!(case["fits"].as_bool().unwrap(), fits);
+        match built {
+            Ok(cluster) => {
+                assert!(fits, "{} points do not fit libketama's segment", u(&case["points"]));
+                assert_eq!(cluster.arcs().unwrap().point_count() as u64, u(&case["points"]));
+                for k in list(&case["keys"]) {
+                    assert_eq!(cluster.locate(s(&k["key"])).unwrap(), s(&k["server"]), "key {:?}", k["key"]);
+                    checked += 1;
+                }
+            }
+            Err(e) => {
+                assert!(!fits, "{} points fit, yet: {e}", u(&case["points"]));
+                assert_eq!(e.code(), "too-large");
+                let text = e.to_string();
+                assert!(text.contains(&format!("at most {}", u(&shm["max_points"]))), "{text}");
+                assert!(text.contains(&format!("got {}", u(&case["points"]))) && text.contains("MC_SHMSIZE"), "{text}");
+                checked += 1;
+            }
+        }
+    }
     for case in list(&f["cases"]) {
         let servers: Vec<NodeSpec> =
             list(&case["servers"]).iter().map(|sv| NodeSpec::new(s(&sv["name"])).weight(sv["weight"].as_f64().unwrap())).collect();

@@ -50,6 +50,26 @@ CASES = [("weighted", TIE), ("weighted", TIE[::-1]), ("ketama", TIE), ("ketama",
          ("weighted", S29), ("weighted", W10),
          ("ketama", S1), ("ketama", S3), ("ketama", S7), ("ketama", S10)]
 
+# Servers as a client adds them beyond host:port:weight (first 1,000 keys each):
+# * ketama mode with weights > 1: adding one switches libmemcached to weighted ketama
+#   (hosts.cc server_add(), memcached_server_push(): memcached_set_weighted_ketama);
+# * port 0 means 11211 (memcached_server_add_with_weight(); server_list.cc for lists);
+# * unix sockets (memcached_server_add_unix_socket_with_weight()) keep port 0, so their
+#   label is "path:0-i"; so does a '/' host in a parsed list, whatever port it names;
+# * ("parse", LIST): memcached_servers_parse(LIST) then memcached_server_push().
+SWITCH = [("10.0.0.1", 11211, 2), ("10.0.0.2", 11211, 1)]
+PORT0 = [("10.0.0.1", 0, 1), ("10.0.0.2", 0, 1), ("10.0.0.3", 11212, 1)]
+SOCKETS = [("unix", "/tmp/a.sock", 1), ("unix", "/var/run/memcached/b.sock", 1), ("10.0.1.1", 11211, 1)]
+SOCKETS_W = [("unix", "/tmp/a.sock", 3), ("10.0.1.1", 0, 1), ("10.0.1.2", 11212, 1)]
+PARSE_PORT0 = ("parse", "10.0.0.1:0,10.0.0.2:0,10.0.0.3:11212")
+PARSE_SOCKETS = ("parse", "/tmp/a.sock,/tmp/b.sock:11212,10.0.1.1:11211")
+PARSE_WEIGHTS = ("parse", "10.0.0.1:11211 3,10.0.0.2:11212 1,10.0.0.3:0:7")
+EXTRA_CASES = [("ketama", SWITCH), ("weighted", SWITCH), ("ketama", MIXED), ("ketama", LIBKETAMA),
+               ("ketama", PORT0), ("weighted", PORT0), ("ketama", SOCKETS), ("weighted", SOCKETS),
+               ("ketama", SOCKETS_W), ("ketama", [PARSE_PORT0]), ("weighted", [PARSE_PORT0]),
+               ("ketama", [PARSE_SOCKETS]), ("weighted", [PARSE_SOCKETS]), ("ketama", [PARSE_WEIGHTS])]
+EXTRA_KEYS = 1000
+
 DIST_NAMES = {2: "MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA",
               5: "MEMCACHED_DISTRIBUTION_CONSISTENT_WEIGHTED"}
 
@@ -71,10 +91,11 @@ def le32(b, off=0):
 def weighted_points(servers):
     """pointer_per_server = floor((float) pct * 160 / 4 * (float) live_servers + 1e-10F) * 4,
     every step in single precision (pct = (float) weight / (float) total_weight)."""
-    total = sum(w for _, _, w in servers)
+    total = sum(s[2] for s in servers)
     n = len(servers)
     out = []
-    for _, _, w in servers:
+    for s in servers:
+        w = s[2]
         pct = f32(f32(w) / f32(total))
         x = f32(pct * 160)
         x = f32(x / 4)
@@ -84,21 +105,59 @@ def weighted_points(servers):
     return out
 
 
+def parse_list(text):
+    """memcached_servers_parse() (parse.cc): comma-separated, "host:port", then a weight after
+    ' ' or ':'; no port gives port 0."""
+    out = []
+    for item in text.split(","):
+        item = item.lstrip()
+        host, _, rest = item.partition(":")
+        port, weight = 0, 0
+        if rest:
+            digits = rest.split(" ")[0].split(":")[0]
+            port = int(digits or 0)
+            tail = rest[len(digits):]
+            if tail[:1] in (" ", ":"):
+                weight = int(tail[1:])
+        out.append(("parsed", host, port, weight))
+    return out
+
+
+def stored(servers):
+    """(host, port, weight, pushed) as the library keeps each server: add_with_weight turns
+    port 0 into 11211; a unix socket, and a parsed '/' host, keep port 0 (server_list.cc);
+    weight 0 is 1 (instance.cc _server_init)."""
+    out = []
+    for s in servers:
+        if s[0] == "parse":
+            for _, host, port, weight in parse_list(s[1]):
+                port = 0 if host.startswith("/") else (port or 11211)
+                out.append((host, port, weight or 1, True))
+        elif s[0] == "unix":
+            out.append((s[1], 0, s[2] or 1, False))
+        else:
+            out.append((s[0], s[1] or 11211, s[2] or 1, False))
+    return out
+
+
 def model(mode, servers):
+    servers = stored(servers)
     points = []
-    if mode == "weighted":
+    # Weighted ketama: asked for, or switched on by a server of weight > 1 added under a
+    # consistent distribution (server_add()) or pushed from a list (memcached_server_push()).
+    if mode == "weighted" or any(w > 1 for _, _, w, _ in servers):
         per = weighted_points(servers)
-        for idx, ((host, port, _), count) in enumerate(zip(servers, per)):
+        for idx, ((host, port, _, _), count) in enumerate(zip(servers, per)):
             for i in range(count // 4):
                 d = hashlib.md5(label(host, port, i)).digest()
                 points.extend((le32(d, 4 * x), idx) for x in range(4))
     else:
         per = [100] * len(servers)
-        for idx, (host, port, _) in enumerate(servers):
+        for idx, (host, port, _, _) in enumerate(servers):
             for i in range(100):
                 points.append((le32(hashlib.md5(label(host, port, i)).digest()), idx))
     points.sort()  # continuum_item_cmp: by value, then by server index
-    return per, points
+    return per, points, servers
 
 
 def locate(points, nservers, key):
@@ -133,14 +192,17 @@ def tie_keys(points, count=4):
 
 # ------------------------------------------------------------------ the real library
 def run(mode, servers, keys):
-    args = [BIN, mode] + ["%s:%d:%d" % s for s in servers]
+    args = [BIN, mode] + ["%s:%s" % (s[0], s[1]) if s[0] == "parse" else "%s:%s:%d" % s for s in servers]
     stdin = "".join(k.encode("utf-8").hex() + "\n" for k in keys)
     out = subprocess.run(args, input=stdin, capture_output=True, text=True, check=True).stdout
-    version, behaviours, idx, by_key, cont = None, None, [], [], []
+    version, behaviours, idx, by_key, cont, names = None, None, [], [], [], []
     for line in out.splitlines():
         tag, _, rest = line.partition(" ")
         if tag == "V":
             version = rest
+        elif tag == "N":
+            host, port = rest.rsplit(" ", 1)
+            names.append((host, int(port)))
         elif tag == "B":
             behaviours = [int(x) for x in rest.split()]
         elif tag == "K":
@@ -153,35 +215,53 @@ def run(mode, servers, keys):
     assert len(idx) == len(keys) == len(by_key)
     for i, j in zip(idx, by_key):
         assert j is None or i == j, "memcached_server_by_key disagrees with generate_hash"
-    return version, behaviours, idx, cont
+    return version, behaviours, idx, cont, names
 
 
 def main():
     keys = all_keys()
     cases, continua = [], []
     version = None
-    for mode, servers in CASES:
-        per, points = model(mode, servers)
-        case_keys = keys + tie_keys(points) if servers in (TIE, TIE[::-1]) else keys
-        version, beh, idx, cont = run(mode, servers, case_keys)
+    for n, (mode, servers) in enumerate(CASES + EXTRA_CASES):
+        per, points, kept = model(mode, servers)
+        if n >= len(CASES):
+            case_keys = keys[:EXTRA_KEYS]
+        else:
+            case_keys = keys + tie_keys(points) if servers in (TIE, TIE[::-1]) else keys
+        version, beh, idx, cont, names = run(mode, servers, case_keys)
         dist, weighted, hash_, ketama_hash = beh
-        assert weighted == (mode == "weighted") and hash_ == 1, beh  # 1 = MEMCACHED_HASH_MD5
+        switched = mode == "weighted" or any(w > 1 for _, _, w, _ in kept)
+        assert weighted == switched and hash_ == 1, beh  # 1 = MEMCACHED_HASH_MD5
+        assert names == [(h, p) for h, p, _, _ in kept], (names, kept)
         assert cont == points, "continuum differs from the model (%s, %r)" % (mode, servers)
         for k, i in zip(case_keys, idx):
-            assert locate(points, len(servers), k.encode("utf-8")) == i, (mode, servers, k)
-        counts = [sum(1 for _, i in cont if i == s) for s in range(len(servers))]
+            assert locate(points, len(kept), k.encode("utf-8")) == i, (mode, servers, k)
+        counts = [sum(1 for _, i in cont if i == s) for s in range(len(kept))]
         assert counts == per
         log("libmemcached %-8s %2d servers: %5d points %s; %d keys; model agrees"
-            % (mode, len(servers), len(cont), per, len(case_keys)))
-        srv = [{"host": h, "port": p, "weight": w} for h, p, w in servers]
+            % (mode, len(kept), len(cont), per, len(case_keys)))
+        if servers and servers[0][0] == "parse":
+            # The list as written; "servers" as the library keeps them (names, ports) with
+            # the weight each item gives (0 when none).
+            extra = {"parse": servers[0][1]}
+            srv = [{"host": h, "port": p, "weight": w} for _, h, p, w in parse_list(servers[0][1])]
+            for sv, (h, p) in zip(srv, names):
+                sv["stored_port"] = p
+        else:
+            extra = {}
+            srv = [{"host": sv[1], "port": 0, "weight": sv[2], "unix": True} if sv[0] == "unix"
+                   else {"host": sv[0], "port": sv[1], "weight": sv[2]} for sv in servers]
+            for sv, (h, p) in zip(srv, names):
+                if p != sv["port"]:
+                    sv["stored_port"] = p
         if servers in (TIE, TIE[::-1]):
             winners = {i for k, i in zip(case_keys, idx) if k.startswith("tie-key-")}
             assert winners == {0}, winners  # equal points: the lower server index wins
-        cases.append({"mode": mode, "servers": srv,
-                      "keys": [{"key": k, "server": i} for k, i in zip(case_keys, idx)]})
-        continua.append({"mode": mode, "distribution": DIST_NAMES.get(dist, str(dist)),
-                         "servers": srv, "points_per_server": per,
-                         "points": [[v, i] for v, i in cont]})
+        cases.append(dict(mode=mode, **extra, servers=srv,
+                          keys=[{"key": k, "server": i} for k, i in zip(case_keys, idx)]))
+        continua.append(dict(mode=mode, distribution=DIST_NAMES.get(dist, str(dist)),
+                             ketama_weighted=bool(weighted), **extra, servers=srv,
+                             points_per_server=per, points=[[v, i] for v, i in cont]))
     produced_by = "libmemcached %s (Debian package libmemcached-dev %s, libmemcached11 %s)" % (
         version, deb_version("libmemcached-dev"), deb_version("libmemcached11"))
     write_fixture("libmemcached.json", {
@@ -191,8 +271,13 @@ def main():
                  "weighted: DISTRIBUTION=CONSISTENT_KETAMA then KETAMA_WEIGHTED=1 (which sets "
                  "HASH=KETAMA_HASH=MD5 and the distribution to CONSISTENT_WEIGHTED). ketama: "
                  "DISTRIBUTION=CONSISTENT_KETAMA, KETAMA_WEIGHTED=0, HASH=MD5 (KETAMA_HASH=MD5 "
-                 "too, unused), then DISTRIBUTION again to rebuild the continuum; weights are "
-                 "ignored (100 points each). See tests/real/README.md.",
+                 "too, unused), all set before the servers are added; weights of 1 give 100 "
+                 "points each, and adding a server of weight > 1 switches to weighted ketama "
+                 "(ketama_weighted in libmemcached_continuum.json). Servers are added with "
+                 "memcached_server_add_with_weight (port 0 is stored as 11211, stored_port), "
+                 "memcached_server_add_unix_socket_with_weight (unix: port 0), or, with "
+                 "'parse', memcached_servers_parse + memcached_server_push. See "
+                 "tests/real/README.md.",
         "cases": cases})
     write_fixture("libmemcached_continuum.json", {
         "produced_by": produced_by,

@@ -43,8 +43,9 @@ CREATED_POLICY=""
 
 cleanup() {
   local rc=$?
-  # Stop only the redis-server processes this run started (their pids are in the pidfile).
-  if [ -s "$REDIS_PIDFILE" ]; then
+  # Stop only the redis-server processes this run started (their pids are in the pidfile),
+  # so not when this run started none: another run may be using the pidfile.
+  if { wants redis || wants redis_nodes; } && [ -s "$REDIS_PIDFILE" ]; then
     while read -r pid; do
       if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
         log "stopping leftover redis-server pid $pid"

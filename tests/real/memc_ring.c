@@ -1,6 +1,9 @@
 /* memc_ring: asks the real libmemcached which server each key maps to.
  *
- * usage: memc_ring weighted|ketama HOST:PORT:WEIGHT... < keys
+ * usage: memc_ring weighted|ketama SERVER... < keys
+ *   SERVER: HOST:PORT:WEIGHT  memcached_server_add_with_weight()
+ *           unix:PATH:WEIGHT  memcached_server_add_unix_socket_with_weight()
+ *           parse:LIST        memcached_servers_parse(LIST) + memcached_server_push()
  *   stdin:  one key a line, hex-encoded (an empty line is the empty key)
  *   stdout: "V <libmemcached version>"
  *           "B <distribution> <ketama_weighted> <hash> <ketama_hash>"   (behaviours as set)
@@ -39,7 +42,7 @@ static int hexval(int c) {
 
 int main(int argc, char **argv) {
   if (argc < 3 || (strcmp(argv[1], "weighted") && strcmp(argv[1], "ketama"))) {
-    fprintf(stderr, "usage: memc_ring weighted|ketama HOST:PORT:WEIGHT... < hexkeys\n");
+    fprintf(stderr, "usage: memc_ring weighted|ketama SERVER... < hexkeys\n");
     return 2;
   }
   int weighted = !strcmp(argv[1], "weighted");
@@ -47,34 +50,11 @@ int main(int argc, char **argv) {
   if (!memc) die("memcached_create", NULL, MEMCACHED_FAILURE);
   memcached_return_t rc;
 
-  /* Servers first: memcached_server_add_with_weight() turns weighted ketama on by itself
-   * for any weight > 1 (src/libmemcached/hosts.cc server_add()); the behaviours set after
-   * the servers decide the final mode, and each set rebuilds the continuum. */
-  char **hosts = calloc(argc, sizeof(char *));
-  unsigned *ports = calloc(argc, sizeof(unsigned));
-  for (int i = 2; i < argc; i++) {
-    char *spec = strdup(argv[i]);
-    char *w = strrchr(spec, ':');
-    if (!w) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
-    *w++ = 0;
-    char *p = strrchr(spec, ':');
-    if (!p) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
-    *p++ = 0;
-    hosts[i - 2] = spec;
-    ports[i - 2] = (unsigned) atoi(p);
-    rc = memcached_server_add_with_weight(memc, spec, (in_port_t) atoi(p), (uint32_t) atoi(w));
-    if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_with_weight", memc, rc);
-  }
-  int nservers = argc - 2;
-
-  if (weighted) {
-    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_DISTRIBUTION,
-                                MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA);
-    if (rc != MEMCACHED_SUCCESS) die("DISTRIBUTION", memc, rc);
-    /* Sets HASH and KETAMA_HASH to MD5 and the distribution to CONSISTENT_WEIGHTED. */
-    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED, 1);
-    if (rc != MEMCACHED_SUCCESS) die("KETAMA_WEIGHTED", memc, rc);
-  } else {
+  /* weighted: servers first, then the behaviours (KETAMA_WEIGHTED=1 decides the mode).
+   * ketama: the behaviours first, as a client configures itself before adding servers;
+   * adding a server of weight > 1 then turns weighted ketama on by itself
+   * (src/libmemcached/hosts.cc server_add(), memcached_server_push()). */
+  if (!weighted) {
     rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_DISTRIBUTION,
                                 MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA);
     if (rc != MEMCACHED_SUCCESS) die("DISTRIBUTION", memc, rc);
@@ -86,13 +66,48 @@ int main(int argc, char **argv) {
     if (rc != MEMCACHED_SUCCESS) die("KETAMA_HASH", memc, rc);
     rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_HASH, MEMCACHED_HASH_MD5);
     if (rc != MEMCACHED_SUCCESS) die("HASH", memc, rc);
-    /* Setting a hash does not rebuild the continuum; setting the distribution does. */
+  }
+
+  for (int i = 2; i < argc; i++) {
+    char *spec = strdup(argv[i]);
+    if (!strncmp(spec, "parse:", 6)) {
+      memcached_server_list_st list = memcached_servers_parse(spec + 6);
+      if (!list) die("memcached_servers_parse", NULL, MEMCACHED_INVALID_ARGUMENTS);
+      rc = memcached_server_push(memc, list);
+      if (rc != MEMCACHED_SUCCESS) die("memcached_server_push", memc, rc);
+      memcached_server_list_free(list);
+      continue;
+    }
+    char *w = strrchr(spec, ':');
+    if (!w) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
+    *w++ = 0;
+    if (!strncmp(spec, "unix:", 5)) {
+      rc = memcached_server_add_unix_socket_with_weight(memc, spec + 5, (uint32_t) atoi(w));
+      if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_unix_socket_with_weight", memc, rc);
+      continue;
+    }
+    char *p = strrchr(spec, ':');
+    if (!p) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
+    *p++ = 0;
+    rc = memcached_server_add_with_weight(memc, spec, (in_port_t) atoi(p), (uint32_t) atoi(w));
+    if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_with_weight", memc, rc);
+  }
+  uint32_t nservers = memcached_server_count(memc);
+
+  if (weighted) {
     rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_DISTRIBUTION,
                                 MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA);
     if (rc != MEMCACHED_SUCCESS) die("DISTRIBUTION", memc, rc);
+    /* Sets HASH and KETAMA_HASH to MD5 and the distribution to CONSISTENT_WEIGHTED. */
+    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED, 1);
+    if (rc != MEMCACHED_SUCCESS) die("KETAMA_WEIGHTED", memc, rc);
   }
 
   printf("V %s\n", memcached_lib_version());
+  for (uint32_t i = 0; i < nservers; i++) {
+    const memcached_instance_st *inst = memcached_server_instance_by_position(memc, i);
+    printf("N %s %u\n", memcached_server_name(inst), (unsigned) memcached_server_port(inst));
+  }
   printf("B %llu %llu %llu %llu\n",
          (unsigned long long) memcached_behavior_get(memc, MEMCACHED_BEHAVIOR_DISTRIBUTION),
          (unsigned long long) memcached_behavior_get(memc, MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED),
@@ -115,10 +130,8 @@ int main(int argc, char **argv) {
     const memcached_instance_st *inst = memcached_server_by_key(memc, key, len, &rc);
     if (rc == MEMCACHED_SUCCESS && inst) {
       int found = -1;
-      for (int i = 0; i < nservers; i++) {
-        if (!strcmp(memcached_server_name(inst), hosts[i])
-            && memcached_server_port(inst) == ports[i] && found < 0)
-          found = i;
+      for (uint32_t i = 0; i < nservers && found < 0; i++) {
+        if (memcached_server_instance_by_position(memc, i) == inst) found = (int) i;
       }
       printf("S %d\n", found);
     } else {

@@ -92,7 +92,7 @@ session.beginKeys();
 session.pushKeys("user:1,120");
 const read: { keys: number; requests: number } = session.endKeys();
 const redis: Ring = Ring.fromRedisClusterNodes(kinds[0].example);
-const ketama: Ring = Ring.fromMemcachedServers("10.0.0.1:11211\n10.0.0.2:11211 2", "libketama");
+const ketama: Ring = Ring.fromMemcachedServers("10.0.0.1:11211 1\n10.0.0.2:11211 2\n", "libketama");
 const why: string = redis.downRule().text;
 for (const row of compared) {
   // A row is a report or the error that algorithm gave: `in` tells them apart.
