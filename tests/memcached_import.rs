@@ -102,3 +102,18 @@ fn libmemcached_server_lists() {
     }
     assert!(checked > 50_000, "{checked}");
 }
+
+/// A server the algorithm refuses is named by its line wherever it is in a long list; a list
+/// past the continuum's cap is refused as a whole.
+#[test]
+fn a_refused_server_is_named_by_its_line_in_a_long_list() {
+    let mut lines: Vec<String> = (0..2_500).map(|i| format!("10.0.{}.{}:11211", i / 250, i % 250)).collect();
+    lines[2_400] = lines[17].clone();
+    match from_memcached_servers(&lines.join("\n"), Algorithm::LibmemcachedWeighted) {
+        Err(ringlab::Error::Parse { line, message }) => assert_eq!((line, message.contains("10.0.0.17:11211")), (2_401, true), "{message}"),
+        other => panic!("{:?}", other.map(|c| c.nodes().len())),
+    }
+    let many: String = (0..16_384).map(|i| format!("10.{}.{}.1:11211\n", i / 256, i % 256)).collect();
+    let e = from_memcached_servers(&many, Algorithm::LibmemcachedKetama).err().map(|e| e.code());
+    assert_eq!(e, Some("too-large"));
+}

@@ -451,12 +451,28 @@ pub fn from_memcached_servers(text: &str, algorithm: Algorithm) -> Result<Cluste
         parse_memcached_servers(text)?
     };
     let spec = |s: &MemcachedServer| NodeSpec::new(s.address.clone()).weight(f64::from(s.weight));
-    // What the algorithm refuses of one server (a libketama address over 21 bytes, a
-    // fractional weight...), named by its line.
-    for server in &servers {
-        Cluster::new(Options::new(algorithm), [spec(server)]).map_err(|e| parse_error(server.line, e.to_string()))?;
+    let build = |n: usize| Cluster::new(Options::new(algorithm), servers[..n].iter().map(spec));
+    match build(servers.len()) {
+        // Past a cap of the whole list (points, servers): no one line is at fault.
+        Err(e @ (Error::TooLarge { .. } | Error::TooManyPoints { .. })) => Err(e),
+        // What the algorithm refuses of a server (a libketama address over 21 bytes, a name
+        // given twice...), named by its line: the last line of the shortest list that is
+        // refused. Halving finds it in a few builds (one build a line took seconds).
+        Err(_) => {
+            let (mut good, mut bad) = (0, servers.len());
+            while bad - good > 1 {
+                let mid = good + (bad - good) / 2;
+                if build(mid).is_ok() {
+                    good = mid;
+                } else {
+                    bad = mid;
+                }
+            }
+            let e = build(bad).err().map_or_else(String::new, |e| e.to_string());
+            Err(parse_error(servers[bad - 1].line, e))
+        }
+        built => built,
     }
-    Cluster::new(Options::new(algorithm), servers.iter().map(spec))
 }
 
 #[cfg(test)]
