@@ -57,7 +57,11 @@ impl Members {
 
 /// Weightless algorithms accept only weight 1; weighted ones any valid weight.
 pub(crate) fn weight_rule(algorithm: Algorithm) -> impl Fn(&NodeSpec) -> Result<(), Error> {
-    move |spec| if algorithm.weighted() { Ok(()) } else { super::unit_weight(algorithm, spec.weight) }
+    move |spec| match algorithm {
+        Algorithm::Rendezvous => super::rendezvous::check_weight(spec.weight),
+        _ if algorithm.weighted() => Ok(()),
+        _ => super::unit_weight(algorithm, spec.weight),
+    }
 }
 
 /// The `Placement` methods of an algorithm whose state keeps its nodes in a `members` field:

@@ -10,6 +10,24 @@ use super::members::{placement_basics, weight_rule, Members};
 use super::{Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
+/// The weights whose scores stay normal numbers for every `u` (`-ln u` is from about 2^-53
+/// to 45): past them a score overflows to infinity or loses its digits to zero, every node
+/// ties, and the first name wins every key.
+pub(crate) const WEIGHTS: std::ops::RangeInclusive<f64> = 1e-300..=1e290;
+
+pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
+    crate::ring::check_weight(weight)?;
+    if WEIGHTS.contains(&weight) {
+        Ok(())
+    } else {
+        Err(Error::InvalidOption(format!(
+            "rendezvous weights are from {:e} to {:e}: past them scores overflow or vanish and ties decide (got {weight:e})",
+            WEIGHTS.start(),
+            WEIGHTS.end()
+        )))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Rendezvous {
     hash: Hash,
@@ -70,5 +88,30 @@ impl Placement for Rendezvous {
     }
     fn lookup_cost(&self) -> u64 {
         2 * self.members.nodes.len().max(1) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::{Cluster, Options};
+
+    /// Equal weights split the keys evenly at both ends of the range; past it they are
+    /// refused (there every score is ∞ or 0 and the first name took 59% of the keys).
+    #[test]
+    fn extreme_equal_weights_still_split_evenly_and_past_them_are_refused() {
+        for w in [*WEIGHTS.start(), 1.0, *WEIGHTS.end()] {
+            let c = Cluster::new(Options::new(Algorithm::Rendezvous), [NodeSpec::new("a").weight(w), NodeSpec::new("b").weight(w)])
+                .unwrap();
+            let a = (0..20_000).filter(|i| c.locate(format!("key:{i}")).unwrap() == "a").count();
+            assert!((9_500..=10_500).contains(&a), "weight {w:e}: a has {a} of 20,000");
+        }
+        for w in [1e308, f64::MAX, 5e-324, 1e-310] {
+            let e = Cluster::new(Options::new(Algorithm::Rendezvous), [NodeSpec::new("a").weight(w)]).unwrap_err();
+            assert!(e.to_string().contains("rendezvous weights are from 1e-300 to 1e290"), "{e}");
+            let mut c = Cluster::new(Options::new(Algorithm::Rendezvous), ["a", "b"]).unwrap();
+            assert_eq!(c.set_weight("a", w).unwrap_err().code(), "invalid-option");
+            assert_eq!(c.nodes()[0].weight, 1.0);
+        }
     }
 }
