@@ -301,6 +301,11 @@ fn the_session_drives_a_change_and_undo_from_js() {
     let back = Session::from_link(s(&link)).unwrap();
     assert_eq!(back.link(), link);
     assert_eq!(code(Session::from_link(s("#ringlab=9"))), "invalid-option");
+    // Counts past a 32-bit usize (wasm's) are refused, as natively, not wrapped into range
+    // (4,294,969,296 wrapped is 2,000: the default key count).
+    assert_eq!(code(Session::from_link(s("#ringlab=2&k=4294969296"))), "too-large");
+    assert_eq!(code(Session::from_link(s("#ringlab=2&k=4294967296"))), "too-large");
+    assert_eq!(code(Session::from_link(s("#ringlab=2&r=4294967298"))), "invalid-option");
 }
 
 /// A Cassandra token layout given as `initial_token` lines: each key goes to the node whose
