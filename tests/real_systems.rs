@@ -36,6 +36,12 @@ fn redis_cluster_create_add_and_remove_match_redis_cli() {
     assert_eq!(real::redis_topologies(), 20, "4 topologies: add (both master orders) and remove, ranges and moves");
 }
 
+/// 2 IPs × 2, 3 × 2, 3 + 1, IPs out of order, ::1 beside 127.0.0.x; 200 keys each.
+#[test]
+fn redis_cluster_create_interleaves_masters_by_ip_as_redis_cli_does() {
+    assert_eq!(real::redis_multi_ip(), 5 * 203);
+}
+
 #[test]
 fn cassandra_tokens_match_the_driver() {
     assert!(real::cassandra_tokens() > 3000);

@@ -39,6 +39,11 @@ fn redis_topologies_ranges_and_moved_slots() {
 }
 
 #[wasm_bindgen_test]
+fn redis_multi_ip_create() {
+    assert_eq!(real::redis_multi_ip(), 5 * 203);
+}
+
+#[wasm_bindgen_test]
 fn cassandra_tokens() {
     assert!(real::cassandra_tokens() > 3000);
 }

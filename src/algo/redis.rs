@@ -1,7 +1,9 @@
 //! Redis Cluster: 16384 slots, `CRC16-XMODEM(key) mod 16384` with hash tags, and masters
 //! owning slot ranges that change as `redis-cli --cluster` moves them.
 //!
-//! - Creation splits the slots as `redis-cli --cluster create` does (`clusterManagerCommandCreate`).
+//! - Creation splits the slots as `redis-cli --cluster create` does (`clusterManagerCommandCreate`),
+//!   handing the ranges out in its IP-interleaved node order ([`create_order`]); unlike
+//!   redis-cli, ringlab also creates clusters of fewer than 3 masters.
 //! - `add` is `add-node` then `rebalance --cluster-use-empty-masters`; `remove` first drains the
 //!   node with `rebalance --cluster-weight <node>=0`, then `del-node`
 //!   (`clusterManagerCommandRebalance`, `clusterManagerComputeReshardTable`). Node weights are
@@ -93,6 +95,39 @@ pub fn create_ranges(masters: usize) -> Result<Vec<(u16, u16)>, Error> {
     Ok(out)
 }
 
+/// The host redis-cli groups masters by, as text (no resolving): what precedes the last `:`
+/// once a `@bus-port` is cut, so `::1:7000` is `::1` and `[::1]:7000` is `[::1]`. redis-cli
+/// refuses a name with no `:`; here it is its own host, as if `node-1` were `node-1:<port>`.
+fn create_host(name: &str) -> &str {
+    let addr = name.rsplit_once('@').map_or(name, |(addr, _)| addr);
+    addr.rsplit_once(':').map_or(name, |(host, _)| host)
+}
+
+/// The order in which `redis-cli --cluster create` gives the masters their slot ranges:
+/// masters grouped by host in order of first appearance, then one from each group in turn
+/// (its `interleaved` list). Indices into `names`.
+///
+/// ```
+/// use ringlab::algo::redis::create_order;
+/// let names = ["127.0.0.1:31001", "127.0.0.1:31002", "127.0.0.2:31001", "127.0.0.2:31002"];
+/// assert_eq!(create_order(&names), vec![0, 2, 1, 3]);
+/// ```
+pub fn create_order<S: AsRef<str>>(names: &[S]) -> Vec<usize> {
+    let mut groups: Vec<(&str, std::collections::VecDeque<usize>)> = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let host = create_host(name.as_ref());
+        match groups.iter_mut().find(|(h, _)| *h == host) {
+            Some((_, members)) => members.push_back(i),
+            None => groups.push((host, [i].into())),
+        }
+    }
+    let mut order = Vec::with_capacity(names.len());
+    while order.len() < names.len() {
+        order.extend(groups.iter_mut().filter_map(|(_, members)| members.pop_front()));
+    }
+    order
+}
+
 /// Checks a rebalance weight is in the range redis-cli's float arithmetic handles.
 fn check_redis_weight(weight: f64) -> Result<(), Error> {
     check_weight(weight)?;
@@ -119,12 +154,15 @@ pub struct Slots {
 }
 
 impl Slots {
-    /// `redis-cli --cluster create` with these masters, in this order.
+    /// `redis-cli --cluster create` with these masters, given in this order (the nodes keep
+    /// it; the slot ranges follow [`create_order`]). Only creation interleaves: an `add` or
+    /// `remove` rebalances.
     pub fn create(specs: Vec<NodeSpec>) -> Result<Slots, Error> {
         let nodes = new_nodes(specs, 0, |spec| check_redis_weight(spec.weight))?;
         let ranges = create_ranges(nodes.len())?;
+        let order = create_order(&nodes.iter().map(|n| n.name.as_str()).collect::<Vec<_>>());
         let mut slots = Slots { nodes, owner: vec![NOBODY; SLOTS], run_ends: Vec::new(), down: DownSet::default() };
-        for (i, &(first, last)) in ranges.iter().enumerate() {
+        for (&i, &(first, last)) in order.iter().zip(&ranges) {
             slots.owner[usize::from(first)..=usize::from(last)].fill(i as u16);
         }
         slots.refresh();
@@ -494,6 +532,35 @@ mod tests {
         // 16384 / 7542 in float drifts past the table (checked against redis-cli's loop by hand).
         assert_eq!(refused.first(), Some(&(7542, "unsupported")));
         assert!(create_ranges(SLOTS).is_ok() && create_ranges(SLOTS + 1).is_err());
+    }
+
+    /// Confirmed with redis-cli 7.0.15: `user:2` (slot 6777) is 127.0.0.2:31001's.
+    #[test]
+    fn create_interleaves_masters_by_ip_and_add_does_not() {
+        let names = ["127.0.0.1:31001", "127.0.0.1:31002", "127.0.0.2:31001", "127.0.0.2:31002"];
+        let slots = Slots::create(names.map(NodeSpec::new).to_vec()).unwrap();
+        let want = vec![vec![(0, 4095)], vec![(8192, 12287)], vec![(4096, 8191)], vec![(12288, 16383)]];
+        assert_eq!(slots.ranges(), want);
+        assert_eq!(key_slot(b"user:2"), 6777);
+        assert_eq!(slots.locate_index(b"user:2").unwrap(), 2);
+
+        let order = |names: &[&str]| create_order(names);
+        // Uneven groups, and an IP that comes back after another.
+        assert_eq!(order(&["a:1", "a:2", "a:3", "b:1"]), [0, 3, 1, 2]);
+        assert_eq!(order(&["a:1", "b:1", "a:2", "c:1", "b:2", "a:3"]), [0, 1, 3, 2, 4, 5]);
+        // The host is the text before the last ':' once '@bus' is cut; no resolving.
+        assert_eq!(order(&["::1:7000", "::1:7001", "[::1]:7000", "127.0.0.1:7000@17000", "127.0.0.1:7001"]), [0, 2, 3, 1, 4]);
+        assert_eq!(order(&["localhost:1", "localhost:2", "127.0.0.1:3"]), [0, 2, 1]);
+        // A name with no ':' is its own host: the playground's names keep their order.
+        assert_eq!(order(&["node-1", "node-2", "node-3"]), [0, 1, 2]);
+        assert_eq!(order(&["node-1", "node-1:2", "node-2"]), [0, 2, 1]);
+
+        // add-node + rebalance only moves slots to the new master.
+        let mut added = slots.clone();
+        added.add(NodeSpec::new("127.0.0.3:31001")).unwrap();
+        for slot in 0..SLOTS {
+            assert!(added.owner[slot] == slots.owner[slot] || added.owner[slot] == 4, "slot {slot}");
+        }
     }
 
     #[test]

@@ -283,6 +283,34 @@ pub fn redis_topologies() -> usize {
     checked
 }
 
+/// redis-cli create with masters on several IPs (it interleaves them by IP), then an
+/// add-node + rebalance (which does not): every master's ranges, and the master `GET` reached
+/// for each recorded key.
+pub fn redis_multi_ip() -> usize {
+    let f = parse(REDIS);
+    let mut checked = 0;
+    for case in list(&f["multi_ip"]) {
+        let names: Vec<&str> = list(&case["nodes"]).iter().map(s).collect();
+        let created = redis::Slots::create(names.iter().map(|n| NodeSpec::new(*n)).collect()).unwrap();
+        assert_eq!(ranges_of(&created), fixture_ranges(&case["ranges"]), "create {names:?}");
+        for (i, owner) in list(&case["owners"]).iter().enumerate() {
+            let key = format!("user:{i}");
+            assert_eq!(names[created.locate_index(key.as_bytes()).unwrap()], s(owner), "{key} in {names:?}");
+            checked += 1;
+        }
+        let step = &case["after_add"];
+        let order: Vec<usize> = list(&step["cli_node_order"]).iter().map(|i| u(i) as usize).collect();
+        let mut added = created.clone();
+        added.add(NodeSpec::new(s(&step["node"]))).unwrap();
+        assert_eq!(ranges_of(&added), fixture_ranges(&step["ranges"]), "add to {names:?}");
+        let mut in_cli_order = created.clone();
+        in_cli_order.add_in_cli_order(NodeSpec::new(s(&step["node"])), &order).unwrap();
+        assert_eq!(ranges_of(&in_cli_order), fixture_ranges(&step["ranges"]), "add to {names:?} in order {order:?}");
+        checked += 3;
+    }
+    checked
+}
+
 /// cassandra-driver's Murmur3 of every fixture key, and Cassandra's partitioner token.
 pub fn cassandra_tokens() -> usize {
     let f = parse(CASSANDRA);

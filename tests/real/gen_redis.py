@@ -1,11 +1,12 @@
 """redis_cluster.json: key slots and slot topologies from a real Redis Cluster on loopback.
 
-Starts redis-server instances bound to 127.0.0.1 only (ports REDIS_BASE_PORT.., cluster
+Starts redis-server instances bound to loopback addresses only (ports REDIS_BASE_PORT.., cluster
 bus +10000), asks the servers for CLUSTER KEYSLOT of every key, then for each master count
 builds a cluster with `redis-cli --cluster create`, adds an empty master with
 `redis-cli --cluster add-node` + `rebalance --cluster-use-empty-masters`, and removes
-master 0 with `rebalance --cluster-weight <id>=0` + `del-node`. Every instance it started is
-stopped before it exits (also on SIGINT/SIGTERM).
+master 0 with `rebalance --cluster-weight <id>=0` + `del-node`. The multi-IP cases bind
+127.0.0.2, 127.0.0.3 (and ::1) too, to see the order `create` hands out slot ranges in.
+Every instance it started is stopped before it exits (also on SIGINT/SIGTERM).
 """
 
 import math
@@ -33,13 +34,13 @@ HASH_TAG_KEYS = [
 ]
 
 PIDFILE = os.environ.get("REDIS_PIDFILE")  # generate.sh reads it in its exit trap
-procs = {}  # port -> Popen
+procs = {}  # (ip, port) -> Popen
 
 
 # ---------------------------------------------------------------- tiny RESP client
 class Resp:
-    def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port, ip="127.0.0.1"):
+        self.sock = socket.create_connection((ip, port), timeout=10)
         self.buf = b""
 
     def close(self):
@@ -96,13 +97,23 @@ class Resp:
         self.sock.sendall(b"".join(self.encode(c) for c in commands))
         return [self.read() for _ in commands]
 
+    def pipeline_errors_as_text(self, commands):
+        self.sock.sendall(b"".join(self.encode(c) for c in commands))
+        out = []
+        for _ in commands:
+            try:
+                out.append(self.read())
+            except RuntimeError as e:  # read() consumed the error line
+                out.append(str(e))
+        return out
+
 
 # ---------------------------------------------------------------- process control
-def port_free(port):
-    with socket.socket() as s:
+def port_free(port, ip="127.0.0.1"):
+    with socket.socket(socket.AF_INET6 if ":" in ip else socket.AF_INET) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            s.bind(("127.0.0.1", port))
+            s.bind((ip, port))
             return True
         except OSError:
             return False
@@ -114,14 +125,17 @@ def save_pids():
             f.write("".join("%d\n" % p.pid for p in procs.values() if p.poll() is None))
 
 
-def start(port, workdir):
+def start(port, workdir, ip="127.0.0.1"):
     for p in (port, port + 10000):
-        if not port_free(p):
-            raise SystemExit("port %d on 127.0.0.1 is in use; set REDIS_BASE_PORT" % p)
-    d = os.path.join(workdir, str(port))
+        if not port_free(p, ip):
+            raise SystemExit("port %d on %s is in use; set REDIS_BASE_PORT" % (p, ip))
+    d = os.path.join(workdir, "%s-%d" % (ip, port))
     os.makedirs(d)
-    procs[port] = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
+    procs[(ip, port)] = subprocess.Popen(
+        # Without a source address and an announced ip, a server on 127.0.0.2 reaches its
+        # peers from 127.0.0.1 and they take it for the 127.0.0.1 server of that port.
+        ["redis-server", "--port", str(port), "--bind", ip, "--protected-mode", "yes",
+         "--bind-source-addr", ip, "--cluster-announce-ip", ip,
          "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
          "--cluster-node-timeout", "5000", "--dir", d, "--save", "", "--appendonly", "no",
          "--daemonize", "no", "--logfile", os.path.join(d, "redis.log")],
@@ -129,26 +143,26 @@ def start(port, workdir):
     save_pids()
     for _ in range(200):
         try:
-            c = Resp(port)
+            c = Resp(port, ip)
             c.call("PING")
             c.close()
             return
         except OSError:
             time.sleep(0.05)
-    raise SystemExit("redis-server on port %d did not start" % port)
+    raise SystemExit("redis-server on %s port %d did not start" % (ip, port))
 
 
 def stop_all():
-    for port, p in list(procs.items()):
+    for key, p in list(procs.items()):
         if p.poll() is None:
             p.terminate()
-    for port, p in list(procs.items()):
+    for key, p in list(procs.items()):
         try:
             p.wait(timeout=10)
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
-        del procs[port]
+        del procs[key]
     save_pids()
 
 
@@ -273,6 +287,34 @@ def create_model(n):
     return out
 
 
+def create_host_model(addr):
+    """parseClusterNodeAddress: cut at the last '@' (bus port), then the ip is the text
+    before the last ':' (so "::1:7000" gives "::1"); no ':' is an invalid address."""
+    addr = addr.rsplit("@", 1)[0]
+    if ":" not in addr:
+        raise ValueError("Invalid address format: " + addr)
+    return addr.rsplit(":", 1)[0]
+
+
+def create_order_model(addrs):
+    """clusterManagerCommandCreate: nodes grouped by ip (strcmp, in order of first
+    appearance), then one node from each group in turn; the first masters_count of that
+    interleaved list are the masters, given the slot ranges in that order."""
+    ips, groups = [], []
+    for i, a in enumerate(addrs):
+        ip = create_host_model(a)
+        if ip not in ips:
+            ips.append(ip)
+            groups.append([])
+        groups[ips.index(ip)].append(i)
+    out = []
+    while len(out) < len(addrs):
+        for g in groups:
+            if g:
+                out.append(g.pop(0))
+    return out
+
+
 def rebalance_model(owner, cli_order, weights, use_empty):
     """clusterManagerCommandRebalance, on the slot owner array; returns the new owner array."""
     owner = list(owner)
@@ -382,6 +424,129 @@ def topology(n, workdir):
     return result
 
 
+# Masters on several IPs, in `create` argument order; then one added on 127.0.0.3.
+def multi_ip_cases():
+    a, b, c = BASE, BASE + 1, BASE + 2
+    return [
+        ["127.0.0.1:%d" % a, "127.0.0.1:%d" % b, "127.0.0.2:%d" % a, "127.0.0.2:%d" % b],
+        ["127.0.0.1:%d" % a, "127.0.0.1:%d" % b, "127.0.0.2:%d" % a, "127.0.0.2:%d" % b,
+         "127.0.0.3:%d" % a, "127.0.0.3:%d" % b],
+        ["127.0.0.1:%d" % a, "127.0.0.1:%d" % b, "127.0.0.1:%d" % c, "127.0.0.2:%d" % a],
+        ["127.0.0.1:%d" % a, "127.0.0.2:%d" % a, "127.0.0.1:%d" % b, "127.0.0.3:%d" % a,
+         "127.0.0.2:%d" % b, "127.0.0.1:%d" % c],
+        ["::1:%d" % a, "::1:%d" % b, "127.0.0.1:%d" % a, "127.0.0.2:%d" % a],
+    ]
+
+
+def split_addr(addr):
+    ip, port = addr.rsplit(":", 1)
+    return ip, int(port)
+
+
+def addr_view(addr):
+    """{node_id: (ip:port, is_master, sorted slot list)} as `addr` sees the cluster."""
+    c = Resp(*reversed(split_addr(addr)))
+    text = c.call("CLUSTER", "NODES").decode()
+    c.close()
+    out = {}
+    for line in text.strip().splitlines():
+        f = line.split()
+        flags = f[2].split(",")
+        slots = []
+        for tok in f[8:]:
+            if not tok.startswith("["):
+                lo, _, hi = tok.partition("-")
+                slots.extend(range(int(lo), int(hi or lo) + 1))
+        out[f[0]] = (f[1].split("@")[0], "master" in flags, sorted(slots), "myself" in flags)
+    return out
+
+
+def addr_converged(addrs, timeout=60):
+    deadline = time.time() + timeout
+    while True:
+        views = [{k: v[:3] for k, v in addr_view(a).items()} for a in addrs]
+        if (all(v == views[0] for v in views) and sorted(x[0] for x in views[0].values()) == sorted(addrs)
+                and sum(len(x[2]) for x in views[0].values()) == NSLOTS):
+            owner = [None] * NSLOTS
+            for a, _, slots in views[0].values():
+                for s in slots:
+                    owner[s] = addrs.index(a)
+            return owner
+        if time.time() > deadline:
+            raise RuntimeError("cluster did not converge: %r" % views)
+        time.sleep(0.2)
+
+
+OWNER_KEYS = ["user:%d" % i for i in range(200)]
+
+
+def owners(entry):
+    """The master each key's GET reaches from `entry`: itself, or its MOVED target."""
+    c = Resp(*reversed(split_addr(entry)))
+    deadline = time.time() + 60
+    while b"cluster_state:ok" not in c.call("CLUSTER", "INFO"):
+        if time.time() > deadline:
+            raise RuntimeError("%s: cluster_state never ok" % entry)
+        time.sleep(0.2)
+    replies = c.pipeline_errors_as_text([("GET", k) for k in OWNER_KEYS])
+    c.close()
+    out = []
+    for k, r in zip(OWNER_KEYS, replies):
+        if r is None:
+            out.append(entry)
+        else:
+            m = re.fullmatch(r"redis error: MOVED \d+ (\S+)", r)
+            assert m, (k, r)
+            out.append(m.group(1))
+    return out
+
+
+def multi_ip(addrs, workdir):
+    new = "127.0.0.3:%d" % (BASE + 7)
+    for a in addrs + [new]:
+        ip, port = split_addr(a)
+        start(port, workdir, ip)
+    log("redis: --cluster create %s" % " ".join(addrs))
+    out = cli("--cluster", "create", *addrs, "--cluster-replicas", "0", "--cluster-yes")
+    created = addr_converged(addrs)
+    n = len(addrs)
+    case = {"nodes": addrs, "ranges": ranges_per_master(created, n),
+            "master_log": re.findall(r"Master\[\d+\] -> Slots \d+ - \d+", out),
+            "owners": owners(addrs[0])}
+    interleaved = create_order_model(addrs)
+    model = [None] * n
+    for k, i in enumerate(interleaved):
+        model[i] = create_model(n)[k]
+    assert case["ranges"] == model, (case["ranges"], model)
+    slot = {k["key"]: k["slot"] for k in KEYSLOTS}
+    assert case["owners"] == [addrs[created[slot[k]]] for k in OWNER_KEYS]
+
+    log("redis: add-node %s and rebalance --cluster-use-empty-masters" % new)
+    cli("--cluster", "add-node", new, addrs[0])
+    everyone = addrs + [new]
+    deadline = time.time() + 60
+    while not all(len(addr_view(a)) == n + 1 for a in everyone):
+        if time.time() > deadline:
+            raise RuntimeError("new node did not join")
+        time.sleep(0.2)
+    cli("--cluster", "check", addrs[0])
+    view = addr_view(addrs[0])
+    add_order = [everyone.index(v[0]) for v in view.values() if v[3]]
+    add_order += [everyone.index(v[0]) for v in view.values() if not v[3]]
+    cli("--cluster", "rebalance", addrs[0], "--cluster-use-empty-masters", "--cluster-yes")
+    added = addr_converged(everyone)
+    case["after_add"] = {"node": new, "ranges": ranges_per_master(added, n + 1),
+                         "cli_node_order": add_order}
+    # Only the new node receives, so redis-cli's node order does not matter here.
+    assert rebalance_model(created, add_order, {}, True) == added
+    assert rebalance_model(created, list(range(n + 1)), {}, True) == added
+    stop_all()
+    return case
+
+
+KEYSLOTS = []
+
+
 def main():
     def on_signal(signum, frame):
         raise SystemExit("signal %d" % signum)
@@ -408,17 +573,28 @@ def main():
                      "redis-cli listed the masters for that rebalance (entry node first, then "
                      "the entry node's CLUSTER NODES reply order); it depends on random node "
                      "ids, and it decides which master gives one slot more or less on ties. "
-                     "redis_cli_log is redis-cli's own 'Moving N slots from A to B' lines.",
+                     "redis_cli_log is redis-cli's own 'Moving N slots from A to B' lines. "
+                     "multi_ip: `create` of `nodes` (in that argument order) bound to several "
+                     "loopback IPs; ranges per node in that order; master_log is create's "
+                     "'Master[i] -> Slots' lines; owners are the masters GET user:0..user:199 "
+                     "reached from nodes[0] (itself or its MOVED target); after_add adds `node` "
+                     "with add-node + rebalance --cluster-use-empty-masters.",
         }
         log("redis: keyslots")
         start(BASE, workdir)
         fixture["keyslots"] = keyslots(BASE)
+        KEYSLOTS.extend(fixture["keyslots"])
         stop_all()
         shutil.rmtree(workdir)
         os.makedirs(workdir)
         fixture["topologies"] = []
         for n in MASTER_COUNTS:
             fixture["topologies"].append(topology(n, workdir))
+            shutil.rmtree(workdir)
+            os.makedirs(workdir)
+        fixture["multi_ip"] = []
+        for addrs in multi_ip_cases():
+            fixture["multi_ip"].append(multi_ip(addrs, workdir))
             shutil.rmtree(workdir)
             os.makedirs(workdir)
         write_fixture("redis_cluster.json", fixture)
