@@ -127,7 +127,7 @@ fn main() {
                 o.probes = limits::MAX_PROBES;
                 format!("{} nodes, {} probes", limits::MAX_NODES, o.probes)
             }
-            Algorithm::HaproxyMapBased => format!("{} servers of weights 255 and 256", limits::MAX_NODES),
+            Algorithm::HaproxyMapBased => format!("2000 servers, {} table entries", 1 + 1999 * 250),
             Algorithm::BoundedLoad => {
                 o.config = Config { vnodes: (limits::MAX_BOUNDED_POINTS / 1000) as u32, ..ring_config.clone() };
                 o.epsilon = 0.0;
@@ -138,9 +138,9 @@ fn main() {
         };
         let nodes: Vec<NodeSpec> = match algorithm {
             Algorithm::BoundedLoad => nodes[..1000].to_vec(),
-            // HAProxy's heaviest table: weights 255 and 256 have no common factor to divide out.
+            // HAProxy's table at its cap: one server of weight 1 leaves no common factor.
             Algorithm::HaproxyMapBased => {
-                nodes.into_iter().enumerate().map(|(i, n)| n.weight(if i % 2 == 0 { 255.0 } else { 256.0 })).collect()
+                nodes[..2000].iter().enumerate().map(|(i, n)| n.clone().weight(if i == 0 { 1.0 } else { 250.0 })).collect()
             }
             Algorithm::LibmemcachedKetama => nodes[..(limits::MAX_CONTINUUM_POINTS / 100) as usize].to_vec(),
             _ => nodes,
@@ -243,6 +243,15 @@ fn main() {
         "sample_between ring (lead's)",
         format!("{} keys of {} bytes", limits::MAX_KEY_LIST, limits::MAX_KEY_LEN),
         time(|| sample_between(&ring, &ring2, &list, 1.0).unwrap()),
+    );
+
+    // A session's sample at its cap: rendezvous scores 1,000 nodes for each of 2,000 keys.
+    let nodes: String = (0..1000).map(|i| format!("&n=n{i}")).collect();
+    let link = format!("#ringlab=2&a=rendezvous&k=2000{nodes}");
+    row(
+        "Session::from_link rendezvous",
+        format!("1000 nodes × 2000 keys ({} units of work)", limits::MAX_SAMPLE_WORK),
+        time(|| ringlab::session::Session::from_link(&link).unwrap()),
     );
 
     println!("| call | at the cap | slowest of 3, ms (native, release) |");

@@ -16,6 +16,8 @@
 //! | the same, redis-cluster, 16,384 masters | 6 / 1 / 5 |
 //! | the same, maglev, 16,384 nodes, table 500,009 | 38 / 36 / 34 |
 //! | the same, jump, modulo, rendezvous, multi-probe (100 probes), 16,384 nodes | ≤ 7 |
+//! | the same, haproxy-map-based, 2,000 servers, 499,751 table entries ([`MAX_MAP_TABLE`]) | 85 / 86 / 85 |
+//! | `Session::from_link`, rendezvous, 1,000 nodes × 2,000 keys ([`MAX_SAMPLE_WORK`]) | 77 |
 //! | the same, bounded-load, 1,000 nodes, 100,000 points, 50,000 keys, ε = 0 | 14 / 12 / 9 |
 //! | keys on two states at [`MAX_LOOKUP_WORK`] (the lead's `generated_between`), worst: multi-probe | 65 |
 //! | `compare::compare`, 13 algorithms × 5,000 keys, 10 / 200 nodes | 92 / 87 |

@@ -566,7 +566,8 @@ export class Session {
   endKeys(): { keys: number; requests: number };
   /** New settings for the same nodes. */
   configure(settings: Partial<SessionSettings>): Transition;
-  /** `null` when there is nothing to undo. */
+  /** `null` when there is nothing to undo. Throws `too-large` (and changes nothing) when the
+   * key list now in use is too large to place on that earlier state. */
   undo(): Transition | null;
   redo(): Transition | null;
   /** Whether transitions also replay the change under `hash % N`. */

@@ -113,17 +113,23 @@ fn create_host(name: &str) -> &str {
 /// assert_eq!(create_order(&names), vec![0, 2, 1, 3]);
 /// ```
 pub fn create_order<S: AsRef<str>>(names: &[S]) -> Vec<usize> {
-    let mut groups: Vec<(&str, std::collections::VecDeque<usize>)> = Vec::new();
+    // Groups in order of first appearance, found by host in a map (16,384 names, each its own
+    // group, would be 134 million comparisons by a scan).
+    let mut group_of: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut groups: Vec<std::collections::VecDeque<usize>> = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let host = create_host(name.as_ref());
-        match groups.iter_mut().find(|(h, _)| *h == host) {
-            Some((_, members)) => members.push_back(i),
-            None => groups.push((host, [i].into())),
+        let next = groups.len();
+        let g = *group_of.entry(create_host(name.as_ref())).or_insert(next);
+        if g == next {
+            groups.push(std::collections::VecDeque::new());
         }
+        groups[g].push_back(i);
     }
     let mut order = Vec::with_capacity(names.len());
-    while order.len() < names.len() {
-        order.extend(groups.iter_mut().filter_map(|(_, members)| members.pop_front()));
+    while !groups.is_empty() {
+        order.extend(groups.iter_mut().filter_map(|members| members.pop_front()));
+        // An emptied group is dropped, so each round costs what it hands out.
+        groups.retain(|members| !members.is_empty());
     }
     order
 }
