@@ -430,21 +430,22 @@ impl Cluster {
     /// Checks that `lookups` key lookups on this state (a sample on two states counts twice)
     /// stay within [`limits::MAX_LOOKUP_WORK`](crate::limits::MAX_LOOKUP_WORK).
     pub fn check_lookups(&self, lookups: usize) -> Result<(), Error> {
-        self.check_work(lookups, crate::limits::MAX_LOOKUP_WORK, "key lookups")
+        let what = || format!("key lookups on {} with these settings", self.algorithm().name());
+        self.check_work(lookups, crate::limits::MAX_LOOKUP_WORK, what)
     }
 
     /// Checks that a session's key sample of `keys` keys placed on this state stays within
     /// [`limits::MAX_SAMPLE_WORK`](crate::limits::MAX_SAMPLE_WORK).
     pub fn check_sample(&self, keys: usize) -> Result<(), Error> {
-        self.check_work(keys, crate::limits::MAX_SAMPLE_WORK, "sample keys")
+        let what = || format!("the sample's keys on {} with {} nodes", self.algorithm().name(), self.nodes().len());
+        self.check_work(keys, crate::limits::MAX_SAMPLE_WORK, what)
     }
 
-    fn check_work(&self, lookups: usize, max_work: u64, what: &str) -> Result<(), Error> {
+    fn check_work(&self, lookups: usize, max_work: u64, what: impl Fn() -> String) -> Result<(), Error> {
         let work = (lookups as u64).saturating_mul(self.lookup_cost());
         if work > max_work {
             let max = max_work / self.lookup_cost();
-            let what = format!("{what} on {} with these settings and {} nodes", self.algorithm().name(), self.nodes().len());
-            return Err(Error::TooLarge { what, max, got: lookups as u64 });
+            return Err(Error::TooLarge { what: what(), max, got: lookups as u64 });
         }
         Ok(())
     }

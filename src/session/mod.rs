@@ -321,6 +321,14 @@ impl KeyCache {
     }
 }
 
+/// An undo or redo refused because the keys in use are too many for that state.
+fn cannot(verb: &str, e: Error) -> Error {
+    match e {
+        Error::TooLarge { what, max, got } => Error::TooLarge { what: format!("cannot {verb} with these keys: {what}"), max, got },
+        e => e,
+    }
+}
+
 /// The playground's state, history and key sample. See the [module docs](self).
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -511,7 +519,7 @@ impl Session {
     /// nothing.
     pub fn undo(&mut self) -> Result<Option<Transition>, Error> {
         let Some(step) = self.past.back() else { return Ok(None) };
-        let keys = self.cache_of(&step.state)?;
+        let keys = self.cache_of(&step.state).map_err(|e| cannot("undo", e))?;
         let step = self.past.pop_back().unwrap_or_else(|| unreachable!("looked at just above"));
         Ok(Some(self.restore(step, keys, "Undid", true)))
     }
@@ -520,7 +528,7 @@ impl Session {
     /// [`undo`](Session::undo).
     pub fn redo(&mut self) -> Result<Option<Transition>, Error> {
         let Some(step) = self.future.last() else { return Ok(None) };
-        let keys = self.cache_of(&step.state)?;
+        let keys = self.cache_of(&step.state).map_err(|e| cannot("redo", e))?;
         let step = self.future.pop().unwrap_or_else(|| unreachable!("looked at just above"));
         Ok(Some(self.restore(step, keys, "Redid", false)))
     }

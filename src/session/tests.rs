@@ -463,7 +463,7 @@ fn the_sample_is_refused_where_placing_it_would_take_seconds() {
     let names = (0..1000).map(|i| format!("&n=n{i}")).collect::<String>();
     let e = Session::from_link(&format!("#ringlab=2&a=rendezvous&k=100000{names}")).unwrap_err();
     assert_eq!(e.code(), "too-large", "{e}");
-    assert!(e.to_string().contains("sample keys on rendezvous"), "{e}");
+    assert!(e.to_string().contains("the sample's keys on rendezvous with 1000 nodes is at most 2000 (got 100000)"), "{e}");
     // At 2,000 keys 1,000 nodes are within the cap (2 × 1,000 × 2,000 = MAX_SAMPLE_WORK).
     assert!(Session::from_link(&format!("#ringlab=2&a=rendezvous&k=2000{names}")).is_ok());
 
@@ -484,7 +484,8 @@ fn the_sample_is_refused_where_placing_it_would_take_seconds() {
     // 49 nodes: 2 × 49 × 40,500 = 3,969,000, within the cap; 50 nodes are not.
     s.use_key_list(Some(builder.finish())).unwrap();
     let before = snapshot(&s);
-    assert_eq!(s.undo().err().map(|e| e.code()), Some("too-large"));
+    let e = s.undo().err().map(|e| (e.code(), e.to_string()));
+    assert_eq!(e, Some(("too-large", "cannot undo with these keys: the sample's keys on rendezvous with 50 nodes is at most 40000 (got 40500)".into())));
     assert_eq!(snapshot(&s), before);
     assert_eq!(s.history_labels().0, Some("Removed n49"));
 }
