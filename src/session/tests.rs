@@ -459,7 +459,6 @@ fn a_key_list_built_by_hand_is_checked_and_a_bad_one_changes_nothing() {
 /// at a change and at undo, and a refusal changes nothing.
 #[test]
 fn the_sample_is_refused_where_placing_it_would_take_seconds() {
-    use crate::limits::MAX_SAMPLE_WORK;
     let names = (0..1000).map(|i| format!("&n=n{i}")).collect::<String>();
     let e = Session::from_link(&format!("#ringlab=2&a=rendezvous&k=100000{names}")).unwrap_err();
     assert_eq!(e.code(), "too-large", "{e}");
@@ -473,7 +472,6 @@ fn the_sample_is_refused_where_placing_it_would_take_seconds() {
     let to_rendezvous = Change::Configure(Settings { algorithm: Algorithm::Rendezvous, ..s.settings().clone() });
     assert_eq!(s.apply(to_rendezvous).err().map(|e| e.code()), Some("too-large"));
     assert_eq!(snapshot(&s), before);
-    assert!(2 * 50 * 100_000 > MAX_SAMPLE_WORK && 2 * 50 * 20_000 <= MAX_SAMPLE_WORK);
 
     // A key list loaded later is placed on each state undo returns to: too large there, the
     // undo is refused and nothing moves.
