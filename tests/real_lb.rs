@@ -170,6 +170,31 @@ fn nginx_upstream_errors_name_the_line() {
     for (text, line) in cases {
         assert_eq!(parse_line(from_nginx_upstream(text)), line, "{text}");
     }
+    // What nginx 1.22's `nginx -t` refuses (found against the real nginx): signed numbers, a
+    // bad `fail_timeout`, ports out of range, a URL, an unclosed bracket, a stray `#`,
+    // `ntlm` (commercial only).
+    let refused = [
+        "server a:1 weight=+2;",
+        "server a:1 max_fails=+1;",
+        "server a:1 max_conns=+5;",
+        "server a:1 fail_timeout=abc;",
+        "server 127.0.0.1:99999;",
+        "server 127.0.0.1:0;",
+        "server http://127.0.0.1:31001;",
+        "server [::1:31001;",
+        "server 127.0.0.1:31001#x;",
+        "ntlm;",
+    ];
+    for line in refused {
+        assert_eq!(parse_line(from_nginx_upstream(&format!("upstream u {{\n  hash $k;\n  {line}\n}}"))), 3, "{line}");
+    }
+    for fine in ["server [::1];", "server [::1]:80 fail_timeout=1m30s;", "server unix:/run/a.sock;", "server cache-1.internal;"] {
+        assert!(from_nginx_upstream(&format!("hash $k;\n{fine}")).is_ok(), "{fine}");
+    }
+    // `backup` before `hash` stays a backup, which the hash never picks; after it nginx refuses it.
+    let before = from_nginx_upstream("upstream u {\n server b:1 backup;\n hash $k;\n server a:1;\n}").unwrap();
+    assert_eq!(before.nodes().iter().map(|n| n.name.as_str()).collect::<Vec<_>>(), ["a:1"]);
+    assert_eq!(parse_line(from_nginx_upstream("upstream u {\n hash $k;\n server b:1 backup;\n}")), 3);
     assert_eq!(parse_line(from_nginx_upstream("upstream u {\n  hash $k;\n  server \"a:1;\n}")), 3);
     assert_eq!(parse_line(from_nginx_upstream("upstream {\n")), 1);
     assert_eq!(parse_line(from_nginx_upstream("upstream u {\n hash $k;\n server a:1;\n}\nserver b:1;")), 5);
@@ -225,6 +250,24 @@ fn haproxy_backend_errors_name_the_line() {
         3
     );
     assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n")), 2);
+    // What HAProxy 2.6 does differently (found against the real HAProxy): a Layer 7 key in
+    // `mode tcp` goes round robin; a disabled backend answers 503; a `ring` section's server
+    // is not the backend's; keywords are lower case; ports stop at 65535; `ws` takes a mode.
+    let cases = [
+        ("backend b\n mode tcp\n balance hdr(X)\n server a a:1", 2),
+        ("backend b\n disabled\n balance url_param k\n server a a:1", 2),
+        ("backend b\n balance hdr(X)\n server a a:1\n\nring logbuf\n server logsrv 127.0.0.1:31009", 5),
+        ("Backend b\n balance hdr(X)\n server a a:1", 1),
+        ("backend b\n balance hdr(X)\n server a 127.0.0.1:99999", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 ws", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 no-verifyhost", 3),
+    ];
+    for (text, line) in cases {
+        assert_eq!(parse_line(from_haproxy_backend(text)), line, "{text}");
+    }
+    for fine in ["backend b\n mode http\n balance hdr(X)\n server a a:1 ws h1", "backend b\n mode tcp\n balance hash src\n server a a:1"] {
+        assert!(from_haproxy_backend(fine).is_ok(), "{fine}");
+    }
 }
 
 #[test]

@@ -216,7 +216,9 @@ fn parse_slot_token(token: &str, node: &mut RedisNode) -> Result<(), String> {
 /// still belongs to its source (the `[slot->-id]` / `[slot-<-id]` markers change no owner:
 /// the source serves the slot until `CLUSTER SETSLOT <slot> NODE` ends the move). Masters
 /// flagged `fail` or `fail?` are down: their slots are unavailable. Slots no master lists
-/// are unavailable too.
+/// are unavailable too. The other slots are answered as a cluster with
+/// `cluster-require-full-coverage no` answers them; with Redis's default (`yes`) a cluster
+/// with an unserved slot refuses every key (`CLUSTERDOWN`) until the slot is served again.
 ///
 /// Errors name the line: malformed fields, a slot claimed twice, two nodes with one id or
 /// one address, no master at all.

@@ -132,8 +132,7 @@ fn nginx_tokens(text: &str) -> Result<Vec<(Token, usize)>, Error> {
 }
 
 /// Directives inside `upstream` that do not change which server a hash picks.
-const NGINX_IGNORED: [&str; 6] =
-    ["keepalive", "keepalive_requests", "keepalive_time", "keepalive_timeout", "zone", "ntlm"];
+const NGINX_IGNORED: [&str; 5] = ["keepalive", "keepalive_requests", "keepalive_time", "keepalive_timeout", "zone"];
 /// Balancing methods other than `hash`.
 const NGINX_OTHER_METHODS: [&str; 6] = ["ip_hash", "least_conn", "random", "least_time", "sticky", "queue"];
 
@@ -217,25 +216,31 @@ pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
                 let Some(address) = words.get(1) else {
                     return Err(parse_error(line, "`server` needs an address"));
                 };
+                nginx_address(address).map_err(|why| parse_error(line, format!("invalid address {address:?}: {why}")))?;
+                if words[2..].iter().any(|p| p == "backup") {
+                    // `hash` turns `backup` off for the servers after it; the ones before stay
+                    // backups, which the hash never picks.
+                    if consistent.is_some() {
+                        return Err(parse_error(line, "`backup` after `hash`: nginx refuses it (\"invalid parameter\")"));
+                    }
+                    continue;
+                }
                 let mut weight = 1u64;
                 let mut is_down = false;
                 for param in &words[2..] {
                     let (name, value) = param.split_once('=').unwrap_or((param, ""));
                     match name {
                         "weight" => {
-                            weight = value.parse().ok().filter(|&w| w > 0).ok_or_else(|| {
+                            weight = nginx_number(value).filter(|&w| w > 0).ok_or_else(|| {
                                 parse_error(line, format!("invalid weight {value:?}: a whole number from 1"))
                             })?;
                         }
                         "down" if value.is_empty() && !param.contains('=') => is_down = true,
-                        "max_fails" | "max_conns" if value.parse::<u64>().is_ok() => {}
-                        "fail_timeout" if !value.is_empty() => {}
-                        "backup" => {
-                            return Err(parse_error(
-                                line,
-                                "`backup` servers cannot be used with `hash` (nginx refuses them)",
-                            ))
-                        }
+                        "max_fails" | "max_conns" if nginx_number(value).is_some() => {}
+                        // `ngx_parse_time`: digits and units (`1m30s`, `10`).
+                        "fail_timeout"
+                            if value.starts_with(|c: char| c.is_ascii_digit())
+                                && value.chars().all(|c| c.is_ascii_digit() || "yMwdhms".contains(c)) => {}
                         _ => return Err(parse_error(line, format!("unsupported server parameter {param:?}"))),
                     }
                 }
@@ -273,10 +278,46 @@ pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
     Ok(Cluster::from_placement(Box::new(nginx), Options::new(algorithm)))
 }
 
+/// A number as `ngx_atoi` reads it: digits only (no sign).
+fn nginx_number(text: &str) -> Option<u64> {
+    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())).then(|| text.parse().ok()).flatten()
+}
+
+/// What `ngx_parse_url` takes for a `server` line: `unix:PATH`, `[IPv6]` or a host name or
+/// IPv4 address, each with an optional `:port` from 1 to 65535.
+fn nginx_address(address: &str) -> Result<(), &'static str> {
+    if address.len() >= 5 && address.as_bytes()[..5].eq_ignore_ascii_case(b"unix:") {
+        return if address.len() > 5 { Ok(()) } else { Err("no socket path after `unix:`") };
+    }
+    let (host, port) = match address.strip_prefix('[') {
+        Some(rest) => {
+            let (inside, after) = rest.split_once(']').ok_or("an IPv6 address needs its closing `]`")?;
+            if inside.is_empty() || !inside.chars().all(|c| c.is_ascii_hexdigit() || ":.%".contains(c) || c.is_ascii_alphanumeric()) {
+                return Err("not an IPv6 address between the brackets");
+            }
+            match after {
+                "" => ("v6", None),
+                _ => ("v6", Some(after.strip_prefix(':').ok_or("text after the `]` that is not a `:port`")?)),
+            }
+        }
+        None => match address.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (address, None),
+        },
+    };
+    if host.is_empty() || !host.chars().all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c)) {
+        return Err("not a host name or address (a URL scheme, a path or a stray character?)");
+    }
+    match port.map(|p| nginx_number(p).filter(|n| (1..=65_535).contains(n))) {
+        Some(None) => Err("the port must be a number from 1 to 65535"),
+        _ => Ok(()),
+    }
+}
+
 // ---------------------------------------------------------------------------- HAProxy
 
 /// Server keywords that take no argument and do not change the choice.
-const HAPROXY_FLAGS: [&str; 22] = [
+const HAPROXY_FLAGS: [&str; 20] = [
     "check",
     "no-check",
     "enabled",
@@ -296,13 +337,12 @@ const HAPROXY_FLAGS: [&str; 22] = [
     "tfo",
     "no-tfo",
     "allow-0rtt",
-    "no-verifyhost",
-    "ws",
     "check-send-proxy",
 ];
 /// Server keywords that take one argument and do not change the choice.
-const HAPROXY_WITH_ARGUMENT: [&str; 35] = [
+const HAPROXY_WITH_ARGUMENT: [&str; 36] = [
     "inter",
+    "ws",
     "fastinter",
     "downinter",
     "rise",
@@ -338,9 +378,25 @@ const HAPROXY_WITH_ARGUMENT: [&str; 35] = [
     "check-sni",
     "observe",
 ];
-/// Section keywords: a second section ends the pasted backend.
-const HAPROXY_SECTIONS: [&str; 9] =
-    ["global", "defaults", "frontend", "backend", "listen", "peers", "resolvers", "userlist", "cache"];
+/// Section keywords (HAProxy 2.6's, `REGISTER_CONFIG_SECTION` and `cfgparse.c`): one backend
+/// section is pasted, and any other section is refused.
+const HAPROXY_SECTIONS: [&str; 15] = [
+    "global",
+    "defaults",
+    "frontend",
+    "backend",
+    "listen",
+    "peers",
+    "resolvers",
+    "userlist",
+    "cache",
+    "ring",
+    "program",
+    "http-errors",
+    "mailers",
+    "fcgi-app",
+    "log-forward",
+];
 /// Backend keywords that change the choice in ways not modelled.
 const HAPROXY_UNSUPPORTED: [&str; 4] = ["server-template", "use-server", "stick", "dynamic-cookie-key"];
 
@@ -361,12 +417,17 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
     let mut specs: Vec<NodeSpec> = Vec::new();
     let mut extra: Vec<ServerExtra> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
+    let mut mode_tcp = None;
+    let mut layer7 = false;
     for (n, raw) in text.lines().enumerate() {
         let line = n + 1;
         // HAProxy starts a comment at any unquoted `#`.
         let content = raw.split('#').next().unwrap_or_default();
         let words: Vec<&str> = content.split_whitespace().collect();
         let Some(&keyword) = words.first() else { continue };
+        if !HAPROXY_SECTIONS.contains(&keyword) && HAPROXY_SECTIONS.contains(&keyword.to_ascii_lowercase().as_str()) {
+            return Err(parse_error(line, format!("HAProxy's keywords are lower case: `{keyword}` is not a section")));
+        }
         if HAPROXY_SECTIONS.contains(&keyword) {
             if seen_section || !specs.is_empty() || balance_line.is_some() {
                 return Err(parse_error(line, "paste one backend section only"));
@@ -380,9 +441,9 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
         match keyword {
             "balance" => {
                 match words.get(1).copied() {
-                    Some(m) if m.starts_with("hdr(") && m.ends_with(')') && m.len() > 5 && words.len() == 2 => {}
-                    Some("url_param") if words.len() == 3 => {}
-                    Some("uri") if words.len() == 2 || (words.len() == 3 && words[2] == "whole") => {}
+                    Some(m) if m.starts_with("hdr(") && m.ends_with(')') && m.len() > 5 && words.len() == 2 => layer7 = true,
+                    Some("url_param") if words.len() == 3 => layer7 = true,
+                    Some("uri") if words.len() == 2 || (words.len() == 3 && words[2] == "whole") => layer7 = true,
                     Some("hash") if words.len() >= 3 => {}
                     Some(m @ ("roundrobin" | "static-rr" | "leastconn" | "first" | "random" | "source")) => {
                         return Err(parse_error(line, format!("`balance {m}` does not hash a key: use hdr(), url_param, uri or hash")))
@@ -413,9 +474,15 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
                 return Err(parse_error(line, "`hash-balance-factor` (bounded loads) is not modelled"));
             }
             "server" => {
-                let (Some(name), Some(_address)) = (words.get(1), words.get(2)) else {
+                let (Some(name), Some(address)) = (words.get(1), words.get(2)) else {
                     return Err(parse_error(line, "`server` needs a name and an address"));
                 };
+                // A plain port past 65535 (ranges, offsets and variables are left to HAProxy).
+                if let Some((_, port)) = address.rsplit_once(':') {
+                    if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u32>().map_or(true, |p| p > 65_535) {
+                        return Err(parse_error(line, format!("invalid port {port:?}: HAProxy takes 1 to 65535")));
+                    }
+                }
                 let (spec, server) = haproxy_server(name, &words[3..], line)?;
                 if specs.iter().any(|s| s.name == spec.name) {
                     return Err(parse_error(line, format!("server {name} is listed twice")));
@@ -436,6 +503,12 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
                     return Err(parse_error(line, "`default-server` with `weight`, `id` or `disabled` is not modelled: put them on the server lines"));
                 }
             }
+            // `mode tcp`: HAProxy cannot read a Layer 7 key, warns and balances round robin.
+            "mode" if words.get(1) == Some(&"tcp") => mode_tcp = Some(line),
+            // The backend itself: every request gets a 503.
+            "disabled" if words.len() == 1 => {
+                return Err(parse_error(line, "this backend is `disabled`: HAProxy answers 503 to every request"))
+            }
             k if HAPROXY_UNSUPPORTED.contains(&k) => {
                 return Err(parse_error(line, format!("`{k}` changes which server is picked in ways not modelled")))
             }
@@ -446,6 +519,9 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
     let Some(balance_line) = balance_line else {
         return Err(parse_error(1, "no `balance` line: HAProxy would balance round robin"));
     };
+    if let Some(line) = mode_tcp.filter(|_| layer7) {
+        return Err(parse_error(line, "`mode tcp` with a Layer 7 `balance`: HAProxy cannot read the key and balances round robin"));
+    }
     if specs.is_empty() {
         return Err(parse_error(last_line, "no `server` lines"));
     }

@@ -112,7 +112,8 @@ impl Nginx {
     }
 
     fn effective_owners(&self) -> Option<Vec<u32>> {
-        (0..self.points.len()).map(|i| self.first_up_from(i).map(|idx| idx as u32)).collect()
+        let only_up = self.only_up();
+        (0..self.points.len()).map(|i| self.first_up_from(i).or(only_up).map(|idx| idx as u32)).collect()
     }
 
     /// The server nginx picks when a key's first point is `start`: the first of `TRIES`
@@ -133,13 +134,23 @@ impl Nginx {
         self.ends.partition_point(|&end| end <= w)
     }
 
+    /// nginx's round-robin fallback: with one server up it is that server's, whatever the
+    /// key; with more, no hash decides.
     fn round_robin(&self, why: &str) -> Result<usize, Error> {
-        Err(Error::Unsupported(format!("nginx balances this key round robin ({why}), so no hash decides its server")))
+        self.only_up().ok_or_else(|| {
+            Error::Unsupported(format!("nginx balances this key round robin ({why}), so no hash decides its server"))
+        })
+    }
+
+    /// The one server not down, if exactly one is.
+    fn only_up(&self) -> Option<usize> {
+        let mut up = (0..self.down.len()).filter(|&i| !self.down[i]);
+        up.next().filter(|_| up.next().is_none())
     }
 }
 
 /// The points of one server: CRC-32 of `host \0 port prev_hash`, where `host` and `port` are
-/// the address text split at its last `:` (no port without one; all of it after `unix:`).
+/// the address text split as [`split_address`] splits it (all of it after `unix:`).
 fn push_points(name: &str, count: u32, idx: u32, out: &mut Vec<(u64, u32)>) {
     let (host, port) = split_address(name);
     let mut base = CRC32.digest();
@@ -159,7 +170,14 @@ fn split_address(name: &str) -> (&str, &str) {
     if name.len() >= 5 && name.as_bytes()[..5].eq_ignore_ascii_case(b"unix:") {
         return (&name[5..], "");
     }
-    name.rsplit_once(':').unwrap_or((name, ""))
+    // `ngx_http_upstream_init_chash` reads digits back from the end: a `:` before them
+    // starts the port; anything else means no port (`[::1]` is all host).
+    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let at = name.len() - digits;
+    match at.checked_sub(1) {
+        Some(colon) if name.as_bytes()[colon] == b':' => (&name[..colon], &name[at..]),
+        _ => (name, ""),
+    }
 }
 
 /// One try of `nginx-hash`: `(CRC-32([try] key) >> 16) & 0x7fff`.
@@ -326,12 +344,37 @@ impl Arcs for Nginx {
 mod tests {
     use super::*;
 
+    /// Worked by hand from `ngx_http_upstream_init_chash`'s loop: digits back from the end,
+    /// then a `:` or no port at all.
     #[test]
-    fn addresses_split_at_the_last_colon() {
+    fn addresses_split_where_nginx_splits_them() {
         assert_eq!(split_address("10.0.0.1:80"), ("10.0.0.1", "80"));
         assert_eq!(split_address("[::1]:8080"), ("[::1]", "8080"));
         assert_eq!(split_address("backend"), ("backend", ""));
+        assert_eq!(split_address("127.0.0.2"), ("127.0.0.2", ""));
         assert_eq!(split_address("UNIX:/run/a:b.sock"), ("/run/a:b.sock", ""));
+        // No port: the last character is not a digit, so nothing is cut at the last `:`.
+        assert_eq!(split_address("[::1]"), ("[::1]", ""));
+        assert_eq!(split_address("[fe80::1%eth0]"), ("[fe80::1%eth0]", ""));
+        assert_eq!(split_address("host:"), ("host", ""));
+    }
+
+    /// nginx's round-robin fallback has one choice when one server is up: that server, for
+    /// every key (real nginx sent all 1,200 keys of such a config there).
+    #[test]
+    fn with_one_server_up_every_key_is_its() {
+        for consistent in [false, true] {
+            let specs: Vec<NodeSpec> = (1..=6).map(|i| NodeSpec::new(format!("127.0.0.1:3100{i}"))).collect();
+            let mut n = Nginx::new(consistent, specs).unwrap();
+            for i in [0, 1, 2, 4, 5] {
+                n.set_down(i, true).unwrap();
+            }
+            assert!((0..2_000).all(|k| n.locate_index(format!("k{k}").as_bytes()).unwrap() == 3));
+            assert!(n.locate_index(b"").unwrap() == 3, "an empty key goes round robin: to the one server up");
+            // Two up: round robin has a choice again, and no hash makes it.
+            n.set_down(5, false).unwrap();
+            assert_eq!(n.locate_index(b"").unwrap_err().code(), "unsupported");
+        }
     }
 
     #[test]

@@ -69,10 +69,12 @@ def upstream_text(name, consistent, servers):
 def split_address(name):
     if name[:5].lower() == "unix:":
         return name[5:].encode(), b""
-    host, sep, port = name.rpartition(":")
-    if not sep:
-        return name.encode(), b""
-    return host.encode(), port.encode()
+    # Digits back from the end; a ":" before them starts the port, anything else: no port.
+    digits = len(name) - len(name.rstrip("0123456789"))
+    at = len(name) - digits
+    if at > 0 and name[at - 1] == ":":
+        return name[: at - 1].encode(), name[at:].encode()
+    return name.encode(), b""
 
 
 def weight_of(params):
