@@ -134,12 +134,25 @@ impl Spread {
             .zip(weights)
             .map(|(&s, &w)| (s as f64 / total as f64) / (w / total_weight))
             .collect();
+        let direct = Spread::of_loads(&loads);
+        if direct.rsd.is_finite() && direct.max_over_mean.is_finite() {
+            return Some(direct);
+        }
+        // A weight near 1e-300 beside one near 1 (the node still has its one point) makes a
+        // load, or its square, past f64: the statistics are scale-free, so take the loads
+        // over the largest one, through logarithms.
+        let logs: Vec<f64> = shares.iter().zip(weights).map(|(&s, &w)| (s as f64 / total as f64).ln() - w.ln()).collect();
+        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        Some(Spread::of_loads(&logs.iter().map(|l| (l - top).exp()).collect::<Vec<_>>()))
+    }
+
+    fn of_loads(loads: &[f64]) -> Spread {
         let n = loads.len() as f64;
         let mean = loads.iter().sum::<f64>() / n;
         let var = loads.iter().map(|l| (l - mean) * (l - mean)).sum::<f64>() / n;
         let max = loads.iter().copied().fold(f64::MIN, f64::max);
         let min = loads.iter().copied().fold(f64::MAX, f64::min);
-        Some(Spread { rsd: var.sqrt() / mean, max_over_mean: max / mean, min_over_mean: min / mean })
+        Spread { rsd: var.sqrt() / mean, max_over_mean: max / mean, min_over_mean: min / mean }
     }
 }
 
@@ -372,5 +385,25 @@ mod tests {
             let ring = Ring::with_nodes(Config { vnodes: v, ..Config::default() }, nodes.clone()).unwrap();
             assert_eq!(step.spread, spread(&ring).unwrap(), "vnodes {v}");
         }
+    }
+}
+
+#[cfg(test)]
+mod spread_of_extreme_weights {
+    use super::Spread;
+
+    /// A node of weight 1e-300 beside one of weight 1 (each with its one point, half the
+    /// ring) is 1e300 times over its fair share: the spread says so in finite numbers
+    /// (it read "inf%" in the page). Two loads, 1e300·x and x: mean ≈ half the top, rsd 1.
+    #[test]
+    fn a_load_past_f64_still_gives_finite_statistics() {
+        for tiny in [1e-300, 5e-324] {
+            let s = Spread::of(&[1, 1], &[tiny, 1.0]).unwrap();
+            assert!((s.rsd - 1.0).abs() < 1e-9, "{tiny:e}: {s:?}");
+            assert!((s.max_over_mean - 2.0).abs() < 1e-9 && s.min_over_mean < 1e-200, "{tiny:e}: {s:?}");
+        }
+        // Ordinary weights keep the direct arithmetic.
+        let s = Spread::of(&[3, 1], &[1.0, 1.0]).unwrap();
+        assert_eq!((s.rsd, s.max_over_mean, s.min_over_mean), (0.5, 1.5, 0.5));
     }
 }

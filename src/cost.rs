@@ -45,6 +45,10 @@ pub struct Workload {
 impl Workload {
     /// Checks the figures: sizes and rates finite and not negative.
     pub fn validate(&self) -> Result<(), Error> {
+        // Items travel to JavaScript as numbers: whole ones are exact up to 2^53.
+        if self.items > 1 << 53 {
+            return Err(Error::InvalidOption(format!("the item count must be at most 2^53 (got {})", self.items)));
+        }
         for (what, v) in [("the average item size", self.item_bytes), ("the request rate", self.requests_per_sec)] {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(Error::InvalidOption(format!("{what} must be a finite number ≥ 0 (got {v})")));

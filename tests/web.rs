@@ -393,3 +393,35 @@ fn draw_chart_refuses_what_is_not_a_chart() {
     assert_eq!(code(web::draw_chart(tiny, shares.clone(), JsValue::UNDEFINED)), "invalid-option", "too small to lay out");
     assert!(web::draw_chart(canvas(), shares, JsValue::UNDEFINED).is_ok());
 }
+
+/// Made by JavaScript source (getters and Proxies have no JSON form).
+fn made_by(source: &str) -> JsValue {
+    js_sys::Function::new_no_args(source).call0(&JsValue::UNDEFINED).unwrap()
+}
+
+/// A getter or Proxy trap that throws inside a call, or an array-like that claims a billion
+/// items, is a coded error; the object stays usable, and a thousand of them do not wear the
+/// module's stack away (each used to unwind through the wasm frames: the object stayed
+/// borrowed for good, and at about 840 the module trapped).
+#[wasm_bindgen_test]
+fn hostile_objects_are_refused_and_leave_everything_usable() {
+    let mut ring = Ring::new(js(r#"{"nodes": ["a", "b"]}"#)).unwrap();
+    let throwing = made_by("return { get weight() { throw new Error('boom'); } }");
+    for _ in 0..1000 {
+        assert_eq!(code(ring.add(s("c"), throwing.clone())), "invalid-argument");
+    }
+    ring.add(s("c"), JsValue::UNDEFINED).unwrap();
+    assert_eq!(ring.nodes().map(|n| js_sys::Array::from(&n).length()).unwrap(), 3);
+    let revoked = made_by("const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy;");
+    assert_eq!(code(Ring::new(revoked.clone()).map(|_| ())), "invalid-argument");
+    let billion = made_by(
+        "return { nodes: new Proxy(['a'], { get(t, k) { return k === 'length' ? 1e9 : /^[0-9]+$/.test(k) ? 'n' + k : Reflect.get(t, k); } }) }",
+    );
+    assert_eq!(code(Ring::new(billion).map(|_| ())), "invalid-argument");
+    let too_many = made_by("return { nodes: Array.from({ length: 20000 }, (_, i) => 'n' + i) }");
+    assert_eq!(code(Ring::new(too_many).map(|_| ())), "too-large");
+    let mut session = Session::new(JsValue::UNDEFINED).unwrap();
+    assert_eq!(code(session.configure(throwing)), "invalid-argument");
+    assert!(session.add(s("x"), JsValue::UNDEFINED).is_ok());
+    assert_eq!(ring.locate(s("k")).map(|o| !o.is_empty()), Ok(true));
+}

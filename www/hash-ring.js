@@ -45,16 +45,26 @@ const firstBuild = import("./pkg/builds.js").then((m) => m.firstBuild.algorithms
 // ---- The engines: each imported and instantiated once, on demand.
 const engines = {}; // build -> Promise of the module
 const loaded = new Map(); // module -> its build ("first" | "full")
+const failed = new Set(); // builds whose last load failed: the next one starts afresh
 function loadEngine(build = "first", fresh = false) {
   if (fresh || !engines[build]) {
-    const glue = `${ENGINES[build]}.js${fresh ? `?instance=${Date.now()}` : ""}`;
+    const again = fresh || failed.has(build);
+    const glue = `${ENGINES[build]}.js${again ? `?instance=${Date.now()}` : ""}`;
     // The wasm is fetched alongside its glue, not once the glue has loaded.
     const wasm = fetch(`${ENGINES[build]}_bg.wasm`);
     wasm.catch(() => {}); // a failure shows through the engine's init below
-    engines[build] = import(glue).then(async (mod) => {
+    const loading = import(glue).then(async (mod) => {
       await mod.default({ module_or_path: wasm });
       loaded.set(mod, build);
+      failed.delete(build);
       return mod;
+    });
+    engines[build] = loading;
+    // A failed download (a dropped connection) is not kept: the next element, or the next
+    // change of this one, tries again.
+    loading.catch(() => {
+      if (engines[build] === loading) delete engines[build];
+      failed.add(build);
     });
   }
   return engines[build];
@@ -77,6 +87,15 @@ function recoverAll(error, dead) {
   return reloading.get(dead);
 }
 const trapped = (e) => e instanceof WebAssembly.RuntimeError;
+
+// One task after another, in turn (a MessageChannel message: no timer clamping).
+let turns = Promise.resolve();
+const nextTask = () => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => resolve();
+  channel.port2.postMessage(null);
+});
+const turn = () => (turns = turns.then(nextTask));
 
 // Styles that need no engine: the layout, so the element keeps its size while loading.
 const BASE = `
@@ -284,6 +303,15 @@ export class HashRing extends HTMLElement {
 
   // ---- Life cycle
   connectedCallback() {
+    // Properties a script set before this class was defined sit on the instance and hide
+    // the accessors: hand them to the accessors.
+    for (const name of [...ENGINE_ATTRS, "view", "theme"]) {
+      if (Object.hasOwn(this, name)) {
+        const value = this[name];
+        delete this[name];
+        this[name] = value;
+      }
+    }
     live.add(this);
     near.observe(this);
     this.#resize ??= new ResizeObserver(() => this.#session && this.#redraw());
@@ -304,6 +332,8 @@ export class HashRing extends HTMLElement {
     this.#session = undefined;
     this.#started = false;
     this.#visible = false;
+    // Calls waiting for a build that will not come now resolve to null.
+    this.#releaseWaiters();
   }
 
   // Called by the shared IntersectionObserver.
@@ -323,7 +353,9 @@ export class HashRing extends HTMLElement {
     // No algorithm named: the first build, without waiting for the list.
     const build = algorithm ? firstBuild.then((first) => loadEngine(first.includes(algorithm) ? "first" : "full")) : loadEngine("first");
     Promise.all([build, chartsToo]).then(
-      ([mod]) => {
+      async ([mod]) => {
+        // Many elements on one page: each builds in a task of its own.
+        await turn();
         if (!this.isConnected || this.#session) return;
         this.#mod = mod;
         this.shadowRoot.adoptedStyleSheets = sheets(mod);
@@ -344,6 +376,13 @@ export class HashRing extends HTMLElement {
   #failedBuild = false;
 
   #update() {
+    if (!this.#mod) {
+      // The engine never loaded (a dropped download): a change tries again.
+      this.#dirty.clear();
+      this.#started = false;
+      this.#failedBuild = false;
+      return this.#start();
+    }
     const dirty = new Set(this.#dirty);
     this.#dirty.clear();
     if (dirty.has("engine")) this.#build();
@@ -382,12 +421,13 @@ export class HashRing extends HTMLElement {
     this.#session = next;
     this.#moved = [];
     this.#anim = null;
-    this.#say(this.view === "migrate" ? "" : "Add or remove a node to see exactly what moves.");
+    // (An invalid view keeps its own message.)
+    if (VIEWS.includes(this.view)) this.#say(this.view === "migrate" ? "" : "Add or remove a node to see exactly what moves.");
     this.#redraw();
-    this.#syncLoop();
     this.#lastGood = next.link();
     this.#emit("ready", { nodes: next.nodes().map((n) => n.name), settings: next.settings() });
     this.#releaseWaiters();
+    this.#syncLoop();
     return true;
   }
 
@@ -616,7 +656,11 @@ export class HashRing extends HTMLElement {
       this.#apply("remove", name);
     } else {
       this.#joined = this.#session.nextNodeName();
-      if (!this.#apply("add", this.#joined)) this.#joined = null;
+      if (!this.#apply("add", this.#joined)) {
+        // Refused (at the node cap, say): the loop pauses on the message; Play tries again.
+        this.#joined = null;
+        this.#setPlaying(false);
+      }
     }
   }
 
@@ -624,6 +668,10 @@ export class HashRing extends HTMLElement {
   // failure shows its message, fires `error`, and resolves to null.
   async #ready() {
     if (this.#session) return true;
+    if (!this.isConnected) {
+      this.#fail("detached", "the element is not in the page: add it to the page first");
+      return false;
+    }
     this.#start();
     if (!this.#failedBuild) await new Promise((resolve) => this.#waiters.push(resolve));
     return Boolean(this.#session);
@@ -672,6 +720,7 @@ export class HashRing extends HTMLElement {
 
   #fail(code, message) {
     this.#say(`hash-ring: ${message}`, true);
+    if (!this.#session) this.#parts.canvas.setAttribute("aria-label", `A hash ring that could not be drawn: ${message}`);
     this.#emit("error", { code, message });
     return null;
   }

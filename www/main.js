@@ -331,7 +331,9 @@ function syncWorkload() {
 // The user's keys from the box (or null: back to key:0 ..). A long list is read in pieces of
 // whole lines, each in its own task, so reading a million keys never blocks input for long.
 const KEY_PIECE_BYTES = 2 << 20;
+let keyReads = 0; // each call's number: a read in pieces stops once a later call began
 function useKeys(text) {
+  const read = ++keyReads;
   const shown = (summary) => {
     $("keys-error").textContent = "";
     $("keys-status").textContent = summary
@@ -340,7 +342,10 @@ function useKeys(text) {
     change = null;
     render();
   };
-  const failed = (e) => ($("keys-error").textContent = e.message);
+  const failed = (e) => {
+    $("keys-error").textContent = e.message;
+    $("keys-status").textContent = "The keys in use are unchanged.";
+  };
   if (text === null || text.length <= KEY_PIECE_BYTES) {
     try {
       shown(session.useKeys(text));
@@ -353,6 +358,7 @@ function useKeys(text) {
   $("keys-status").textContent = "Reading your keys…";
   let at = 0;
   const next = () => {
+    if (read !== keyReads) return; // another list (or the generated keys) was asked for since
     try {
       if (at >= text.length) return shown(session.endKeys());
       let end = text.indexOf("\n", Math.min(text.length, at + KEY_PIECE_BYTES));
@@ -537,18 +543,26 @@ async function recover(error) {
 
 // Opens a share link, or the default playground with a message when it cannot be read.
 function open(link) {
+  let next;
   if (link.length > 1) {
     try {
-      session?.free();
-      session = engine.Session.fromLink(link);
+      next = engine.Session.fromLink(link);
       $("config-error").textContent = "";
     } catch (e) {
-      session = new engine.Session();
+      if (e instanceof WebAssembly.RuntimeError) throw e;
+      if (session) {
+        // A bad link pasted into an open page: the user's ring and history stay.
+        $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;
+        return;
+      }
+      next = new engine.Session();
       $("config-error").textContent = `This link could not be opened (${e.message}); showing the default ring.`;
     }
   } else {
-    session = new engine.Session();
+    next = new engine.Session();
   }
+  session?.free();
+  session = next;
   change = null;
   syncControls();
   syncWorkload();

@@ -183,8 +183,9 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         text.split('&').filter(|p| !p.is_empty()).map(|p| p.split_once('=').unwrap_or((p, ""))).collect();
     // Every field but `n` appears once: a repeated one would have its last value win in
     // silence (a hand-edited or spliced link).
-    for (at, (key, _)) in pairs.iter().enumerate() {
-        if *key != "n" && pairs[..at].iter().any(|(k, _)| k == key) {
+    let mut seen = std::collections::BTreeSet::new();
+    for (key, _) in pairs.iter().filter(|(k, _)| *k != "n") {
+        if !seen.insert(*key) {
             return Err(bad(format!("the field {:?} appears twice", dec(key, "field name")?)));
         }
     }
@@ -392,6 +393,7 @@ mod tests {
             ("#ringlab=2&n=%zz", "% that is not followed"),
             ("#ringlab=2&n=a%4", "% that is not followed"),
             ("#ringlab=2&n=a@eu%2", "zone has a %"),
+            ("#ringlab=2&wi=9007199254740993&wb=1&wr=1", "at most 2^53"),
         ];
         for (link, expect) in cases {
             let e = decode(link).expect_err(link);

@@ -135,20 +135,63 @@ fn describe(value: &JsValue) -> String {
     }
 }
 
+/// A copy of an object argument made by `structuredClone`, which reads each property once
+/// and refuses what is not plain data (a Proxy, a function, a symbol). Reading a caller's
+/// object directly would run its getters and Proxy traps inside our call: one that throws
+/// unwinds through the wasm frames, which leaves the object borrowed for good and, repeated,
+/// corrupts the module's stack. Here it is caught and answered with a coded error.
+/// Primitives come back as they are.
+pub(crate) fn plain(value: &JsValue, what: &str) -> Result<JsValue, JsValue> {
+    if !value.is_object() {
+        return Ok(value.clone());
+    }
+    let refused = |why: JsValue| {
+        let why = why.dyn_ref::<js_sys::Error>().and_then(|e| e.message().as_string()).unwrap_or_default();
+        bad_argument(format!("{what} must be plain data (numbers, strings, arrays, objects): {why}"))
+    };
+    let clone: js_sys::Function =
+        Reflect::get(&js_sys::global(), &JsValue::from_str("structuredClone")).map_err(refused)?.unchecked_into();
+    clone.call1(&JsValue::UNDEFINED, value).map_err(refused)
+}
+
+/// An array argument (a copy, see [`plain`]) of at most `max` items.
+pub(crate) fn list(value: &JsValue, what: &str, max: usize) -> Result<js_sys::Array, JsValue> {
+    let copy = plain(value, what)?;
+    let array = copy.dyn_into::<js_sys::Array>().map_err(|v| bad_argument(format!("{what} must be an array (got {})", type_name(&v))))?;
+    if array.length() as usize > max {
+        return Err(error(Error::TooLarge { what: what.to_string(), max: max as u64, got: array.length().into() }));
+    }
+    Ok(array)
+}
+
 /// A plain options object's fields, refusing names outside `known` (serde reads only the
-/// fields it knows, so a typo like `{vnode: 10}` would otherwise pass silently).
+/// fields it knows, so a typo like `{vnode: 10}` would otherwise pass silently). Read from
+/// a copy ([`plain`]); an array or map field holds at most [`limits::MAX_NODES`] items, checked
+/// before they are converted.
 pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(value: &JsValue, known: &[&str]) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
-    let Some(object) = value.dyn_ref::<js_sys::Object>().filter(|_| !value.is_function() && !js_sys::Array::is_array(value))
-    else {
+    let value = &plain(value, "options")?;
+    // `typeof`, not `instanceof`: a copy may come from another realm (Firefox's WebDriver).
+    if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(bad_argument(format!("options must be an object (got {})", type_name(value))));
-    };
+    }
+    let object: &js_sys::Object = value.unchecked_ref();
     for key in js_sys::Object::keys(object).iter().filter_map(|k| k.as_string()) {
         if !known.contains(&key.as_str()) {
             let list = known.join(", ");
             return Err(error(Error::InvalidOption(format!("unknown option {key:?} (known: {list})"))));
+        }
+        let field = Reflect::get(object, &JsValue::from_str(&key)).unwrap_or(JsValue::UNDEFINED);
+        let items = match field.dyn_ref::<js_sys::Array>() {
+            Some(array) => array.length() as usize,
+            None if field.is_object() => js_sys::Object::keys(field.unchecked_ref::<js_sys::Object>()).length() as usize,
+            None => 0,
+        };
+        if items > crate::limits::MAX_NODES {
+            let max = crate::limits::MAX_NODES as u64;
+            return Err(error(Error::TooLarge { what: format!("the {key} option's items"), max, got: items as u64 }));
         }
     }
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {

@@ -355,12 +355,9 @@ impl Ring {
     /// `[{vnodes, spread, theoreticalRsd}]` for each count, with these nodes and hash.
     #[wasm_bindgen(js_name = vnodeSweep)]
     pub fn vnode_sweep(&self, counts: JsValue) -> Result<JsValue, JsValue> {
-        let counts: Vec<f64> = serde_wasm_bindgen::from_value(counts)
+        let counts = super::list(&counts, "sweep steps", limits::MAX_SWEEP_STEPS)?;
+        let counts: Vec<f64> = serde_wasm_bindgen::from_value(counts.into())
             .map_err(|_| bad_argument("the vnode counts must be an array of numbers".into()))?;
-        if counts.len() > limits::MAX_SWEEP_STEPS {
-            let (max, got) = (limits::MAX_SWEEP_STEPS as u64, counts.len() as u64);
-            return Err(error(Error::TooLarge { what: "sweep steps".into(), max, got }));
-        }
         let counts: Vec<u32> = counts
             .into_iter()
             .map(|c| if c.fract() == 0.0 && (1.0..=f64::from(crate::MAX_VNODES)).contains(&c) { Ok(c as u32) } else { Err(Error::InvalidVnodes(c.max(0.0) as u64)) })
@@ -428,7 +425,8 @@ impl Ring {
     /// As `diffSample`, on the given keys (most popular first for the traffic figure).
     #[wasm_bindgen(js_name = diffKeys)]
     pub fn diff_keys(before: &Ring, after: &Ring, keys: JsValue, zipf_s: JsValue) -> Result<JsValue, JsValue> {
-        let keys: Vec<String> = serde_wasm_bindgen::from_value(keys)
+        let keys = super::list(&keys, "keys", limits::MAX_KEY_LIST)?;
+        let keys: Vec<String> = serde_wasm_bindgen::from_value(keys.into())
             .map_err(|_| bad_argument("the keys must be an array of strings".into()))?;
         limits::check_keys("keys", &keys, limits::MAX_KEY_LIST).map_err(error)?;
         before.inner.check_lookups(2 * keys.len()).map_err(error)?;

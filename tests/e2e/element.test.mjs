@@ -476,3 +476,55 @@ test("migrate starts paused when the reader asks for reduced motion, and Play st
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("hostile calls leave the element usable: a throwing getter, a detached element, properties set before the element is defined", async () => {
+  const body = `<hash-ring id="r" nodes="a, b, c"></hash-ring>
+<script>const early = document.createElement("hash-ring"); early.id = "early"; early.nodes = "p, q"; early.vnodes = 7;
+early.addEventListener("ready", (e) => (window.__early = e.detail)); document.querySelector("main").prepend(early);</script>`;
+  const { page, context, problems } = await openHost(chrome.browser, hostPage(body));
+  await events(page, "r", "ready");
+  // A getter that throws inside the engine's call is a coded error; the element goes on.
+  const result = await page.evaluate(() => document.getElementById("r").add("x", { get weight() { throw new Error("boom"); } }));
+  assert.equal(result, null);
+  const [error] = await events(page, "r", "error");
+  assert.equal(error.code, "invalid-argument");
+  assert.match(error.message, /boom/);
+  const added = await page.evaluate(() => document.getElementById("r").add("d"));
+  assert.equal(added.name, "d");
+  // A thousand more: the module's stack is not worn away (about 840 used to trap it).
+  const alive = await page.evaluate(async () => {
+    const el = document.getElementById("r");
+    for (let i = 0; i < 1000; i++) await el.add("y", { get zone() { throw new Error("again"); } });
+    return (await el.add("e"))?.name;
+  });
+  assert.equal(alive, "e");
+  // Properties set before hash-ring.js defined the element reach it.
+  const early = await (await page.waitForFunction(() => window.__early)).jsonValue();
+  assert.deepEqual(early.nodes, ["p", "q"]);
+  assert.equal(early.settings.vnodes, 7);
+  // A detached element's methods resolve to null with a message, never hang.
+  const detached = await page.evaluate(async () => {
+    const el = document.createElement("hash-ring");
+    window.__watch(Object.assign(el, { id: "loose" }));
+    return [await el.add("z"), await el.follow("k"), await el.reset()];
+  });
+  assert.deepEqual(detached, [null, null, null]);
+  assert.equal((await events(page, "loose", "error"))[0].code, "detached");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a wasm download that fails once is tried again by the next change, and by new elements", async () => {
+  let aborted = 0;
+  const setup = (page) =>
+    page.route(/ringlab_element_bg\.wasm/, (route) => (aborted++ === 0 ? route.abort() : route.continue()));
+  const { page, context } = await openHost(chrome.browser, hostPage(`<hash-ring id="r" nodes="a, b"></hash-ring>`), { setup });
+  const [failed] = await events(page, "r", "error");
+  assert.equal(failed.code, "engine-load");
+  assert.match(await page.evaluate(() => document.getElementById("r").shadowRoot.querySelector("canvas").getAttribute("aria-label")), /could not be drawn/);
+  await page.evaluate(() => document.getElementById("r").setAttribute("nodes", "a, b, c"));
+  const [ready] = await events(page, "r", "ready");
+  assert.deepEqual(ready.nodes, ["a", "b", "c"]);
+  assert.equal(aborted, 2, "one failed fetch, then one that loaded");
+  await context.close();
+});
