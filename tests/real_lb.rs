@@ -220,7 +220,7 @@ fn haproxy_backend_reads_the_parameters_that_matter() {
 
 #[test]
 fn haproxy_backend_errors_name_the_line() {
-    let cases: [(&str, usize); 15] = [
+    let cases: [(&str, usize); 22] = [
         ("backend b\n balance roundrobin\n server a a:1", 2),
         ("backend b\n balance hdr(X) use_domain_only\n server a a:1", 2),
         ("backend b\n balance hdr(X)\n hash-type consistent md5\n server a a:1", 3),
@@ -236,6 +236,16 @@ fn haproxy_backend_errors_name_the_line() {
         ("backend b\n balance hdr(X)\n server a", 3),
         ("backend b\n balance hdr(X)\n server a a:1\nbackend c", 4),
         ("backend b\n server a a:1", 1),
+        // What HAProxy 2.6 does differently (found against the real HAProxy): a Layer 7 key in
+        // `mode tcp` goes round robin; a disabled backend answers 503; a `ring` section's server
+        // is not the backend's; keywords are lower case; ports stop at 65535; `ws` takes a mode.
+        ("backend b\n mode tcp\n balance hdr(X)\n server a a:1", 2),
+        ("backend b\n disabled\n balance url_param k\n server a a:1", 2),
+        ("backend b\n balance hdr(X)\n server a a:1\n\nring logbuf\n server logsrv 127.0.0.1:31009", 5),
+        ("Backend b\n balance hdr(X)\n server a a:1", 1),
+        ("backend b\n balance hdr(X)\n server a 127.0.0.1:99999", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 ws", 3),
+        ("backend b\n balance hdr(X)\n server a a:1 no-verifyhost", 3),
     ];
     for (text, line) in cases {
         assert_eq!(parse_line(from_haproxy_backend(text)), line, "{text}");
@@ -250,21 +260,6 @@ fn haproxy_backend_errors_name_the_line() {
         3
     );
     assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n")), 2);
-    // What HAProxy 2.6 does differently (found against the real HAProxy): a Layer 7 key in
-    // `mode tcp` goes round robin; a disabled backend answers 503; a `ring` section's server
-    // is not the backend's; keywords are lower case; ports stop at 65535; `ws` takes a mode.
-    let cases = [
-        ("backend b\n mode tcp\n balance hdr(X)\n server a a:1", 2),
-        ("backend b\n disabled\n balance url_param k\n server a a:1", 2),
-        ("backend b\n balance hdr(X)\n server a a:1\n\nring logbuf\n server logsrv 127.0.0.1:31009", 5),
-        ("Backend b\n balance hdr(X)\n server a a:1", 1),
-        ("backend b\n balance hdr(X)\n server a 127.0.0.1:99999", 3),
-        ("backend b\n balance hdr(X)\n server a a:1 ws", 3),
-        ("backend b\n balance hdr(X)\n server a a:1 no-verifyhost", 3),
-    ];
-    for (text, line) in cases {
-        assert_eq!(parse_line(from_haproxy_backend(text)), line, "{text}");
-    }
     for fine in ["backend b\n mode http\n balance hdr(X)\n server a a:1 ws h1", "backend b\n mode tcp\n balance hash src\n server a a:1"] {
         assert!(from_haproxy_backend(fine).is_ok(), "{fine}");
     }
