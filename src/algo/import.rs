@@ -274,6 +274,15 @@ pub struct MemcachedServer {
 /// Blank lines and `#` comments are skipped. Weights are whole numbers ≥ 1 (default 1).
 /// Errors name the line. libketama's server file has stricter rules:
 /// [`parse_libketama_servers`].
+///
+/// This is ringlab's list, one server a line: a line is what one `memcached_server_add_*`
+/// call adds. libmemcached's own `memcached_servers_parse` reads a comma-separated string
+/// instead, where the host ends at the first `:` and a weight comes only after a space or a
+/// second `:`; so items it would read otherwise are refused here (a comma, an IPv6 address
+/// without brackets, a `:weight` and a space weight together). Two spellings are ringlab's
+/// own: a weight after a tab, and a weight after a host with no port or a socket path
+/// (that parser would take `cache-a 2` as one host name; the server those calls add with
+/// weight 2 is what is meant).
 pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error> {
     check_size(text)?;
     let mut servers: Vec<MemcachedServer> = Vec::new();
@@ -285,17 +294,18 @@ pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
         if content.is_empty() {
             continue;
         }
+        if content.contains(',') {
+            // libmemcached's own `memcached_servers_parse` splits at commas; read here, `a,b`
+            // would be one server named "a,b".
+            return Err(parse_error(line, "one server a line: put each of the comma-separated servers on its own line"));
+        }
         let fields: Vec<&str> = content.split_whitespace().collect();
         let (address, weight) = match fields.as_slice() {
-            [address] => match address.matches(':').count() {
-                // host:port:weight (twemproxy)
-                2 => {
-                    let (address, weight) = address.rsplit_once(':').expect("two colons");
-                    (address, Some(weight))
-                }
-                _ => (*address, None),
+            [address] => colon_weight(address).map_err(|why| parse_error(line, why))?,
+            [address, weight] => match colon_weight(address).map_err(|why| parse_error(line, why))? {
+                (_, Some(_)) => return Err(parse_error(line, "two weights: one after a `:` and one after a space")),
+                (address, None) => (address, Some(*weight)),
             },
-            [address, weight] => (*address, Some(*weight)),
             _ => {
                 return Err(parse_error(line, format!(
                     "expected `host:port` or `host:port weight`, found {} fields (twemproxy server names are not read)",
@@ -330,6 +340,25 @@ pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
         return Err(parse_error(1, "no server in the list"));
     }
     Ok(servers)
+}
+
+/// `host:port` and its `:weight`, as `memcached_servers_parse` splits an item: the host ends
+/// at the first `:` (after the `]` of an IPv6 address). A third `:` outside brackets is an
+/// unbracketed IPv6 address, which libmemcached cuts at its first `:`: refused.
+fn colon_weight(address: &str) -> Result<(&str, Option<&str>), String> {
+    let host_end = match address.strip_prefix('[') {
+        Some(rest) => rest.find(']').map(|at| at + 2).ok_or("an IPv6 address needs its closing `]`")?,
+        None => 0,
+    };
+    let fields: Vec<&str> = address[host_end..].split(':').collect();
+    match fields.len() {
+        1 | 2 => Ok((address, None)),
+        3 => {
+            let (address, weight) = address.rsplit_once(':').expect("three fields");
+            Ok((address, Some(weight)))
+        }
+        _ => Err(format!("{address:?} has more `:` than `host:port:weight` (write an IPv6 address in brackets: [::1]:11211)")),
+    }
 }
 
 /// The longest line libketama reads at once: `fgets(sline, 127, fi)` (ketama.c
@@ -530,15 +559,24 @@ mod tests {
 
     #[test]
     fn memcached_lists_in_three_spellings() {
-        let list = "10.0.0.1:11211\n  - 10.0.0.2:11212:3   # twemproxy\n10.0.0.3:11211\t2\n\n# done\n";
+        let list = "10.0.0.1:11211\n  - 10.0.0.2:11212:3   # twemproxy\n10.0.0.3:11211\t2\n\n# done\n[::1]:11212:5\n";
         let servers = parse_memcached_servers(list).unwrap();
         let got: Vec<(&str, u32, usize)> = servers.iter().map(|s| (s.address.as_str(), s.weight, s.line)).collect();
-        assert_eq!(got, [("10.0.0.1:11211", 1, 1), ("10.0.0.2:11212", 3, 2), ("10.0.0.3:11211", 2, 3)]);
+        assert_eq!(
+            got,
+            [("10.0.0.1:11211", 1, 1), ("10.0.0.2:11212", 3, 2), ("10.0.0.3:11211", 2, 3), ("[::1]:11212", 5, 6)]
+        );
         let bad = [
             ("a:1\nb:x\n", 2, "port"),
             ("a:1\na:1 2\n", 2, "already listed on line 1"),
             ("a:1 0\n", 1, "weight"),
             ("a:1 2 name\n", 1, "fields"),
+            // Where libmemcached's parser reads these otherwise (found against the library).
+            ("a,b\n", 1, "one server a line"),
+            ("a:11211:2:3\n", 1, "more `:`"),
+            ("::1:11211\n", 1, "in brackets"),
+            ("a:11211:2 3\n", 1, "two weights"),
+            ("[::1:11211\n", 1, "closing `]`"),
             (":11211\n", 1, "no host"),
             ("# nothing\n", 1, "no server"),
         ];
