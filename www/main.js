@@ -189,16 +189,20 @@ function apply(edit, errorBox = $("add-error")) {
   return true;
 }
 
-// Undo or redo: its transition, or why it cannot be taken (the state stays).
-function step(take) {
-  let t;
+// A history call (undo, redo, replay): `[its transition]`, or null when it was refused (why
+// shows in the history status; the state stays).
+function fromHistory(call) {
   try {
-    t = take();
+    return [call()];
   } catch (e) {
-    if (e instanceof WebAssembly.RuntimeError) return recover(e);
-    $("history-status").textContent = e.message;
-    return;
+    if (e instanceof WebAssembly.RuntimeError) recover(e);
+    else $("history-status").textContent = e.message;
+    return null;
   }
+}
+
+function step(call) {
+  const [t] = fromHistory(call) ?? [];
   show(t, t?.label);
 }
 
@@ -467,14 +471,7 @@ function wire() {
   });
   $("compare-modulo").addEventListener("change", () => {
     session.setCompareModulo($("compare-modulo").checked);
-    let t;
-    try {
-      t = session.lastChange();
-    } catch (e) {
-      if (e instanceof WebAssembly.RuntimeError) return recover(e);
-      $("history-status").textContent = e.message;
-      return;
-    }
+    const [t] = fromHistory(() => session.lastChange()) ?? [];
     if (t) {
       $("last-change").textContent = t.text;
       change = { moved: t.exact?.arcs ?? [], movers: t.movers };

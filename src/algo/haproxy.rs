@@ -237,11 +237,7 @@ impl Haproxy {
             arcs.set(&closest_as_arcs(&entries));
             tree.set(&entries);
         } else {
-            let eweight = reduced_weights(&weights);
-            let entries = usable.iter().map(|&i| eweight[i] as u64).sum();
-            let what = "entries in HAProxy's map-based table (the weights over their GCD)";
-            crate::limits::check(what, entries, crate::limits::MAX_MAP_TABLE)?;
-            table = map_table(&weights, &usable);
+            table = map_table(&weights, &usable)?;
         }
         // Points actually placed: none for a disabled server; table entries when map-based.
         let mut entries = vec![0u32; nodes.len()];
@@ -343,12 +339,15 @@ fn closest_as_arcs(points: &[(u64, u32)]) -> Vec<(u64, u32)> {
 /// `(score + total) / total` changes only when its score crosses a multiple of `total` (known
 /// in advance: the score grows by the weight each entry) or when it is chosen, so a heap of
 /// those entries and a tree of the values (the earliest maximum at its root) replace the scan.
-fn map_table(weights: &[u32], usable: &[usize]) -> Vec<u32> {
+/// Past [`MAX_MAP_TABLE`](crate::limits::MAX_MAP_TABLE) entries it is refused.
+fn map_table(weights: &[u32], usable: &[usize]) -> Result<Vec<u32>, Error> {
     let eweight = reduced_weights(weights);
     let total: i64 = usable.iter().map(|&i| eweight[i]).sum();
+    let what = "entries in HAProxy's map-based table (the weights over their GCD)";
+    crate::limits::check(what, total as u64, crate::limits::MAX_MAP_TABLE)?;
     if total <= 1 {
         // One entry: the first usable server, unscored (HAProxy's divide-overflow guard).
-        return usable.iter().take(total as usize).map(|&i| i as u32).collect();
+        return Ok(usable.iter().take(total as usize).map(|&i| i as u32).collect());
     }
     let weight: Vec<i64> = usable.iter().map(|&i| eweight[i]).collect();
     let mut chosen = vec![0i64; usable.len()];
@@ -396,7 +395,7 @@ fn map_table(weights: &[u32], usable: &[usize]) -> Vec<u32> {
         version[p] += 1;
         due.push(std::cmp::Reverse((entry + 1, p, version[p])));
     }
-    table
+    Ok(table)
 }
 
 /// The weights over their GCD (of all servers' non-zero weights), as `init_server_map`.
@@ -622,9 +621,9 @@ mod tests {
     #[test]
     fn map_table_is_smooth_weighted_round_robin() {
         // Weights 2 4 6 reduce to 1 2 3; worked by hand from recalc_server_map.
-        assert_eq!(map_table(&[2, 4, 6], &[0, 1, 2]), vec![0, 2, 1, 2, 1, 2]);
+        assert_eq!(map_table(&[2, 4, 6], &[0, 1, 2]).unwrap(), vec![0, 2, 1, 2, 1, 2]);
         // A disabled weight-3 server still takes part in the GCD (1), not in the table.
-        assert_eq!(map_table(&[2, 4, 6, 3], &[0, 1, 2]).len(), 12);
+        assert_eq!(map_table(&[2, 4, 6, 3], &[0, 1, 2]).unwrap().len(), 12);
     }
 
     /// `recalc_server_map` as HAProxy writes it: every server rescanned for every entry.
@@ -665,7 +664,7 @@ mod tests {
             out in proptest::collection::vec(proptest::bool::weighted(0.2), 40),
         ) {
             let usable: Vec<usize> = (0..weights.len()).filter(|&i| !out[i]).collect();
-            proptest::prop_assert_eq!(map_table(&weights, &usable), map_table_by_scan(&weights, &usable));
+            proptest::prop_assert_eq!(map_table(&weights, &usable).unwrap(), map_table_by_scan(&weights, &usable));
         }
     }
 
@@ -673,7 +672,7 @@ mod tests {
     fn map_table_is_the_scan_for_big_backends() {
         let weights: Vec<u32> = (0..300).map(|i| if i % 2 == 0 { 255 } else { 256 }).collect();
         let usable: Vec<usize> = (0..300).filter(|i| i % 7 != 3).collect();
-        assert_eq!(map_table(&weights, &usable), map_table_by_scan(&weights, &usable));
+        assert_eq!(map_table(&weights, &usable).unwrap(), map_table_by_scan(&weights, &usable));
     }
 
     #[test]

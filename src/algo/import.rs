@@ -330,11 +330,7 @@ pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
                 _ => return Err(parse_error(line, format!("the weight must be a whole number ≥ 1 (got {w:?})"))),
             },
         };
-        if let Some(other) = seen.insert(address.to_string(), line) {
-            return Err(parse_error(line, format!("{address} is already listed on line {other}")));
-        }
-        crate::limits::check_nodes(servers.len() + 1)?;
-        servers.push(MemcachedServer { line, address: address.to_string(), weight });
+        add_server(&mut servers, &mut seen, MemcachedServer { line, address: address.to_string(), weight })?;
     }
     if servers.is_empty() {
         return Err(parse_error(1, "no server in the list"));
@@ -420,16 +416,23 @@ pub fn parse_libketama_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
             parse_error(this_line, format!("the weight {shown:?} is over {} (ringlab's largest weight here)", u32::MAX))
         })?;
         let address = String::from_utf8_lossy(address).into_owned();
-        if let Some(other) = seen.insert(address.clone(), this_line) {
-            return Err(parse_error(this_line, format!("{address} is already listed on line {other}")));
-        }
-        crate::limits::check_nodes(servers.len() + 1)?;
-        servers.push(MemcachedServer { line: this_line, address, weight });
+        add_server(&mut servers, &mut seen, MemcachedServer { line: this_line, address, weight })?;
     }
     if servers.is_empty() {
         return Err(parse_error(1, "no server in the file (libketama: \"No valid server definitions\")"));
     }
     Ok(servers)
+}
+
+/// Adds a server read from line `server.line` of a list, refusing an address listed before and
+/// one server past the node cap.
+fn add_server(servers: &mut Vec<MemcachedServer>, seen: &mut BTreeMap<String, usize>, server: MemcachedServer) -> Result<(), Error> {
+    if let Some(other) = seen.insert(server.address.clone(), server.line) {
+        return Err(parse_error(server.line, format!("{} is already listed on line {other}", server.address)));
+    }
+    crate::limits::check_nodes(servers.len() + 1)?;
+    servers.push(server);
+    Ok(())
 }
 
 /// C's `strtol(s, &end, 10)` where only `end == s` (no digits) and overflow fail.
@@ -489,18 +492,16 @@ pub fn from_memcached_servers(text: &str, algorithm: Algorithm) -> Result<Cluste
         // What the algorithm refuses of a server (a libketama address over 21 bytes, a name
         // given twice...), named by its line: the last line of the shortest list that is
         // refused. Halving finds it in a few builds (one build a line took seconds).
-        Err(_) => {
+        Err(mut refused) => {
             let (mut good, mut bad) = (0, servers.len());
             while bad - good > 1 {
                 let mid = good + (bad - good) / 2;
-                if build(mid).is_ok() {
-                    good = mid;
-                } else {
-                    bad = mid;
+                match build(mid) {
+                    Ok(_) => good = mid,
+                    Err(e) => (bad, refused) = (mid, e),
                 }
             }
-            let e = build(bad).err().map_or_else(String::new, |e| e.to_string());
-            Err(parse_error(servers[bad - 1].line, e))
+            Err(parse_error(servers[bad - 1].line, refused.to_string()))
         }
         built => built,
     }

@@ -587,7 +587,7 @@ pub(crate) fn new_nodes(
         .map(|spec| {
             check(&spec)?;
             check_weight(spec.weight)?;
-            Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
+            Ok(node_of(spec, points))
         })
         .collect()
 }
@@ -608,7 +608,7 @@ pub(crate) fn new_node(nodes: &[Node], spec: NodeSpec, points: u32) -> Result<No
     check_name(nodes, &spec.name)?;
     crate::limits::check_zone(spec.zone.as_deref())?;
     check_weight(spec.weight)?;
-    Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
+    Ok(node_of(spec, points))
 }
 
 /// A node of a spec whose name and zone [`check_names`](crate::ring::check_names) passed
