@@ -173,7 +173,6 @@ fn instructions(name: &str) -> Option<f64> {
     Some((three - one) / (2 * KEYS) as f64)
 }
 
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--key-owners-rounds") {

@@ -139,9 +139,11 @@ fn main() {
         let nodes: Vec<NodeSpec> = match algorithm {
             Algorithm::BoundedLoad => nodes[..1000].to_vec(),
             // HAProxy's table at its cap: one server of weight 1 leaves no common factor.
-            Algorithm::HaproxyMapBased => {
-                nodes[..2000].iter().enumerate().map(|(i, n)| n.clone().weight(if i == 0 { 1.0 } else { 250.0 })).collect()
-            }
+            Algorithm::HaproxyMapBased => nodes[..2000]
+                .iter()
+                .enumerate()
+                .map(|(i, n)| n.clone().weight(if i == 0 { 1.0 } else { 250.0 }))
+                .collect(),
             Algorithm::LibmemcachedKetama => nodes[..(limits::MAX_CONTINUUM_POINTS / 100) as usize].to_vec(),
             _ => nodes,
         };

@@ -129,11 +129,8 @@ impl Spread {
         }
         let total_weight: f64 = weights.iter().sum();
         let total: u128 = shares.iter().sum();
-        let loads: Vec<f64> = shares
-            .iter()
-            .zip(weights)
-            .map(|(&s, &w)| (s as f64 / total as f64) / (w / total_weight))
-            .collect();
+        let loads: Vec<f64> =
+            shares.iter().zip(weights).map(|(&s, &w)| (s as f64 / total as f64) / (w / total_weight)).collect();
         let direct = Spread::of_loads(&loads);
         if direct.rsd.is_finite() && direct.max_over_mean.is_finite() {
             return Some(direct);
@@ -141,7 +138,8 @@ impl Spread {
         // A weight near 1e-300 beside one near 1 (the node still has its one point) makes a
         // load, or its square, past f64: the statistics are scale-free, so take the loads
         // over the largest one, through logarithms.
-        let logs: Vec<f64> = shares.iter().zip(weights).map(|(&s, &w)| (s as f64 / total as f64).ln() - w.ln()).collect();
+        let logs: Vec<f64> =
+            shares.iter().zip(weights).map(|(&s, &w)| (s as f64 / total as f64).ln() - w.ln()).collect();
         let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         Some(Spread::of_loads(&logs.iter().map(|l| (l - top).exp()).collect::<Vec<_>>()))
     }
@@ -261,10 +259,10 @@ impl SweepJob {
         let widest = Config { vnodes: most, ..config.clone() };
         // Checks the config, names and point cap as building the widest ring would.
         job.hasher = Some(Ring::new(widest.clone())?);
-        crate::ring::check_names(&[], nodes)?;
+        crate::node::check_names(&[], nodes)?;
         let mut total = 0u64;
         for node in nodes {
-            crate::ring::check_weight(node.weight)?;
+            crate::node::check_weight(node.weight)?;
             let points = widest.points_for(node.weight)?;
             total += u64::from(points);
             if total > crate::MAX_POINTS {
@@ -320,7 +318,9 @@ impl SweepJob {
     fn measure(&mut self) -> Result<Vec<SweepStep>, Error> {
         let (nodes, points, config) = (&self.nodes, &mut self.points, &self.config);
         // The ring's order: by position, then (on a collision) by name.
-        points.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name)));
+        points.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name))
+        });
         let weights: Vec<f64> = nodes.iter().map(|n| n.weight).collect();
         self.vnodes
             .iter()

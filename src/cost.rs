@@ -25,8 +25,8 @@
 //! ```
 
 use crate::algo::down::{self, DownKind};
-use crate::algo::Cluster;
 use crate::algo::loads::list_moved;
+use crate::algo::Cluster;
 use crate::keys::{KeyList, KeySample};
 use crate::Error;
 
@@ -153,9 +153,7 @@ pub fn of_change(
 ) -> Result<ChangeReport, Error> {
     let modulo = modulo_fraction(before.healthy_count() as u64, after.healthy_count() as u64);
     let newly_down: Vec<usize> = (0..after.nodes().len())
-        .filter(|&i| {
-            after.is_down_at(i) && !before.is_down(&after.nodes()[i].name).unwrap_or(false)
-        })
+        .filter(|&i| after.is_down_at(i) && !before.is_down(&after.nodes()[i].name).unwrap_or(false))
         .collect();
     let unavailable_kind = down::rule(after.algorithm()).kind == DownKind::Unavailable;
     let exact = match (keys, before.arcs(), after.arcs()) {
@@ -178,10 +176,7 @@ pub fn of_change(
             let list = match keys {
                 Some(list) => list,
                 None => {
-                    generated = KeyList {
-                        keys: KeySample::generated("key:", 10_000).keys,
-                        counts: vec![1; 10_000],
-                    };
+                    generated = KeyList { keys: KeySample::generated("key:", 10_000).keys, counts: vec![1; 10_000] };
                     &generated
                 }
             };

@@ -76,10 +76,7 @@ impl Hash {
     /// assert!(Hash::from_name("djb2").unwrap_err().to_string().contains("unknown hash"));
     /// ```
     pub fn from_name(name: &str) -> Result<Hash, Error> {
-        Hash::ALL
-            .into_iter()
-            .find(|h| h.name() == name)
-            .ok_or_else(|| Error::UnknownHash(name.to_string()))
+        Hash::ALL.into_iter().find(|h| h.name() == name).ok_or_else(|| Error::UnknownHash(name.to_string()))
     }
 
     /// How many bits of hash value the function produces (32 or 64).
@@ -169,15 +166,9 @@ mod tests {
         // CRC-32 check value of "123456789".
         assert_eq!(Hash::Crc32.hash(b"123456789"), 0xCBF4_3926);
         // MD5("") = d41d8cd98f00b204e9800998ecf8427e; first 8 bytes little-endian.
-        assert_eq!(
-            Hash::Md5.hash(b""),
-            hex(&[0xd4, 0x1d, 0x8c, 0xd9, 0x8f, 0x00, 0xb2, 0x04])
-        );
+        assert_eq!(Hash::Md5.hash(b""), hex(&[0xd4, 0x1d, 0x8c, 0xd9, 0x8f, 0x00, 0xb2, 0x04]));
         // SHA-256("abc") = ba7816bf8f01cfea...
-        assert_eq!(
-            Hash::Sha256.hash(b"abc"),
-            hex(&[0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea])
-        );
+        assert_eq!(Hash::Sha256.hash(b"abc"), hex(&[0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea]));
         // MurmurHash3_x64_128("hello", seed 0) = cbd8a7b341bd9b02 5b1e906a48ae1d19 (h1, h2).
         assert_eq!(Hash::Murmur3.hash(b"hello"), 0xcbd8_a7b3_41bd_9b02);
     }

@@ -89,7 +89,6 @@ impl KeySample {
     }
 }
 
-
 /// Most distinct keys in a key list a user gives (pasted or loaded).
 pub const MAX_KEY_LIST_KEYS: usize = 1_000_000;
 /// Most bytes of key-list text.
@@ -120,7 +119,9 @@ impl KeyList {
         use std::collections::hash_map::Entry;
         if self.keys.len() != self.counts.len() {
             let (keys, counts) = (self.keys.len(), self.counts.len());
-            return Err(Error::InvalidOption(format!("a key list needs one count a key ({keys} keys, {counts} counts)")));
+            return Err(Error::InvalidOption(format!(
+                "a key list needs one count a key ({keys} keys, {counts} counts)"
+            )));
         }
         crate::limits::check("keys in a key list", self.keys.len() as u64, MAX_KEY_LIST_KEYS as u64)?;
         if let Some(long) = self.keys.iter().find(|k| k.len() > MAX_LIST_KEY_LEN) {
@@ -231,7 +232,11 @@ impl KeyListBuilder {
         use std::collections::hash_map::Entry;
         self.bytes += text.len();
         if self.bytes > MAX_KEY_LIST_BYTES {
-            return Err(Error::TooLarge { what: "a key list (bytes)".into(), max: MAX_KEY_LIST_BYTES as u64, got: self.bytes as u64 });
+            return Err(Error::TooLarge {
+                what: "a key list (bytes)".into(),
+                max: MAX_KEY_LIST_BYTES as u64,
+                got: self.bytes as u64,
+            });
         }
         let first_line = self.lines;
         let room = text.bytes().filter(|&b| b == b'\n').count() + 1;
@@ -338,7 +343,8 @@ fn csv_line(line: &str) -> Result<(std::borrow::Cow<'_, str>, u64), String> {
             .ok_or_else(|| "expected a comma and a count after the quoted key".to_string())?;
         (Cow::Owned(key), rest)
     } else {
-        let (key, count) = line.rsplit_once(',').ok_or_else(|| "expected `key,count` (no comma on this line)".to_string())?;
+        let (key, count) =
+            line.rsplit_once(',').ok_or_else(|| "expected `key,count` (no comma on this line)".to_string())?;
         (Cow::Borrowed(key), count)
     };
     count_of(rest).map(|count| (key, count))
@@ -379,10 +385,20 @@ mod tests {
 
     #[test]
     fn generated_keys_are_the_prefix_and_the_number_across_chunks() {
-        for (prefix, count) in [("user:", 0), ("", 1), ("k", GENERATED_CHUNK - 1), ("k", GENERATED_CHUNK), ("é:", 3 * GENERATED_CHUNK + 5), ("", 10_001), ("a-prefix-of-thirty-bytes-long:", 1_001), ("p".repeat(64).as_str(), 120)] {
+        for (prefix, count) in [
+            ("user:", 0),
+            ("", 1),
+            ("k", GENERATED_CHUNK - 1),
+            ("k", GENERATED_CHUNK),
+            ("é:", 3 * GENERATED_CHUNK + 5),
+            ("", 10_001),
+            ("a-prefix-of-thirty-bytes-long:", 1_001),
+            ("p".repeat(64).as_str(), 120),
+        ] {
             let mut seen = Vec::new();
             for_each_generated(prefix, count, |i, key| seen.push((i, key.to_vec())));
-            let expected: Vec<(usize, Vec<u8>)> = (0..count).map(|i| (i, format!("{prefix}{i}").into_bytes())).collect();
+            let expected: Vec<(usize, Vec<u8>)> =
+                (0..count).map(|i| (i, format!("{prefix}{i}").into_bytes())).collect();
             assert_eq!(seen, expected, "{prefix:?} × {count}");
         }
     }
@@ -403,7 +419,10 @@ mod tests {
     #[test]
     fn errors_name_the_line() {
         let err = parse_key_list("key,count\na,1\n\nb\n").unwrap_err();
-        assert_eq!(err, crate::Error::Parse { line: 4, message: "expected `key,count` (no comma on this line)".into() });
+        assert_eq!(
+            err,
+            crate::Error::Parse { line: 4, message: "expected `key,count` (no comma on this line)".into() }
+        );
         let err = parse_key_list("a,1\nb,-2\n").unwrap_err();
         assert!(matches!(err, crate::Error::Parse { line: 2, .. }), "{err}");
         let err = parse_key_list("a,1\n\"b,1\n").unwrap_err();

@@ -33,12 +33,14 @@
 pub mod algo;
 pub mod analysis;
 pub mod charts;
+pub mod cost;
 mod error;
 mod hash;
-pub mod cost;
+pub mod import;
 pub mod keys;
 pub mod limits;
 pub mod migration;
+mod node;
 mod order;
 mod points;
 mod replicas;
@@ -51,5 +53,6 @@ pub mod web;
 
 pub use error::Error;
 pub use hash::Hash;
+pub use node::{Node, NodeSpec};
 pub use replicas::Replicas;
-pub use ring::{Config, Node, NodeSpec, Ring, RingBits, MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
+pub use ring::{Config, Ring, RingBits, MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};

@@ -55,6 +55,11 @@ pub const MAX_ZONE_LEN: usize = 256;
 /// Most nodes in one placement, for every algorithm: Redis Cluster's own limit (one master
 /// per slot at most).
 pub const MAX_NODES: usize = 16_384;
+/// Most nodes a playground session holds: each is a legend row, a colour and a name in the
+/// share link.
+pub const MAX_SESSION_NODES: usize = 1_000;
+/// The longest preference list a session follows a key through.
+pub const MAX_FOLLOW_REPLICAS: usize = 8;
 /// Longest prefix of a generated key sample (`"{prefix}{i}"`), in bytes.
 pub const MAX_KEY_PREFIX_LEN: usize = 64;
 /// Most keys in a generated sample (`keyCount`).
@@ -74,7 +79,7 @@ pub const MAX_PROBES: u32 = 100;
 /// HAProxy fills one entry per unit of weight, each a choice among every server.
 pub const MAX_MAP_TABLE: u64 = 500_000;
 /// Most groupcache replicas per node.
-pub const MAX_REPLICAS: u32 = MAX_VNODES;
+pub const MAX_GROUPCACHE_REPLICAS: u32 = MAX_VNODES;
 /// Most Cassandra `num_tokens` per node of weight 1.
 pub const MAX_NUM_TOKENS: u32 = MAX_VNODES;
 /// Most keys bounded-load places.
@@ -101,6 +106,11 @@ pub const MAX_LOOKUP_WORK: u64 = 1_000_000;
 /// change, undo and redo places it once; rendezvous, which scores every node for every
 /// key, reaches it at 2,000 keys on 1,000 nodes.
 pub const MAX_SAMPLE_WORK: u64 = 4_000_000;
+/// Longest configuration text read (`import::from_config`: a `CLUSTER NODES` of 16,384 masters
+/// with replicas and fragmented slot lists fits well within it), in bytes.
+pub const MAX_CONFIG_BYTES: usize = 8 * 1024 * 1024;
+/// Most `server` lines read from one load balancer's config.
+pub const MAX_CONFIG_SERVERS: usize = 512;
 /// Most undo steps a session keeps.
 pub const MAX_UNDO_STEPS: usize = 100;
 /// Most heap bytes (`memory_bytes`) the undo steps of a session hold together; the oldest

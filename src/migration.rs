@@ -1,9 +1,9 @@
 //! What moves when a ring changes: exactly (arcs) and on a key sample.
 
 use crate::analysis::{self, Arcs};
-use std::collections::BTreeMap;
-use crate::{Error, Ring};
 pub use crate::keys::{for_each_generated, KeySample};
+use crate::{Error, Ring};
+use std::collections::BTreeMap;
 
 /// A run of positions `start..=end` whose owner changed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -202,11 +202,9 @@ pub fn generated_between<A: Locate + ?Sized, B: Locate + ?Sized>(
 ) -> Result<SampleMigration, Error> {
     let mut tally = Tally::new(zipf_s)?;
     let mut failed = None;
-    for_each_generated(prefix, count, |rank, key| {
-        match (before.locate_key(key), after.locate_key(key)) {
-            (Ok(a), Ok(b)) => tally.add(rank, a != b),
-            (Err(e), _) | (_, Err(e)) => failed = Some(e),
-        }
+    for_each_generated(prefix, count, |rank, key| match (before.locate_key(key), after.locate_key(key)) {
+        (Ok(a), Ok(b)) => tally.add(rank, a != b),
+        (Err(e), _) | (_, Err(e)) => failed = Some(e),
     });
     failed.map_or_else(|| Ok(tally.finish()), Err)
 }

@@ -547,7 +547,8 @@ mod tests {
     /// reach from almost every point.
     #[test]
     fn replica_runs_reach_three_owners_on_a_ten_node_ring() {
-        let mut entries: Vec<(u64, u32)> = (0..1600u64).map(|i| ((i * 2_654_435_761) % (1 << 32), (i % 10) as u32)).collect();
+        let mut entries: Vec<(u64, u32)> =
+            (0..1600u64).map(|i| ((i * 2_654_435_761) % (1 << 32), (i % 10) as u32)).collect();
         entries.sort_unstable();
         let mut points = Points::new(32);
         points.set(&entries);

@@ -16,8 +16,9 @@
 //! offsets stored with each point. Every other ring takes the general path; both answer
 //! alike (`tests/lookup_paths.rs`).
 
+use crate::node::{check_names, check_weight};
 use crate::points::{decode_run, Points};
-use crate::{Error, Hash, Replicas};
+use crate::{Error, Hash, Node, NodeSpec, Replicas};
 use std::ops::ControlFlow;
 
 /// Replica lists up to this long, on rings without zones, are gathered on the stack.
@@ -106,103 +107,6 @@ impl Config {
     }
 }
 
-// The checks every placement makes on new nodes (here, with the node types, so that the
-// engine's lower modules need not reach up into `algo`).
-
-/// Checks a list of new nodes: how many, their names (empty, too long, repeated, already on
-/// the ring), in O(n log n).
-pub(crate) fn check_names(existing: &[Node], specs: &[NodeSpec]) -> Result<(), Error> {
-    crate::limits::check_nodes(existing.len() + specs.len())?;
-    let mut seen: std::collections::BTreeSet<&str> = existing.iter().map(|n| n.name.as_str()).collect();
-    for spec in specs {
-        check_name(&[], &spec.name)?;
-        crate::limits::check_zone(spec.zone.as_deref())?;
-        if !seen.insert(&spec.name) {
-            return Err(Error::DuplicateNode(spec.name.clone()));
-        }
-    }
-    Ok(())
-}
-
-/// Checks a new node's name against the existing ones.
-pub(crate) fn check_name(nodes: &[Node], name: &str) -> Result<(), Error> {
-    if name.is_empty() {
-        return Err(Error::EmptyName);
-    }
-    if name.len() > crate::MAX_NAME_LEN {
-        return Err(Error::NameTooLong { len: name.len(), max: crate::MAX_NAME_LEN });
-    }
-    if nodes.iter().any(|n| n.name == name) {
-        return Err(Error::DuplicateNode(name.to_string()));
-    }
-    Ok(())
-}
-
-/// Checks a weight is positive and finite.
-pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
-    if weight.is_finite() && weight > 0.0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidWeight(weight))
-    }
-}
-
-
-/// A node to add: a name, a weight (default 1) and an optional zone (for replica placement).
-#[derive(Clone, Debug, PartialEq)]
-pub struct NodeSpec {
-    pub name: String,
-    pub weight: f64,
-    pub zone: Option<String>,
-}
-
-impl NodeSpec {
-    /// A node of weight 1 with no zone.
-    pub fn new(name: impl Into<String>) -> NodeSpec {
-        NodeSpec { name: name.into(), weight: 1.0, zone: None }
-    }
-
-    /// Sets the weight.
-    pub fn weight(mut self, weight: f64) -> NodeSpec {
-        self.weight = weight;
-        self
-    }
-
-    /// Sets the zone.
-    pub fn zone(mut self, zone: impl Into<String>) -> NodeSpec {
-        self.zone = Some(zone.into());
-        self
-    }
-}
-
-impl From<&str> for NodeSpec {
-    fn from(name: &str) -> NodeSpec {
-        NodeSpec::new(name)
-    }
-}
-
-/// A node on the ring.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Node {
-    pub name: String,
-    pub weight: f64,
-    pub zone: Option<String>,
-    /// How many points the node has on the ring.
-    pub points: u32,
-}
-
-impl Node {
-    /// The bytes this node takes: the struct and its strings.
-    pub fn memory_bytes(&self) -> usize {
-        std::mem::size_of::<Node>() + self.name.capacity() + self.zone.as_ref().map_or(0, String::capacity)
-    }
-
-    /// What it takes to add this node to another ring.
-    pub fn spec(&self) -> NodeSpec {
-        NodeSpec { name: self.name.clone(), weight: self.weight, zone: self.zone.clone() }
-    }
-}
-
 /// A consistent-hash ring.
 ///
 /// ```
@@ -246,7 +150,17 @@ impl Ring {
     pub fn new(config: Config) -> Result<Ring, Error> {
         config.validate()?;
         let points = Points::new(config.bits.bits());
-        Ok(Ring { config, nodes: Vec::new(), points, zoned: false, down: Vec::new(), down_count: 0, live: None, fast: false, runs: Vec::new() })
+        Ok(Ring {
+            config,
+            nodes: Vec::new(),
+            points,
+            zoned: false,
+            down: Vec::new(),
+            down_count: 0,
+            live: None,
+            fast: false,
+            runs: Vec::new(),
+        })
     }
 
     /// A ring with these nodes, built in one pass (faster than adding them one by one).
@@ -380,8 +294,7 @@ impl Ring {
     /// A node's points, sorted by position.
     fn node_entries(&self, name: &str, points: u32, idx: u32) -> Vec<(u64, u32)> {
         let mut label = Vec::new();
-        let mut fresh: Vec<(u64, u32)> =
-            (0..points).map(|i| (self.label_position(name, i, &mut label), idx)).collect();
+        let mut fresh: Vec<(u64, u32)> = (0..points).map(|i| (self.label_position(name, i, &mut label), idx)).collect();
         fresh.sort_unstable();
         fresh
     }
@@ -735,10 +648,7 @@ impl Ring {
 
     /// The index of the node with this name.
     pub fn index_of(&self, name: &str) -> Result<usize, Error> {
-        self.nodes
-            .iter()
-            .position(|n| n.name == name)
-            .ok_or_else(|| Error::UnknownNode(name.to_string()))
+        self.nodes.iter().position(|n| n.name == name).ok_or_else(|| Error::UnknownNode(name.to_string()))
     }
 
     fn check_new(&self, spec: NodeSpec, points_before: u64) -> Result<Node, Error> {
@@ -781,11 +691,7 @@ fn by_position_then_name(nodes: &[Node], a: &(u64, u32), b: &(u64, u32)) -> std:
 }
 
 /// Merges two sorted lists.
-fn merge<T: Copy>(
-    a: impl Iterator<Item = T>,
-    b: Vec<T>,
-    cmp: impl Fn(&T, &T) -> std::cmp::Ordering,
-) -> Vec<T> {
+fn merge<T: Copy>(a: impl Iterator<Item = T>, b: Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) -> Vec<T> {
     let mut out = Vec::with_capacity(b.len());
     let mut b = b.into_iter().peekable();
     for x in a {

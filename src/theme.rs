@@ -182,7 +182,9 @@ mod tests {
         assert!(css.contains(":host {\n  color-scheme: light dark;\n  --bg: #ffffff;"));
         assert!(css.contains("@media (prefers-color-scheme: dark) {\n:host {\n  --bg: #121216;"));
         assert!(css.contains(":host([theme=\"light\"]) {\n  color-scheme: light;\n  --bg: #ffffff;"));
-        assert!(super::css(Scope::Page).contains(":root[data-theme=\"dark\"] {\n  color-scheme: dark;\n  --bg: #121216;"));
+        assert!(
+            super::css(Scope::Page).contains(":root[data-theme=\"dark\"] {\n  color-scheme: dark;\n  --bg: #121216;")
+        );
         assert_eq!(css.matches("--node-").count(), 16);
         assert!(css.contains(":host(:state(dark)) {\n  color-scheme: dark;\n  --bg: #121216;"));
         assert!(css.contains(":host(:state(light)) {\n  color-scheme: light;\n  --bg: #ffffff;"));
@@ -196,7 +198,11 @@ mod tests {
         fn luminance(hex: &str) -> f64 {
             let [r, g, b] = rgb(hex).unwrap().map(|c| {
                 let c = f64::from(c) / 255.0;
-                if c <= 0.03928 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+                if c <= 0.03928 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
             });
             0.2126 * r + 0.7152 * g + 0.0722 * b
         }

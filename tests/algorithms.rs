@@ -53,7 +53,8 @@ impl OwnRing {
         let mut points: Vec<(u64, String)> = nodes
             .iter()
             .flat_map(|(name, count)| {
-                (0..*count).map(move |i| (XxHash3_64::oneshot(format!("{name}#{i}").as_bytes()) & 0xFFFF_FFFF, name.clone()))
+                (0..*count)
+                    .map(move |i| (XxHash3_64::oneshot(format!("{name}#{i}").as_bytes()) & 0xFFFF_FFFF, name.clone()))
             })
             .collect();
         points.sort();
@@ -152,7 +153,11 @@ fn multi_probe_owner_is_the_closest_successor_over_all_probes() {
         options.probes = probes;
         let c = Cluster::new(options, node_names.iter().map(|n| n.as_str())).unwrap();
         for key in &key_set {
-            assert_eq!(c.locate(key).unwrap(), multiprobe_owner(&node_names, u64::from(probes), key.as_bytes()), "k={probes} {key}");
+            assert_eq!(
+                c.locate(key).unwrap(),
+                multiprobe_owner(&node_names, u64::from(probes), key.as_bytes()),
+                "k={probes} {key}"
+            );
         }
     }
     let c = cluster(Algorithm::MultiProbe, &node_names);
@@ -499,7 +504,9 @@ fn groupcache_collisions_go_to_the_node_added_last() {
     assert_eq!(crc.checksum(b"0rlgnac"), collision as u32);
     let mut options = Options::new(Algorithm::Groupcache);
     options.replicas = 1;
-    for (order, owner) in [(["hpuxactpbg", "rlgnac", "other"], "rlgnac"), (["rlgnac", "other", "hpuxactpbg"], "hpuxactpbg")] {
+    for (order, owner) in
+        [(["hpuxactpbg", "rlgnac", "other"], "rlgnac"), (["rlgnac", "other", "hpuxactpbg"], "hpuxactpbg")]
+    {
         let c = Cluster::new(options.clone(), order).unwrap();
         let arcs = c.arcs().unwrap();
         assert_eq!(arcs.node_name(arcs.owner_of(collision).unwrap()), owner, "order {order:?}");

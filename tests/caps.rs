@@ -55,7 +55,7 @@ fn algorithm_options() {
     too_large(Cluster::new(probes, ["a"]), "probes");
 
     let mut groupcache = Options::new(Algorithm::Groupcache);
-    groupcache.replicas = limits::MAX_REPLICAS + 1;
+    groupcache.replicas = limits::MAX_GROUPCACHE_REPLICAS + 1;
     too_large(Cluster::new(groupcache, ["a"]), "replicas");
 
     let mut cassandra = Options::new(Algorithm::Cassandra);
@@ -118,9 +118,12 @@ fn compare_work() {
     let keys = (limits::MAX_COMPARE_WORK / Algorithm::ALL.len() as u64) as usize + 1;
     let rows = compare::compare(&base, &names(3), &KeySample::generated("k", keys), &Algorithm::ALL);
     assert!(rows.iter().all(|(_, r)| matches!(r, Err(Error::TooLarge { .. }))));
-    let rows = compare::compare(&base, &names(limits::MAX_COMPARE_NODES + 1), &KeySample::generated("k", 10), &[
-        Algorithm::Jump,
-    ]);
+    let rows = compare::compare(
+        &base,
+        &names(limits::MAX_COMPARE_NODES + 1),
+        &KeySample::generated("k", 10),
+        &[Algorithm::Jump],
+    );
     too_large(rows.into_iter().next().unwrap().1, "nodes");
 }
 

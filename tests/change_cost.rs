@@ -1,8 +1,8 @@
 //! What a change costs, with the numbers, and a user's key list on real changes.
 
+use ringlab::algo::loads::{list_loads, list_moved};
 use ringlab::algo::{Algorithm, Cluster, Options};
 use ringlab::cost::{self, Workload};
-use ringlab::algo::loads::{list_loads, list_moved};
 use ringlab::keys::parse_key_list;
 use ringlab::{analysis, migration, Config, Ring};
 
@@ -24,7 +24,10 @@ fn ten_nodes_to_eleven_ring_against_modulo() {
     // About 0.9M for the ring (1/11 = 909,091 on a perfectly even ring; 160 vnodes are within
     // a few percent), against 9.1M for hash % N: of every 110 hash values 100 move.
     assert!((800_000..=1_050_000).contains(&c.placement.items_moved), "{}", c.placement.items_moved);
-    eprintln!("10 -> 11 nodes, 10M items of 1 KB: ring moves {} items, hash % N {}", c.placement.items_moved, c.modulo.items_moved);
+    eprintln!(
+        "10 -> 11 nodes, 10M items of 1 KB: ring moves {} items, hash % N {}",
+        c.placement.items_moved, c.modulo.items_moved
+    );
     assert_eq!(c.modulo.items_moved, 9_090_909);
     assert_eq!(c.modulo.bytes_moved, 9_090_909.0 * 1024.0);
     assert_eq!(c.placement.items_moved, (10_000_000.0 * newcomer).round() as u64);

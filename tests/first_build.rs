@@ -76,12 +76,16 @@ fn a_session_of_the_ring_works_and_refuses_the_rest_unchanged() {
     not_built_in(Session::from_link(&link.replacen("a=ring", "a=haproxy-map-based", 1)), "haproxy-map-based");
     // A hostile link is still read and refused as one, not as a missing algorithm.
     assert_eq!(Session::from_link(&link.replacen("a=ring", "a=<b>", 1)).unwrap_err().code(), "invalid-option");
-    not_built_in(Session::new(Settings { algorithm: Algorithm::Libketama, ..Settings::default() }, ["a"].map(NodeSpec::new)), "libketama");
+    not_built_in(
+        Session::new(Settings { algorithm: Algorithm::Libketama, ..Settings::default() }, ["a"].map(NodeSpec::new)),
+        "libketama",
+    );
 }
 
 #[test]
 fn the_element_views_charts_are_here_and_the_others_are_refused() {
-    let s = Session::new(Settings { vnodes: 16, keys: 300, ..Settings::default() }, ["a", "b"].map(NodeSpec::new)).unwrap();
+    let s =
+        Session::new(Settings { vnodes: 16, keys: 300, ..Settings::default() }, ["a", "b"].map(NodeSpec::new)).unwrap();
     assert!(matches!(s.chart("shares", false, &[]), Ok(SessionChart::Shares(_))));
     assert!(matches!(s.chart("spread", true, &[]), Ok(SessionChart::Spread(_))));
     not_built_in(s.chart("moves", false, &[]), "moves");

@@ -111,19 +111,21 @@ fn check(ring: &Ring, keys: &[String]) -> Result<(), TestCaseError> {
     let some = model.points.iter().step_by(step).chain(model.points.iter().rev().take(3));
     let edges = some.flat_map(|&(p, _)| [p.saturating_sub(1), p, p.saturating_add(1).min(top)]);
     // Positions past a 32-bit ring's space (a caller's u64) wrap to the first point.
-    let positions: Vec<u64> = keys
-        .iter()
-        .map(|k| model.position(k))
-        .chain(edges)
-        .chain([0, top, top / 2, 1 << 32, u64::MAX])
-        .collect();
+    let positions: Vec<u64> =
+        keys.iter().map(|k| model.position(k)).chain(edges).chain([0, top, top / 2, 1 << 32, u64::MAX]).collect();
     for key in keys {
         let expected = model.owner_of(model.position(key)).map(|o| model.names[o].as_str());
         prop_assert_eq!(code(ring.locate(key)), expected, "locate {}", key);
         for n in 0..6 {
             let expected = model.replicas(model.position(key), n);
             let names = expected.map(|list| list.iter().map(|&o| model.names[o].as_str()).collect::<Vec<_>>());
-            prop_assert_eq!(code(ring.replicas(key, n).map(ringlab::Replicas::into_vec)), names, "replicas {} {}", key, n);
+            prop_assert_eq!(
+                code(ring.replicas(key, n).map(ringlab::Replicas::into_vec)),
+                names,
+                "replicas {} {}",
+                key,
+                n
+            );
         }
     }
     for &position in &positions {
@@ -146,7 +148,8 @@ enum Change {
 
 fn change() -> impl Strategy<Value = Change> {
     prop_oneof![
-        (prop_oneof![Just(1.0), 0.01f64..3.0], prop::option::of(0u8..3)).prop_map(|(weight, zone)| Change::Add { weight, zone }),
+        (prop_oneof![Just(1.0), 0.01f64..3.0], prop::option::of(0u8..3))
+            .prop_map(|(weight, zone)| Change::Add { weight, zone }),
         any::<usize>().prop_map(Change::Remove),
         (any::<usize>(), 0.01f64..3.0).prop_map(|(i, w)| Change::Weight(i, w)),
         (any::<usize>(), any::<bool>()).prop_map(|(i, d)| Change::Down(i, d)),

@@ -1,8 +1,8 @@
 //! Memcached server lists, written out as the real clients read them, give the same
 //! placement the real libketama and libmemcached computed (tests/real/fixtures), on every key.
 
-use ringlab::algo::import::from_memcached_servers;
 use ringlab::algo::Algorithm;
+use ringlab::import::memcached::from_memcached_servers;
 use serde_json::Value;
 
 fn fixture(text: &str) -> Value {
@@ -43,7 +43,9 @@ fn libketama_server_file_quirks() {
         if let Some(line) = case.get("error_line") {
             let err = got.expect_err(text);
             match &err {
-                ringlab::Error::Parse { line: l, .. } => assert_eq!(*l as u64, line.as_u64().unwrap().max(1), "{text:?}: {err}"),
+                ringlab::Error::Parse { line: l, .. } => {
+                    assert_eq!(*l as u64, line.as_u64().unwrap().max(1), "{text:?}: {err}")
+                }
                 other => panic!("{text:?}: {other}"),
             }
             checked += 1;
@@ -110,7 +112,9 @@ fn a_refused_server_is_named_by_its_line_in_a_long_list() {
     let mut lines: Vec<String> = (0..2_500).map(|i| format!("10.0.{}.{}:11211", i / 250, i % 250)).collect();
     lines[2_400] = lines[17].clone();
     match from_memcached_servers(&lines.join("\n"), Algorithm::LibmemcachedWeighted) {
-        Err(ringlab::Error::Parse { line, message }) => assert_eq!((line, message.contains("10.0.0.17:11211")), (2_401, true), "{message}"),
+        Err(ringlab::Error::Parse { line, message }) => {
+            assert_eq!((line, message.contains("10.0.0.17:11211")), (2_401, true), "{message}")
+        }
         other => panic!("{:?}", other.map(|c| c.nodes().len())),
     }
     let many: String = (0..16_384).map(|i| format!("10.{}.{}.1:11211\n", i / 256, i % 256)).collect();

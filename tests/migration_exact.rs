@@ -59,7 +59,11 @@ fn check(before: &Points, after: &Points, top: u64, m: &Migration, engines: (&dy
     for p in positions {
         let (from, to) = (owner(before, p), owner(after, p));
         let looked_up = |arcs: &dyn Arcs| arcs.node_name(arcs.owner_of(p).unwrap()).to_string();
-        assert_eq!((looked_up(engines.0), looked_up(engines.1)), (from.to_string(), to.to_string()), "{what}: lookup of {p}");
+        assert_eq!(
+            (looked_up(engines.0), looked_up(engines.1)),
+            (from.to_string(), to.to_string()),
+            "{what}: lookup of {p}"
+        );
         match arc_at(p) {
             Some(arc) => {
                 assert_ne!(from, to, "{what}: position {p} is in a moved arc but keeps its owner {from}");
@@ -94,7 +98,9 @@ fn ring_points(nodes: &[(String, u32)], hash: fn(&[u8]) -> u64, bits: u32) -> Po
     let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
     let mut points: Points = nodes
         .iter()
-        .flat_map(|(name, count)| (0..*count).map(move |i| (hash(format!("{name}#{i}").as_bytes()) & mask, name.clone())))
+        .flat_map(|(name, count)| {
+            (0..*count).map(move |i| (hash(format!("{name}#{i}").as_bytes()) & mask, name.clone()))
+        })
         .collect();
     points.sort();
     points
@@ -145,16 +151,24 @@ fn continuum_points(c: &Cluster) -> Points {
                 }
             }
             Algorithm::LibmemcachedKetama => {
-                raw.extend((0..node.points).map(|i| (le_word(&md5::Md5::digest(format!("{host}-{i}").as_bytes()), 0), idx, node.name.clone())));
+                raw.extend((0..node.points).map(|i| {
+                    (le_word(&md5::Md5::digest(format!("{host}-{i}").as_bytes()), 0), idx, node.name.clone())
+                }));
             }
             Algorithm::Groupcache => {
                 let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
-                raw.extend((0..node.points).map(|i| (u64::from(crc.checksum(format!("{i}{name}").as_bytes())), idx, node.name.clone())));
+                raw.extend(
+                    (0..node.points)
+                        .map(|i| (u64::from(crc.checksum(format!("{i}{name}").as_bytes())), idx, node.name.clone())),
+                );
             }
             Algorithm::Cassandra => {
                 // ASCII labels: Cassandra's Murmur3 is the standard h1; the token's sign bit
                 // flipped keeps token order on an unsigned ring.
-                raw.extend((0..node.points).map(|i| (murmur3_h1(format!("{name}#{i}").as_bytes()) ^ (1 << 63), idx, node.name.clone())));
+                raw.extend(
+                    (0..node.points)
+                        .map(|i| (murmur3_h1(format!("{name}#{i}").as_bytes()) ^ (1 << 63), idx, node.name.clone())),
+                );
             }
             other => panic!("{other:?} is not a continuum"),
         }
@@ -226,7 +240,14 @@ fn ring_migrations_match_position_by_position() {
             let mut after = before.clone();
             change(&mut after);
             let what = format!("{hash} {} {what}", bits.bits());
-            check(&own_before, &own_ring(&after, f), top, &exact(&before, &after), (before.arcs().unwrap(), after.arcs().unwrap()), &what);
+            check(
+                &own_before,
+                &own_ring(&after, f),
+                top,
+                &exact(&before, &after),
+                (before.arcs().unwrap(), after.arcs().unwrap()),
+                &what,
+            );
         }
     }
 }
@@ -243,7 +264,14 @@ fn ring_migration_across_a_collision() {
         let mut after = c.clone();
         after.remove(leaver).unwrap();
         let m = exact(&c, &after);
-        check(&own, &own_ring(&after, xxh32), u64::from(u32::MAX), &m, (c.arcs().unwrap(), after.arcs().unwrap()), leaver);
+        check(
+            &own,
+            &own_ring(&after, xxh32),
+            u64::from(u32::MAX),
+            &m,
+            (c.arcs().unwrap(), after.arcs().unwrap()),
+            leaver,
+        );
     }
     let mut after = c.clone();
     after.remove("n1251").unwrap();
@@ -284,7 +312,14 @@ fn continuum_migrations_match_position_by_position() {
         }
         for (what, after) in changes {
             let engines = (before.arcs().unwrap(), after.arcs().unwrap());
-            check(&own_before, &continuum_points(&after), top, &exact(&before, &after), engines, &format!("{algorithm:?} {what}"));
+            check(
+                &own_before,
+                &continuum_points(&after),
+                top,
+                &exact(&before, &after),
+                engines,
+                &format!("{algorithm:?} {what}"),
+            );
         }
     }
 }
@@ -306,8 +341,7 @@ fn slot_owners(ranges: &[Vec<(u64, u64)>], names: &[String]) -> Vec<String> {
 /// slot owners read from redis-cli's own ranges (tests/real/fixtures/redis_cluster.json).
 #[test]
 fn redis_migrations_match_redis_cli_slot_by_slot() {
-    let f: serde_json::Value =
-        serde_json::from_str(include_str!("real/fixtures/redis_cluster.json")).unwrap();
+    let f: serde_json::Value = serde_json::from_str(include_str!("real/fixtures/redis_cluster.json")).unwrap();
     let ranges = |v: &serde_json::Value| -> Vec<Vec<(u64, u64)>> {
         v.as_array()
             .unwrap()
@@ -328,11 +362,17 @@ fn redis_migrations_match_redis_cli_slot_by_slot() {
 
         if let Some(step) = topology.get("after_remove") {
             let gone = step["removed"].as_u64().unwrap() as usize;
-            let order: Vec<usize> = step["cli_node_order"].as_array().unwrap().iter().map(|i| i.as_u64().unwrap() as usize).collect();
+            let order: Vec<usize> =
+                step["cli_node_order"].as_array().unwrap().iter().map(|i| i.as_u64().unwrap() as usize).collect();
             let mut removed = added.clone();
             removed.remove_in_cli_order(&names[gone], &order).unwrap();
             let later = slot_owners(&ranges(&step["ranges"]), &names);
-            slot_by_slot(&after, &later, &migration::between(&added, &removed).unwrap(), &format!("remove from {}", n + 1));
+            slot_by_slot(
+                &after,
+                &later,
+                &migration::between(&added, &removed).unwrap(),
+                &format!("remove from {}", n + 1),
+            );
         }
     }
 }

@@ -6,7 +6,9 @@
 #[path = "common/lb.rs"]
 mod lb;
 
-use ringlab::algo::{from_haproxy_backend, from_nginx_upstream, Algorithm, Cluster, Options};
+use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::import::haproxy::from_haproxy_backend;
+use ringlab::import::nginx::from_nginx_upstream;
 use ringlab::Error;
 
 #[test]
@@ -188,7 +190,9 @@ fn nginx_upstream_errors_name_the_line() {
     for line in refused {
         assert_eq!(parse_line(from_nginx_upstream(&format!("upstream u {{\n  hash $k;\n  {line}\n}}"))), 3, "{line}");
     }
-    for fine in ["server [::1];", "server [::1]:80 fail_timeout=1m30s;", "server unix:/run/a.sock;", "server cache-1.internal;"] {
+    for fine in
+        ["server [::1];", "server [::1]:80 fail_timeout=1m30s;", "server unix:/run/a.sock;", "server cache-1.internal;"]
+    {
         assert!(from_nginx_upstream(&format!("hash $k;\n{fine}")).is_ok(), "{fine}");
     }
     // `backup` before `hash` stays a backup, which the hash never picks; after it nginx refuses it.
@@ -260,15 +264,22 @@ fn haproxy_backend_errors_name_the_line() {
         3
     );
     assert_eq!(parse_line(from_haproxy_backend("backend b\n balance hdr(X)\n")), 2);
-    for fine in ["backend b\n mode http\n balance hdr(X)\n server a a:1 ws h1", "backend b\n mode tcp\n balance hash src\n server a a:1"] {
+    for fine in [
+        "backend b\n mode http\n balance hdr(X)\n server a a:1 ws h1",
+        "backend b\n mode tcp\n balance hash src\n server a a:1",
+    ] {
         assert!(from_haproxy_backend(fine).is_ok(), "{fine}");
     }
 }
 
 #[test]
 fn config_text_and_servers_are_capped() {
-    let big = format!("upstream u {{\n hash $k;\n{}}}", " server a:1;\n".repeat(6000));
+    // Every config kind has one cap on its text (ringlab::import::MAX_CONFIG_BYTES).
+    let lines = ringlab::import::MAX_CONFIG_BYTES / 13 + 1;
+    let big = format!("upstream u {{\n hash $k;\n{}}}", " server a:1;\n".repeat(lines));
     assert_eq!(from_nginx_upstream(&big).unwrap_err().code(), "too-large");
+    let a_little_less = format!("upstream u {{\n hash $k;\n{}}}", " server a:1;\n".repeat(6000));
+    assert_eq!(from_nginx_upstream(&a_little_less).unwrap_err().code(), "parse-error", "past 512 servers");
     let many: String = (0..600).map(|i| format!(" server s{i} h:{i}\n")).collect();
     let text = format!("backend b\n balance hdr(X)\n{many}");
     assert_eq!(parse_line(from_haproxy_backend(&text)), 3 + 512);

@@ -4,7 +4,7 @@
 //! placement must answer the same master for every key, and "unavailable" exactly where the
 //! cluster sent the key to a failed master.
 
-use ringlab::algo::import::{from_redis_cluster_nodes, parse_redis_cluster_nodes};
+use ringlab::import::redis::{from_redis_cluster_nodes, parse_redis_cluster_nodes};
 use serde_json::Value;
 
 fn fixture() -> Value {

@@ -109,7 +109,10 @@ fn check_invariants(c: &Cluster, s: &Snapshot) -> Result<(), TestCaseError> {
         code == "unsupported"
             && matches!(
                 c.algorithm(),
-                Algorithm::NginxHash | Algorithm::NginxConsistent | Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased
+                Algorithm::NginxHash
+                    | Algorithm::NginxConsistent
+                    | Algorithm::HaproxyConsistent
+                    | Algorithm::HaproxyMapBased
             )
     };
     for owner in &s.owners {
@@ -119,7 +122,10 @@ fn check_invariants(c: &Cluster, s: &Snapshot) -> Result<(), TestCaseError> {
         }
     }
     if n > 0 {
-        prop_assert!(s.owners.iter().all(|o| o.is_ok() || o.as_ref().is_err_and(|c| round_robin(c))), "a lookup failed on {n} nodes");
+        prop_assert!(
+            s.owners.iter().all(|o| o.is_ok() || o.as_ref().is_err_and(|c| round_robin(c))),
+            "a lookup failed on {n} nodes"
+        );
     }
     if let (Some(arcs), Some(points)) = (c.arcs(), &s.points) {
         prop_assert!(points.iter().all(|&(_, o)| o < n));

@@ -1,8 +1,9 @@
 //! Pasted text never panics a parser, and a key list written as CSV reads back exactly.
 
 use proptest::prelude::*;
-use ringlab::algo::import::{from_memcached_servers, from_redis_cluster_nodes};
 use ringlab::algo::Algorithm;
+use ringlab::import::memcached::from_memcached_servers;
+use ringlab::import::redis::from_redis_cluster_nodes;
 use ringlab::keys::parse_key_list;
 
 const REAL: &str = include_str!("real/fixtures/redis_cluster_nodes.json");

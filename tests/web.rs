@@ -50,8 +50,9 @@ fn get(obj: &JsValue, key: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 fn options_object_builds_a_ring() {
-    let ring = Ring::new(js(r#"{"hash": "md5", "vnodes": 10, "nodes": ["a", {"name": "b", "weight": 2, "zone": "z1"}]}"#))
-        .unwrap();
+    let ring =
+        Ring::new(js(r#"{"hash": "md5", "vnodes": 10, "nodes": ["a", {"name": "b", "weight": 2, "zone": "z1"}]}"#))
+            .unwrap();
     assert_eq!(ring.point_count(), 30);
     assert_eq!(ring.hash(), "md5");
     let nodes: Array = ring.nodes().unwrap().dyn_into().unwrap();
@@ -116,7 +117,8 @@ fn diff_reports_a_join_exactly() {
 fn rendezvous_matches_the_python_implementation_in_the_browser() {
     let r = common::vectors().rendezvous;
     let nodes = serde_json::to_string(&r.nodes).unwrap();
-    let ring = Ring::new(js(&format!(r#"{{"algorithm": "rendezvous", "hash": "{}", "nodes": {nodes}}}"#, r.hash))).unwrap();
+    let ring =
+        Ring::new(js(&format!(r#"{{"algorithm": "rendezvous", "hash": "{}", "nodes": {nodes}}}"#, r.hash))).unwrap();
     for k in &r.keys {
         assert_eq!(ring.locate(s(&k.key)).unwrap(), k.owner, "{:?}", k.key);
     }
@@ -126,7 +128,10 @@ fn rendezvous_matches_the_python_implementation_in_the_browser() {
 fn vectors_match_in_the_browser() {
     for case in common::vectors().cases {
         let nodes = serde_json::to_string(&case.nodes).unwrap();
-        let options = format!(r#"{{"hash": "{}", "bits": {}, "vnodes": {}, "nodes": {nodes}}}"#, case.hash, case.bits, case.vnodes);
+        let options = format!(
+            r#"{{"hash": "{}", "bits": {}, "vnodes": {}, "nodes": {nodes}}}"#,
+            case.hash, case.bits, case.vnodes
+        );
         let ring = Ring::new(js(&options)).unwrap();
         assert_eq!(ring.point_count(), case.points);
         for k in &case.keys {
@@ -145,7 +150,7 @@ fn replicas_and_analysis_are_reachable_from_js() {
     .unwrap();
     let list = ring.replicas(s("user:7"), n(2.0)).unwrap();
     assert_eq!(list[0], ring.locate(s("user:7")).unwrap());
-    assert!(list.contains(&"b1".to_string()) , "two zones, two replicas: one must be b1, got {list:?}");
+    assert!(list.contains(&"b1".to_string()), "two zones, two replicas: one must be b1, got {list:?}");
     assert_eq!(ring.replicas(s("user:7"), n(10.0)).unwrap().len(), 3);
 
     let sweep: Array = ring.vnode_sweep(js("[1, 10, 100]")).unwrap().dyn_into().unwrap();
@@ -180,7 +185,10 @@ fn real_systems_agree_in_the_browser() {
     for c in jump["cases"].as_array().unwrap() {
         let key: u64 = c["key"].as_str().unwrap().parse().unwrap();
         let buckets = c["buckets"].as_u64().unwrap() as u32;
-        assert_eq!(u64::from(web::jump_hash(JsValue::from(key), n(f64::from(buckets))).unwrap()), c["bucket"].as_u64().unwrap());
+        assert_eq!(
+            u64::from(web::jump_hash(JsValue::from(key), n(f64::from(buckets))).unwrap()),
+            c["bucket"].as_u64().unwrap()
+        );
     }
     let redis: Value = serde_json::from_str(include_str!("real/fixtures/redis_cluster.json")).unwrap();
     for k in redis["keyslots"].as_array().unwrap() {
@@ -221,7 +229,8 @@ fn every_algorithm_is_reachable_by_name() {
     let mut jump = Ring::new(js(r#"{"algorithm": "jump", "nodes": ["a", "b", "c"]}"#)).unwrap();
     assert!(message(jump.remove(s("a"))).contains("jump hash can only remove its last bucket"));
     jump.remove(s("c")).unwrap();
-    assert!(message(Ring::new(js(r#"{"algorithm": "maglev", "nodes": [{"name": "a", "weight": 2}]}"#))).contains("maglev has no weights"));
+    assert!(message(Ring::new(js(r#"{"algorithm": "maglev", "nodes": [{"name": "a", "weight": 2}]}"#)))
+        .contains("maglev has no weights"));
     let redis = Ring::new(js(r#"{"algorithm": "redis-cluster", "nodes": ["m1", "m2", "m3"]}"#)).unwrap();
     assert_eq!(redis.describe_key(s("123456789")).unwrap(), "slot 12739");
     assert!(message(redis.replicas(s("k"), n(2.0))).contains("has no preference lists"));
@@ -270,7 +279,7 @@ fn wrong_types_and_counts_are_refused_not_trapped() {
     let lone = js_sys::JSON::parse(r#""\ud800x""#).unwrap();
     ring.add(lone, JsValue::UNDEFINED).unwrap();
     assert_eq!(ring.point_count(), 480);
-    assert_eq!(ring.locate(s("still works")).unwrap().len() > 0, true);
+    assert!(!ring.locate(s("still works")).unwrap().is_empty());
 }
 
 #[wasm_bindgen_test]
@@ -323,13 +332,18 @@ fn cassandra_takes_explicit_tokens_from_js() {
         let owner = tokens.iter().find(|&&(tok, _)| tok >= t).map_or("c1", |&(_, n)| n);
         assert_eq!(ring.locate(s(&key)).unwrap(), owner, "{key} (token {t})");
     }
-    assert_eq!(code(Ring::new(js(r#"{"algorithm": "cassandra", "nodes": ["c1"], "tokens": {"c1": "zero"}}"#))), "parse-error");
+    assert_eq!(
+        code(Ring::new(js(r#"{"algorithm": "cassandra", "nodes": ["c1"], "tokens": {"c1": "zero"}}"#))),
+        "parse-error"
+    );
 }
 
 /// A chart's data prepared one piece per call (as the page does, a task each) draws the same
 /// chart as a fresh session that computes it in one go; bad kinds and options are refused.
 fn canvas() -> JsValue {
-    let make = js_sys::Function::new_no_args("const c = document.createElement('canvas'); c.width = 900; c.height = 560; return c;");
+    let make = js_sys::Function::new_no_args(
+        "const c = document.createElement('canvas'); c.width = 900; c.height = 560; return c;",
+    );
     make.call0(&JsValue::UNDEFINED).unwrap()
 }
 
@@ -353,7 +367,11 @@ fn charts_prepared_in_pieces_draw_what_one_call_draws() {
         let csv = get(&drawn, "csv").as_string().unwrap();
         assert!(csv.lines().count() > 1, "{kind}: {csv}");
         assert_eq!(csv, get(&fresh, "csv").as_string().unwrap(), "{kind}");
-        assert_eq!(get(&drawn, "table").is_null(), kind != "algorithms", "{kind}: a table for the algorithms chart only");
+        assert_eq!(
+            get(&drawn, "table").is_null(),
+            kind != "algorithms",
+            "{kind}: a table for the algorithms chart only"
+        );
     }
     let mut session = Session::new(js(options)).unwrap();
     assert_eq!(code(session.prepare_chart(s("pie"), JsValue::UNDEFINED)), "invalid-option");
@@ -386,11 +404,21 @@ fn draw_chart_refuses_what_is_not_a_chart() {
     let empty = js(r#"{"kind": "shares", "data": {"algorithm": "ring", "exact": true, "sampleKeys": 0, "nodes": []}}"#);
     assert_eq!(code(web::draw_chart(canvas(), empty, JsValue::UNDEFINED)), "invalid-option");
     assert_eq!(code(web::draw_chart(n(1.0), shares.clone(), JsValue::UNDEFINED)), "invalid-argument", "not a canvas");
-    assert_eq!(code(web::draw_chart(canvas(), shares.clone(), js(r#"{"band": true}"#))), "invalid-option", "band is chartData's");
-    let tiny = js_sys::Function::new_no_args("const c = document.createElement('canvas'); c.width = 20; c.height = 20; return c;")
-        .call0(&JsValue::UNDEFINED)
-        .unwrap();
-    assert_eq!(code(web::draw_chart(tiny, shares.clone(), JsValue::UNDEFINED)), "invalid-option", "too small to lay out");
+    assert_eq!(
+        code(web::draw_chart(canvas(), shares.clone(), js(r#"{"band": true}"#))),
+        "invalid-option",
+        "band is chartData's"
+    );
+    let tiny = js_sys::Function::new_no_args(
+        "const c = document.createElement('canvas'); c.width = 20; c.height = 20; return c;",
+    )
+    .call0(&JsValue::UNDEFINED)
+    .unwrap();
+    assert_eq!(
+        code(web::draw_chart(tiny, shares.clone(), JsValue::UNDEFINED)),
+        "invalid-option",
+        "too small to lay out"
+    );
     assert!(web::draw_chart(canvas(), shares, JsValue::UNDEFINED).is_ok());
 }
 

@@ -151,7 +151,51 @@ export interface ChangeReport {
 /** HAProxy's `hash-type` functions. */
 export type HaproxyHashName = "sdbm" | "djb2" | "wt6" | "crc32";
 
-/** A kind of configuration text `Session.fromConfig` reads. */
+/** The choices a kind of configuration text leaves open. */
+export interface ImportOptions {
+  /** `memcached`: the algorithm that places the servers (default `libmemcached-weighted`). */
+  algorithm?: "libketama" | "libmemcached-weighted" | "libmemcached-ketama";
+}
+
+/** A value a `one-of` or `choice` option takes. */
+export type OptionChoice = number | string;
+
+/** An algorithm's option, as a control shows it (from its catalog entry). */
+export interface OptionInfo {
+  /** A field of `RingOptions`. */
+  name: string;
+  type: "whole" | "one-of" | "number" | "flag" | "choice" | "text" | "tokens";
+  /** `null`: unset by default. */
+  default: number | string | boolean | null;
+  min: number | null;
+  max: number | null;
+  /** The values a `one-of` or `choice` option takes. */
+  choices: OptionChoice[];
+  help: string;
+  /** `library`: only `new Ring` takes it; `everywhere`: sessions, links and the page too. */
+  scope: "everywhere" | "library";
+}
+
+/** Everything about one algorithm, from its catalog entry. */
+export interface AlgorithmInfo {
+  name: AlgorithmName;
+  label: string;
+  family: "ringlab" | "client" | "store" | "balancer" | "paper" | "baseline";
+  familyLabel: string;
+  /** What is reproduced, and from which source. */
+  source: string;
+  weighted: boolean;
+  hash: boolean;
+  vnodes: boolean;
+  arcs: boolean;
+  replicas: boolean;
+  down: DownRule;
+  /** Why only the last node may leave; `null` when any may. */
+  lastOnly: string | null;
+  options: OptionInfo[];
+}
+
+/** A kind of configuration text `Ring.fromConfig` and `Session.fromConfig` read. */
 export interface ConfigKind {
   kind: "redis" | "memcached" | "nginx" | "haproxy";
   label: string;
@@ -234,9 +278,12 @@ export class Ring {
   readonly memoryBytes: number;
   /** A copy, to keep a "before" state. */
   clone(): Ring;
-  /** The placement an nginx `upstream { … }` block describes; errors name the line. */
+  /** The placement a configuration text describes (see `configKinds()`); `locate` answers the
+   * server as the text names it; errors name the line. */
+  static fromConfig(kind: ConfigKind["kind"], text: string, options?: ImportOptions): Ring;
+  /** `Ring.fromConfig("nginx", text)`: an `upstream { … }` block. */
   static fromNginxUpstream(text: string): Ring;
-  /** The placement a HAProxy `backend` section describes; errors name the line. */
+  /** `Ring.fromConfig("haproxy", text)`: a `backend` section. */
   static fromHaproxyBackend(text: string): Ring;
   /** Marks a node down (it stays; lookups fail over as the real system does) or up. */
   setDown(name: string, down?: boolean): void;
@@ -245,10 +292,10 @@ export class Ring {
   isDown(name: string): boolean;
   /** What this algorithm's real clients do with a down node. */
   downRule(): DownRule;
-  /** The Redis Cluster `redis-cli cluster nodes` describes (masters named `ip:port`). */
+  /** `Ring.fromConfig("redis", text)`: `redis-cli cluster nodes` (masters named `ip:port`). */
   static fromRedisClusterNodes(text: string): Ring;
-  /** A memcached server list (`host:port [weight]` lines); default `libmemcached-weighted`. */
-  static fromMemcachedServers(text: string, algorithm?: "libketama" | "libmemcached-weighted" | "libmemcached-ketama"): Ring;
+  /** `Ring.fromConfig("memcached", text, {algorithm})`: a memcached server list. */
+  static fromMemcachedServers(text: string, algorithm?: ImportOptions["algorithm"]): Ring;
   add(name: string, options?: AddOptions): void;
   remove(name: string): void;
   setWeight(name: string, weight: number): void;
@@ -487,6 +534,8 @@ export interface MoveStep {
 
 export interface MovesData {
   algorithm: AlgorithmName;
+  /** Which node leaves: "the middle", or "the last" where only the last may. */
+  leaver: "the middle" | "the last";
   exact: boolean;
   sampleKeys: number;
   steps: MoveStep[];
@@ -541,8 +590,8 @@ export class Session {
   [Symbol.dispose](): void;
   /** The session a share link's fragment describes. */
   static fromLink(link: string): Session;
-  /** The session of a configuration text (see `configKinds()`); errors name the line. */
-  static fromConfig(kind: ConfigKind["kind"], text: string): Session;
+  /** The session of a configuration text, through the same door as `Ring.fromConfig`. */
+  static fromConfig(kind: ConfigKind["kind"], text: string, options?: ImportOptions): Session;
   /** The share link's fragment: `"#ringlab=2&…"`. */
   link(): string;
   settings(): SessionSettings;
@@ -639,8 +688,10 @@ export function start(): void;
 export function palette(): string[];
 /** The theme's CSS custom properties for an element's shadow root (`:host`). */
 export function elementThemeCss(): string;
-/** The kinds of configuration text `Session.fromConfig` reads. */
+/** The kinds of configuration text `Ring.fromConfig` and `Session.fromConfig` read. */
 export function configKinds(): ConfigKind[];
+/** Everything about each algorithm, from the engine's catalog, in its order. */
+export function catalog(): AlgorithmInfo[];
 
 /** What `init` accepts: the `.wasm`'s URL or bytes, or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;

@@ -6,11 +6,98 @@
 //! A down node takes no keys: placement is redone over the healthy nodes, with the capacity
 //! computed over them (as HAProxy's `hash-balance-factor` treats a server that is down).
 
+use super::about::{thousands, KeySpace};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::options::{OptionKind, OptionSpec, OptionValue, Scope, BITS, HASH, VNODES};
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::keys::KeySample;
 use crate::{limits, Error, Node, NodeSpec, Ring};
 use std::collections::BTreeMap;
+
+pub(crate) const ENTRY: Entry = Entry {
+    name: "bounded-load",
+    label: "Bounded loads",
+    family: Family::Paper,
+    source: "Mirrokni, Thorup & Zadimoghaddam 2018, over ringlab's ring",
+    options: &[&HASH, &BITS, &VNODES, &EPSILON, &KEY_PREFIX, &KEY_COUNT],
+    weights: Weights::Any,
+    arcs: false,
+    replicas: false,
+    key_space: |o| KeySpace::Hash { bits: o.config.bits.bits() },
+    describe: |o| {
+        format!(
+            "Bounded loads: the ring ({} points per node, {}), but no node takes more than ⌈{}× the mean⌉ of the {} \
+             keys it places.",
+            o.config.vnodes,
+            o.config.hash,
+            1.0 + o.epsilon,
+            thousands(o.keys.keys.len() as u64)
+        )
+    },
+    on_down: OnDown::Rebuild(
+        "Placement is redone over the healthy nodes, with the capacity ⌈(1 + ε)·keys / healthy nodes⌉: the down \
+         node's keys take the next healthy node with room, and the higher load can push a few other keys along \
+         the ring.",
+    ),
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, _| Ok(Box::new(BoundedLoad::new(o, nodes)?))),
+    extras: Extras { places_keys: true, refines: Some((crate::algo::DEFAULT, "the plain ring")), ..Extras::NONE },
+};
+
+/// ε: each node takes at most ⌈(1 + ε)·keys / nodes⌉ keys.
+pub(crate) const EPSILON: OptionSpec = OptionSpec {
+    name: "epsilon",
+    kind: OptionKind::Number { min: 0.0, max: f64::MAX, default: 0.25 },
+    help: "ε: no node takes more than ⌈(1 + ε)·keys / nodes⌉ of the keys",
+    scope: Scope::Everywhere,
+    link: "ep",
+    refused: None,
+    get: |o| Some(OptionValue::Number(o.epsilon)),
+    set: |o, v| {
+        o.epsilon = v.number();
+        Ok(())
+    },
+};
+
+/// The key set is `"{keyPrefix}0" .. "{keyPrefix}{keyCount-1}"` (a session places its own sample).
+pub(crate) const KEY_PREFIX: OptionSpec = OptionSpec {
+    name: "keyPrefix",
+    kind: OptionKind::Text { max_len: crate::limits::MAX_KEY_PREFIX_LEN, default: "key:" },
+    help: "the key set's prefix: keys keyPrefix0, keyPrefix1, …",
+    scope: Scope::Library,
+    link: "",
+    refused: None,
+    get: |o| Some(o.params.get("keyPrefix").cloned().unwrap_or(OptionValue::Text("key:".into()))),
+    set: |o, v| {
+        o.params.insert("keyPrefix", v);
+        regenerate(o);
+        Ok(())
+    },
+};
+
+/// How many keys the set has.
+pub(crate) const KEY_COUNT: OptionSpec = OptionSpec {
+    name: "keyCount",
+    kind: OptionKind::Whole { min: 0, max: MAX_KEYS as u64, default: 10_000 },
+    help: "how many keys the set has",
+    scope: Scope::Library,
+    link: "",
+    refused: None,
+    get: |o| Some(o.params.get("keyCount").cloned().unwrap_or(OptionValue::Whole(10_000))),
+    set: |o, v| {
+        o.params.insert("keyCount", v);
+        regenerate(o);
+        Ok(())
+    },
+};
+
+/// The key set of the `keyPrefix` and `keyCount` options.
+fn regenerate(o: &mut Options) {
+    let prefix = o.params.get("keyPrefix").map_or("key:".to_string(), |v| v.name().to_string());
+    let count = o.params.get("keyCount").map_or(10_000, |v| v.whole() as usize);
+    o.keys = KeySample::generated(&prefix, count);
+}
 
 /// Largest key set, to keep a change fast in a browser.
 pub const MAX_KEYS: usize = limits::MAX_BOUNDED_KEYS;

@@ -11,7 +11,107 @@
 //! assert_eq!(token(b""), i64::MIN);
 //! ```
 
-use crate::Error;
+use super::about::KeySpace;
+use super::continuum::{check_count, Continuum, Rules, Tie};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
+use super::Algorithm;
+use crate::{limits, Error};
+
+pub(crate) const ENTRY: Entry = Entry {
+    name: "cassandra",
+    label: "Cassandra",
+    family: Family::Store,
+    source:
+        "cassandra-driver's Murmur3 (Murmur3Partitioner.getToken); a token belongs to the range (previous token, token]",
+    options: &[&NUM_TOKENS, &TOKENS],
+    weights: Weights::Any,
+    arcs: true,
+    replicas: false,
+    key_space: |_| KeySpace::Tokens,
+    describe: |o| {
+        format!(
+            "Cassandra: {} tokens per node at ringlab's own token choice (Murmur3 of \"name#i\"); a key's Murmur3 \
+             token belongs to the range (previous token, token]. The circle shows {}.",
+            o.num_tokens,
+            (ENTRY.key_space)(o).words()
+        )
+    },
+    on_down: OnDown::Skip(
+        "The token owner stays the owner (nothing moves until the node is removed). With replication factor ≥ 2 a \
+         read at CL=ONE is served by a live replica; ringlab shows the next live node clockwise, a replica under \
+         SimpleStrategy (the coordinator's snitch may pick another live replica). With RF = 1 the key is \
+         unavailable.",
+    ),
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?))),
+    extras: Extras::NONE,
+};
+
+/// Tokens per node of weight 1 (`num_tokens` in cassandra.yaml).
+pub(crate) const NUM_TOKENS: OptionSpec = OptionSpec {
+    name: "numTokens",
+    kind: OptionKind::Whole { min: 1, max: limits::MAX_NUM_TOKENS as u64, default: 16 },
+    help: "tokens per node of weight 1 (num_tokens; Cassandra 4's default is 16)",
+    scope: Scope::Everywhere,
+    link: "nt",
+    refused: None,
+    get: |o| Some(OptionValue::Whole(u64::from(o.num_tokens))),
+    set: |o, v| {
+        o.num_tokens = v.whole() as u32;
+        Ok(())
+    },
+};
+
+/// Nodes' own tokens, as their `initial_token` lines.
+pub(crate) const TOKENS: OptionSpec = OptionSpec {
+    name: "tokens",
+    kind: OptionKind::Tokens,
+    help: "each listed node's tokens, as its initial_token line (a real layout, from nodetool ring)",
+    scope: Scope::Library,
+    link: "",
+    refused: None,
+    get: |o| (!o.tokens.is_empty()).then(|| OptionValue::Tokens(o.tokens.clone())),
+    set: |o, v| {
+        if let OptionValue::Tokens(tokens) = v {
+            o.tokens = tokens;
+        }
+        Ok(())
+    },
+};
+
+static RULES: Rules = Rules {
+    algorithm: Algorithm::Cassandra,
+    bits: 64,
+    tie: Tie::SmallerName,
+    lookup_cost: 8,
+    per_node: |o| {
+        check_count("Cassandra num_tokens", o.num_tokens, limits::MAX_NUM_TOKENS)?;
+        Ok(o.num_tokens)
+    },
+    check: |spec, num_tokens| {
+        crate::node::check_weight(spec.weight)?;
+        let tokens = (spec.weight * f64::from(num_tokens)).round();
+        limits::check("Cassandra tokens for one node", tokens as u64, limits::MAX_CONTINUUM_POINTS)
+    },
+    point_counts: |nodes, num_tokens| {
+        nodes
+            .iter()
+            .map(|node| {
+                let tokens = (node.weight * f64::from(num_tokens)).round().max(1.0);
+                tokens.min(limits::MAX_CONTINUUM_POINTS as f64) as u32
+            })
+            .collect()
+    },
+    push_points: |name, count, idx, out| {
+        out.extend((0..count).map(|i| (position(token(format!("{name}#{i}").as_bytes())), idx)));
+    },
+    key_position: |key| position(token(key)),
+    describe_key: |key, _| format!("token {}", token(key)),
+    weighted_switch: None,
+    explicit_tokens: true,
+    check_total: |_| Ok(()),
+};
 
 /// Most tokens in one `initial_token` list.
 pub const MAX_INITIAL_TOKENS: usize = 65_536;
@@ -29,7 +129,11 @@ pub const MAX_INITIAL_TOKENS: usize = 65_536;
 pub fn parse_initial_token(text: &str) -> Result<Vec<i64>, Error> {
     let items: Vec<&str> = text.split(',').map(str::trim).collect();
     if items.len() > MAX_INITIAL_TOKENS {
-        return Err(Error::TooLarge { what: "an initial_token list".into(), max: MAX_INITIAL_TOKENS as u64, got: items.len() as u64 });
+        return Err(Error::TooLarge {
+            what: "an initial_token list".into(),
+            max: MAX_INITIAL_TOKENS as u64,
+            got: items.len() as u64,
+        });
     }
     items
         .iter()
@@ -37,7 +141,12 @@ pub fn parse_initial_token(text: &str) -> Result<Vec<i64>, Error> {
         .map(|(i, item)| {
             item.parse::<i64>().map_err(|_| Error::Parse {
                 line: 1,
-                message: format!("token {} ({item:?}) is not a Murmur3 token: a whole number from {} to {}", i + 1, i64::MIN, i64::MAX),
+                message: format!(
+                    "token {} ({item:?}) is not a Murmur3 token: a whole number from {} to {}",
+                    i + 1,
+                    i64::MIN,
+                    i64::MAX
+                ),
             })
         })
         .collect()

@@ -2,11 +2,11 @@
 //! move (against the ideal), and memory. Lookup cost is measured by the caller (natively with
 //! criterion, in a browser with `performance.now()`), since wasm has no clock of its own.
 
-use std::borrow::Cow;
 use super::{Algorithm, Cluster, Options};
 use crate::keys::KeySample;
 use crate::migration::sample_between;
 use crate::{limits, Error, NodeSpec};
+use std::borrow::Cow;
 
 /// One algorithm's figures. Fractions are of the key sample.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -21,7 +21,8 @@ pub struct Report {
     /// Keys moved when `left` leaves, and the ideal (its fair share).
     pub moved_on_leave: f64,
     pub ideal_leave: f64,
-    /// The node that left: the middle one, or for jump hash the last (it can remove no other).
+    /// The node that left: the middle one, or the last where only the last may leave (its
+    /// entry's [`Leaving`](super::Leaving)).
     pub left: String,
     pub memory_bytes: usize,
 }
@@ -76,7 +77,7 @@ pub fn report(base: &Options, algorithm: Algorithm, nodes: &[NodeSpec], sample: 
     joined.add(NodeSpec::new(JOINER))?;
     let moved_on_join = sample_between(&cluster, &joined, sample, 0.0)?.moved_fraction;
 
-    let leaver = if algorithm == Algorithm::Jump { nodes.len() - 1 } else { nodes.len() / 2 };
+    let leaver = algorithm.entry().leaving.leaver(nodes.len());
     let mut left = cluster.clone();
     left.remove(&nodes[leaver].name)?;
     let moved_on_leave = sample_between(&cluster, &left, sample, 0.0)?.moved_fraction;

@@ -17,7 +17,7 @@
 //! - libketama and groupcache have no failover: the down node's keys are unavailable.
 
 use super::down::{self, DownSet, Rebuilt};
-use super::{cassandra, check_weight, index_of, new_nodes, specs, unit_weight, Algorithm, Options, Placement};
+use super::{index_of, new_nodes, specs, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::order;
 use crate::points::Points;
@@ -25,27 +25,42 @@ use crate::{limits, Error, Node, NodeSpec};
 use md5::Digest as _;
 use std::collections::BTreeMap;
 
-const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
-/// libketama keeps a server's address in `char ip[22]`.
-const LIBKETAMA_MAX_NAME: usize = 21;
-/// libketama copies its continuum into one SysV shared-memory segment of `MC_SHMSIZE` =
-/// 524288 bytes (ketama.h): an int and a time_t padded to 36 bytes, then 28-byte `mcs`
-/// entries (ketama.c `ketama_create_continuum`). More points write past the segment.
-const LIBKETAMA_MAX_POINTS: u64 = (524_288 - 36) / 28;
-const MEMCACHED_DEFAULT_PORT: u16 = 11211;
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Kind {
-    Libketama,
-    LibmemcachedWeighted,
-    LibmemcachedKetama,
-    Groupcache { replicas: u32 },
-    Cassandra { num_tokens: u32 },
+/// One real system's continuum, declared in that system's own file (`libketama.rs`,
+/// `libmemcached.rs`, `groupcache.rs`, `cassandra.rs`): how it counts, labels and hashes
+/// points, hashes keys and breaks ties.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    pub(crate) algorithm: Algorithm,
+    /// The circle: `2^bits` positions.
+    pub(crate) bits: u32,
+    pub(crate) tie: Tie,
+    /// The work of one lookup (see [`Placement::lookup_cost`]).
+    pub(crate) lookup_cost: u64,
+    /// The count option each node's points follow (groupcache's replicas, Cassandra's
+    /// `num_tokens`), read and range-checked from the options; 0 where there is none.
+    pub(crate) per_node: fn(&Options) -> Result<u32, Error>,
+    /// What the real system accepts as a node (after the common checks), given `per_node`.
+    pub(crate) check: fn(&NodeSpec, u32) -> Result<(), Error>,
+    /// Points per node, by the system's own arithmetic, given `per_node`.
+    pub(crate) point_counts: fn(&[Node], u32) -> Vec<u32>,
+    /// Appends node `idx`'s `count` points, named `name`.
+    pub(crate) push_points: fn(&str, u32, u32, &mut Vec<(u64, u32)>),
+    pub(crate) key_position: fn(&[u8]) -> u64,
+    /// How a key is placed, in the system's terms, given its position.
+    pub(crate) describe_key: fn(&[u8], u64) -> String,
+    /// libmemcached's ketama mode: a server of weight > 1 switches it to these points.
+    pub(crate) weighted_switch: Option<&'static Rules>,
+    /// Whether nodes may carry explicit positions ([`Options::tokens`]: Cassandra's
+    /// `initial_token`).
+    pub(crate) explicit_tokens: bool,
+    /// A cap of the system's own on the points of a whole continuum (libketama's
+    /// shared-memory segment).
+    pub(crate) check_total: fn(u64) -> Result<(), Error>,
 }
 
 /// Which of two points at the same position owns it.
-#[derive(Clone, Copy, PartialEq)]
-enum Tie {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Tie {
     /// libketama (glibc's stable qsort) and libmemcached (`continuum_item_cmp`).
     EarlierAdded,
     /// groupcache: the later `Add` overwrites the point's entry in its map.
@@ -57,41 +72,32 @@ enum Tie {
 
 #[derive(Clone, Debug)]
 pub(crate) struct Continuum {
-    kind: Kind,
+    rules: &'static Rules,
+    /// The rules' count option (`Rules::per_node`).
+    per_node: u32,
     nodes: Vec<Node>,
     points: Points,
-    /// Cassandra's explicit tokens by node name (`Options::tokens`).
+    /// Explicit tokens by node name (`Options::tokens`, where the rules take them).
     tokens: BTreeMap<String, Vec<i64>>,
     down: DownSet,
     /// While a node is down (libmemcached, Cassandra): the continuum of the live nodes.
     live: Option<Box<Rebuilt>>,
-    /// libmemcached-ketama switched to weighted ketama: adding a server of weight > 1 sets
-    /// the flag (hosts.cc `server_add`, `memcached_server_push`), and nothing clears it, so
-    /// the live continuum keeps the full list's.
+    /// The rules' weighted switch is on: adding a server of weight > 1 sets it (libmemcached
+    /// hosts.cc `server_add`, `memcached_server_push`), and nothing clears it, so the live
+    /// continuum keeps the full list's.
     weighted: bool,
 }
 
 impl Continuum {
-    pub(crate) fn new(options: &Options, nodes: Vec<NodeSpec>) -> Result<Continuum, Error> {
-        let kind = match options.algorithm {
-            Algorithm::Libketama => Kind::Libketama,
-            Algorithm::LibmemcachedWeighted => Kind::LibmemcachedWeighted,
-            Algorithm::LibmemcachedKetama => Kind::LibmemcachedKetama,
-            Algorithm::Groupcache => {
-                check_count("groupcache replicas", options.replicas, limits::MAX_REPLICAS)?;
-                Kind::Groupcache { replicas: options.replicas }
-            }
-            Algorithm::Cassandra => {
-                check_count("Cassandra num_tokens", options.num_tokens, limits::MAX_NUM_TOKENS)?;
-                Kind::Cassandra { num_tokens: options.num_tokens }
-            }
-            other => unreachable!("{} is not a continuum", other.name()),
-        };
-        let tokens = if matches!(kind, Kind::Cassandra { .. }) { options.tokens.clone() } else { BTreeMap::new() };
+    /// `rules`' continuum of `nodes`, with `options`' count and tokens.
+    pub(crate) fn new(rules: &'static Rules, options: &Options, nodes: Vec<NodeSpec>) -> Result<Continuum, Error> {
+        let per_node = (rules.per_node)(options)?;
+        let tokens = if rules.explicit_tokens { options.tokens.clone() } else { BTreeMap::new() };
         let mut continuum = Continuum {
-            kind,
+            rules,
+            per_node,
             nodes: Vec::new(),
-            points: Points::new(kind.space_bits()),
+            points: Points::new(rules.bits),
             tokens,
             down: DownSet::default(),
             live: None,
@@ -106,14 +112,13 @@ impl Continuum {
         self.rebuild_with(specs, None)
     }
 
-    /// `weighted`: libmemcached-ketama's switch, else decided by `specs`' weights.
+    /// `weighted`: the weighted switch as it stands, else decided by `specs`' weights.
     fn rebuild_with(&mut self, specs: Vec<NodeSpec>, weighted: Option<bool>) -> Result<(), Error> {
-        let kind = self.kind;
-        let mut nodes = new_nodes(specs, 0, |spec| kind.check(spec))?;
-        let weighted =
-            kind == Kind::LibmemcachedKetama && weighted.unwrap_or_else(|| nodes.iter().any(|n| n.weight > 1.0));
-        let points_kind = if weighted { Kind::LibmemcachedWeighted } else { kind };
-        let mut counts = points_kind.point_counts(&nodes)?;
+        let (rules, per_node) = (self.rules, self.per_node);
+        let mut nodes = new_nodes(specs, 0, |spec| (rules.check)(spec, per_node))?;
+        let switch = rules.weighted_switch.filter(|_| weighted.unwrap_or_else(|| nodes.iter().any(|n| n.weight > 1.0)));
+        let points_rules = switch.unwrap_or(rules);
+        let mut counts = (points_rules.point_counts)(&nodes, per_node);
         for (node, count) in nodes.iter().zip(counts.iter_mut()) {
             if let Some(tokens) = self.tokens.get(&node.name) {
                 *count = explicit_count(node, tokens)?;
@@ -121,28 +126,19 @@ impl Continuum {
         }
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
         limits::check("points on the continuum", total, limits::MAX_CONTINUUM_POINTS)?;
-        if kind == Kind::Libketama && total > LIBKETAMA_MAX_POINTS {
-            return Err(Error::TooLarge {
-                what: format!(
-                    "a libketama continuum (its shared-memory segment, MC_SHMSIZE = 524288 bytes, holds \
-                     {LIBKETAMA_MAX_POINTS} points; the real library writes past it and crashes or corrupts memory): points"
-                ),
-                max: LIBKETAMA_MAX_POINTS,
-                got: total,
-            });
-        }
+        (rules.check_total)(total)?;
         let mut entries: Vec<(u64, u32)> = Vec::with_capacity(total as usize);
         for (idx, (node, &count)) in nodes.iter_mut().zip(&counts).enumerate() {
             node.points = count;
             match self.tokens.get(&node.name) {
-                Some(tokens) => entries.extend(tokens.iter().map(|&t| (cassandra::position(t), idx as u32))),
-                None => points_kind.push_points(&node.name, count, idx as u32, &mut entries),
+                Some(tokens) => entries.extend(tokens.iter().map(|&t| (super::cassandra::position(t), idx as u32))),
+                None => (points_rules.push_points)(&node.name, count, idx as u32, &mut entries),
             }
         }
         let name = |owner: u32| nodes[owner as usize].name.as_str();
         order::sort_points(
             &mut entries,
-            match self.kind.tie() {
+            match rules.tie {
                 Tie::EarlierAdded => order::Tie::Earlier,
                 Tie::LaterAdded => order::Tie::Later,
                 Tie::SmallerName => order::Tie::Name(&name),
@@ -153,13 +149,14 @@ impl Continuum {
         }
         self.points.set(&entries);
         self.nodes = nodes;
-        self.weighted = weighted;
+        self.weighted = switch.is_some();
         Ok(())
     }
 
-    /// Whether the real client skips a down node (else its keys are unavailable).
+    /// Whether the real client skips a down node (else its keys are unavailable): its
+    /// entry's down rule.
     fn skips_down(&self) -> bool {
-        !matches!(self.kind, Kind::Libketama | Kind::Groupcache { .. })
+        !matches!(self.rules.algorithm.entry().on_down, super::OnDown::Unavailable { .. })
     }
 
     /// The live continuum for the current down set.
@@ -184,149 +181,12 @@ impl Continuum {
     }
 
     fn key_position(&self, key: &[u8]) -> u64 {
-        match self.kind {
-            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => {
-                // libmemcached skips hashing with one server; the answer is the same.
-                md5_word(key, 0)
-            }
-            Kind::Groupcache { .. } => u64::from(CRC32.checksum(key)),
-            Kind::Cassandra { .. } => cassandra::position(cassandra::token(key)),
-        }
+        (self.rules.key_position)(key)
     }
 }
 
-impl Kind {
-    fn space_bits(self) -> u32 {
-        match self {
-            Kind::Cassandra { .. } => 64,
-            _ => 32,
-        }
-    }
-
-    fn tie(self) -> Tie {
-        match self {
-            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => Tie::EarlierAdded,
-            Kind::Groupcache { .. } => Tie::LaterAdded,
-            Kind::Cassandra { .. } => Tie::SmallerName,
-        }
-    }
-
-    fn algorithm(self) -> Algorithm {
-        match self {
-            Kind::Libketama => Algorithm::Libketama,
-            Kind::LibmemcachedWeighted => Algorithm::LibmemcachedWeighted,
-            Kind::LibmemcachedKetama => Algorithm::LibmemcachedKetama,
-            Kind::Groupcache { .. } => Algorithm::Groupcache,
-            Kind::Cassandra { .. } => Algorithm::Cassandra,
-        }
-    }
-
-    /// What the real system accepts as a node.
-    fn check(self, spec: &NodeSpec) -> Result<(), Error> {
-        check_weight(spec.weight)?;
-        match self {
-            Kind::Libketama if spec.name.len() > LIBKETAMA_MAX_NAME => Err(Error::InvalidOption(format!(
-                "libketama server addresses are at most {LIBKETAMA_MAX_NAME} bytes ({:?} has {})",
-                spec.name,
-                spec.name.len()
-            ))),
-            // libmemcached-ketama too: its uint32 weights switch it to weighted ketama above 1.
-            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama if spec.weight.fract() != 0.0 => {
-                Err(Error::InvalidOption(format!(
-                    "{} weights are whole numbers (got {})",
-                    self.algorithm().name(),
-                    spec.weight
-                )))
-            }
-            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama
-                if spec.weight > f64::from(u32::MAX) =>
-            {
-                Err(Error::InvalidOption(format!(
-                    "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {})",
-                    self.algorithm().name(),
-                    u32::MAX,
-                    spec.weight
-                )))
-            }
-            Kind::Cassandra { num_tokens } => {
-                let tokens = (spec.weight * f64::from(num_tokens)).round();
-                limits::check("Cassandra tokens for one node", tokens as u64, limits::MAX_CONTINUUM_POINTS)
-            }
-            Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => host_port(&spec.name).map(drop),
-            Kind::Groupcache { .. } => unit_weight(Algorithm::Groupcache, spec.weight),
-            _ => Ok(()),
-        }
-    }
-
-    /// Points per node, by each system's own arithmetic.
-    fn point_counts(self, nodes: &[Node]) -> Result<Vec<u32>, Error> {
-        let n = nodes.len();
-        let total: f64 = nodes.iter().map(|node| node.weight).sum();
-        Ok(match self {
-            // ketama.c: pct = (float)mem / (float)total; ks = floorf(pct * 40.0 * (float)n),
-            // where 40.0 makes the product a double, then floorf takes it back to float.
-            Kind::Libketama => nodes
-                .iter()
-                .map(|node| {
-                    let pct = node.weight as f32 / total as f32;
-                    let ks = ((f64::from(pct) * 40.0 * f64::from(n as f32)) as f32).floor();
-                    ks as u32 * 4
-                })
-                .collect(),
-            // hosts.cc: every step in float, plus 1e-10F, floor, then × 4.
-            Kind::LibmemcachedWeighted => nodes
-                .iter()
-                .map(|node| {
-                    let pct = node.weight as f32 / total as f32;
-                    let labels = (pct * 160.0 / 4.0 * n as f32 + 0.000_000_000_1f32).floor();
-                    labels as u32 * 4
-                })
-                .collect(),
-            Kind::LibmemcachedKetama => vec![100; n],
-            Kind::Groupcache { replicas } => vec![replicas; n],
-            Kind::Cassandra { num_tokens } => nodes
-                .iter()
-                .map(|node| {
-                    let tokens = (node.weight * f64::from(num_tokens)).round().max(1.0);
-                    tokens.min(limits::MAX_CONTINUUM_POINTS as f64) as u32
-                })
-                .collect(),
-        })
-    }
-
-    fn push_points(self, name: &str, count: u32, idx: u32, out: &mut Vec<(u64, u32)>) {
-        match self {
-            Kind::Libketama => {
-                for k in 0..count / 4 {
-                    let digest = md5::Md5::digest(format!("{name}-{k}").as_bytes());
-                    out.extend((0..4).map(|h| (u64::from(le_word(&digest, h)), idx)));
-                }
-            }
-            Kind::LibmemcachedWeighted => {
-                let prefix = memcached_label_prefix(name);
-                for i in 0..count / 4 {
-                    let digest = md5::Md5::digest(format!("{prefix}-{i}").as_bytes());
-                    out.extend((0..4).map(|h| (u64::from(le_word(&digest, h)), idx)));
-                }
-            }
-            Kind::LibmemcachedKetama => {
-                let prefix = memcached_label_prefix(name);
-                out.extend((0..count).map(|i| (md5_word(format!("{prefix}-{i}").as_bytes(), 0), idx)));
-            }
-            Kind::Groupcache { .. } => {
-                out.extend((0..count).map(|i| (u64::from(CRC32.checksum(format!("{i}{name}").as_bytes())), idx)));
-            }
-            Kind::Cassandra { .. } => {
-                out.extend(
-                    (0..count).map(|i| (cassandra::position(cassandra::token(format!("{name}#{i}").as_bytes())), idx)),
-                );
-            }
-        }
-    }
-}
-
-/// A node's explicit Cassandra tokens: at least one, each node's weight 1 (the tokens alone
-/// decide what it owns).
+/// A node's explicit tokens: at least one, each node's weight 1 (the tokens alone decide
+/// what it owns).
 fn explicit_count(node: &Node, tokens: &[i64]) -> Result<u32, Error> {
     if tokens.is_empty() {
         return Err(Error::InvalidOption(format!("{:?}: an explicit token list needs at least one token", node.name)));
@@ -354,7 +214,7 @@ fn refuse_shared_tokens(sorted: &[(u64, u32)], nodes: &[Node]) -> Result<(), Err
 }
 
 /// A count option from 1 to `max`.
-fn check_count(what: &str, got: u32, max: u32) -> Result<(), Error> {
+pub(crate) fn check_count(what: &str, got: u32, max: u32) -> Result<(), Error> {
     if got == 0 {
         return Err(Error::InvalidOption(format!("{what} must be at least 1")));
     }
@@ -362,48 +222,27 @@ fn check_count(what: &str, got: u32, max: u32) -> Result<(), Error> {
 }
 
 /// The little-endian u32 at byte offset `4 * word` of a digest.
-fn le_word(digest: &[u8], word: usize) -> u32 {
+pub(crate) fn le_word(digest: &[u8], word: usize) -> u32 {
     u32::from_le_bytes(digest[4 * word..4 * word + 4].try_into().expect("4 bytes"))
 }
 
-fn md5_word(bytes: &[u8], word: usize) -> u64 {
+/// MD5 of `bytes`, its little-endian word `word`.
+pub(crate) fn md5_word(bytes: &[u8], word: usize) -> u64 {
     u64::from(le_word(&md5::Md5::digest(bytes), word))
 }
 
-/// `host:port` as libmemcached stores it: no port or port 0 is 11211
-/// (`memcached_server_add_with_weight`); a unix socket, a host starting with '/', is port 0
-/// whatever port follows (`memcached_server_add_unix_socket`; server_list.cc
-/// `memcached_server_list_append_with_weight`).
-fn host_port(name: &str) -> Result<(&str, u16), Error> {
-    let (host, port) = match name.rsplit_once(':') {
-        Some((host, port)) if !host.is_empty() => (
-            host,
-            port.parse().map_err(|_| {
-                Error::InvalidOption(format!("{name:?}: the port after ':' must be a number from 0 to 65535"))
-            })?,
-        ),
-        _ => (name, MEMCACHED_DEFAULT_PORT),
-    };
-    Ok(match port {
-        _ if host.starts_with('/') => (host, 0),
-        0 => (host, MEMCACHED_DEFAULT_PORT),
-        port => (host, port),
-    })
-}
-
-/// libmemcached's point label without the `-i` (hosts.cc `update_continuum`): `host` on
-/// port 11211, else `host:port` (`/path:0` for a unix socket).
-fn memcached_label_prefix(name: &str) -> String {
-    match host_port(name) {
-        Ok((host, MEMCACHED_DEFAULT_PORT)) => host.to_string(),
-        Ok((host, port)) => format!("{host}:{port}"),
-        Err(_) => name.to_string(),
+/// Points from MD5 digests of labels, four points a digest (libketama, weighted ketama):
+/// `count / 4` labels `"{prefix}-{i}"`.
+pub(crate) fn push_md5_quads(prefix: &str, count: u32, idx: u32, out: &mut Vec<(u64, u32)>) {
+    for i in 0..count / 4 {
+        let digest = md5::Md5::digest(format!("{prefix}-{i}").as_bytes());
+        out.extend((0..4).map(|h| (u64::from(le_word(&digest, h)), idx)));
     }
 }
 
 impl Placement for Continuum {
     fn algorithm(&self) -> Algorithm {
-        self.kind.algorithm()
+        self.rules.algorithm
     }
     fn nodes(&self) -> &[Node] {
         &self.nodes
@@ -451,7 +290,7 @@ impl Placement for Continuum {
                 return Err(down::all_down());
             }
             if self.down.contains(&self.nodes, owner) {
-                return Err(down::unavailable(self.kind.algorithm(), &self.nodes[owner].name));
+                return Err(down::unavailable(self.rules.algorithm, &self.nodes[owner].name));
             }
             return Ok(owner);
         }
@@ -461,11 +300,7 @@ impl Placement for Continuum {
         self.key_position(key) as f64 / self.size() as f64
     }
     fn describe_key(&self, key: &[u8]) -> String {
-        match self.kind {
-            Kind::Cassandra { .. } => format!("token {}", cassandra::token(key)),
-            Kind::Groupcache { .. } => format!("crc32 0x{:08x}", self.key_position(key)),
-            _ => format!("md5 0x{:08x}", self.key_position(key)),
-        }
+        (self.rules.describe_key)(key, self.key_position(key))
     }
     /// While a node is down: the live continuum (libmemcached, Cassandra), or the full one
     /// whose down node's arcs are unavailable (libketama, groupcache).
@@ -482,10 +317,7 @@ impl Placement for Continuum {
             + self.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
     fn lookup_cost(&self) -> u64 {
-        match self.kind {
-            Kind::Libketama | Kind::LibmemcachedWeighted | Kind::LibmemcachedKetama => 12,
-            Kind::Groupcache { .. } | Kind::Cassandra { .. } => 8,
-        }
+        self.rules.lookup_cost
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())
@@ -494,10 +326,10 @@ impl Placement for Continuum {
 
 impl Arcs for Continuum {
     fn size(&self) -> u128 {
-        1u128 << self.kind.space_bits()
+        1u128 << self.rules.bits
     }
     fn key_mapping(&self) -> String {
-        self.kind.algorithm().name().to_string()
+        self.rules.algorithm.name().to_string()
     }
     fn point_count(&self) -> usize {
         self.points.len()
@@ -513,30 +345,5 @@ impl Arcs for Continuum {
     }
     fn node_list(&self) -> &[Node] {
         &self.nodes
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn memcached_labels_drop_the_default_port() {
-        assert_eq!(memcached_label_prefix("10.0.1.1:11211"), "10.0.1.1");
-        assert_eq!(memcached_label_prefix("10.0.1.1"), "10.0.1.1");
-        assert_eq!(memcached_label_prefix("10.0.1.2:11212"), "10.0.1.2:11212");
-        assert!(host_port("cache:port").is_err());
-        assert_eq!(memcached_label_prefix("10.0.1.1:0"), "10.0.1.1");
-        assert_eq!(memcached_label_prefix("/tmp/a.sock"), "/tmp/a.sock:0");
-        assert_eq!(memcached_label_prefix("/tmp/a.sock:11212"), "/tmp/a.sock:0");
-    }
-
-    #[test]
-    fn libmemcached_weighted_counts_use_single_precision() {
-        // 25 equal servers: 0.04f * 160 / 4 * 25 = 39.99999 in float, so 39 labels, 156 points.
-        let nodes: Vec<Node> =
-            (0..25).map(|i| Node { name: format!("s{i}"), weight: 1.0, zone: None, points: 0 }).collect();
-        assert!(Kind::LibmemcachedWeighted.point_counts(&nodes).unwrap().iter().all(|&c| c == 156));
-        assert!(Kind::Libketama.point_counts(&nodes).unwrap().iter().all(|&c| c == 160));
     }
 }

@@ -16,8 +16,8 @@
 //!   `hash % N` until the caller remaps, libketama until its server list is edited, groupcache
 //!   (the asking process loads the value itself).
 //!
-//! [`rule`] says it in words for each algorithm; the sources are cited there and in
-//! `tests/real/README.md`.
+//! Each algorithm's entry says it in words ([`OnDown`](super::OnDown), read by [`rule`]); the
+//! sources are cited there and in `tests/real/README.md`.
 
 use super::{Algorithm, Placement};
 use crate::analysis::Arcs;
@@ -44,7 +44,7 @@ pub struct DownRule {
     pub text: &'static str,
 }
 
-/// The rule for `algorithm`.
+/// The rule for `algorithm`: its entry's [`on_down`](super::Entry::on_down), as the page shows it.
 ///
 /// ```
 /// use ringlab::algo::{down, Algorithm};
@@ -52,36 +52,14 @@ pub struct DownRule {
 /// assert_eq!(down::rule(Algorithm::Ring).kind, down::DownKind::Skip);
 /// ```
 pub fn rule(algorithm: Algorithm) -> DownRule {
-    use DownKind::*;
-    let (kind, text) = match algorithm {
-        Algorithm::Ring => (Skip, "A key of a down node goes to the next healthy node clockwise; the preference list skips down nodes and takes the next healthy distinct (zone-aware) node, as Dynamo-style stores do. No other key moves."),
-        Algorithm::BoundedLoad => (Rebuild, "Placement is redone over the healthy nodes, with the capacity ⌈(1 + ε)·keys / healthy nodes⌉: the down node's keys take the next healthy node with room, and the higher load can push a few other keys along the ring."),
-        Algorithm::Libketama => (Unavailable, "libketama has no health check: ketama_get_server() still returns the down server, and the caller's request to it fails. libketama re-reads its server list when the file changes (ketama_roll), so the fix is to delete the line: a removal."),
-        Algorithm::LibmemcachedWeighted | Algorithm::LibmemcachedKetama => (Rebuild, "With MEMCACHED_BEHAVIOR_AUTO_EJECT_HOSTS, libmemcached marks a server dead after server_failure_limit failures and rebuilds the continuum from the live servers only (update_continuum skips servers whose next_retry is in the future); point counts are recomputed over the live servers and weights. Without auto-eject, requests for its keys fail."),
-        Algorithm::RedisCluster => (Unavailable, "The failed master's slots are unavailable until one of its replicas is promoted (after cluster-node-timeout); with the default cluster-require-full-coverage yes, the whole cluster refuses queries (CLUSTERDOWN) meanwhile. Other slots never move."),
-        Algorithm::Cassandra => (Skip, "The token owner stays the owner (nothing moves until the node is removed). With replication factor ≥ 2 a read at CL=ONE is served by a live replica; ringlab shows the next live node clockwise, a replica under SimpleStrategy (the coordinator's snitch may pick another live replica). With RF = 1 the key is unavailable."),
-        Algorithm::Groupcache => (Unavailable, "groupcache has no failover: the fetch from the down peer fails and the process that was asked loads the value itself (Group.load falls back to getLocally), so the key has no single owner until HTTPPool.Set() is called without the peer."),
-        Algorithm::Jump => (Unavailable, "Jump hash cannot skip a bucket: the down bucket's keys are unavailable until the caller remaps them (the paper: jump hash suits data storage with replicated buckets, not servers that come and go); removing a bucket other than the last renumbers the rest."),
-        Algorithm::Modulo => (Unavailable, "hash % N has no skip: the down node's keys fail until the client drops it from its list, which changes N and moves almost every key."),
-        Algorithm::Rendezvous => (Skip, "A key of a down node goes to the node with the next highest score for that key; no other key moves."),
-        Algorithm::Maglev => (Rebuild, "Maglev health-checks its backends and regenerates the lookup table from the healthy ones (NSDI 2016, §3.4): the down backend's entries go to the others, and a few entries of healthy backends change too (Maglev trades a little disruption for even load)."),
-        Algorithm::MultiProbe => (Skip, "The down node's points are ignored: each probe finds the nearest healthy point, so only the down node's keys move."),
-        Algorithm::NginxConsistent => (Skip, "A server marked down keeps its points; a key that reaches one of them tries the next point, up to 21 points in all, then nginx balances the key round robin."),
-        Algorithm::NginxHash => (Skip, "A key whose server is down is rehashed (the Cache::Memcached loop), up to 21 tries, then nginx balances it round robin; the down server keeps its weight in the total."),
-        Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased => (Rebuild, "A disabled server leaves HAProxy's tree or map: the structure is rebuilt from the servers that are up."),
-    };
-    DownRule { kind, text }
+    algorithm.entry().on_down.rule()
 }
 
 /// The error for a key whose owner `name` is down, with the algorithm's reason.
 pub(crate) fn unavailable(algorithm: Algorithm, name: &str) -> Error {
-    let why = match algorithm {
-        Algorithm::RedisCluster => "its slot belongs to a failed master and no replica has been promoted",
-        Algorithm::Libketama => "libketama has no health check and still picks it; remove it from the server list",
-        Algorithm::Groupcache => "groupcache has no failover: the asking process loads the value itself",
-        Algorithm::Jump => "jump hash cannot skip a bucket; the caller must remap",
-        Algorithm::Modulo => "hash % N cannot skip a node; the client must drop it, changing N",
-        _ => "its node is down",
+    let why = match algorithm.entry().on_down {
+        super::OnDown::Unavailable { why, .. } => why,
+        super::OnDown::Skip(_) | super::OnDown::Rebuild(_) => "its node is down",
     };
     Error::Unavailable(format!("the key's owner {name:?} is down: {why}"))
 }

@@ -31,12 +31,137 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::{check_weight, index_of, node_of, Algorithm, Placement};
+use super::about::KeySpace;
+use super::entry::{catalog_build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, Weights};
+use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
+use super::{check_weight, index_of, node_of, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec};
 use std::collections::BTreeSet;
+
+const DOWN: OnDown = OnDown::Rebuild(
+    "A disabled server leaves HAProxy's tree or map: the structure is rebuilt from the servers that are up.",
+);
+
+pub(crate) const CONSISTENT: Entry = Entry {
+    name: "haproxy-consistent",
+    label: "HAProxy, hash-type consistent",
+    family: Family::Balancer,
+    source: "HAProxy 2.6 lb_chash.c (chash_get_server_hash), ids as cfgparse.c assigns them",
+    options: &[&HAPROXY_HASH, &HAPROXY_AVALANCHE],
+    weights: Weights::Any,
+    arcs: true,
+    replicas: false,
+    key_space: |_| KeySpace::Hash { bits: 32 },
+    describe: |o| {
+        format!(
+            "HAProxy `hash-type consistent`: points per server by weight from its numeric id, the key's hash ({}) \
+             goes to the nearest point ({}).",
+            o.haproxy_hash.unwrap_or(HaproxyHash::bare(true)).label(),
+            (CONSISTENT.key_space)(o).words()
+        )
+    },
+    on_down: DOWN,
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, layout| with_layout(true, o, nodes, layout)),
+    extras: Extras { layout: LayoutUse::ServerIds, ..Extras::NONE },
+};
+
+pub(crate) const MAP_BASED: Entry = Entry {
+    name: "haproxy-map-based",
+    label: "HAProxy, hash-type map-based",
+    family: Family::Balancer,
+    source: "HAProxy 2.6 lb_map.c (recalc_server_map), HAProxy's default hash-type",
+    options: &[&HAPROXY_HASH, &HAPROXY_AVALANCHE],
+    weights: Weights::Any,
+    arcs: false,
+    replicas: false,
+    key_space: |_| KeySpace::Hash { bits: 32 },
+    describe: |o| {
+        format!(
+            "HAProxy `hash-type map-based`: a table of servers by weight (reduced by their GCD), indexed by the \
+             key's hash ({}) modulo its size ({}).",
+            o.haproxy_hash.unwrap_or(HaproxyHash::bare(false)).label(),
+            (MAP_BASED.key_space)(o).words()
+        )
+    },
+    on_down: DOWN,
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, layout| with_layout(false, o, nodes, layout)),
+    extras: Extras { layout: LayoutUse::ServerIds, ..Extras::NONE },
+};
+
+/// `hash-type consistent` or `map-based`, with a link's explicit server ids.
+fn with_layout(
+    consistent: bool,
+    o: &Options,
+    nodes: Vec<NodeSpec>,
+    layout: &Layout,
+) -> Result<Box<dyn Placement>, Error> {
+    let extra = match &layout.server_ids {
+        Some(ids) => ids.iter().map(|&id| ServerExtra { id, disabled: false }).collect(),
+        None => vec![ServerExtra::default(); nodes.len()],
+    };
+    Ok(Box::new(Haproxy::with_extra(consistent, o.haproxy_hash, nodes, extra)?))
+}
+
+/// The placement of a `backend` section: `hash-type consistent` or `map-based`, its `hash-type`
+/// function (`None`: a bare line) and its servers in order with their ids and `disabled` marks.
+pub(crate) fn backend(
+    consistent: bool,
+    hash: Option<HaproxyHash>,
+    servers: Vec<NodeSpec>,
+    extra: Vec<ServerExtra>,
+) -> Result<super::Cluster, Error> {
+    let mut options = Options::new(if consistent { Algorithm::HaproxyConsistent } else { Algorithm::HaproxyMapBased });
+    options.haproxy_hash = hash;
+    let haproxy = Haproxy::with_extra(consistent, hash, servers, extra)?;
+    Ok(super::Cluster::from_placement(Box::new(haproxy), options))
+}
+
+fn function_names() -> Vec<&'static str> {
+    HaproxyFunction::ALL.iter().map(|f| f.name()).collect()
+}
+
+/// The `hash-type` line's function.
+pub(crate) const HAPROXY_HASH: OptionSpec = OptionSpec {
+    name: "haproxyHash",
+    kind: OptionKind::Choice { choices: function_names, default: None },
+    help: "hash-type's function; unset is a bare hash-type line (sdbm, with avalanche for consistent)",
+    scope: Scope::Everywhere,
+    link: "hh",
+    refused: Some(|v| HaproxyFunction::from_name(v.name()).err().unwrap_or(Error::InvalidOption(String::new()))),
+    get: |o| o.haproxy_hash.map(|h| OptionValue::Text(h.function.name().to_string())),
+    set: |o, v| {
+        let function = HaproxyFunction::from_name(v.name())?;
+        let avalanche = o.haproxy_hash.is_some_and(|h| h.avalanche);
+        o.haproxy_hash = Some(HaproxyHash { function, avalanche });
+        Ok(())
+    },
+};
+
+/// The `hash-type` line's `avalanche` modifier.
+pub(crate) const HAPROXY_AVALANCHE: OptionSpec = OptionSpec {
+    name: "haproxyAvalanche",
+    kind: OptionKind::Flag { default: false },
+    help: "hash-type's avalanche modifier (with haproxyHash)",
+    scope: Scope::Everywhere,
+    link: "hv",
+    refused: None,
+    get: |o| Some(OptionValue::Flag(o.haproxy_hash.is_some_and(|h| h.avalanche))),
+    set: |o, v| match o.haproxy_hash.as_mut() {
+        Some(h) => {
+            h.avalanche = v.flag();
+            Ok(())
+        }
+        None if !v.flag() => Ok(()),
+        None => {
+            Err(Error::InvalidOption("haproxyAvalanche (a link's hv) needs hh (haproxyHash, the hash function)".into()))
+        }
+    },
+};
 
 const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 /// `SRV_UWGHT_MAX`: the largest `weight`.
@@ -179,11 +304,6 @@ pub(crate) struct Haproxy {
 }
 
 impl Haproxy {
-    pub(crate) fn new(consistent: bool, hash: Option<HaproxyHash>, specs: Vec<NodeSpec>) -> Result<Haproxy, Error> {
-        let extra = vec![ServerExtra::default(); specs.len()];
-        Haproxy::with_extra(consistent, hash, specs, extra)
-    }
-
     pub(crate) fn with_extra(
         consistent: bool,
         hash: Option<HaproxyHash>,
@@ -207,7 +327,7 @@ impl Haproxy {
 
     /// Makes the state for these servers, or leaves everything as it was on error.
     fn rebuild(&mut self, specs: Vec<NodeSpec>, extra: Vec<ServerExtra>) -> Result<(), Error> {
-        crate::ring::check_names(&[], &specs)?;
+        crate::node::check_names(&[], &specs)?;
         let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
         for spec in specs {
             check_weight(spec.weight)?;
@@ -678,7 +798,7 @@ mod tests {
     #[test]
     fn closest_rule_as_arcs_agrees_with_the_direct_rule() {
         let specs = vec![NodeSpec::new("a"), NodeSpec::new("b").weight(2.0), NodeSpec::new("c")];
-        let h = Haproxy::new(true, None, specs).unwrap();
+        let h = Haproxy::with_extra(true, None, specs.clone(), vec![ServerExtra::default(); specs.len()]).unwrap();
         let mut probes: Vec<u32> = Vec::new();
         for i in 0..h.tree.len() {
             let p = h.tree.position(i) as u32;

@@ -4,9 +4,40 @@
 //! Jump hash can only grow or shrink at the end: removing any node but the last would
 //! renumber every bucket after it, so it is refused with an explanation.
 
+use super::about::KeySpace;
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::{index_of, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
+
+pub(crate) const ENTRY: Entry = Entry {
+    name: "jump",
+    label: "Jump hash",
+    family: Family::Paper,
+    source: "Lamping & Veach 2014, the paper's loop; keys hashed to u64 with XXH3-64",
+    options: &[],
+    weights: Weights::One,
+    arcs: false,
+    replicas: false,
+    // Keys drawn at their 64-bit XXH3 hash (the key hash jump takes).
+    key_space: |_| KeySpace::Hash { bits: 64 },
+    describe: |o| {
+        format!(
+            "Jump hash: buckets 0..N−1 and no ring; only the last bucket can leave. Keys are drawn at their \
+             XXH3 hash ({}).",
+            (ENTRY.key_space)(o).words()
+        )
+    },
+    on_down: OnDown::Unavailable {
+        text: "Jump hash cannot skip a bucket: the down bucket's keys are unavailable until the caller remaps them \
+               (the paper: jump hash suits data storage with replicated buckets, not servers that come and go); \
+               removing a bucket other than the last renumbers the rest.",
+        why: "jump hash cannot skip a bucket; the caller must remap",
+    },
+    leaving: Leaving::LastOnly("jump hash can only remove the last bucket: the others would renumber"),
+    build: catalog_build!(|_, nodes, _| Ok(Box::new(Jump::new(nodes)?))),
+    extras: Extras::NONE,
+};
 
 /// The paper's loop, exactly: a 64-bit LCG and double arithmetic.
 ///

@@ -100,4 +100,3 @@ pub fn list_moved(before: &Cluster, after: &Cluster, list: &KeyList) -> Result<L
         lost_traffic_fraction: frac(lost_traffic, total),
     })
 }
-

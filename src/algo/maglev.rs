@@ -7,11 +7,56 @@
 //! healthy ones (NSDI 2016, §3.4), so a down node's entries go to the others and a few
 //! entries of healthy nodes change too.
 
+use super::about::{thousands, KeySpace};
 use super::down::Rebuilt;
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::members::{placement_basics, weight_rule, Members};
+use super::options::{OptionKind, OptionSpec, OptionValue, Scope, HASH};
 use super::{Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::{Error, Hash, Node, NodeSpec};
+
+pub(crate) const ENTRY: Entry = Entry {
+    name: "maglev",
+    label: "Maglev",
+    family: Family::Paper,
+    source: "Eisenbud et al., NSDI 2016, §3.4: the population loop over a prime table",
+    options: &[&HASH, &TABLE_SIZE],
+    weights: Weights::One,
+    arcs: true,
+    replicas: false,
+    key_space: |o| KeySpace::Table { size: o.table_size },
+    describe: |o| {
+        format!(
+            "Maglev: a {}-entry table that nodes fill in turns ({} offsets and skips); the circle shows the table.",
+            thousands(o.table_size),
+            o.config.hash
+        )
+    },
+    on_down: OnDown::Rebuild(
+        "Maglev health-checks its backends and regenerates the lookup table from the healthy ones (NSDI 2016, \
+         §3.4): the down backend's entries go to the others, and a few entries of healthy backends change too \
+         (Maglev trades a little disruption for even load).",
+    ),
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, _| Ok(Box::new(Maglev::new(o.config.hash, o.table_size, nodes)?))),
+    extras: Extras::NONE,
+};
+
+/// The lookup table's size `M`, a prime.
+pub(crate) const TABLE_SIZE: OptionSpec = OptionSpec {
+    name: "tableSize",
+    kind: OptionKind::Whole { min: 2, max: MAX_TABLE, default: 65537 },
+    help: "the lookup table's size M, a prime (the paper uses 65,537)",
+    scope: Scope::Everywhere,
+    link: "ts",
+    refused: None,
+    get: |o| Some(OptionValue::Whole(o.table_size)),
+    set: |o, v| {
+        o.table_size = v.whole();
+        Ok(())
+    },
+};
 
 /// Largest table size accepted (see [`limits`](crate::limits)).
 pub const MAX_TABLE: u64 = crate::limits::MAX_MAGLEV_TABLE;
@@ -134,7 +179,9 @@ impl Placement for Maglev {
         }
     }
     fn memory_bytes(&self) -> usize {
-        self.live.as_ref().map_or(0, |l| l.memory_bytes()) + self.table.capacity() * 4 + self.members.nodes.iter().map(Node::memory_bytes).sum::<usize>()
+        self.live.as_ref().map_or(0, |l| l.memory_bytes())
+            + self.table.capacity() * 4
+            + self.members.nodes.iter().map(Node::memory_bytes).sum::<usize>()
     }
 }
 

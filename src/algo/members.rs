@@ -14,12 +14,21 @@ pub(crate) struct Members {
 
 impl Members {
     /// The nodes of `specs`, each with `points` points, after `check` and the common checks.
-    pub(crate) fn new(specs: Vec<NodeSpec>, points: u32, check: impl Fn(&NodeSpec) -> Result<(), Error>) -> Result<Members, Error> {
+    pub(crate) fn new(
+        specs: Vec<NodeSpec>,
+        points: u32,
+        check: impl Fn(&NodeSpec) -> Result<(), Error>,
+    ) -> Result<Members, Error> {
         Ok(Members { nodes: new_nodes(specs, points, check)?, down: DownSet::default() })
     }
 
     /// Appends a node; on error nothing changes.
-    pub(crate) fn push(&mut self, spec: NodeSpec, points: u32, check: impl Fn(&NodeSpec) -> Result<(), Error>) -> Result<(), Error> {
+    pub(crate) fn push(
+        &mut self,
+        spec: NodeSpec,
+        points: u32,
+        check: impl Fn(&NodeSpec) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         check(&spec)?;
         let node = new_node(&self.nodes, spec, points)?;
         self.nodes.push(node);
@@ -55,13 +64,9 @@ impl Members {
     }
 }
 
-/// Weightless algorithms accept only weight 1; weighted ones any valid weight.
+/// The weights `algorithm`'s entry takes ([`Weights`](super::Weights)).
 pub(crate) fn weight_rule(algorithm: Algorithm) -> impl Fn(&NodeSpec) -> Result<(), Error> {
-    move |spec| match algorithm {
-        Algorithm::Rendezvous => super::rendezvous::check_weight(spec.weight),
-        _ if algorithm.weighted() => Ok(()),
-        _ => super::unit_weight(algorithm, spec.weight),
-    }
+    move |spec| algorithm.entry().weights.check(algorithm, spec.weight)
 }
 
 /// The `Placement` methods of an algorithm whose state keeps its nodes in a `members` field:

@@ -19,164 +19,39 @@
 pub mod about;
 mod bounded;
 pub mod cassandra;
+pub mod catalog;
 pub mod compare;
+#[doc(hidden)]
+pub mod compat;
 mod continuum;
 pub mod down;
+pub mod entry;
+mod groupcache;
 pub mod haproxy;
-pub mod import;
 pub mod jump;
-pub mod lbconfig;
+mod libketama;
+mod libmemcached;
 pub mod loads;
 mod maglev;
 mod members;
 mod modulo;
 mod multiprobe;
 pub mod nginx;
+pub mod options;
 pub mod redis;
 mod rendezvous;
+mod ring;
 
 use crate::analysis::Arcs;
-use crate::keys::KeySample;
-use crate::{Config, Error, Node, NodeSpec, Ring};
-pub(crate) use crate::ring::{check_name, check_names, check_weight};
-use std::collections::BTreeMap;
-use std::sync::Arc;
+pub(crate) use crate::node::{check_name, check_names, check_weight};
+use crate::{Error, Node, NodeSpec, Ring};
+pub use catalog::{Algorithm, BASELINE, DEFAULT};
+#[allow(deprecated)]
+pub use compat::{from_haproxy_backend, from_nginx_upstream, import, lbconfig};
+pub use entry::{Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights};
 pub use haproxy::{HaproxyFunction, HaproxyHash};
-pub use lbconfig::{from_haproxy_backend, from_nginx_upstream};
-
-/// The placement algorithms, by their option names.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Algorithm {
-    /// ringlab's ring: `vnodes` points per unit of weight at `hash("{name}#{i}")`.
-    #[default]
-    Ring,
-    Libketama,
-    LibmemcachedWeighted,
-    LibmemcachedKetama,
-    RedisCluster,
-    Cassandra,
-    Groupcache,
-    Jump,
-    Rendezvous,
-    Maglev,
-    MultiProbe,
-    BoundedLoad,
-    Modulo,
-    /// nginx `hash $key consistent;`.
-    NginxConsistent,
-    /// nginx `hash $key;` (the Cache::Memcached rehash loop).
-    NginxHash,
-    /// HAProxy `hash-type consistent`.
-    HaproxyConsistent,
-    /// HAProxy `hash-type map-based` (HAProxy's default).
-    HaproxyMapBased,
-}
-
-impl Algorithm {
-    pub const ALL: [Algorithm; 17] = [
-        Algorithm::Ring,
-        Algorithm::Libketama,
-        Algorithm::LibmemcachedWeighted,
-        Algorithm::LibmemcachedKetama,
-        Algorithm::RedisCluster,
-        Algorithm::Cassandra,
-        Algorithm::Groupcache,
-        Algorithm::Jump,
-        Algorithm::Rendezvous,
-        Algorithm::Maglev,
-        Algorithm::MultiProbe,
-        Algorithm::BoundedLoad,
-        Algorithm::Modulo,
-        Algorithm::NginxConsistent,
-        Algorithm::NginxHash,
-        Algorithm::HaproxyConsistent,
-        Algorithm::HaproxyMapBased,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Ring => "ring",
-            Algorithm::Libketama => "libketama",
-            Algorithm::LibmemcachedWeighted => "libmemcached-weighted",
-            Algorithm::LibmemcachedKetama => "libmemcached-ketama",
-            Algorithm::RedisCluster => "redis-cluster",
-            Algorithm::Cassandra => "cassandra",
-            Algorithm::Groupcache => "groupcache",
-            Algorithm::Jump => "jump",
-            Algorithm::Rendezvous => "rendezvous",
-            Algorithm::Maglev => "maglev",
-            Algorithm::MultiProbe => "multi-probe",
-            Algorithm::BoundedLoad => "bounded-load",
-            Algorithm::Modulo => "modulo",
-            Algorithm::NginxConsistent => "nginx-consistent",
-            Algorithm::NginxHash => "nginx-hash",
-            Algorithm::HaproxyConsistent => "haproxy-consistent",
-            Algorithm::HaproxyMapBased => "haproxy-map-based",
-        }
-    }
-
-    /// Whether only a build with the `catalog` feature makes this algorithm: every one but
-    /// ringlab's own ring. The element's first wasm module is built without it, and
-    /// `cargo xtask build` writes the others' names beside it, so the element fetches the
-    /// full build at once for them.
-    pub fn needs_catalog(self) -> bool {
-        self != Algorithm::Ring
-    }
-
-    pub fn from_name(name: &str) -> Result<Algorithm, Error> {
-        Algorithm::ALL.into_iter().find(|a| a.name() == name).ok_or_else(|| {
-            let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            Error::InvalidOption(format!("unknown algorithm {name:?}: choose one of {}", known.join(", ")))
-        })
-    }
-}
-
-/// Settings for [`Cluster::new`]. Each algorithm reads the fields that concern it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Options {
-    pub algorithm: Algorithm,
-    /// Hash, ring size and vnodes for `ring` and `bounded-load`; the hash for `rendezvous`,
-    /// `maglev` and `modulo`.
-    pub config: Config,
-    /// Cassandra's `num_tokens` per node of weight 1 (default 16), for nodes without
-    /// explicit [`tokens`](Options::tokens).
-    pub num_tokens: u32,
-    /// Cassandra nodes' own tokens, by node name, as `initial_token` gives them (parse that
-    /// setting with [`cassandra::parse_initial_token`]): a node listed here owns exactly these
-    /// tokens, so a real cluster's layout (`nodetool ring`) is reproduced. Read at creation and
-    /// at every later `add`; other nodes get `num_tokens` tokens at `token("{name}#{i}")`.
-    pub tokens: BTreeMap<String, Vec<i64>>,
-    /// groupcache's replicas per node (default 50).
-    pub replicas: u32,
-    /// Maglev's lookup table size, a prime (default 65537).
-    pub table_size: u64,
-    /// Multi-probe's probes per key (default 21).
-    pub probes: u32,
-    /// Bounded-load's ε: capacity is ⌈(1 + ε)·keys/nodes⌉ (default 0.25).
-    pub epsilon: f64,
-    /// The key set bounded-load places (default `key:0` .. `key:9999`).
-    pub keys: KeySample,
-    /// HAProxy's `hash-type` function and `avalanche` modifier. `None` (the default) is a
-    /// bare `hash-type` line: sdbm, with avalanche for `consistent` only.
-    pub haproxy_hash: Option<HaproxyHash>,
-}
-
-impl Options {
-    pub fn new(algorithm: Algorithm) -> Options {
-        Options {
-            algorithm,
-            config: Config::default(),
-            num_tokens: 16,
-            tokens: BTreeMap::new(),
-            replicas: 50,
-            table_size: 65537,
-            probes: 21,
-            epsilon: 0.25,
-            keys: KeySample::generated("key:", 10_000),
-            haproxy_hash: None,
-        }
-    }
-}
+pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
+use std::sync::Arc;
 
 /// What a placement holds beyond its options and nodes, which neither determines: Redis
 /// Cluster's slot ranges (an import's, or where rebalancing left them) and HAProxy's explicit
@@ -283,18 +158,7 @@ impl Cluster {
         I: IntoIterator,
         I::Item: Into<NodeSpec>,
     {
-        let nodes: Vec<NodeSpec> = nodes.into_iter().map(Into::into).collect();
-        let inner: Box<dyn Placement> = match options.algorithm {
-            Algorithm::Ring => Box::new(Ring::with_nodes(options.config.clone(), nodes)?),
-            #[cfg(feature = "catalog")]
-            _ => catalog(&options, nodes)?,
-            #[cfg(not(feature = "catalog"))]
-            other => {
-                debug_assert!(other.needs_catalog());
-                return Err(Error::NotBuiltIn(format!("the {} algorithm", other.name())));
-            }
-        };
-        Ok(Cluster { inner, options: Arc::new(options) })
+        Cluster::with_layout(options, nodes.into_iter().map(Into::into).collect(), &Layout::default())
     }
 
     /// The options it was made with.
@@ -331,7 +195,7 @@ impl Cluster {
 
     /// What this algorithm's real clients do with a down node's keys, in words.
     pub fn down_rule(&self) -> down::DownRule {
-        down::rule(self.algorithm())
+        self.algorithm().entry().on_down.rule()
     }
 
     /// Whether the node is marked down.
@@ -463,34 +327,23 @@ impl Cluster {
         }
     }
 
-    /// [`Cluster::new`], with the parts of `layout` that `options.algorithm` uses (the others
-    /// are ignored): a cluster as a share link describes it, or as it was before a change of
-    /// settings.
+    /// [`Cluster::new`], with the parts of `layout` that `options.algorithm` keeps (its
+    /// entry's [`LayoutUse`]; the others are ignored): a cluster as a share link describes
+    /// it, or as it was before a change of settings.
     pub fn with_layout(options: Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<Cluster, Error> {
-        let per_node = |what: &str, count: usize| {
-            if count == nodes.len() {
-                Ok(())
-            } else {
+        let per_node = |what: &str, count: Option<usize>| match count {
+            Some(count) if count != nodes.len() => {
                 Err(Error::InvalidOption(format!("{what} for {count} nodes, but there are {}", nodes.len())))
             }
+            _ => Ok(()),
         };
-        match (options.algorithm, &layout.slots, &layout.server_ids) {
-            #[cfg(feature = "catalog")]
-            (Algorithm::RedisCluster, Some(ranges), _) => {
-                per_node("slot ranges", ranges.len())?;
-                let slots = redis::Slots::from_ranges(nodes.into_iter().zip(ranges.iter().cloned()).collect())?;
-                Ok(Cluster::from_placement(Box::new(slots), options))
-            }
-            #[cfg(feature = "catalog")]
-            (algorithm @ (Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased), _, Some(ids)) => {
-                per_node("server ids", ids.len())?;
-                let extra = ids.iter().map(|&id| haproxy::ServerExtra { id, disabled: false }).collect();
-                let consistent = algorithm == Algorithm::HaproxyConsistent;
-                let servers = haproxy::Haproxy::with_extra(consistent, options.haproxy_hash, nodes, extra)?;
-                Ok(Cluster::from_placement(Box::new(servers), options))
-            }
-            _ => Cluster::new(options, nodes),
+        match options.algorithm.entry().extras.layout {
+            LayoutUse::Slots => per_node("slot ranges", layout.slots.as_ref().map(Vec::len))?,
+            LayoutUse::ServerIds => per_node("server ids", layout.server_ids.as_ref().map(Vec::len))?,
+            LayoutUse::None => {}
         }
+        let inner = (options.algorithm.entry().build)(&options, nodes, layout)?;
+        Ok(Cluster { inner, options: Arc::new(options) })
     }
 }
 
@@ -498,81 +351,6 @@ impl crate::migration::Locate for Cluster {
     fn locate_key(&self, key: &[u8]) -> Result<&str, Error> {
         self.locate(key)
     }
-}
-
-impl Placement for Ring {
-    fn algorithm(&self) -> Algorithm {
-        Algorithm::Ring
-    }
-    fn nodes(&self) -> &[Node] {
-        Ring::nodes(self)
-    }
-    fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        self.add_node(spec)
-    }
-    fn remove(&mut self, name: &str) -> Result<(), Error> {
-        Ring::remove(self, name).map(drop)
-    }
-    fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
-        Ring::locate_index(self, key)
-    }
-    fn key_fraction(&self, key: &[u8]) -> f64 {
-        self.key_position(key) as f64 / self.config().bits.size() as f64
-    }
-    fn arcs(&self) -> Option<&dyn Arcs> {
-        let all_down = !self.is_empty() && (0..Ring::nodes(self).len()).all(|i| self.is_down_at(i));
-        (!all_down).then_some(self as &dyn Arcs)
-    }
-    fn memory_bytes(&self) -> usize {
-        Ring::memory_bytes(self)
-    }
-    fn as_ring(&self) -> Option<&Ring> {
-        Some(self)
-    }
-    fn as_ring_mut(&mut self) -> Option<&mut Ring> {
-        Some(self)
-    }
-    /// Skip: keys of a down node go to the next healthy node clockwise (see [`down::rule`]).
-    fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
-        down::check_index(Ring::nodes(self), index)?;
-        self.set_down_at(index, down);
-        Ok(())
-    }
-    fn is_down(&self, index: usize) -> bool {
-        self.is_down_at(index)
-    }
-    fn describe_key(&self, key: &[u8]) -> String {
-        let width = self.config().bits.bits() as usize / 4;
-        format!("{} 0x{:0width$x}", self.config().hash, self.key_position(key))
-    }
-    fn boxed_clone(&self) -> Box<dyn Placement> {
-        Box::new(self.clone())
-    }
-}
-
-/// Every algorithm (the ring too, for a complete match), made with `nodes`: the `catalog`
-/// feature.
-#[cfg(feature = "catalog")]
-fn catalog(options: &Options, nodes: Vec<NodeSpec>) -> Result<Box<dyn Placement>, Error> {
-    Ok(match options.algorithm {
-        Algorithm::Ring => Box::new(Ring::with_nodes(options.config.clone(), nodes)?),
-        Algorithm::Libketama
-        | Algorithm::LibmemcachedWeighted
-        | Algorithm::LibmemcachedKetama
-        | Algorithm::Groupcache
-        | Algorithm::Cassandra => Box::new(continuum::Continuum::new(options, nodes)?),
-        Algorithm::RedisCluster => Box::new(redis::Slots::create(nodes)?),
-        Algorithm::Jump => Box::new(jump::Jump::new(nodes)?),
-        Algorithm::Rendezvous => Box::new(rendezvous::Rendezvous::new(options.config.hash, nodes)?),
-        Algorithm::Maglev => Box::new(maglev::Maglev::new(options.config.hash, options.table_size, nodes)?),
-        Algorithm::MultiProbe => Box::new(multiprobe::MultiProbe::new(options.probes, nodes)?),
-        Algorithm::BoundedLoad => Box::new(bounded::BoundedLoad::new(options, nodes)?),
-        Algorithm::Modulo => Box::new(modulo::Modulo::new(options.config.hash, nodes)?),
-        Algorithm::NginxConsistent => Box::new(nginx::Nginx::new(true, nodes)?),
-        Algorithm::NginxHash => Box::new(nginx::Nginx::new(false, nodes)?),
-        Algorithm::HaproxyConsistent => Box::new(haproxy::Haproxy::new(true, options.haproxy_hash, nodes)?),
-        Algorithm::HaproxyMapBased => Box::new(haproxy::Haproxy::new(false, options.haproxy_hash, nodes)?),
-    })
 }
 
 /// Nodes from specs, after the common checks and `check` on each, with `points` each.
@@ -592,16 +370,6 @@ pub(crate) fn new_nodes(
         .collect()
 }
 
-/// Algorithms that have no weights accept only weight 1, and say so.
-pub(crate) fn unit_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error> {
-    check_weight(weight)?;
-    if weight == 1.0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidOption(format!("{} has no weights: every node has weight 1", algorithm.name())))
-    }
-}
-
 /// A node from a spec, after the common checks (including the cap on nodes).
 pub(crate) fn new_node(nodes: &[Node], spec: NodeSpec, points: u32) -> Result<Node, Error> {
     crate::limits::check_nodes(nodes.len() + 1)?;
@@ -611,7 +379,7 @@ pub(crate) fn new_node(nodes: &[Node], spec: NodeSpec, points: u32) -> Result<No
     Ok(node_of(spec, points))
 }
 
-/// A node of a spec whose name and zone [`check_names`](crate::ring::check_names) passed
+/// A node of a spec whose name and zone [`check_names`](crate::node::check_names) passed
 /// with the others' (one check of a whole list: `new_node` in a loop is quadratic).
 pub(crate) fn node_of(spec: NodeSpec, points: u32) -> Node {
     Node { name: spec.name, weight: spec.weight, zone: spec.zone, points }

@@ -1,9 +1,39 @@
 //! `hash % N`: the baseline. Node `i` (in the order added) takes the keys whose hash value
 //! is `i` mod N; removing a node shifts every node after it.
 
+use super::about::KeySpace;
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::members::{placement_basics, weight_rule, Members};
+use super::options::HASH;
 use super::{Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
+
+pub(crate) const ENTRY: Entry = Entry {
+    name: "modulo",
+    label: "hash % N",
+    family: Family::Baseline,
+    source: "the baseline: node i takes the keys whose hash is i mod N",
+    options: &[&HASH],
+    weights: Weights::One,
+    arcs: false,
+    replicas: false,
+    key_space: |o| KeySpace::Hash { bits: o.config.hash.bits() },
+    describe: |o| {
+        format!(
+            "hash % N with {}: the baseline; nearly every key moves when N changes ({}).",
+            o.config.hash,
+            (ENTRY.key_space)(o).words()
+        )
+    },
+    on_down: OnDown::Unavailable {
+        text: "hash % N has no skip: the down node's keys fail until the client drops it from its list, which \
+               changes N and moves almost every key.",
+        why: "hash % N cannot skip a node; the client must drop it, changing N",
+    },
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, _| Ok(Box::new(Modulo::new(o.config.hash, nodes)?))),
+    extras: Extras::NONE,
+};
 
 #[derive(Clone, Debug)]
 pub(crate) struct Modulo {

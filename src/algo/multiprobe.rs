@@ -7,13 +7,57 @@
 //! A down node's point is ignored: each probe finds the nearest healthy point, so only the
 //! down node's keys move (a probe's distance to other points does not change).
 
+use super::about::KeySpace;
 use super::down::Rebuilt;
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::members::{placement_basics, weight_rule, Members};
+use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{Algorithm, Placement};
 use crate::order::{self, Tie};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec};
 use twox_hash::XxHash3_64;
+
+pub(crate) const ENTRY: Entry = Entry {
+    name: "multi-probe",
+    label: "Multi-probe",
+    family: Family::Paper,
+    source: "Appleton & O'Reilly 2015: one point per node, k probes per key, the closest successor wins",
+    options: &[&PROBES],
+    weights: Weights::One,
+    arcs: false,
+    replicas: false,
+    key_space: |_| KeySpace::Hash { bits: 64 },
+    describe: |o| {
+        format!(
+            "Multi-probe: one XXH3 point per node and {} probes per key; the closest point after a probe wins ({}).",
+            o.probes,
+            (ENTRY.key_space)(o).words()
+        )
+    },
+    on_down: OnDown::Skip(
+        "The down node's points are ignored: each probe finds the nearest healthy point, so only the down node's \
+         keys move.",
+    ),
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, _| Ok(Box::new(MultiProbe::new(o.probes, nodes)?))),
+    extras: Extras::NONE,
+};
+
+/// Probes per key.
+pub(crate) const PROBES: OptionSpec = OptionSpec {
+    name: "probes",
+    kind: OptionKind::Whole { min: 1, max: MAX_PROBES as u64, default: 21 },
+    help: "probes per key (the paper's 21 gives a peak-to-mean load of about 1.05)",
+    scope: Scope::Everywhere,
+    link: "pr",
+    refused: None,
+    get: |o| Some(OptionValue::Whole(u64::from(o.probes))),
+    set: |o, v| {
+        o.probes = v.whole() as u32;
+        Ok(())
+    },
+};
 
 /// Most probes per key (see [`limits`](crate::limits)).
 pub const MAX_PROBES: u32 = crate::limits::MAX_PROBES;
@@ -72,7 +116,9 @@ impl Placement for MultiProbe {
             let owner = self.points.owner(i) as usize;
             let better = match best {
                 None => true,
-                Some((d, o)) => distance < d || (distance == d && self.members.nodes[owner].name < self.members.nodes[o].name),
+                Some((d, o)) => {
+                    distance < d || (distance == d && self.members.nodes[owner].name < self.members.nodes[o].name)
+                }
             };
             if better {
                 best = Some((distance, owner));

@@ -26,11 +26,73 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
+use super::about::KeySpace;
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::{check_weight, index_of, node_of, specs, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
 use crate::points::Points;
 use crate::{Error, Node, NodeSpec, MAX_POINTS};
+
+pub(crate) const CONSISTENT: Entry = Entry {
+    name: "nginx-consistent",
+    label: "nginx, hash … consistent",
+    family: Family::Balancer,
+    source: "nginx 1.22 ngx_http_upstream_hash_module (ngx_http_upstream_init_chash_peer)",
+    options: &[],
+    weights: Weights::Any,
+    arcs: true,
+    replicas: false,
+    // CRC32 of the key.
+    key_space: |_| KeySpace::Hash { bits: 32 },
+    describe: |o| {
+        format!(
+            "nginx `hash $key consistent`: 160 CRC32 points per unit of weight from each server's address text; a \
+             key's CRC32 goes to the next point, skipping down servers ({}).",
+            (CONSISTENT.key_space)(o).words()
+        )
+    },
+    on_down: OnDown::Skip(
+        "A server marked down keeps its points; a key that reaches one of them tries the next point, up to 21 \
+         points in all, then nginx balances the key round robin.",
+    ),
+    leaving: Leaving::Any,
+    build: catalog_build!(|_, nodes, _| Ok(Box::new(Nginx::new(true, nodes)?))),
+    extras: Extras::NONE,
+};
+
+pub(crate) const HASH: Entry = Entry {
+    name: "nginx-hash",
+    label: "nginx, hash (not consistent)",
+    family: Family::Balancer,
+    source: "nginx 1.22 ngx_http_upstream_hash_module (ngx_http_upstream_get_hash_peer: the Cache::Memcached loop)",
+    options: &[],
+    weights: Weights::Any,
+    arcs: false,
+    replicas: false,
+    key_space: |_| KeySpace::Hash { bits: 32 },
+    describe: |o| {
+        format!(
+            "nginx `hash $key` (not consistent): CRC32 of the key modulo the total weight, rehashed while the pick \
+             is down ({}).",
+            (HASH.key_space)(o).words()
+        )
+    },
+    on_down: OnDown::Skip(
+        "A key whose server is down is rehashed (the Cache::Memcached loop), up to 21 tries, then nginx balances it \
+         round robin; the down server keeps its weight in the total.",
+    ),
+    leaving: Leaving::Any,
+    build: catalog_build!(|_, nodes, _| Ok(Box::new(Nginx::new(false, nodes)?))),
+    extras: Extras::NONE,
+};
+
+/// The placement of an `upstream` block: `hash $key consistent;` or plain `hash $key;`,
+/// its servers in order (mark the `down` ones after).
+pub(crate) fn upstream(consistent: bool, servers: Vec<NodeSpec>) -> Result<super::Cluster, Error> {
+    let algorithm = if consistent { Algorithm::NginxConsistent } else { Algorithm::NginxHash };
+    Ok(super::Cluster::from_placement(Box::new(Nginx::new(consistent, servers)?), super::Options::new(algorithm)))
+}
 
 const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 /// nginx gives up hashing after this many tries (`hp->tries > 20`).
@@ -56,15 +118,21 @@ pub(crate) struct Nginx {
 impl Nginx {
     pub(crate) fn new(consistent: bool, specs: Vec<NodeSpec>) -> Result<Nginx, Error> {
         let down = vec![false; specs.len()];
-        let mut nginx =
-            Nginx { consistent, nodes: Vec::new(), down: Vec::new(), points: Points::new(32), effective: None, ends: Vec::new() };
+        let mut nginx = Nginx {
+            consistent,
+            nodes: Vec::new(),
+            down: Vec::new(),
+            points: Points::new(32),
+            effective: None,
+            ends: Vec::new(),
+        };
         nginx.rebuild(specs, down)?;
         Ok(nginx)
     }
 
     /// Makes the state for these servers, or leaves everything as it was on error.
     fn rebuild(&mut self, specs: Vec<NodeSpec>, down: Vec<bool>) -> Result<(), Error> {
-        crate::ring::check_names(&[], &specs)?;
+        crate::node::check_names(&[], &specs)?;
         let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
         for spec in specs {
             check_weight(spec.weight)?;

@@ -27,10 +27,62 @@
 //! assert_eq!(key_slot(b"{user1000}.following"), key_slot(b"{user1000}.followers"));
 //! ```
 
+use super::about::KeySpace;
 use super::down::{self, DownSet};
-use super::{check_weight, index_of, new_node, new_nodes, Algorithm, Placement};
+use super::entry::{catalog_build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, Weights};
+use super::{check_weight, index_of, new_node, new_nodes, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
 use crate::{limits, Error, Node, NodeSpec};
+
+pub(crate) const ENTRY: Entry = Entry {
+    name: "redis-cluster",
+    label: "Redis Cluster",
+    family: Family::Store,
+    source: "Redis 7.0 (cluster.c keyHashSlot) and redis-cli --cluster create, add-node, rebalance, del-node",
+    options: &[],
+    weights: Weights::Any,
+    arcs: true,
+    replicas: false,
+    key_space: |_| KeySpace::Slots { count: SLOTS as u32 },
+    describe: |o| {
+        format!(
+            "Redis Cluster: {} (CRC16 of the key or its {{tag}}); each master owns slot ranges, which redis-cli's \
+             rebalance moves.",
+            (ENTRY.key_space)(o).words()
+        )
+    },
+    on_down: OnDown::Unavailable {
+        text: "The failed master's slots are unavailable until one of its replicas is promoted (after \
+               cluster-node-timeout); with the default cluster-require-full-coverage yes, the whole cluster refuses \
+               queries (CLUSTERDOWN) meanwhile. Other slots never move.",
+        why: "its slot belongs to a failed master and no replica has been promoted",
+    },
+    leaving: Leaving::Any,
+    build: catalog_build!(build),
+    extras: Extras { layout: LayoutUse::Slots, ..Extras::NONE },
+};
+
+/// A master as `CLUSTER NODES` lists it: its slot ranges, and whether it has failed.
+pub(crate) type Master = (NodeSpec, Vec<(u16, u16)>, bool);
+
+/// A cluster of masters with exactly these slot ranges, each marked down where failed (a
+/// `CLUSTER NODES` text's).
+pub(crate) fn cluster_of(masters: Vec<Master>) -> Result<super::Cluster, Error> {
+    let failed: Vec<bool> = masters.iter().map(|m| m.2).collect();
+    let mut slots = Slots::from_ranges(masters.into_iter().map(|(spec, ranges, _)| (spec, ranges)).collect())?;
+    for (i, _) in failed.iter().enumerate().filter(|(_, &f)| f) {
+        slots.set_down(i, true)?;
+    }
+    Ok(super::Cluster::from_placement(Box::new(slots), Options::new(Algorithm::RedisCluster)))
+}
+
+/// `--cluster create` of the nodes, or the slot ranges a link holds.
+fn build(_: &Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<Box<dyn Placement>, Error> {
+    Ok(Box::new(match &layout.slots {
+        Some(ranges) => Slots::from_ranges(nodes.into_iter().zip(ranges.iter().cloned()).collect())?,
+        None => Slots::create(nodes)?,
+    }))
+}
 
 /// The number of slots.
 pub const SLOTS: usize = 16384;
@@ -272,7 +324,9 @@ impl Slots {
     /// random node ids, and decides only ±1-slot tie-breaks). On error nothing changes.
     pub fn add_in_cli_order(&mut self, spec: NodeSpec, cli_order: &[usize]) -> Result<(), Error> {
         if !is_permutation(cli_order, self.nodes.len() + 1) {
-            return Err(Error::InvalidOption("the redis-cli order must list every master once, the new one included".into()));
+            return Err(Error::InvalidOption(
+                "the redis-cli order must list every master once, the new one included".into(),
+            ));
         }
         if self.nodes.is_empty() {
             *self = Slots::create(vec![spec])?;
@@ -555,7 +609,10 @@ mod tests {
         assert_eq!(order(&["a:1", "a:2", "a:3", "b:1"]), [0, 3, 1, 2]);
         assert_eq!(order(&["a:1", "b:1", "a:2", "c:1", "b:2", "a:3"]), [0, 1, 3, 2, 4, 5]);
         // The host is the text before the last ':' once '@bus' is cut; no resolving.
-        assert_eq!(order(&["::1:7000", "::1:7001", "[::1]:7000", "127.0.0.1:7000@17000", "127.0.0.1:7001"]), [0, 2, 3, 1, 4]);
+        assert_eq!(
+            order(&["::1:7000", "::1:7001", "[::1]:7000", "127.0.0.1:7000@17000", "127.0.0.1:7001"]),
+            [0, 2, 3, 1, 4]
+        );
         assert_eq!(order(&["localhost:1", "localhost:2", "127.0.0.1:3"]), [0, 2, 1]);
         // A name with no ':' is its own host: the playground's names keep their order.
         assert_eq!(order(&["node-1", "node-2", "node-3"]), [0, 1, 2]);

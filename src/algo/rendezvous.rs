@@ -6,9 +6,38 @@
 //! IEEE arithmetic, so the score is bit-identical natively and in every browser: platform
 //! `ln` implementations may differ in the last bit, which would flip rare close contests.
 
+use super::about::KeySpace;
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::members::{placement_basics, weight_rule, Members};
+use super::options::HASH;
 use super::{Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
+
+pub(crate) const ENTRY: Entry = Entry {
+    name: "rendezvous",
+    label: "Rendezvous (HRW)",
+    family: Family::Paper,
+    source: "Thaler & Ravishankar 1998, weighted by -w/ln(u) (Schindelhauer & Schomaker)",
+    options: &[&HASH],
+    weights: Weights::Checked(check_weight),
+    arcs: false,
+    replicas: false,
+    key_space: |o| KeySpace::Hash { bits: o.config.hash.bits() },
+    describe: |o| {
+        format!(
+            "Rendezvous: every node scores every key with {} and the highest score wins. No ring: keys are drawn \
+             at their hash ({}).",
+            o.config.hash,
+            (ENTRY.key_space)(o).words()
+        )
+    },
+    on_down: OnDown::Skip(
+        "A key of a down node goes to the node with the next highest score for that key; no other key moves.",
+    ),
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, _| Ok(Box::new(Rendezvous::new(o.config.hash, nodes)?))),
+    extras: Extras::NONE,
+};
 
 /// The weights whose scores stay normal numbers for every `u` (`-ln u` is from about 2^-53
 /// to 45): past them a score overflows to infinity or loses its digits to zero, every node
@@ -16,7 +45,7 @@ use crate::{Error, Hash, Node, NodeSpec};
 pub(crate) const WEIGHTS: std::ops::RangeInclusive<f64> = 1e-300..=1e290;
 
 pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
-    crate::ring::check_weight(weight)?;
+    crate::node::check_weight(weight)?;
     if WEIGHTS.contains(&weight) {
         Ok(())
     } else {
@@ -77,7 +106,13 @@ impl Placement for Rendezvous {
                 best = Some((score, i));
             }
         }
-        best.map(|(_, i)| i).ok_or_else(|| if self.members.nodes.is_empty() { Error::EmptyRing } else { super::down::all_down() })
+        best.map(|(_, i)| i).ok_or_else(|| {
+            if self.members.nodes.is_empty() {
+                Error::EmptyRing
+            } else {
+                super::down::all_down()
+            }
+        })
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         let h = self.hash.hash(key);
@@ -101,8 +136,11 @@ mod tests {
     #[test]
     fn extreme_equal_weights_still_split_evenly_and_past_them_are_refused() {
         for w in [*WEIGHTS.start(), 1.0, *WEIGHTS.end()] {
-            let c = Cluster::new(Options::new(Algorithm::Rendezvous), [NodeSpec::new("a").weight(w), NodeSpec::new("b").weight(w)])
-                .unwrap();
+            let c = Cluster::new(
+                Options::new(Algorithm::Rendezvous),
+                [NodeSpec::new("a").weight(w), NodeSpec::new("b").weight(w)],
+            )
+            .unwrap();
             let a = (0..20_000).filter(|i| c.locate(format!("key:{i}")).unwrap() == "a").count();
             assert!((9_500..=10_500).contains(&a), "weight {w:e}: a has {a} of 20,000");
         }

@@ -2,16 +2,16 @@
 //! reports (balance, what a join and a leave move, memory) and a lookup cost the caller
 //! measured (wasm has no clock). Also the same numbers as a table model and as CSV.
 
-use std::borrow::Cow;
 use super::csv_field;
 #[cfg(feature = "charts")]
-use super::{legend_below, tick, titled, Swatch, Theme};
-#[cfg(feature = "charts")]
 use super::plot::*;
+#[cfg(feature = "charts")]
+use super::{legend_below, tick, titled, Swatch, Theme};
 use crate::algo::compare::{self, Report};
 use crate::algo::{Algorithm, Options};
 use crate::keys::KeySample;
 use crate::{Error, NodeSpec};
+use std::borrow::Cow;
 
 /// One algorithm's figures, or why it has none.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -92,7 +92,12 @@ pub struct AlgorithmsJob {
 }
 
 impl AlgorithmsJob {
-    pub fn new(base: &Options, nodes: &[NodeSpec], sample: &KeySample, algorithms: &[Algorithm]) -> Result<AlgorithmsJob, Error> {
+    pub fn new(
+        base: &Options,
+        nodes: &[NodeSpec],
+        sample: &KeySample,
+        algorithms: &[Algorithm],
+    ) -> Result<AlgorithmsJob, Error> {
         if nodes.len() < 2 {
             return Err(Error::InvalidOption("comparing needs at least two nodes".into()));
         }
@@ -307,6 +312,26 @@ fn bytes_tick(log10: f64) -> String {
     }
 }
 
+/// " (jump: the last)": the algorithms among the rows that can lose only their last node,
+/// by their entries.
+#[cfg(feature = "charts")]
+fn last_only_words(data: &AlgorithmsData) -> String {
+    let names: Vec<&str> = data
+        .rows
+        .iter()
+        .filter(|row| {
+            Algorithm::from_name(&row.algorithm)
+                .is_ok_and(|a| matches!(a.entry().leaving, crate::algo::Leaving::LastOnly(_)))
+        })
+        .map(|row| row.algorithm.as_ref())
+        .collect();
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(" ({}: the last)", names.join(", "))
+    }
+}
+
 #[cfg(feature = "charts")]
 /// Legend labels, also used by the tests.
 fn labels() -> [String; 2] {
@@ -324,10 +349,11 @@ fn render<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let subtitle = format!(
-        "{} nodes · {} sampled keys · \"{}\" joins; the middle node leaves (jump: the last) · n/a: no figure",
+        "{} nodes · {} sampled keys · \"{}\" joins; the middle node leaves{} · n/a: no figure",
         data.nodes,
         data.sample_keys,
-        compare::JOINER
+        compare::JOINER,
+        last_only_words(data)
     );
     let body = titled(area, TITLE, &subtitle, theme)?;
     let bar = theme.primary.mix(0.85).filled();
@@ -540,8 +566,14 @@ mod tests {
 
     #[test]
     fn svg_has_title_panels_legend_and_every_name_in_every_theme() {
-        let data =
-            data(&Options::new(Algorithm::Ring), &nodes(6), &sample(), &Algorithm::ALL, &[Some(20.0); Algorithm::ALL.len()]).unwrap();
+        let data = data(
+            &Options::new(Algorithm::Ring),
+            &nodes(6),
+            &sample(),
+            &Algorithm::ALL,
+            &[Some(20.0); Algorithm::ALL.len()],
+        )
+        .unwrap();
         for theme in themes() {
             let out = svg((theme.px(1100.0), theme.px(460.0)), |a| draw(a, &data, &theme)).unwrap();
             let texts = PANELS.iter().flat_map(|(t, d)| [*t, *d]).chain([TITLE]).map(String::from);
@@ -581,7 +613,9 @@ mod tests {
                 .rows
                 .iter()
                 .map(|r| {
-                    let name = els.iter().find(|e| e.tag == "text" && e.text == r.algorithm && e.attr("text-anchor") == Some("end"));
+                    let name = els
+                        .iter()
+                        .find(|e| e.tag == "text" && e.text == r.algorithm && e.attr("text-anchor") == Some("end"));
                     name.unwrap_or_else(|| panic!("no row label {}", r.algorithm)).num("y")
                 })
                 .collect();
@@ -589,8 +623,11 @@ mod tests {
                 let x = &xs[k];
                 let to = xs.get(k + 1).map_or(usize::MAX, |n| n.index);
                 let in_panel = |e: &&Element| e.index > x.index && e.index < to;
-                let bars: Vec<&Element> =
-                    els.iter().filter(|e| e.tag == "rect" && e.attr("fill") == Some(&hex(theme.primary))).filter(in_panel).collect();
+                let bars: Vec<&Element> = els
+                    .iter()
+                    .filter(|e| e.tag == "rect" && e.attr("fill") == Some(&hex(theme.primary)))
+                    .filter(in_panel)
+                    .collect();
                 assert_eq!(bars.len(), values.len(), "panel {k}: a bar per algorithm");
                 // Bars start together: at the figure's floor (1× balance, 0 %, 0 ns) or, on
                 // the log axis, at the decade below the smallest.
@@ -605,17 +642,30 @@ mod tests {
                         .find(|b| (b.num("y") + b.num("height") / 2.0 - row_y[i]).abs() <= 1.5)
                         .unwrap_or_else(|| panic!("panel {k}: no bar on {}'s row", data.rows[i].algorithm));
                     let (left, right) = (bar.num("x"), bar.num("x") + bar.num("width"));
-                    assert!((left - x.px(floor, *log)).abs() <= 1.5, "panel {k}, {}: bar starts at {left}", data.rows[i].algorithm);
+                    assert!(
+                        (left - x.px(floor, *log)).abs() <= 1.5,
+                        "panel {k}, {}: bar starts at {left}",
+                        data.rows[i].algorithm
+                    );
                     let end = x.px(value, *log);
-                    assert!((right - end).abs() <= 1.5, "panel {k}, {}: bar ends at {right}, its figure {value} at {end}", data.rows[i].algorithm);
+                    assert!(
+                        (right - end).abs() <= 1.5,
+                        "panel {k}, {}: bar ends at {right}, its figure {value} at {end}",
+                        data.rows[i].algorithm
+                    );
                 }
                 if let Some(ideals) = ideals {
-                    let ticks: Vec<Vec<(f64, f64)>> =
-                        polylines(&els, theme.foreground, theme.px(2.0), x.index).into_iter().filter(in_panel).map(|e| e.points()).collect();
+                    let ticks: Vec<Vec<(f64, f64)>> = polylines(&els, theme.foreground, theme.px(2.0), x.index)
+                        .into_iter()
+                        .filter(in_panel)
+                        .map(|e| e.points())
+                        .collect();
                     for (i, &ideal) in ideals.iter().enumerate() {
                         let at = x.px(ideal, false);
                         let drawn = ticks.iter().any(|t| {
-                            t.len() == 2 && t.iter().all(|p| (p.0 - at).abs() <= 1.5) && ((t[0].1 + t[1].1) / 2.0 - row_y[i]).abs() <= 1.5
+                            t.len() == 2
+                                && t.iter().all(|p| (p.0 - at).abs() <= 1.5)
+                                && ((t[0].1 + t[1].1) / 2.0 - row_y[i]).abs() <= 1.5
                         });
                         assert!(drawn, "panel {k}, {}: no ideal tick at {at}", data.rows[i].algorithm);
                     }

@@ -113,11 +113,14 @@ pub trait Chart {
     fn csv(&self) -> String;
 }
 
-
 #[cfg(feature = "charts")]
 /// Draws `chart` on `area` (its whole size), in `theme`'s colours and scale; refuses an
 /// area smaller than the chart's minimum and data with nothing to draw.
-pub fn draw<DB: DrawingBackend, C: Chart>(area: &DrawingArea<DB, Shift>, chart: &C, theme: &Theme) -> Result<(), Error> {
+pub fn draw<DB: DrawingBackend, C: Chart>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &C,
+    theme: &Theme,
+) -> Result<(), Error> {
     check_area(area, theme, C::MIN_SIZE)?;
     if let Some(why) = chart.empty() {
         return Err(Error::InvalidOption(format!("chart: {why}")));
@@ -490,7 +493,12 @@ pub(crate) mod test_support {
             let ((v0, p0), (v1, p1)) = (self.ticks[0], self.ticks[self.ticks.len() - 1]);
             let at = |v: f64| p0 + (f(v) - f(v0)) / (f(v1) - f(v0)) * (p1 - p0);
             for &(v, p) in &self.ticks {
-                assert!((at(v) - p).abs() <= 1.0, "tick {v} at {p} px is off the {} scale: {:?}", if log { "log" } else { "linear" }, self.ticks);
+                assert!(
+                    (at(v) - p).abs() <= 1.0,
+                    "tick {v} at {p} px is off the {} scale: {:?}",
+                    if log { "log" } else { "linear" },
+                    self.ticks
+                );
             }
             at(value)
         }
@@ -555,7 +563,10 @@ pub(crate) mod test_support {
                 .filter(|r| r.len() >= 2)
                 .map(|mut r| {
                     r.sort_by(|a, b| a.2.total_cmp(&b.2));
-                    Axis { index: r.iter().map(|l| l.0).max().unwrap_or(0), ticks: r.iter().map(|l| (l.1, l.2)).collect() }
+                    Axis {
+                        index: r.iter().map(|l| l.0).max().unwrap_or(0),
+                        ticks: r.iter().map(|l| (l.1, l.2)).collect(),
+                    }
                 })
                 .collect();
             axes.sort_by_key(|a| a.index);
@@ -584,7 +595,10 @@ pub(crate) mod test_support {
         let fits = |e: &&&Element| {
             let got = e.points();
             got.len() == expected.len()
-                && got.iter().zip(expected).all(|(g, x)| (g.0 - x.0).abs() <= tolerance && (g.1 - x.1).abs() <= tolerance)
+                && got
+                    .iter()
+                    .zip(expected)
+                    .all(|(g, x)| (g.0 - x.0).abs() <= tolerance && (g.1 - x.1).abs() <= tolerance)
         };
         assert!(
             candidates.iter().any(|e| fits(&e)),
@@ -601,7 +615,10 @@ pub(crate) mod test_support {
         let off = distance_to_path(&points, expected);
         assert!(off <= tolerance, "{what}: a dash is {off:.1} px off the path {expected:?}");
         let near = |target: (f64, f64)| {
-            points.iter().map(|p| ((p.0 - target.0).powi(2) + (p.1 - target.1).powi(2)).sqrt()).fold(f64::INFINITY, f64::min)
+            points
+                .iter()
+                .map(|p| ((p.0 - target.0).powi(2) + (p.1 - target.1).powi(2)).sqrt())
+                .fold(f64::INFINITY, f64::min)
         };
         assert!(near(expected[0]) <= tolerance, "{what}: the dashes do not start at {:?}", expected[0]);
         let end = expected[expected.len() - 1];

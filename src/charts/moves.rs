@@ -1,19 +1,19 @@
 //! "What a change moves": the fraction of keys that change owner when a node joins or leaves,
 //! as the cluster grows, for this algorithm, the ideal, and `hash % N`.
 
-use std::borrow::Cow;
 use super::csv_field;
 #[cfg(feature = "charts")]
-use super::{legend_below, tick, Swatch, Theme};
-#[cfg(feature = "charts")]
 use super::plot::*;
-use crate::algo::{Algorithm, Cluster, Options};
+#[cfg(feature = "charts")]
+use super::{legend_below, tick, Swatch, Theme};
+use crate::algo::{Cluster, Options};
 use crate::migration::{self, KeySample};
 use crate::{Error, NodeSpec};
+use std::borrow::Cow;
 use std::ops::RangeInclusive;
 
 /// The largest cluster the chart sweeps to.
-pub const MAX_NODES: u32 = 256;
+pub const MAX_MOVES_NODES: u32 = 256;
 
 /// What one change moved, as fractions of all keys.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -45,6 +45,8 @@ pub struct MoveStep {
 #[serde(rename_all = "camelCase")]
 pub struct MovesData {
     pub algorithm: Cow<'static, str>,
+    /// Which node leaves: "the middle" or, where only the last may leave, "the last".
+    pub leaver: Cow<'static, str>,
     /// Whether `moved` is exact (the algorithm has arcs) or counted on the key sample.
     pub exact: bool,
     pub sample_keys: usize,
@@ -57,12 +59,13 @@ pub fn node_name(i: u32) -> String {
     format!("node-{i}")
 }
 
-/// For each N in `nodes` (at least 2, at most [`MAX_NODES`]): what `node-{N+1}` joining and
+/// For each N in `nodes` (at least 2, at most [`MAX_MOVES_NODES`]): what `node-{N+1}` joining and
 /// one node leaving move, with nodes `node-1`..`node-N` of weight 1.
 ///
 /// The cluster grows one join at a time from `node-1`..`node-{start}`, as a real one would
 /// (for Redis Cluster the slots are rebalanced on each join rather than created anew). The
-/// middle node leaves (`node-{N/2+1}`), except under jump hash, which can only lose the last.
+/// middle node leaves (`node-{N/2+1}`), or the last where the algorithm's entry lets only the
+/// last leave ([`Leaving`](crate::algo::Leaving)).
 /// Moves are exact where the algorithm has arcs, else counted on `sample`: then the cost is
 /// about `2 × keys × (last − first + 1)` lookups, and rendezvous and multi-probe lookups cost
 /// O(N) hashes each, so keep the sample small (a few thousand keys) for them in a browser.
@@ -117,9 +120,9 @@ pub struct MovesJob {
 impl MovesJob {
     pub fn new(options: &Options, nodes: RangeInclusive<u32>, sample: &KeySample) -> Result<MovesJob, Error> {
         let (first, last) = (*nodes.start(), *nodes.end());
-        if first < 2 || first > last || last > MAX_NODES {
+        if first < 2 || first > last || last > MAX_MOVES_NODES {
             return Err(Error::InvalidOption(format!(
-                "the moves chart needs 2 ≤ first ≤ last ≤ {MAX_NODES} nodes (got {first}..={last})"
+                "the moves chart needs 2 ≤ first ≤ last ≤ {MAX_MOVES_NODES} nodes (got {first}..={last})"
             )));
         }
         let cluster = Cluster::new(options.clone(), (1..=first).map(|i| NodeSpec::new(node_name(i))))?;
@@ -154,7 +157,8 @@ impl MovesJob {
         let modulo = |from: u32, to: u32| {
             migration::modulo_moved(u64::from(from), u64::from(to), hash_values) as f64 / hash_values as f64
         };
-        let leaver_index = if self.options.algorithm == Algorithm::Jump { n } else { n / 2 + 1 };
+        // Nodes are node-1 .. node-N: the leaver's index among them, plus one.
+        let leaver_index = self.options.algorithm.entry().leaving.leaver(n as usize) as u32 + 1;
         let leaver = node_name(leaver_index);
         let mut left = self.cluster.clone();
         left.remove(&leaver)?;
@@ -164,7 +168,8 @@ impl MovesJob {
             (exact_moved(&self.cluster, &joined)?, exact_moved(&self.cluster, &left)?)
         } else {
             let joined_owners = owner_ids(&joined, &self.sample)?;
-            let moved = (changed(&self.owners, &joined_owners), changed(&self.owners, &owner_ids(&left, &self.sample)?));
+            let moved =
+                (changed(&self.owners, &joined_owners), changed(&self.owners, &owner_ids(&left, &self.sample)?));
             self.owners = joined_owners;
             moved
         };
@@ -188,6 +193,7 @@ impl MovesJob {
     pub fn data(&self) -> MovesData {
         MovesData {
             algorithm: self.options.algorithm.name().into(),
+            leaver: self.options.algorithm.entry().leaving.leaver_words().into(),
             exact: self.exact,
             sample_keys: self.sample.keys.len(),
             steps: self.steps.clone(),
@@ -228,8 +234,7 @@ pub const Y_LABEL: &str = "keys moved (% of all keys)";
 
 #[cfg(feature = "charts")]
 fn leave_title(data: &MovesData) -> String {
-    let which = if data.algorithm == Algorithm::Jump.name() { "the last" } else { "the middle" };
-    format!("A node leaves: N → N−1 ({which} node)")
+    format!("A node leaves: N → N−1 ({} node)", data.leaver)
 }
 
 #[cfg(feature = "charts")]
@@ -360,6 +365,7 @@ fn csv(data: &MovesData) -> String {
 #[cfg(all(test, feature = "charts"))]
 mod tests {
     use super::*;
+    use crate::algo::Algorithm;
     use crate::charts::draw;
     use crate::charts::test_support::{has_text, svg, themes, Element};
     use crate::{analysis, Config, Ring};
@@ -440,7 +446,7 @@ mod tests {
         let ring = Options::new(Algorithm::Ring);
         assert!(data(&ring, 1..=5, &no_sample()).is_err());
         assert!(data(&ring, RangeInclusive::new(6, 5), &no_sample()).is_err());
-        assert!(data(&ring, 2..=MAX_NODES + 1, &no_sample()).is_err());
+        assert!(data(&ring, 2..=MAX_MOVES_NODES + 1, &no_sample()).is_err());
         assert!(data(&Options::new(Algorithm::Rendezvous), 2..=4, &no_sample()).is_err());
     }
 
@@ -476,14 +482,18 @@ mod tests {
                 // Panel k's axes are drawn together, then its series, then panel k+1.
                 for (k, pick) in [|s: &MoveStep| s.join, |s: &MoveStep| s.leave].into_iter().enumerate() {
                     let (x, y) = (&xs[k], &ys[k]);
-                    let (from, to) = (x.index.max(y.index), xs.get(k + 1).map_or(usize::MAX, |n| n.index.min(ys[k + 1].index)));
+                    let (from, to) =
+                        (x.index.max(y.index), xs.get(k + 1).map_or(usize::MAX, |n| n.index.min(ys[k + 1].index)));
                     fn before(mut v: Vec<&Element>, to: usize) -> Vec<&Element> {
                         v.retain(|e| e.index < to);
                         v
                     }
                     let within = |v| before(v, to);
                     let series = |f: fn(Moved) -> f64| -> Vec<(f64, f64)> {
-                        data.steps.iter().map(|s| (x.px(f64::from(s.nodes), false), y.px(f(pick(s)) * 100.0, false))).collect()
+                        data.steps
+                            .iter()
+                            .map(|s| (x.px(f64::from(s.nodes), false), y.px(f(pick(s)) * 100.0, false)))
+                            .collect()
                     };
                     let width = theme.px(2.0);
                     let panel = if k == 0 { "join" } else { "leave" };
@@ -492,7 +502,13 @@ mod tests {
                     let modulo = within(polylines(&els, theme.secondary, width, from));
                     assert_polyline(&modulo, &series(|m| m.modulo), 1.5, &format!("{panel}: hash % N"));
                     let ideal = within(polylines(&els, theme.muted, theme.px(1.5), from));
-                    assert_dashed(&ideal, &series(|m| m.ideal), 1.5, f64::from(theme.px(10.0)), &format!("{panel}: ideal"));
+                    assert_dashed(
+                        &ideal,
+                        &series(|m| m.ideal),
+                        1.5,
+                        f64::from(theme.px(10.0)),
+                        &format!("{panel}: ideal"),
+                    );
                 }
             }
         }

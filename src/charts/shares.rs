@@ -1,15 +1,15 @@
 //! "Share per node": each node's share of the keys, exact where the algorithm allows,
 //! against its ideal (its weight over the total), in the node's ring colour.
 
-use std::borrow::Cow;
 use super::csv_field;
 #[cfg(feature = "charts")]
-use super::{legend_below, node_color, span, tick, titled, Swatch, Theme};
-#[cfg(feature = "charts")]
 use super::plot::*;
+#[cfg(feature = "charts")]
+use super::{legend_below, node_color, span, tick, titled, Swatch, Theme};
 use crate::algo::Cluster;
 use crate::keys::KeySample;
 use crate::Error;
+use std::borrow::Cow;
 
 /// One node's bar.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -107,7 +107,12 @@ pub fn from_counts(cluster: &Cluster, keys: usize, counts: Option<Vec<usize>>) -
             })
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    Ok(SharesData { algorithm: cluster.algorithm().name().into(), exact: exact.is_some(), sample_keys: keys, nodes: shares })
+    Ok(SharesData {
+        algorithm: cluster.algorithm().name().into(),
+        exact: exact.is_some(),
+        sample_keys: keys,
+        nodes: shares,
+    })
 }
 
 pub const TITLE: &str = "Share per node";
@@ -359,14 +364,29 @@ mod tests {
                     .find(|e| e.tag == "rect" && e.attr("fill") == Some(&hex(crate::charts::node_color(i))))
                     .unwrap_or_else(|| panic!("no bar for {}", node.name));
                 let (left, top, w, h) = (bar.num("x"), bar.num("y"), bar.num("width"), bar.num("height"));
-                assert!((left + w / 2.0 - centre).abs() <= 1.5, "{}: bar centred at {} not {centre}", node.name, left + w / 2.0);
-                assert!((top - y(node.share)).abs() <= 1.5, "{}: bar top at {top}, share says {}", node.name, y(node.share));
+                assert!(
+                    (left + w / 2.0 - centre).abs() <= 1.5,
+                    "{}: bar centred at {} not {centre}",
+                    node.name,
+                    left + w / 2.0
+                );
+                assert!(
+                    (top - y(node.share)).abs() <= 1.5,
+                    "{}: bar top at {top}, share says {}",
+                    node.name,
+                    y(node.share)
+                );
                 assert!((top + h - y(0.0)).abs() <= 1.5, "{}: bar foot at {}, 0% is at {}", node.name, top + h, y(0.0));
                 // The ideal: a level line across the bar; the sample share: a dot on the centre line.
                 let ideal = polylines(&els, theme.foreground, theme.px(2.0), ys[0].index);
                 let half = (w / 2.0) * 0.46 / 0.38;
                 let at = y(node.ideal);
-                assert_polyline(&ideal, &[(centre - half, at), (centre + half, at)], 1.5, &format!("{}'s ideal", node.name));
+                assert_polyline(
+                    &ideal,
+                    &[(centre - half, at), (centre + half, at)],
+                    1.5,
+                    &format!("{}'s ideal", node.name),
+                );
                 let sampled = y(node.sampled_share.unwrap());
                 let dot = els.iter().any(|e| {
                     e.tag == "circle"

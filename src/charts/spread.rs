@@ -3,9 +3,9 @@
 
 use super::csv_field;
 #[cfg(feature = "charts")]
-use super::{legend_below, log_ticks, span, tick, titled, Swatch, Theme};
-#[cfg(feature = "charts")]
 use super::plot::*;
+#[cfg(feature = "charts")]
+use super::{legend_below, log_ticks, span, tick, titled, Swatch, Theme};
 use crate::analysis::{self, SweepStep};
 use crate::{Config, Error, Hash, NodeSpec};
 
@@ -164,7 +164,13 @@ pub struct SpreadJob {
 }
 
 impl SpreadJob {
-    pub fn new(config: &Config, nodes: &[NodeSpec], current_vnodes: u32, steps: usize, band: bool) -> Result<SpreadJob, Error> {
+    pub fn new(
+        config: &Config,
+        nodes: &[NodeSpec],
+        current_vnodes: u32,
+        steps: usize,
+        band: bool,
+    ) -> Result<SpreadJob, Error> {
         if nodes.len() < 2 {
             return Err(Error::InvalidOption("the spread chart needs at least two nodes".into()));
         }
@@ -206,7 +212,11 @@ impl SpreadJob {
         let hash = if self.main.is_none() { self.config.hash } else { self.band_hashes[self.swept] };
         let sweep = match &mut self.sweep {
             Some(sweep) => sweep,
-            None => self.sweep.insert(analysis::SweepJob::new(&Config { hash, ..self.config.clone() }, &self.nodes, &self.kept)?),
+            None => self.sweep.insert(analysis::SweepJob::new(
+                &Config { hash, ..self.config.clone() },
+                &self.nodes,
+                &self.kept,
+            )?),
         };
         if !sweep.step()? {
             return Ok(false);
@@ -530,7 +540,9 @@ mod tests {
             // The current setting: a vertical line at 160 vnodes, across the plot.
             let now = polylines(&els, theme.foreground, theme.px(1.0), after);
             let vertical = now.iter().map(|e| e.points()).any(|p| {
-                p.len() == 2 && p.iter().all(|q| (q.0 - x.px(160.0, true)).abs() <= 1.5) && (p[0].1 - p[1].1).abs() > 100.0
+                p.len() == 2
+                    && p.iter().all(|q| (q.0 - x.px(160.0, true)).abs() <= 1.5)
+                    && (p[0].1 - p[1].1).abs() > 100.0
             });
             assert!(vertical, "no line at the current setting");
             // The band: a polygon through each point's min and max over the band hashes.
@@ -545,7 +557,10 @@ mod tests {
             let expected: Vec<(f64, f64)> = upper.chain(lower).collect();
             assert_eq!(polygon.len(), expected.len());
             for (got, want) in polygon.iter().zip(&expected) {
-                assert!((got.0 - want.0).abs() <= 1.5 && (got.1 - want.1).abs() <= 1.5, "band vertex {got:?}, expected {want:?}");
+                assert!(
+                    (got.0 - want.0).abs() <= 1.5 && (got.1 - want.1).abs() <= 1.5,
+                    "band vertex {got:?}, expected {want:?}"
+                );
             }
         }
     }

@@ -27,8 +27,9 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::{Settings, MAX_NODES};
-use crate::algo::{Algorithm, Layout};
+use super::{Settings, MAX_SESSION_NODES};
+use crate::algo::Layout;
+use crate::algo::{Algorithm, LayoutUse, OptionKind, OptionSpec, OptionValue};
 use crate::cost::Workload;
 use crate::{Error, Hash, NodeSpec, RingBits};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -49,9 +50,10 @@ fn dec(text: &str, what: &str) -> Result<String, Error> {
     // `enc` writes every `%` as an escape; a bare one (which the decoder would keep as text)
     // means the link was cut or typed by hand.
     let bytes = text.as_bytes();
-    let malformed = bytes.iter().enumerate().any(|(i, &b)| {
-        b == b'%' && !bytes.get(i + 1..i + 3).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
-    });
+    let malformed = bytes
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'%' && !bytes.get(i + 1..i + 3).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)));
     if malformed {
         return Err(bad(format!("the link's {what} has a % that is not followed by two hex digits")));
     }
@@ -94,8 +96,13 @@ pub fn encode_with_down(
     if let Some(w) = workload {
         out.push_str(&format!("&wi={}&wb={}&wr={}", w.items, w.item_bytes, w.requests_per_sec));
     }
-    if let Some(h) = settings.haproxy {
-        out.push_str(&format!("&hh={}&hv={}", h.function.name(), u8::from(h.avalanche)));
+    for spec in super::own_options(settings.algorithm) {
+        match settings.options.get(spec.name) {
+            Some(value) if Some(value) != spec.kind.default_value().as_ref() => {
+                out.push_str(&format!("&{}={}", spec.link, enc(&value.text())));
+            }
+            _ => {}
+        }
     }
     for node in nodes {
         out.push_str("&n=");
@@ -113,7 +120,8 @@ pub fn encode_with_down(
     }
     if let Some(slots) = &layout.slots {
         let node = |ranges: &Vec<(u16, u16)>| -> String {
-            let range = |&(first, last): &(u16, u16)| if first == last { first.to_string() } else { format!("{first}-{last}") };
+            let range =
+                |&(first, last): &(u16, u16)| if first == last { first.to_string() } else { format!("{first}-{last}") };
             ranges.iter().map(range).collect::<Vec<_>>().join(".")
         };
         out.push_str("&rs=");
@@ -203,7 +211,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
     let mut settings = Settings::default();
     let mut nodes = Vec::new();
     let mut down = Vec::new();
-    let (mut haproxy_fn, mut avalanche) = (None, false);
+    let mut own: Vec<(&'static OptionSpec, OptionValue)> = Vec::new();
     let (mut items, mut item_bytes, mut rate) = (None, None, None);
     let mut layout = Layout::default();
     for (key, raw) in pairs {
@@ -244,24 +252,32 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
             "wi" => items = Some(number(&value()?, "the item count")?),
             "wb" => item_bytes = Some(float(&value()?, "the item size")?),
             "wr" => rate = Some(float(&value()?, "the request rate")?),
-            "hh" => haproxy_fn = Some(crate::algo::HaproxyFunction::from_name(&value()?)?),
-            "hv" => {
-                avalanche = match value()?.as_str() {
-                    "0" => false,
-                    "1" => true,
-                    other => return Err(bad(format!("hv must be 0 or 1 (got {other:?})"))),
-                }
-            }
             "rs" => layout.slots = Some(slot_ranges(&value()?)?),
             "ids" => layout.server_ids = Some(server_ids(&value()?)?),
-            other => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
+            other => {
+                match crate::algo::catalog::all_options().into_iter().find(|s| s.link == other && !s.link.is_empty()) {
+                    Some(spec) => own.push((spec, option_value(spec, &value()?)?)),
+                    None => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
+                }
+            }
         }
     }
-    if haproxy_fn.is_none() && text.split('&').any(|p| p.starts_with("hv=") || p == "hv") {
-        return Err(bad("hv (the avalanche flag) needs hh (the hash function)".into()));
+    // An algorithm's own options, once the algorithm is known.
+    for (spec, value) in own {
+        if !super::own_options(settings.algorithm).any(|s| s.name == spec.name) {
+            let owners: Vec<&str> = Algorithm::ALL
+                .iter()
+                .filter(|a| super::own_options(**a).any(|s| s.name == spec.name))
+                .map(|a| a.name())
+                .collect();
+            return Err(bad(format!("{} ({}) belongs to {} links only", spec.link, spec.name, owners.join(" and "))));
+        }
+        settings.options.insert(spec.name, value);
     }
-    settings.haproxy = haproxy_fn.map(|function| crate::algo::HaproxyHash { function, avalanche });
-    settings.validate()?;
+    settings.validate().map_err(|e| match e {
+        Error::InvalidOption(message) => bad(message),
+        e => e,
+    })?;
     let workload = match (items, item_bytes, rate) {
         (None, None, None) => None,
         (Some(items), Some(item_bytes), Some(requests_per_sec)) => {
@@ -277,14 +293,35 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
     }
     // `Cluster::with_layout` ignores what the algorithm does not use; a link holding it is wrong.
     // (It checks that the lists are one entry a node.)
-    if layout.slots.is_some() && settings.algorithm != Algorithm::RedisCluster {
-        return Err(bad("slot ranges (rs) belong to redis-cluster links only".into()));
+    let keeps = |part: LayoutUse| settings.algorithm.entry().extras.layout == part;
+    let keepers = |part: LayoutUse| -> String {
+        let names: Vec<&str> =
+            Algorithm::ALL.iter().filter(|a| a.entry().extras.layout == part).map(|a| a.name()).collect();
+        names.join(" and ")
+    };
+    if layout.slots.is_some() && !keeps(LayoutUse::Slots) {
+        return Err(bad(format!("slot ranges (rs) belong to {} links only", keepers(LayoutUse::Slots))));
     }
-    let haproxy = matches!(settings.algorithm, Algorithm::HaproxyConsistent | Algorithm::HaproxyMapBased);
-    if layout.server_ids.is_some() && !haproxy {
-        return Err(bad("server ids (ids) belong to HAProxy links only".into()));
+    if layout.server_ids.is_some() && !keeps(LayoutUse::ServerIds) {
+        return Err(bad(format!("server ids (ids) belong to {} links only", keepers(LayoutUse::ServerIds))));
     }
     Ok(Decoded { settings, nodes, down, workload, layout })
+}
+
+/// A link field's text as the value of option `spec`.
+fn option_value(spec: &OptionSpec, text: &str) -> Result<OptionValue, Error> {
+    let value = match spec.kind {
+        OptionKind::Whole { .. } | OptionKind::OneOf { .. } => OptionValue::Whole(number(text, spec.link)?),
+        OptionKind::Number { .. } => OptionValue::Number(float(text, spec.link)?),
+        OptionKind::Flag { .. } => OptionValue::Flag(match text {
+            "0" => false,
+            "1" => true,
+            other => return Err(bad(format!("{} must be 0 or 1 (got {other:?})", spec.link))),
+        }),
+        OptionKind::Choice { .. } | OptionKind::Text { .. } => OptionValue::Text(text.to_string()),
+        OptionKind::Tokens => return Err(bad(format!("{} is not carried by links", spec.name))),
+    };
+    spec.check(value)
 }
 
 fn float(text: &str, what: &str) -> Result<f64, Error> {
@@ -292,8 +329,12 @@ fn float(text: &str, what: &str) -> Result<f64, Error> {
 }
 
 fn push(nodes: &mut Vec<NodeSpec>, node: NodeSpec) -> Result<(), Error> {
-    if nodes.len() >= MAX_NODES {
-        return Err(Error::TooLarge { what: "nodes in a link".into(), max: MAX_NODES as u64, got: nodes.len() as u64 + 1 });
+    if nodes.len() >= MAX_SESSION_NODES {
+        return Err(Error::TooLarge {
+            what: "nodes in a link".into(),
+            max: MAX_SESSION_NODES as u64,
+            got: nodes.len() as u64 + 1,
+        });
     }
     nodes.push(node);
     Ok(())
@@ -331,14 +372,21 @@ mod tests {
 
     #[test]
     fn awkward_names_round_trip() {
-        let awkward = ["a,b", "x*y", "p@q", "100%", "%41", "a&b=c", "#hash", "plus+sign", "space here", "é€😀", "'\"<>"];
+        let awkward =
+            ["a,b", "x*y", "p@q", "100%", "%41", "a&b=c", "#hash", "plus+sign", "space here", "é€😀", "'\"<>"];
         let nodes: Vec<NodeSpec> = awkward
             .iter()
             .enumerate()
             .map(|(i, n)| NodeSpec::new(*n).weight(0.1 + i as f64).zone(format!("{n}-zone")))
             .collect();
-        let settings =
-            Settings { algorithm: Algorithm::Maglev, hash: Hash::Md5, keys: 100, replicas: 3, zipf: 1.3, ..Settings::default() };
+        let settings = Settings {
+            algorithm: Algorithm::Maglev,
+            hash: Hash::Md5,
+            keys: 100,
+            replicas: 3,
+            zipf: 1.3,
+            ..Settings::default()
+        };
         let text = encode(&settings, &nodes);
         assert!(text.is_ascii() && !text.contains(' '), "{text}");
         assert_eq!(decode(&text).unwrap(), (settings, nodes));
@@ -359,7 +407,14 @@ mod tests {
         let (settings, nodes) = decode("#a=ring&h=md5&v=64&k=1000&r=3&n=node-1,cache%20b*2@eu%2Dwest,c%2Cd").unwrap();
         assert_eq!(
             settings,
-            Settings { algorithm: Algorithm::Ring, hash: Hash::Md5, vnodes: 64, keys: 1000, replicas: 3, ..Settings::default() }
+            Settings {
+                algorithm: Algorithm::Ring,
+                hash: Hash::Md5,
+                vnodes: 64,
+                keys: 1000,
+                replicas: 3,
+                ..Settings::default()
+            }
         );
         assert_eq!(
             nodes,
@@ -403,7 +458,7 @@ mod tests {
         assert_eq!(decode("#ringlab=2&k=4294969296").unwrap_err().code(), "too-large");
         assert_eq!(decode("#ringlab=2&k=4294967296").unwrap_err().code(), "too-large");
         assert!(decode("#ringlab=2&r=4294967298").unwrap_err().to_string().contains("replicas must be between"));
-        let many = format!("#ringlab=2{}", "&n=a".repeat(MAX_NODES + 1));
+        let many = format!("#ringlab=2{}", "&n=a".repeat(MAX_SESSION_NODES + 1));
         assert_eq!(decode(&many).unwrap_err().code(), "too-large");
         assert_eq!(decode(&"x".repeat(MAX_LINK_BYTES + 1)).unwrap_err().code(), "too-large");
     }

@@ -26,29 +26,27 @@ pub mod link;
 mod scene;
 mod transition;
 
-pub use import::{ConfigKind, CONFIG_KINDS};
-pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
-pub use transition::{ExactMoves, Movers, MovedSpan, Transition};
+pub use crate::import::{ConfigKind, CONFIG_KINDS};
 pub use charts::{SessionChart, CHART_KEYS};
+pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
+pub use transition::{ExactMoves, MovedSpan, Movers, Transition};
 
-use crate::algo::{Algorithm, Cluster, Layout, Options};
+use crate::algo::{Algorithm, Cluster, Layout, OptionSpec, OptionValue, Options, Scope};
 use crate::cost::Workload;
 use crate::keys::{for_each_generated, KeyList, KeySample};
-use std::sync::Arc;
 use crate::{Config, Error, Hash, Node, NodeSpec, RingBits};
+use std::collections::BTreeMap;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// The prefix of the sample keys: `key:0`, `key:1`, ...
 pub const KEY_PREFIX: &str = "key:";
 /// The most sample keys a session draws and moves.
 pub const MAX_KEYS: usize = crate::limits::MAX_SAMPLE_KEYS;
-/// The longest preference list a session follows.
-pub const MAX_REPLICAS: usize = 8;
-/// The most nodes a session holds (each is a row, a colour and a name in the link).
-pub const MAX_NODES: usize = 1_000;
 /// The largest Zipf exponent of the key popularity.
 pub const MAX_ZIPF: f64 = 2.0;
 /// Undo steps kept, and the most memory they may hold together; older steps are dropped.
+pub use crate::limits::{MAX_FOLLOW_REPLICAS, MAX_SESSION_NODES};
 pub use crate::limits::{MAX_UNDO_BYTES as MAX_HISTORY_BYTES, MAX_UNDO_STEPS as MAX_HISTORY};
 
 /// What the user chose, apart from the nodes.
@@ -66,22 +64,24 @@ pub struct Settings {
     /// Popularity of the sample keys: key `k` is requested in proportion to `1 / (k + 1)^zipf`
     /// (0 = uniform, up to [`MAX_ZIPF`]).
     pub zipf: f64,
-    /// HAProxy's `hash-type` function and `avalanche` (the HAProxy algorithms; `None` is a
-    /// bare `hash-type` line).
-    pub haproxy: Option<crate::algo::HaproxyHash>,
+    /// The algorithm's own options by name (`tableSize`, `haproxyHash`; the ones its entry
+    /// offers [`Scope::Everywhere`](crate::algo::Scope) beyond `hash`, `bits` and `vnodes`),
+    /// where they differ from their defaults. Values of another algorithm's options are kept
+    /// (switching back finds them) but not used.
+    pub options: BTreeMap<&'static str, OptionValue>,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            algorithm: Algorithm::Ring,
+            algorithm: crate::algo::DEFAULT,
             hash: Hash::Xxh3,
             bits: RingBits::B32,
             vnodes: 32,
             keys: 2000,
             replicas: 2,
             zipf: 0.0,
-            haproxy: None,
+            options: BTreeMap::new(),
         }
     }
 }
@@ -94,12 +94,18 @@ impl Settings {
             return Err(Error::TooLarge { what: "the key sample".into(), max: MAX_KEYS as u64, got: self.keys as u64 });
         }
         if !(self.zipf.is_finite() && (0.0..=MAX_ZIPF).contains(&self.zipf)) {
-            return Err(Error::InvalidOption(format!("the Zipf exponent must be between 0 and {MAX_ZIPF} (got {})", self.zipf)));
+            return Err(Error::InvalidOption(format!(
+                "the Zipf exponent must be between 0 and {MAX_ZIPF} (got {})",
+                self.zipf
+            )));
         }
-        if !(1..=MAX_REPLICAS).contains(&self.replicas) {
-            return Err(Error::InvalidOption(format!("replicas must be between 1 and {MAX_REPLICAS} (got {})", self.replicas)));
+        if !(1..=MAX_FOLLOW_REPLICAS).contains(&self.replicas) {
+            return Err(Error::InvalidOption(format!(
+                "replicas must be between 1 and {MAX_FOLLOW_REPLICAS} (got {})",
+                self.replicas
+            )));
         }
-        Ok(())
+        self.try_options().map(drop)
     }
 
     fn config(&self) -> Config {
@@ -107,29 +113,59 @@ impl Settings {
     }
 
     /// The algorithm's options: these settings, the algorithm's defaults for the rest, and
-    /// the sample keys as bounded-load's key set.
+    /// the sample keys as the key set of an algorithm that places one (bounded loads).
+    /// Settings that [`validate`](Settings::validate) refuses give their valid part.
     pub fn options(&self) -> Options {
+        self.try_options().unwrap_or_else(|_| {
+            let mut options = Options::new(self.algorithm);
+            options.config = self.config();
+            options
+        })
+    }
+
+    fn try_options(&self) -> Result<Options, Error> {
         let mut options = Options::new(self.algorithm);
         options.config = self.config();
-        if self.algorithm == Algorithm::BoundedLoad {
+        for spec in own_options(self.algorithm) {
+            if let Some(value) = self.options.get(spec.name) {
+                options.set(spec.name, value.clone())?;
+            }
+        }
+        if self.algorithm.entry().extras.places_keys {
             options.keys = KeySample::generated(KEY_PREFIX, self.keys);
         }
-        options.haproxy_hash = self.haproxy;
-        options
+        Ok(options)
     }
 
     /// The settings a placement was made with (an imported one, say), with the page's
     /// defaults for the sample.
     pub fn of(options: &Options) -> Settings {
+        let own = own_options(options.algorithm).filter_map(|spec| {
+            let value = (spec.get)(options)?;
+            (Some(&value) != spec.kind.default_value().as_ref()).then_some((spec.name, value))
+        });
         Settings {
             algorithm: options.algorithm,
             hash: options.config.hash,
             bits: options.config.bits,
             vnodes: options.config.vnodes,
-            haproxy: options.haproxy_hash,
+            options: own.collect(),
             ..Settings::default()
         }
     }
+
+    /// The current algorithm's own option `name`: its value, or its default.
+    pub fn option(&self, name: &str) -> Option<OptionValue> {
+        let spec = own_options(self.algorithm).find(|s| s.name == name)?;
+        self.options.get(spec.name).cloned().or_else(|| spec.kind.default_value())
+    }
+}
+
+/// The options of `algorithm` a session offers beyond its own fields (`hash`, `bits`,
+/// `vnodes`): the entry's options of [`Scope::Everywhere`](crate::algo::Scope).
+pub fn own_options(algorithm: Algorithm) -> impl Iterator<Item = &'static OptionSpec> {
+    const FIELDS: [&str; 3] = ["hash", "bits", "vnodes"];
+    algorithm.entry().options.iter().copied().filter(|s| s.scope == Scope::Everywhere && !FIELDS.contains(&s.name))
 }
 
 /// A change to the session's state.
@@ -137,9 +173,15 @@ impl Settings {
 pub enum Change {
     Add(NodeSpec),
     Remove(String),
-    SetWeight { name: String, weight: f64 },
+    SetWeight {
+        name: String,
+        weight: f64,
+    },
     /// Marks a node down (it stays, lookups fail over as the real system does) or up again.
-    SetDown { name: String, down: bool },
+    SetDown {
+        name: String,
+        down: bool,
+    },
     /// New settings for the same nodes (the placement is made anew).
     Configure(Settings),
 }
@@ -161,8 +203,12 @@ impl State {
     /// [`State::new`], with what `layout` holds for the algorithm (see [`Layout`]).
     fn with_layout(settings: Settings, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<State, Error> {
         settings.validate()?;
-        if nodes.len() > MAX_NODES {
-            return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: nodes.len() as u64 });
+        if nodes.len() > MAX_SESSION_NODES {
+            return Err(Error::TooLarge {
+                what: "nodes".into(),
+                max: MAX_SESSION_NODES as u64,
+                got: nodes.len() as u64,
+            });
         }
         let cluster = Cluster::with_layout(settings.options(), nodes, layout)?;
         let colours = (0..cluster.nodes().len() as u32).collect();
@@ -183,8 +229,12 @@ impl State {
         let mut next = self.clone();
         let label = match change {
             Change::Add(spec) => {
-                if self.nodes().len() >= MAX_NODES {
-                    return Err(Error::TooLarge { what: "nodes".into(), max: MAX_NODES as u64, got: self.nodes().len() as u64 + 1 });
+                if self.nodes().len() >= MAX_SESSION_NODES {
+                    return Err(Error::TooLarge {
+                        what: "nodes".into(),
+                        max: MAX_SESSION_NODES as u64,
+                        got: self.nodes().len() as u64 + 1,
+                    });
                 }
                 next.cluster.add(spec.clone())?;
                 next.colours.push(lowest_free(&self.colours));
@@ -257,6 +307,8 @@ fn configure_label(old: &Settings, new: &Settings) -> String {
         format!("Key popularity Zipf s = {}", new.zipf)
     } else if old.replicas != new.replicas {
         format!("{} replicas", new.replicas)
+    } else if let Some(spec) = own_options(new.algorithm).find(|s| old.option(s.name) != new.option(s.name)) {
+        format!("{} {}", spec.name, new.option(spec.name).map_or_else(|| "unset".to_string(), |v| v.text()))
     } else {
         "Same settings".to_string()
     }
@@ -324,7 +376,9 @@ impl KeyCache {
 /// An undo or redo refused because the keys in use are too many for that state.
 fn cannot(verb: &str, e: Error) -> Error {
     match e {
-        Error::TooLarge { what, max, got } => Error::TooLarge { what: format!("cannot {verb} with these keys: {what}"), max, got },
+        Error::TooLarge { what, max, got } => {
+            Error::TooLarge { what: format!("cannot {verb} with these keys: {what}"), max, got }
+        }
         e => e,
     }
 }
@@ -376,10 +430,10 @@ impl Session {
     }
 
     /// A session around an existing placement (an imported config), with the page's sample.
-    /// A session holds at most [`MAX_NODES`] nodes, as its links do.
+    /// A session holds at most [`MAX_SESSION_NODES`] nodes, as its links do.
     pub fn from_cluster(cluster: Cluster) -> Result<Session, Error> {
         let nodes = cluster.nodes().len();
-        crate::limits::check("nodes in a session", nodes as u64, MAX_NODES as u64)?;
+        crate::limits::check("nodes in a session", nodes as u64, MAX_SESSION_NODES as u64)?;
         let settings = Settings::of(cluster.options());
         let colours = (0..nodes as u32).collect();
         Session::of_state(State { settings, cluster, colours })
@@ -401,7 +455,13 @@ impl Session {
     /// The share link of the current state; [`from_link`](Session::from_link) reopens it.
     pub fn link(&self) -> String {
         let specs: Vec<NodeSpec> = self.nodes().iter().map(Node::spec).collect();
-        link::encode_with_down(self.settings(), &specs, &self.state.down_nodes(), self.workload.as_ref(), &self.cluster().layout())
+        link::encode_with_down(
+            self.settings(),
+            &specs,
+            &self.state.down_nodes(),
+            self.workload.as_ref(),
+            &self.cluster().layout(),
+        )
     }
 
     /// The page's first state: five nodes on ringlab's ring.
@@ -534,7 +594,8 @@ impl Session {
     }
 
     fn restore(&mut self, step: Step, keys: KeyCache, verb: &str, undoing: bool) -> Transition {
-        let transition = self.transition(&self.state, &self.keys, &step.state, &keys, format!("{verb}: {}", step.label));
+        let transition =
+            self.transition(&self.state, &self.keys, &step.state, &keys, format!("{verb}: {}", step.label));
         let current = std::mem::replace(&mut self.state, step.state);
         self.keys = keys;
         self.charts = charts::ChartJobs::default();

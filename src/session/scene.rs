@@ -177,11 +177,11 @@ impl Session {
                     percent(hot.traffic, 1),
                     hot.traffic / fair
                 ));
-                if self.settings().algorithm == crate::algo::Algorithm::BoundedLoad {
-                    if let Some(ring) = self.hottest_on_plain_ring() {
+                if let Some((refined, words)) = self.settings().algorithm.entry().extras.refines {
+                    if let Some(hottest) = self.hottest_on(refined) {
                         text.push_str(&format!(
-                            " On the plain ring (no load bound) the hottest node would serve {}.",
-                            percent(ring, 1)
+                            " On {words} (no load bound) the hottest node would serve {}.",
+                            percent(hottest, 1)
                         ));
                     }
                 }
@@ -198,10 +198,10 @@ impl Session {
         text
     }
 
-    /// The hottest node's share of requests if the same nodes were on the plain ring: what
-    /// bounded-load's cap changes.
-    fn hottest_on_plain_ring(&self) -> Option<f64> {
-        let settings = super::Settings { algorithm: crate::algo::Algorithm::Ring, ..self.settings().clone() };
+    /// The hottest node's share of requests if the same nodes were placed by `algorithm`
+    /// (the one the current algorithm refines): what bounded-load's cap changes.
+    fn hottest_on(&self, algorithm: crate::algo::Algorithm) -> Option<f64> {
+        let settings = super::Settings { algorithm, ..self.settings().clone() };
         let specs = self.nodes().iter().map(crate::Node::spec);
         let ring = crate::algo::Cluster::new(settings.options(), specs).ok()?;
         let mut traffic = vec![0f64; ring.nodes().len()];
@@ -289,7 +289,8 @@ impl Session {
         let (end, node) = a.point(i);
         let owner = a.node_name(node).to_string();
         let label = cluster.as_ring().and_then(|r| r.point_label(i));
-        let text = format!("{owner} owns {start}–{end}") + &label.as_ref().map_or(String::new(), |l| format!(" (point {l})"));
+        let text =
+            format!("{owner} owns {start}–{end}") + &label.as_ref().map_or(String::new(), |l| format!(" (point {l})"));
         Some(ArcHit {
             start: start.to_string(),
             end: end.to_string(),

@@ -86,9 +86,8 @@ fn exact_arcs_agree_with_the_keys_that_moved() {
     assert!(t.text.contains("exactly") && t.text.contains("hash % N would have moved"), "{}", t.text);
     // Every moved key lies inside a moved arc, and every key that did not move outside.
     let ring = s.cluster().as_ring().unwrap();
-    let inside = |p: u64| {
-        exact.arcs.iter().any(|a| a.start.parse::<u64>().unwrap() <= p && p <= a.end.parse::<u64>().unwrap())
-    };
+    let inside =
+        |p: u64| exact.arcs.iter().any(|a| a.start.parse::<u64>().unwrap() <= p && p <= a.end.parse::<u64>().unwrap());
     for i in 0..1000 {
         let key = format!("key:{i}");
         let moved = before.locate(&key).unwrap() != s.cluster().locate(&key).unwrap();
@@ -269,7 +268,7 @@ const NGINX: &str = "upstream cache {\n    hash $request_uri consistent;\n    se
 
 #[test]
 fn an_imported_config_marks_a_node_down_and_up_exactly() {
-    let mut s = Session::from_cluster(crate::algo::from_nginx_upstream(NGINX).unwrap()).unwrap();
+    let mut s = Session::from_cluster(crate::import::nginx::from_nginx_upstream(NGINX).unwrap()).unwrap();
     assert_eq!(s.settings().algorithm, Algorithm::NginxConsistent);
     let before = snapshot(&s);
     let owners_before = s.cluster().clone();
@@ -315,7 +314,7 @@ fn marking_down_where_the_algorithm_cannot_says_so_and_changes_nothing() {
 #[test]
 fn haproxy_settings_ride_in_the_link() {
     let text = "backend web\n    balance hdr(X-Key)\n    hash-type consistent crc32 avalanche\n    server a 10.0.0.1:80\n    server b 10.0.0.2:80 weight 3\n";
-    let s = Session::from_cluster(crate::algo::from_haproxy_backend(text).unwrap()).unwrap();
+    let s = Session::from_cluster(crate::import::haproxy::from_haproxy_backend(text).unwrap()).unwrap();
     let back = Session::from_link(&s.link()).unwrap();
     assert_eq!(back.settings(), s.settings());
     for i in 0..200 {
@@ -348,7 +347,10 @@ fn zipf_popularity_weighs_traffic_by_rank() {
     let owner0 = s.cluster().locate_index("key:0").unwrap();
     assert!(rows[owner0].traffic >= weight(0) / total);
     assert!(s.scene().summary.contains("the hottest node"), "{}", s.scene().summary);
-    assert_eq!(s.apply(Change::Configure(Settings { zipf: 2.5, ..s.settings().clone() })).unwrap_err().code(), "invalid-option");
+    assert_eq!(
+        s.apply(Change::Configure(Settings { zipf: 2.5, ..s.settings().clone() })).unwrap_err().code(),
+        "invalid-option"
+    );
 }
 
 #[test]
@@ -358,8 +360,11 @@ fn bounded_load_says_what_its_cap_does_to_the_hottest_node() {
     let summary = s.scene().summary;
     assert!(summary.contains("On the plain ring (no load bound) the hottest node would serve"), "{summary}");
     // The plain ring's figure, independently: the largest per-node popularity sum.
-    let ring = Cluster::new(Settings { algorithm: Algorithm::Ring, zipf: 1.0, ..s.settings().clone() }.options(),
-        (1..=5).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap();
+    let ring = Cluster::new(
+        Settings { algorithm: Algorithm::Ring, zipf: 1.0, ..s.settings().clone() }.options(),
+        (1..=5).map(|i| NodeSpec::new(format!("node-{i}"))),
+    )
+    .unwrap();
     let total: f64 = (0..1000).map(|k| 1.0 / (k + 1) as f64).sum();
     let mut per = [0f64; 5];
     for k in 0..1000 {
@@ -391,7 +396,12 @@ fn every_change_reports_its_cost_beside_modulo() {
     // The workload rides in the link.
     let back = Session::from_link(&s.link()).unwrap();
     assert_eq!(back.workload(), s.workload());
-    assert_eq!(s.set_workload(Some(crate::cost::Workload { items: 1, item_bytes: f64::NAN, requests_per_sec: 1.0 })).unwrap_err().code(), "invalid-option");
+    assert_eq!(
+        s.set_workload(Some(crate::cost::Workload { items: 1, item_bytes: f64::NAN, requests_per_sec: 1.0 }))
+            .unwrap_err()
+            .code(),
+        "invalid-option"
+    );
 }
 
 #[test]
@@ -438,7 +448,10 @@ fn a_users_key_list_replaces_the_sample() {
 fn a_key_list_built_by_hand_is_checked_and_a_bad_one_changes_nothing() {
     let mut s = five(Algorithm::Ring);
     let before = snapshot(&s);
-    let list = |keys: &[&str], counts: &[u64]| KeyList { keys: keys.iter().map(|k| k.to_string()).collect(), counts: counts.to_vec() };
+    let list = |keys: &[&str], counts: &[u64]| KeyList {
+        keys: keys.iter().map(|k| k.to_string()).collect(),
+        counts: counts.to_vec(),
+    };
     let refusals = [
         (list(&["a", "b", "c"], &[1]), "one count a key"),
         (list(&["a", "b", "a"], &[1, 1, 1]), "holds \"a\" twice"),
@@ -462,12 +475,19 @@ fn the_sample_is_refused_where_placing_it_would_take_seconds() {
     let names = (0..1000).map(|i| format!("&n=n{i}")).collect::<String>();
     let e = Session::from_link(&format!("#ringlab=2&a=rendezvous&k=100000{names}")).unwrap_err();
     assert_eq!(e.code(), "too-large", "{e}");
-    assert!(e.to_string().contains("the sample's keys on rendezvous with 1000 nodes is at most 2000 (got 100000)"), "{e}");
+    assert!(
+        e.to_string().contains("the sample's keys on rendezvous with 1000 nodes is at most 2000 (got 100000)"),
+        "{e}"
+    );
     // At 2,000 keys 1,000 nodes are within the cap (2 × 1,000 × 2,000 = MAX_SAMPLE_WORK).
     assert!(Session::from_link(&format!("#ringlab=2&a=rendezvous&k=2000{names}")).is_ok());
 
     // 50 rendezvous nodes at 100,000 keys: 2 × 50 × 100,000 > MAX_SAMPLE_WORK.
-    let mut s = Session::new(Settings { keys: 100_000, ..Settings::default() }, (0..50).map(|i| NodeSpec::new(format!("n{i}")))).unwrap();
+    let mut s = Session::new(
+        Settings { keys: 100_000, ..Settings::default() },
+        (0..50).map(|i| NodeSpec::new(format!("n{i}"))),
+    )
+    .unwrap();
     let before = snapshot(&s);
     let to_rendezvous = Change::Configure(Settings { algorithm: Algorithm::Rendezvous, ..s.settings().clone() });
     assert_eq!(s.apply(to_rendezvous).err().map(|e| e.code()), Some("too-large"));
@@ -475,7 +495,11 @@ fn the_sample_is_refused_where_placing_it_would_take_seconds() {
 
     // A key list loaded later is placed on each state undo returns to: too large there, the
     // undo is refused and nothing moves.
-    let mut s = Session::new(Settings { algorithm: Algorithm::Rendezvous, ..Settings::default() }, (0..50).map(|i| NodeSpec::new(format!("n{i}")))).unwrap();
+    let mut s = Session::new(
+        Settings { algorithm: Algorithm::Rendezvous, ..Settings::default() },
+        (0..50).map(|i| NodeSpec::new(format!("n{i}"))),
+    )
+    .unwrap();
     s.apply(Change::Remove("n49".into())).unwrap();
     let mut builder = crate::keys::KeyListBuilder::new();
     builder.push(&(0..40_500).map(|i| format!("user:{i}\n")).collect::<String>()).unwrap();
@@ -483,7 +507,14 @@ fn the_sample_is_refused_where_placing_it_would_take_seconds() {
     s.use_key_list(Some(builder.finish())).unwrap();
     let before = snapshot(&s);
     let e = s.undo().err().map(|e| (e.code(), e.to_string()));
-    assert_eq!(e, Some(("too-large", "cannot undo with these keys: the sample's keys on rendezvous with 50 nodes is at most 40000 (got 40500)".into())));
+    assert_eq!(
+        e,
+        Some((
+            "too-large",
+            "cannot undo with these keys: the sample's keys on rendezvous with 50 nodes is at most 40000 (got 40500)"
+                .into()
+        ))
+    );
     assert_eq!(snapshot(&s), before);
     assert_eq!(s.history_labels().0, Some("Removed n49"));
 }
@@ -491,8 +522,8 @@ fn the_sample_is_refused_where_placing_it_would_take_seconds() {
 #[test]
 fn an_imported_cluster_over_the_session_cap_is_refused() {
     let lines = |n: usize| (0..n).map(|i| format!("10.0.{}.{}:11211\n", i / 256, i % 256)).collect::<String>();
-    assert_eq!(Session::from_config("memcached", &lines(MAX_NODES)).unwrap().nodes().len(), MAX_NODES);
-    let e = Session::from_config("memcached", &lines(MAX_NODES + 1)).unwrap_err();
+    assert_eq!(Session::from_config("memcached", &lines(MAX_SESSION_NODES)).unwrap().nodes().len(), MAX_SESSION_NODES);
+    let e = Session::from_config("memcached", &lines(MAX_SESSION_NODES + 1)).unwrap_err();
     assert!(e.to_string().contains("nodes in a session is at most 1000 (got 1001)"), "{e}");
 }
 
@@ -529,7 +560,8 @@ fn assert_same_owners(a: &Session, b: &Session) {
 /// value on a ring link (the field belongs to another algorithm's links).
 fn refused(base: &str, field: &str, values: &[&str], valid: &str) {
     let ring = "#ringlab=2&a=ring&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b";
-    for link in values.iter().map(|value| format!("{base}&{field}={value}")).chain([format!("{ring}&{field}={valid}")]) {
+    for link in values.iter().map(|value| format!("{base}&{field}={value}")).chain([format!("{ring}&{field}={valid}")])
+    {
         let err = Session::from_link(&link).unwrap_err();
         assert_eq!(err.code(), "invalid-option", "{link}: {err}");
     }
@@ -565,7 +597,12 @@ fn a_redis_slot_layout_rides_in_the_link_and_survives_other_settings() {
 #[test]
 fn bad_slot_ranges_in_a_link_are_refused() {
     let base = "#ringlab=2&a=redis-cluster&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b";
-    refused(base, "rs", &["0-100", "0-8191,8192-16384", "0-10,5-20", "x,y", "0-8191,8192-16383,1", "10-5,0"], "0-8191,8192-16383");
+    refused(
+        base,
+        "rs",
+        &["0-100", "0-8191,8192-16384", "0-10,5-20", "x,y", "0-8191,8192-16383,1", "10-5,0"],
+        "0-8191,8192-16383",
+    );
     // Slots no master owns are allowed (the cluster is then down for them).
     let gap = Session::from_link(&format!("{base}&rs=0-99,200-16383")).unwrap();
     assert_eq!(gap.cluster().layout().slots, Some(vec![vec![(0, 99)], vec![(200, 16383)]]));
@@ -585,7 +622,11 @@ fn haproxy_server_ids_ride_in_the_link() {
     // Without the ids the same servers place keys differently: the link needs them.
     let plain = link::encode(s.settings(), &s.nodes().iter().map(Node::spec).collect::<Vec<_>>());
     let renumbered = Session::from_link(&plain).unwrap();
-    assert!((0..500).any(|k| renumbered.cluster().locate(format!("user:{k}")).ok() != s.cluster().locate(format!("user:{k}")).ok()));
+    assert!(
+        (0..500)
+            .any(|k| renumbered.cluster().locate(format!("user:{k}")).ok()
+                != s.cluster().locate(format!("user:{k}")).ok())
+    );
     // Switching to map-based keeps the ids; a change that adds a server gives it none.
     let mut s = s;
     s.apply(Change::Configure(Settings { algorithm: Algorithm::HaproxyMapBased, ..s.settings().clone() })).unwrap();

@@ -2,7 +2,7 @@
 //! owner (the ones to animate), the ideal and the `hash % N` baseline, and one sentence.
 
 use super::{KeyCache, Session, State, KEY_PREFIX, NO_OWNER};
-use crate::algo::{Algorithm, Cluster, Options};
+use crate::algo::{Cluster, Options};
 use crate::keys::for_each_generated;
 use crate::migration::{self, SampleMigration};
 use serde::Serialize;
@@ -126,12 +126,12 @@ impl Session {
         label: String,
     ) -> Transition {
         let cost = self.cost_of(before, after);
-        if before.nodes().is_empty() || after.nodes().is_empty() || before_keys.owners.len() != after_keys.owners.len() {
+        if before.nodes().is_empty() || after.nodes().is_empty() || before_keys.owners.len() != after_keys.owners.len()
+        {
             let text = format!("{label}.");
             return Transition { label, text, exact: None, sample: None, movers: Movers::default(), lost: 0, cost };
         }
-        let movers =
-            Movers::between(before, &before_keys.owners, after, &after_keys.owners, after_keys);
+        let movers = Movers::between(before, &before_keys.owners, after, &after_keys.owners, after_keys);
         let n = after_keys.owners.len();
         let lost = after_keys
             .owners
@@ -158,7 +158,12 @@ impl Session {
         if let (Some(e), Some(a)) = (exact.as_mut(), after.cluster.arcs()) {
             // hash % N over the servers that answer: a failure takes one out of N.
             let size = a.size();
-            e.modulo_fraction = migration::modulo_moved(before.cluster.healthy_count() as u64, after.cluster.healthy_count() as u64, size) as f64 / size as f64;
+            e.modulo_fraction = migration::modulo_moved(
+                before.cluster.healthy_count() as u64,
+                after.cluster.healthy_count() as u64,
+                size,
+            ) as f64
+                / size as f64;
         }
         match &exact {
             Some(e) => text.push_str(&format!(
@@ -176,9 +181,11 @@ impl Session {
             None => text.push_str(" (this algorithm's moves can only be sampled)."),
         }
         // A node going down: what the real client does, in words.
-        let newly_down = after.nodes().iter().enumerate().any(|(i, n)| {
-            after.cluster.is_down_at(i) && !before.cluster.is_down(&n.name).unwrap_or(false)
-        });
+        let newly_down = after
+            .nodes()
+            .iter()
+            .enumerate()
+            .any(|(i, n)| after.cluster.is_down_at(i) && !before.cluster.is_down(&n.name).unwrap_or(false));
         if newly_down {
             text.push(' ');
             text.push_str(crate::algo::down::rule(after.settings.algorithm).text);
@@ -320,7 +327,7 @@ fn merged_spans(arcs: &[migration::MovedArc], size: u128) -> Vec<MovedSpan> {
 fn modulo_movers(before: &State, after: &State, keys: &KeyCache, list: Option<&crate::keys::KeyList>) -> Movers {
     let owners = |state: &State| -> Vec<u32> {
         let live: Vec<usize> = (0..state.nodes().len()).filter(|&i| !state.cluster.is_down_at(i)).collect();
-        let mut options = Options::new(Algorithm::Modulo);
+        let mut options = Options::new(crate::algo::BASELINE);
         options.config.hash = state.settings.hash;
         let names = live.iter().map(|&i| crate::NodeSpec::new(state.nodes()[i].name.clone()));
         let Ok(modulo) = Cluster::new(options, names) else { return vec![NO_OWNER; keys.owners.len()] };

@@ -42,7 +42,12 @@ impl DrawingBackend for MeasuringCanvas {
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<Error>> {
         self.inner.draw_pixel(point, color)
     }
-    fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Result<(), DrawingErrorKind<Error>> {
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Error>> {
         self.inner.draw_line(from, to, style)
     }
     fn draw_rect<S: BackendStyle>(
@@ -54,7 +59,11 @@ impl DrawingBackend for MeasuringCanvas {
     ) -> Result<(), DrawingErrorKind<Error>> {
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Result<(), DrawingErrorKind<Error>> {
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Error>> {
         self.inner.draw_path(path, style)
     }
     fn draw_circle<S: BackendStyle>(
@@ -66,16 +75,29 @@ impl DrawingBackend for MeasuringCanvas {
     ) -> Result<(), DrawingErrorKind<Error>> {
         self.inner.draw_circle(center, radius, style, fill)
     }
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, vert: I, style: &S) -> Result<(), DrawingErrorKind<Error>> {
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Error>> {
         self.inner.fill_polygon(vert, style)
     }
-    fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Result<(), DrawingErrorKind<Error>> {
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<Error>> {
         self.inner.draw_text(text, style, pos)
     }
 
     /// The text's width from `measureText` in the font `draw_text` uses; its height is the
     /// font's line box (1.2 × its size, as a browser lays out `line-height: normal`).
-    fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32), DrawingErrorKind<Error>> {
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<Error>> {
         let slant = match style.style() {
             FontStyle::Normal => "",
             FontStyle::Oblique => "oblique ",

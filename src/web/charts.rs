@@ -35,9 +35,8 @@ pub fn draw_chart(canvas: JsValue, chart: JsValue, opts: JsValue) -> Result<JsVa
     if !chart.is_object() {
         return Err(bad_argument("drawChart needs a chart: what session.chartData(kind) returned".into()));
     }
-    let chart: SessionChart = serde_wasm_bindgen::from_value(super::plain(&chart, "the chart")?).map_err(|e| {
-        error(Error::InvalidOption(format!("that is not a chart from session.chartData: {e}")))
-    })?;
+    let chart: SessionChart = serde_wasm_bindgen::from_value(super::plain(&chart, "the chart")?)
+        .map_err(|e| error(Error::InvalidOption(format!("that is not a chart from session.chartData: {e}"))))?;
     let o: DrawOptions = options(&opts, &["dark", "dpr"])?;
     let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
     let theme = theme.scaled(o.dpr.unwrap_or(1.0));

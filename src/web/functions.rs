@@ -1,12 +1,12 @@
 //! Free functions: the real systems' key functions, the comparison, and the configuration
 //! kinds (the lists and the theme are in `lists.rs`).
 
-use super::ring::{parse_options, RingOptions, RING_OPTIONS};
+use super::ring::ring_args;
 use super::{bad_argument, count, error, string, to_js};
 use crate::algo::{self, Algorithm};
 use crate::keys::KeySample;
 use crate::limits;
-use crate::{analysis, Error, NodeSpec};
+use crate::{analysis, Error};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -47,16 +47,11 @@ pub fn jump_hash(key: JsValue, buckets: JsValue) -> Result<u32, JsValue> {
 /// `options` takes the same fields as `new Ring` (its `nodes` are the nodes compared).
 #[wasm_bindgen(js_name = compareAlgorithms)]
 pub fn compare_algorithms(options: JsValue, prefix: JsValue, count: JsValue) -> Result<JsValue, JsValue> {
-    let options: RingOptions = super::options(&options, &RING_OPTIONS)?;
+    let args = ring_args(&options)?;
     let prefix = string(&prefix, "the key prefix")?;
     let count = super::count(&count, "the key count", limits::MAX_SAMPLE_KEYS)?;
     limits::check_generated(&prefix, count).map_err(error)?;
-    let base = parse_options(&options).map_err(error)?;
-    if options.nodes.len() > crate::limits::MAX_NODES {
-        let (max, got) = (crate::limits::MAX_NODES as u64, options.nodes.len() as u64);
-        return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
-    }
-    let nodes: Vec<NodeSpec> = options.nodes.into_iter().map(NodeSpec::from).collect();
+    let (base, nodes) = (args.options, args.nodes);
     let sample = KeySample::generated(&prefix, count);
     #[derive(Serialize)]
     #[serde(untagged)]
@@ -72,6 +67,14 @@ pub fn compare_algorithms(options: JsValue, prefix: JsValue, count: JsValue) -> 
         })
         .collect();
     to_js(&rows)
+}
+
+/// Everything about each algorithm, from its catalog entry: `[{name, label, family,
+/// familyLabel, source, weighted, hash, vnodes, arcs, replicas, down, lastOnly, options}]`.
+#[wasm_bindgen]
+pub fn catalog() -> Result<JsValue, JsValue> {
+    let entries: Vec<crate::algo::entry::EntryView> = Algorithm::ALL.iter().map(|a| a.entry().view()).collect();
+    super::to_js(&entries)
 }
 
 /// The kinds of configuration text `Session.fromConfig` reads: `[{kind, label, example}]`.

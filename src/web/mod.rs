@@ -37,12 +37,12 @@ mod session;
 pub use charts::draw_chart;
 #[cfg(feature = "engine")]
 pub use functions::*;
+#[cfg(feature = "element")]
+pub use lists::*;
 #[cfg(feature = "engine")]
 pub use ring::Ring;
 #[cfg(feature = "element")]
 pub use session::Session;
-#[cfg(feature = "element")]
-pub use lists::*;
 
 use crate::Error;
 use js_sys::Reflect;
@@ -68,9 +68,7 @@ pub(crate) fn bad_argument(message: String) -> JsValue {
 }
 
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| coded(&e.to_string(), "internal"))
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| coded(&e.to_string(), "internal"))
 }
 
 /// A string argument (lone surrogates are replaced, as `TextEncoder` does).
@@ -157,36 +155,40 @@ pub(crate) fn plain(value: &JsValue, what: &str) -> Result<JsValue, JsValue> {
 /// An array argument (a copy, see [`plain`]) of at most `max` items.
 pub(crate) fn list(value: &JsValue, what: &str, max: usize) -> Result<js_sys::Array, JsValue> {
     let copy = plain(value, what)?;
-    let array = copy.dyn_into::<js_sys::Array>().map_err(|v| bad_argument(format!("{what} must be an array (got {})", type_name(&v))))?;
+    let array = copy
+        .dyn_into::<js_sys::Array>()
+        .map_err(|v| bad_argument(format!("{what} must be an array (got {})", type_name(&v))))?;
     if array.length() as usize > max {
         return Err(error(Error::TooLarge { what: what.to_string(), max: max as u64, got: array.length().into() }));
     }
     Ok(array)
 }
 
-/// A plain options object's fields, refusing names outside `known` (serde reads only the
-/// fields it knows, so a typo like `{vnode: 10}` would otherwise pass silently). Read from
-/// a copy ([`plain`]); an array or map field holds at most [`limits::MAX_NODES`] items, checked
-/// before they are converted.
-pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(value: &JsValue, known: &[&str]) -> Result<T, JsValue> {
+/// A plain options object, as a copy ([`plain`]), after refusing names outside `known` (a
+/// typo like `{vnode: 10}` would otherwise pass silently) and array or map fields of more than
+/// [`limits::MAX_NODES`](crate::limits::MAX_NODES) items, before any is converted. `None` for
+/// `undefined` or `null`.
+pub(crate) fn fields(value: &JsValue, known: &[&str]) -> Result<Option<js_sys::Object>, JsValue> {
     if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
+        return Ok(None);
     }
-    let value = &plain(value, "options")?;
+    let value = plain(value, "options")?;
     // `typeof`, not `instanceof`: a copy may come from another realm (Firefox's WebDriver).
-    if !value.is_object() || js_sys::Array::is_array(value) {
-        return Err(bad_argument(format!("options must be an object (got {})", type_name(value))));
+    if !value.is_object() || js_sys::Array::is_array(&value) {
+        return Err(bad_argument(format!("options must be an object (got {})", type_name(&value))));
     }
-    let object: &js_sys::Object = value.unchecked_ref();
-    for key in js_sys::Object::keys(object).iter().filter_map(|k| k.as_string()) {
+    let object: js_sys::Object = value.unchecked_into();
+    for key in js_sys::Object::keys(&object).iter().filter_map(|k| k.as_string()) {
         if !known.contains(&key.as_str()) {
             let list = known.join(", ");
             return Err(error(Error::InvalidOption(format!("unknown option {key:?} (known: {list})"))));
         }
-        let field = Reflect::get(object, &JsValue::from_str(&key)).unwrap_or(JsValue::UNDEFINED);
+        let field = Reflect::get(&object, &JsValue::from_str(&key)).unwrap_or(JsValue::UNDEFINED);
         let items = match field.dyn_ref::<js_sys::Array>() {
             Some(array) => array.length() as usize,
-            None if field.is_object() => js_sys::Object::keys(field.unchecked_ref::<js_sys::Object>()).length() as usize,
+            None if field.is_object() => {
+                js_sys::Object::keys(field.unchecked_ref::<js_sys::Object>()).length() as usize
+            }
             None => 0,
         };
         if items > crate::limits::MAX_NODES {
@@ -194,7 +196,16 @@ pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(value: &JsV
             return Err(error(Error::TooLarge { what: format!("the {key} option's items"), max, got: items as u64 }));
         }
     }
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+    Ok(Some(object))
+}
+
+/// A plain options object's fields as `T` ([`fields`] first: unknown names refused).
+pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(
+    value: &JsValue,
+    known: &[&str],
+) -> Result<T, JsValue> {
+    let Some(object) = fields(value, known)? else { return Ok(T::default()) };
+    serde_wasm_bindgen::from_value(object.into()).map_err(|e| {
         let text = e.to_string();
         // serde's words for a node that is neither form say nothing to a user.
         let text = if text.contains("untagged enum") {
@@ -205,6 +216,63 @@ pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(value: &JsV
         };
         error(Error::InvalidOption(text))
     })
+}
+
+/// Field `name` of an object from [`fields`], or `None` when it is absent or `undefined`.
+pub(crate) fn field(object: &js_sys::Object, name: &str) -> Option<JsValue> {
+    Reflect::get(object, &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined())
+}
+
+/// A JS value as the value of option `spec` (of its type and range: [`OptionSpec::check`]).
+///
+/// [`OptionSpec::check`]: crate::algo::OptionSpec::check
+pub(crate) fn option_value(
+    spec: &crate::algo::OptionSpec,
+    value: &JsValue,
+) -> Result<crate::algo::OptionValue, JsValue> {
+    use crate::algo::{OptionKind, OptionValue};
+    let name = spec.name;
+    let wrong = |what: &str| error(Error::InvalidOption(format!("{name} must be {what} (got {})", describe(value))));
+    let value = match spec.kind {
+        OptionKind::Whole { .. } | OptionKind::OneOf { .. } => {
+            let x = value.as_f64().ok_or_else(|| wrong("a whole number"))?;
+            OptionValue::Whole(whole(x, name).map_err(error)?)
+        }
+        OptionKind::Number { .. } => OptionValue::Number(value.as_f64().ok_or_else(|| wrong("a number"))?),
+        OptionKind::Flag { .. } => OptionValue::Flag(value.as_bool().ok_or_else(|| wrong("true or false"))?),
+        OptionKind::Choice { .. } | OptionKind::Text { .. } => {
+            OptionValue::Text(value.as_string().ok_or_else(|| wrong("a string"))?)
+        }
+        OptionKind::Tokens => {
+            let lines: std::collections::BTreeMap<String, String> = serde_wasm_bindgen::from_value(value.clone())
+                .map_err(|_| wrong("an object of initial_token lines (strings) by node name"))?;
+            let mut tokens = std::collections::BTreeMap::new();
+            for (node, line) in lines {
+                tokens.insert(node, crate::algo::cassandra::parse_initial_token(&line).map_err(error)?);
+            }
+            OptionValue::Tokens(tokens)
+        }
+    };
+    spec.check(value).map_err(error)
+}
+
+/// `fromConfig(kind, text, options)`'s arguments: the kind's name, the text, and the kind's
+/// choices (`{algorithm}` for a memcached list).
+pub(crate) fn import_args(
+    kind: &JsValue,
+    text: &JsValue,
+    options: &JsValue,
+) -> Result<(String, String, crate::import::ImportOptions), JsValue> {
+    let kind = string(kind, "the config kind")?;
+    let text = string(text, "the config text")?;
+    let mut parsed = crate::import::ImportOptions::default();
+    if let Some(object) = fields(options, &["algorithm"])? {
+        if let Some(algorithm) = field(&object, "algorithm") {
+            let name = string(&algorithm, "the algorithm")?;
+            parsed.algorithm = Some(crate::algo::Algorithm::from_name(&name).map_err(error)?);
+        }
+    }
+    Ok((kind, text, parsed))
 }
 
 /// Logs a Rust panic's message to the console before the module stops, so a bug that still

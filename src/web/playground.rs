@@ -3,7 +3,7 @@
 //! element's in `session.rs`.
 
 use super::ring::Ring;
-use super::session::{merged, transition, ChartArg, SettingsArg, Session, SETTINGS};
+use super::session::{transition, ChartArg, Session};
 use super::{error, flag, number, options, string, to_js};
 use crate::algo::{Algorithm, Cluster};
 use crate::session::{self as engine, Change, Settings};
@@ -13,13 +13,12 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 impl Session {
-    /// The session of a configuration text: `Session.fromConfig("nginx" | "haproxy", text)`
-    /// (see `configKinds()`); errors name the line.
+    /// The session of a configuration text: `Session.fromConfig(kind, text, {algorithm})`, the
+    /// same door as `Ring.fromConfig` (see `configKinds()`); errors name the line.
     #[wasm_bindgen(js_name = fromConfig)]
-    pub fn from_config(kind: JsValue, text: JsValue) -> Result<Session, JsValue> {
-        let kind = string(&kind, "the config kind")?;
-        let text = string(&text, "the config text")?;
-        Ok(Session { inner: engine::Session::from_config(&kind, &text).map_err(error)? })
+    pub fn from_config(kind: JsValue, text: JsValue, options: JsValue) -> Result<Session, JsValue> {
+        let (kind, text, options) = super::import_args(&kind, &text, &options)?;
+        Ok(Session { inner: engine::Session::from_config_with(&kind, &text, &options).map_err(error)? })
     }
 
     /// Changes a node's weight; returns the transition.
@@ -138,8 +137,10 @@ impl Session {
     /// New settings (any of `{algorithm, hash, bits, vnodes, keys, replicas}`) for the same
     /// nodes; returns the transition.
     pub fn configure(&mut self, settings: JsValue) -> Result<JsValue, JsValue> {
-        let arg: SettingsArg = options(&settings, &SETTINGS)?;
-        let next = merged(self.inner.settings(), arg).map_err(error)?;
+        let next = match super::fields(&settings, &super::session::settings_fields())? {
+            Some(object) => super::session::configured(self.inner.settings(), &object)?,
+            None => self.inner.settings().clone(),
+        };
         transition(&self.inner.apply(Change::Configure(next)).map_err(error)?)
     }
 

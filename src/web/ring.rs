@@ -5,102 +5,55 @@ use super::{bad_argument, count, error, number, string, to_js};
 use crate::algo::{Algorithm, Cluster, Options};
 use crate::keys::KeySample;
 use crate::limits;
-use crate::{analysis, migration, Config, Error, Hash, NodeSpec, RingBits};
+use crate::{analysis, migration, Error, NodeSpec};
 use js_sys::Uint32Array;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-/// `new Ring({...})`'s fields, every one optional.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct RingOptions {
-    algorithm: Option<String>,
-    hash: Option<String>,
-    bits: Option<f64>,
-    vnodes: Option<f64>,
-    #[serde(default)]
-    pub(crate) nodes: Vec<NodeArg>,
-    num_tokens: Option<f64>,
-    replicas: Option<f64>,
-    table_size: Option<f64>,
-    probes: Option<f64>,
-    epsilon: Option<f64>,
-    key_prefix: Option<String>,
-    key_count: Option<f64>,
-    haproxy_hash: Option<String>,
-    haproxy_avalanche: Option<bool>,
-    /// `cassandra`: each listed node's tokens, as its `initial_token` line (`"-9223…, 0, …"`).
-    tokens: Option<std::collections::BTreeMap<String, String>>,
+/// `new Ring({...})`'s fields, every one optional: `algorithm`, `nodes`, and every
+/// algorithm's options by name (the catalog's [`OptionSpec`](crate::algo::OptionSpec)s).
+pub(crate) struct RingArgs {
+    pub(crate) options: Options,
+    pub(crate) nodes: Vec<NodeSpec>,
 }
 
-pub(crate) const RING_OPTIONS: [&str; 15] = [
-    "algorithm", "hash", "bits", "vnodes", "nodes", "numTokens", "replicas", "tableSize", "probes", "epsilon",
-    "keyPrefix", "keyCount", "haproxyHash", "haproxyAvalanche", "tokens",
-];
-
-/// An optional whole-number field.
-fn whole(x: Option<f64>, what: &str) -> Result<Option<u64>, Error> {
-    x.map(|v| super::whole(v, what)).transpose()
+/// The names `new Ring` takes.
+pub(crate) fn ring_fields() -> Vec<&'static str> {
+    let mut known = vec!["algorithm", "nodes"];
+    known.extend(crate::algo::catalog::all_options().iter().map(|o| o.name));
+    known
 }
 
-pub(crate) fn parse_options(o: &RingOptions) -> Result<Options, Error> {
-    let algorithm = o.algorithm.as_deref().map_or(Ok(Algorithm::Ring), Algorithm::from_name)?;
-    let mut options = Options::new(algorithm);
-    let mut config = Config::default();
-    if let Some(hash) = &o.hash {
-        config.hash = Hash::from_name(hash)?;
-    }
-    if let Some(bits) = whole(o.bits, "bits")? {
-        config.bits = RingBits::from_bits(bits)?;
-    }
-    if let Some(vnodes) = whole(o.vnodes, "vnodes")? {
-        // Out of range (above u32 too) is the vnodes range's error, from the config check.
-        config.vnodes = u32::try_from(vnodes).map_err(|_| Error::InvalidVnodes(vnodes))?;
-    }
-    options.config = config;
-    let small = |x: Option<f64>, what: &str, default: u32| -> Result<u32, Error> {
-        let v = whole(x, what)?.unwrap_or(u64::from(default));
-        if v == 0 || v > u64::from(crate::MAX_VNODES) {
-            return Err(Error::InvalidOption(format!("{what} must be between 1 and {} (got {v})", crate::MAX_VNODES)));
-        }
-        Ok(v as u32)
+/// Reads `new Ring`'s argument: the algorithm first, then each option in catalog order (so
+/// one that goes with another, `haproxyAvalanche` with `haproxyHash`, sees it set).
+pub(crate) fn ring_args(value: &JsValue) -> Result<RingArgs, JsValue> {
+    let Some(object) = super::fields(value, &ring_fields())? else {
+        return Ok(RingArgs { options: Options::new(crate::algo::DEFAULT), nodes: Vec::new() });
     };
-    options.num_tokens = small(o.num_tokens, "numTokens", options.num_tokens)?;
-    options.replicas = small(o.replicas, "replicas", options.replicas)?;
-    options.probes = small(o.probes, "probes", options.probes)?;
-    if let Some(size) = whole(o.table_size, "tableSize")? {
-        options.table_size = size;
-    }
-    if let Some(epsilon) = o.epsilon {
-        options.epsilon = epsilon;
-    }
-    if let Some(tokens) = &o.tokens {
-        if tokens.len() > crate::limits::MAX_NODES {
-            let (max, got) = (crate::limits::MAX_NODES as u64, tokens.len() as u64);
-            return Err(Error::TooLarge { what: "nodes with tokens".into(), max, got });
-        }
-        for (name, line) in tokens {
-            options.tokens.insert(name.clone(), crate::algo::cassandra::parse_initial_token(line)?);
+    let algorithm = match super::field(&object, "algorithm") {
+        Some(name) => Algorithm::from_name(&string(&name, "algorithm")?).map_err(error)?,
+        None => crate::algo::DEFAULT,
+    };
+    let mut options = Options::new(algorithm);
+    for spec in crate::algo::catalog::all_options() {
+        if let Some(value) = super::field(&object, spec.name) {
+            let value = super::option_value(spec, &value)?;
+            options.set(spec.name, value).map_err(error)?;
         }
     }
-    match (&o.haproxy_hash, o.haproxy_avalanche) {
-        (Some(f), avalanche) => {
-            let function = crate::algo::HaproxyFunction::from_name(f)?;
-            options.haproxy_hash = Some(crate::algo::HaproxyHash { function, avalanche: avalanche.unwrap_or(false) });
+    let nodes = match super::field(&object, "nodes") {
+        Some(nodes) => {
+            let nodes: Vec<NodeArg> = serde_wasm_bindgen::from_value(nodes).map_err(|_| {
+                error(Error::InvalidOption(
+                    "nodes is an array; each node is a name or {name, weight, zone}, with a string name, a number \
+                     weight and a string zone"
+                        .into(),
+                ))
+            })?;
+            nodes.into_iter().map(NodeSpec::from).collect()
         }
-        (None, Some(_)) => return Err(Error::InvalidOption("haproxyAvalanche goes with haproxyHash".into())),
-        (None, None) => {}
-    }
-    if o.key_prefix.is_some() || o.key_count.is_some() {
-        let count = usize::try_from(whole(o.key_count, "keyCount")?.unwrap_or(10_000)).unwrap_or(usize::MAX);
-        let prefix = o.key_prefix.as_deref().unwrap_or("key:");
-        if count > crate::session::MAX_KEYS {
-            return Err(Error::TooLarge { what: "keyCount".into(), max: crate::session::MAX_KEYS as u64, got: count as u64 });
-        }
-        crate::limits::check_generated(prefix, count)?;
-        options.keys = KeySample::generated(prefix, count);
-    }
-    Ok(options)
+        None => Vec::new(),
+    };
+    Ok(RingArgs { options, nodes })
 }
 
 /// A consistent-hash ring, or any other placement algorithm (`algorithm` option).
@@ -120,51 +73,45 @@ impl Ring {
     /// `new Ring({algorithm: "ring", hash: "xxh3", bits: 32, vnodes: 160, nodes: ["a", {name: "b", weight: 2}]})`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Ring, JsValue> {
-        let o: RingOptions = super::options(&options, &RING_OPTIONS)?;
-        let parsed = parse_options(&o).map_err(error)?;
-        if o.nodes.len() > crate::limits::MAX_NODES {
-            let (max, got) = (crate::limits::MAX_NODES as u64, o.nodes.len() as u64);
-            return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
-        }
-        let inner = Cluster::new(parsed, o.nodes.into_iter().map(NodeSpec::from)).map_err(error)?;
-        Ok(Ring { inner })
+        let args = ring_args(&options)?;
+        Ok(Ring { inner: Cluster::new(args.options, args.nodes).map_err(error)? })
     }
 
-    /// The placement an nginx `upstream { ... }` block describes (`hash $key [consistent];`,
-    /// `server` lines with `weight=` and `down`); `locate` answers the server address as written.
+    /// The placement a configuration text describes: `Ring.fromConfig(kind, text, {algorithm})`
+    /// with `kind` one of `configKinds()` (`redis`, `memcached`, `nginx`, `haproxy`); `locate`
+    /// answers the server as the text names it. Errors name the line.
+    #[wasm_bindgen(js_name = fromConfig)]
+    pub fn from_config(kind: JsValue, text: JsValue, options: JsValue) -> Result<Ring, JsValue> {
+        let (kind, text, options) = super::import_args(&kind, &text, &options)?;
+        Ok(Ring { inner: crate::import::from_config(&kind, &text, &options).map_err(error)? })
+    }
+
+    /// `Ring.fromConfig("nginx", text)`: an `upstream { ... }` block.
     #[wasm_bindgen(js_name = fromNginxUpstream)]
     pub fn from_nginx_upstream(text: JsValue) -> Result<Ring, JsValue> {
-        let text = string(&text, "the config text")?;
-        Ok(Ring { inner: crate::algo::from_nginx_upstream(&text).map_err(error)? })
+        Ring::from_config("nginx".into(), text, JsValue::UNDEFINED)
     }
 
-    /// The placement a HAProxy `backend` section describes (`balance`, `hash-type`, `server`
-    /// lines with `weight`, `id`, `disabled`); `locate` answers the server name.
+    /// `Ring.fromConfig("haproxy", text)`: a `backend` section.
     #[wasm_bindgen(js_name = fromHaproxyBackend)]
     pub fn from_haproxy_backend(text: JsValue) -> Result<Ring, JsValue> {
-        let text = string(&text, "the config text")?;
-        Ok(Ring { inner: crate::algo::from_haproxy_backend(&text).map_err(error)? })
+        Ring::from_config("haproxy".into(), text, JsValue::UNDEFINED)
     }
 
-    /// The Redis Cluster `redis-cli cluster nodes` describes: masters named `ip:port` with
-    /// exactly their slot ranges (a failed master marked down); errors name the line.
+    /// `Ring.fromConfig("redis", text)`: `redis-cli cluster nodes`.
     #[wasm_bindgen(js_name = fromRedisClusterNodes)]
     pub fn from_redis_cluster_nodes(text: JsValue) -> Result<Ring, JsValue> {
-        let text = string(&text, "the cluster nodes text")?;
-        Ok(Ring { inner: crate::algo::import::from_redis_cluster_nodes(&text).map_err(error)? })
+        Ring::from_config("redis".into(), text, JsValue::UNDEFINED)
     }
 
-    /// A memcached server list (`host:port [weight]` lines) under `algorithm` (`libketama`,
-    /// `libmemcached-weighted`, the default, or `libmemcached-ketama`).
+    /// `Ring.fromConfig("memcached", text, {algorithm})`: a memcached server list.
     #[wasm_bindgen(js_name = fromMemcachedServers)]
     pub fn from_memcached_servers(text: JsValue, algorithm: JsValue) -> Result<Ring, JsValue> {
-        let text = string(&text, "the server list")?;
-        let algorithm = if algorithm.is_undefined() {
-            Algorithm::LibmemcachedWeighted
-        } else {
-            Algorithm::from_name(&string(&algorithm, "the algorithm")?).map_err(error)?
-        };
-        Ok(Ring { inner: crate::algo::import::from_memcached_servers(&text, algorithm).map_err(error)? })
+        let options = js_sys::Object::new();
+        if !algorithm.is_undefined() {
+            js_sys::Reflect::set(&options, &"algorithm".into(), &algorithm)?;
+        }
+        Ring::from_config("memcached".into(), text, options.into())
     }
 
     /// What this algorithm's real clients do with a down node: `{kind, text}`.
@@ -328,10 +275,9 @@ impl Ring {
     #[wasm_bindgen(js_name = keyPosition)]
     pub fn key_position(&self, key: JsValue) -> Result<String, JsValue> {
         let key = string(&key, "the key")?;
-        let ring = self
-            .inner
-            .as_ring()
-            .ok_or_else(|| error(Error::Unsupported("keyPosition: only ringlab's ring has one position per key".into())))?;
+        let ring = self.inner.as_ring().ok_or_else(|| {
+            error(Error::Unsupported("keyPosition: only ringlab's ring has one position per key".into()))
+        })?;
         let width = ring.config().bits.bits() as usize / 4;
         Ok(format!("0x{:0width$x}", ring.key_position(key)))
     }
@@ -360,10 +306,17 @@ impl Ring {
             .map_err(|_| bad_argument("the vnode counts must be an array of numbers".into()))?;
         let counts: Vec<u32> = counts
             .into_iter()
-            .map(|c| if c.fract() == 0.0 && (1.0..=f64::from(crate::MAX_VNODES)).contains(&c) { Ok(c as u32) } else { Err(Error::InvalidVnodes(c.max(0.0) as u64)) })
+            .map(|c| {
+                if c.fract() == 0.0 && (1.0..=f64::from(crate::MAX_VNODES)).contains(&c) {
+                    Ok(c as u32)
+                } else {
+                    Err(Error::InvalidVnodes(c.max(0.0) as u64))
+                }
+            })
             .collect::<Result<_, _>>()
             .map_err(error)?;
-        let ring = self.inner.as_ring().ok_or_else(|| error(Error::Unsupported("vnodeSweep: ringlab's ring only".into())))?;
+        let ring =
+            self.inner.as_ring().ok_or_else(|| error(Error::Unsupported("vnodeSweep: ringlab's ring only".into())))?;
         let nodes: Vec<NodeSpec> = ring.nodes().iter().map(crate::Node::spec).collect();
         to_js(&analysis::vnode_sweep(ring.config(), &nodes, &counts).map_err(error)?)
     }
@@ -372,7 +325,8 @@ impl Ring {
     /// same way): `{arcs: [{start, end, from, to}], moved, movedFraction, idealFraction,
     /// moduloFraction}`; positions are decimal strings (they can pass 2^53).
     pub fn diff(before: &Ring, after: &Ring) -> Result<JsValue, JsValue> {
-        let not_exact = || error(Error::Unsupported(format!("{} has no exact arcs: use diffSample", before.algorithm())));
+        let not_exact =
+            || error(Error::Unsupported(format!("{} has no exact arcs: use diffSample", before.algorithm())));
         let (a, b) = (before.inner.arcs().ok_or_else(not_exact)?, after.inner.arcs().ok_or_else(not_exact)?);
         let m = migration::between(a, b).map_err(error)?;
         if m.arcs.len() > limits::MAX_MIGRATION_ARCS {
@@ -412,7 +366,13 @@ impl Ring {
     /// Moved keys on `"{prefix}0" .. "{prefix}{count-1}"`:
     /// `{keys, movedKeys, movedFraction, movedTrafficFraction, zipfS}`.
     #[wasm_bindgen(js_name = diffSample)]
-    pub fn diff_sample(before: &Ring, after: &Ring, prefix: JsValue, count: JsValue, zipf_s: JsValue) -> Result<JsValue, JsValue> {
+    pub fn diff_sample(
+        before: &Ring,
+        after: &Ring,
+        prefix: JsValue,
+        count: JsValue,
+        zipf_s: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let prefix = string(&prefix, "the key prefix")?;
         let count = super::count(&count, "the key count", limits::MAX_SAMPLE_KEYS)?;
         limits::check_generated(&prefix, count).map_err(error)?;

@@ -25,6 +25,42 @@ pub(super) struct SettingsArg {
 
 pub(super) const SETTINGS: [&str; 7] = ["algorithm", "hash", "bits", "vnodes", "keys", "replicas", "zipf"];
 
+/// The names `configure` (and `new Session`, with `nodes`) takes: the settings, and every
+/// algorithm's own options a session offers.
+pub(super) fn settings_fields() -> Vec<&'static str> {
+    let mut known = SETTINGS.to_vec();
+    for algorithm in Algorithm::ALL {
+        for spec in engine::own_options(algorithm) {
+            if !known.contains(&spec.name) {
+                known.push(spec.name);
+            }
+        }
+    }
+    known
+}
+
+/// `current` with the settings of a `configure` argument: the fields of `arg`, then the
+/// algorithm's own options in `object` (each refused unless the algorithm offers it).
+pub(super) fn configured(current: &Settings, object: &js_sys::Object) -> Result<Settings, JsValue> {
+    let arg: SettingsArg = serde_wasm_bindgen::from_value(object.clone().into())
+        .map_err(|e| super::error(Error::InvalidOption(e.to_string())))?;
+    let mut next = merged(current, arg).map_err(super::error)?;
+    for name in settings_fields().into_iter().skip(SETTINGS.len()) {
+        let Some(value) = super::field(object, name) else { continue };
+        let Some(spec) = engine::own_options(next.algorithm).find(|s| s.name == name) else {
+            let owners: Vec<&str> = Algorithm::ALL
+                .iter()
+                .filter(|a| engine::own_options(**a).any(|s| s.name == name))
+                .map(|a| a.name())
+                .collect();
+            let message = format!("{name} is an option of {}, not of {}", owners.join(" and "), next.algorithm.name());
+            return Err(super::error(Error::InvalidOption(message)));
+        };
+        next.options.insert(spec.name, super::option_value(spec, &value)?);
+    }
+    Ok(next)
+}
+
 #[derive(Serialize)]
 struct SettingsView {
     algorithm: &'static str,
@@ -82,22 +118,27 @@ impl Session {
         if options.is_undefined() || options.is_null() {
             return Ok(Session { inner: engine::Session::playground() });
         }
-        #[derive(Deserialize, Default)]
-        struct Arg {
-            #[serde(default)]
-            nodes: Vec<NodeArg>,
-            #[serde(flatten)]
-            settings: SettingsArg,
-        }
-        let mut known = SETTINGS.to_vec();
+        let mut known = settings_fields();
         known.push("nodes");
-        let arg: Arg = super::options(&options, &known)?;
-        if arg.nodes.len() > engine::MAX_NODES {
-            let (max, got) = (engine::MAX_NODES as u64, arg.nodes.len() as u64);
+        let Some(object) = super::fields(&options, &known)? else {
+            return Ok(Session { inner: engine::Session::playground() });
+        };
+        let nodes: Vec<NodeArg> = match super::field(&object, "nodes") {
+            Some(nodes) => serde_wasm_bindgen::from_value(nodes).map_err(|_| {
+                error(Error::InvalidOption(
+                    "nodes is an array; each node is a name or {name, weight, zone}, with a string name, a number \
+                     weight and a string zone"
+                        .into(),
+                ))
+            })?,
+            None => Vec::new(),
+        };
+        if nodes.len() > engine::MAX_SESSION_NODES {
+            let (max, got) = (engine::MAX_SESSION_NODES as u64, nodes.len() as u64);
             return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
         }
-        let settings = merged(&Settings::default(), arg.settings).map_err(error)?;
-        let nodes = arg.nodes.into_iter().map(NodeSpec::from);
+        let settings = configured(&Settings::default(), &object)?;
+        let nodes = nodes.into_iter().map(NodeSpec::from);
         Ok(Session { inner: engine::Session::new(settings, nodes).map_err(error)? })
     }
 
@@ -178,7 +219,6 @@ impl Session {
         let taken = |name: &str| self.inner.nodes().iter().any(|n| n.name == name);
         (1..).map(|i| format!("node-{i}")).find(|n| !taken(n)).unwrap_or_default()
     }
-
 }
 
 /// `prepareChart` / `chartData` options.
@@ -191,7 +231,6 @@ pub(super) struct ChartArg {
 
 #[wasm_bindgen]
 impl Session {
-
     /// Chart `kind`'s data (`spread`, `shares`, `moves`, `algorithms`) as `{kind, data}`, for
     /// the charts module's `drawChart`: `band` adds the spread chart's five-hash band,
     /// `lookupNs[i]` is the measured lookup time of `algorithms()[i]` for the algorithms chart.

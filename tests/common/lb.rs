@@ -4,7 +4,9 @@
 //! at run time.
 #![allow(dead_code)]
 
-use ringlab::algo::{from_haproxy_backend, from_nginx_upstream, Cluster};
+use ringlab::algo::Cluster;
+use ringlab::import::haproxy::from_haproxy_backend;
+use ringlab::import::nginx::from_nginx_upstream;
 use ringlab::Error;
 use serde::Deserialize;
 

@@ -89,7 +89,8 @@ pub fn libmemcached() -> usize {
         let expected: Vec<u64> = list(&points["points_per_server"]).iter().map(u).collect();
         assert_eq!(counts, expected, "{algorithm:?} points per server for {servers:?}");
         let arcs = cluster.arcs().unwrap();
-        let ours: Vec<(u64, u64)> = (0..arcs.point_count()).map(|i| (arcs.point(i).0, arcs.point(i).1 as u64)).collect();
+        let ours: Vec<(u64, u64)> =
+            (0..arcs.point_count()).map(|i| (arcs.point(i).0, arcs.point(i).1 as u64)).collect();
         let theirs: Vec<(u64, u64)> = list(&points["points"]).iter().map(|p| (u(&p[0]), u(&p[1]))).collect();
         assert_eq!(ours, theirs, "{algorithm:?} continuum for {servers:?}");
         checked += theirs.len();
@@ -109,8 +110,10 @@ pub fn libketama() -> usize {
     let mut checked = 0;
     let shm = &f["shm"];
     for case in list(&shm["cases"]) {
-        let servers: Vec<NodeSpec> =
-            list(&case["servers"]).iter().map(|sv| NodeSpec::new(s(&sv["name"])).weight(sv["weight"].as_f64().unwrap())).collect();
+        let servers: Vec<NodeSpec> = list(&case["servers"])
+            .iter()
+            .map(|sv| NodeSpec::new(s(&sv["name"])).weight(sv["weight"].as_f64().unwrap()))
+            .collect();
         let built = Cluster::new(Options::new(Algorithm::Libketama), servers);
         let fits = u(&shm["header_bytes"]) + u(&shm["entry_bytes"]) * u(&case["points"]) <= u(&shm["segment_bytes"]);
         assert_eq!(case["fits"].as_bool().unwrap(), fits);
@@ -134,8 +137,10 @@ pub fn libketama() -> usize {
         }
     }
     for case in list(&f["cases"]) {
-        let servers: Vec<NodeSpec> =
-            list(&case["servers"]).iter().map(|sv| NodeSpec::new(s(&sv["name"])).weight(sv["weight"].as_f64().unwrap())).collect();
+        let servers: Vec<NodeSpec> = list(&case["servers"])
+            .iter()
+            .map(|sv| NodeSpec::new(s(&sv["name"])).weight(sv["weight"].as_f64().unwrap()))
+            .collect();
         let cluster = Cluster::new(Options::new(Algorithm::Libketama), servers).unwrap();
         let counts: Vec<u64> = cluster.nodes().iter().map(|n| u64::from(n.points)).collect();
         let expected: Vec<u64> = list(&case["points_per_server"]).iter().map(u).collect();
@@ -155,8 +160,10 @@ pub fn libketama_published(max_digest_keys: u64) -> usize {
     let f = parse(KETAMA_PUBLISHED);
     let mut checked = 0;
     for vector in list(&f["vectors"]) {
-        let servers: Vec<NodeSpec> =
-            list(&vector["servers"]).iter().map(|sv| NodeSpec::new(s(&sv["name"])).weight(sv["weight"].as_f64().unwrap())).collect();
+        let servers: Vec<NodeSpec> = list(&vector["servers"])
+            .iter()
+            .map(|sv| NodeSpec::new(s(&sv["name"])).weight(sv["weight"].as_f64().unwrap()))
+            .collect();
         let cluster = Cluster::new(Options::new(Algorithm::Libketama), servers).unwrap();
         if let Some(total) = vector.get("points_total") {
             assert_eq!(cluster.arcs().unwrap().point_count() as u64, u(total));
@@ -258,12 +265,20 @@ pub fn redis_topologies() -> usize {
         let step = &topology["after_add"];
         assert_eq!(ranges_of(&added), fixture_ranges(&step["ranges"]), "add to {n} masters");
         let m = migration::between(&created, &added).unwrap();
-        assert_eq!(exact_moves(&m.arcs), fixture_moves(&step["moved"], &names), "slots moved by the add to {n} masters");
+        assert_eq!(
+            exact_moves(&m.arcs),
+            fixture_moves(&step["moved"], &names),
+            "slots moved by the add to {n} masters"
+        );
         // The same, with redis-cli's own master order for that rebalance.
         let order: Vec<usize> = list(&step["cli_node_order"]).iter().map(|i| u(i) as usize).collect();
         let mut in_cli_order = created.clone();
         in_cli_order.add_in_cli_order(NodeSpec::new("127.0.0.1:new"), &order).unwrap();
-        assert_eq!(ranges_of(&in_cli_order), fixture_ranges(&step["ranges"]), "add to {n} masters in redis-cli order {order:?}");
+        assert_eq!(
+            ranges_of(&in_cli_order),
+            fixture_ranges(&step["ranges"]),
+            "add to {n} masters in redis-cli order {order:?}"
+        );
         checked += 3;
 
         if let Some(step) = topology.get("after_remove") {
@@ -276,7 +291,11 @@ pub fn redis_topologies() -> usize {
             expected.remove(gone);
             assert_eq!(ranges_of(&removed), expected, "remove master {gone} of {} in redis-cli order {order:?}", n + 1);
             let m = migration::between(&added, &removed).unwrap();
-            assert_eq!(exact_moves(&m.arcs), fixture_moves(&step["moved"], &names), "slots moved by removing master {gone}");
+            assert_eq!(
+                exact_moves(&m.arcs),
+                fixture_moves(&step["moved"], &names),
+                "slots moved by removing master {gone}"
+            );
             checked += 2;
         }
     }

@@ -3,11 +3,11 @@
 // say what each call returns; a wrong one fails the compile.
 import init, {
   Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, theoreticalRsd,
-  palette, elementThemeCss, configKinds,
+  palette, elementThemeCss, configKinds, catalog,
 } from "ringlab";
 import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
-  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule,
+  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule, AlgorithmInfo,
 } from "ringlab";
 import "ringlab/hash-ring";
 import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
@@ -66,6 +66,11 @@ const token: bigint = cassandraToken("user:42");
 const bucket: number = jumpHash(42n, 10);
 const compared: Comparison[] = compareAlgorithms({ nodes: ["a", "b", "c"] }, "key:", 2000);
 
+const viaDoor: Ring = Ring.fromConfig("nginx", "upstream u {\n  hash $request_uri consistent;\n  server 10.0.0.1:80;\n}");
+const fromList: Ring = Ring.fromConfig("memcached", "10.0.0.1:11211\n", { algorithm: "libketama" });
+// @ts-expect-error: not a config kind
+Ring.fromConfig("yaml", "");
+void [viaDoor, fromList];
 const lb: Ring = Ring.fromNginxUpstream("upstream u {\n  hash $request_uri consistent;\n  server 10.0.0.1:80;\n}");
 const lbOwner: string = lb.locate("/index.html");
 lb.setDown("10.0.0.1:80", true);
@@ -101,6 +106,9 @@ for (const row of compared) {
 }
 const rsd: number = theoreticalRsd(10, 100);
 const names: AlgorithmName[] = algorithms();
+const entries: AlgorithmInfo[] = catalog();
+const tableSize: number | string | boolean | null | undefined = entries.find((e) => e.name === "maglev")?.options[1]?.default;
+void tableSize;
 const hashNames: HashName[] = hashes();
 const colours: string[] = palette();
 const css: string = elementThemeCss();

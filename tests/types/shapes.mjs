@@ -121,6 +121,8 @@ try {
 for (const row of api.compareAlgorithms({ nodes: ["a", { name: "b", weight: 2 }, "c"] }, "key:", 500)) {
   shape("error" in row ? "AlgorithmFailure" : "AlgorithmReport", row, `compareAlgorithms(): ${row.algorithm}`);
 }
+for (const info of api.catalog()) shape("AlgorithmInfo", info, `catalog(): ${info.name}`);
+if (api.catalog().map((a) => a.name).join() !== api.algorithms().join()) problems.push("catalog() and algorithms() list different algorithms");
 fits(api.algorithms(), "AlgorithmName[]", "algorithms()") || problems.push(`algorithms() has a name outside AlgorithmName`);
 fits(api.hashes(), "HashName[]", "hashes()") || problems.push(`hashes() has a name outside HashName`);
 try {

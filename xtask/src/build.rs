@@ -44,7 +44,16 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
         step::run(
             &format!("cargo build (wasm32, release): {}", module.out_name),
             step::cargo()
-                .args(["build", "--lib", "--package", &b.package, "--target", "wasm32-unknown-unknown", "--profile", &b.profile])
+                .args([
+                    "build",
+                    "--lib",
+                    "--package",
+                    &b.package,
+                    "--target",
+                    "wasm32-unknown-unknown",
+                    "--profile",
+                    &b.profile,
+                ])
                 .args(b.module_args(module)),
         )?;
         let compiled = compiled_wasm(settings, &module.out_name);
@@ -53,7 +62,15 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
         step::run(
             &format!("wasm-bindgen: {}", module.out_name),
             Command::new("wasm-bindgen")
-                .args(["--target", &b.target, "--out-dir", &b.out_dir, "--out-name", &module.out_name, "--no-typescript"])
+                .args([
+                    "--target",
+                    &b.target,
+                    "--out-dir",
+                    &b.out_dir,
+                    "--out-name",
+                    &module.out_name,
+                    "--no-typescript",
+                ])
                 .arg(&compiled),
         )?;
         let wasm = PathBuf::from(&b.out_dir).join(format!("{}_bg.wasm", module.out_name));
@@ -67,11 +84,7 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
                 .arg(&wasm),
         )?;
         let bytes = std::fs::read(&wasm).map_err(|e| Failure::new("measure wasm", e.to_string()))?;
-        modules.push(BuiltModule {
-            raw_bytes: bytes.len() as u64,
-            gzip_bytes: gzip_len(&bytes),
-            wasm,
-        });
+        modules.push(BuiltModule { raw_bytes: bytes.len() as u64, gzip_bytes: gzip_len(&bytes), wasm });
     }
     // The page's colours come from the engine's theme: one source for the page, the embed
     // and the charts.

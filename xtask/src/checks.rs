@@ -126,8 +126,19 @@ fn exported_names(js: &str) -> BTreeSet<String> {
 /// `url(/…)`) would miss the site under GitHub Pages' `/<repository>/` prefix.
 fn relative_urls(_: &Settings) -> Result<String, String> {
     const MARKERS: [&str; 13] = [
-        "src=\"/", "src='/", "href=\"/", "href='/", "from \"/", "from '/", "import(\"/", "import('/", "url(/",
-        "url(\"/", "url('/", "fetch(\"/", "new URL(\"/",
+        "src=\"/",
+        "src='/",
+        "href=\"/",
+        "href='/",
+        "from \"/",
+        "from '/",
+        "import(\"/",
+        "import('/",
+        "url(/",
+        "url(\"/",
+        "url('/",
+        "fetch(\"/",
+        "new URL(\"/",
     ];
     let mut files = 0;
     let mut found = Vec::new();
@@ -169,8 +180,9 @@ fn npm_pack(settings: &Settings) -> Result<String, String> {
         return Err(format!("npm pack lists extra {extra:?}, misses {missing:?}"));
     }
     // Every path package.json points at is in the package, and the version is the crate's.
-    let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("package.json")).map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())?;
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("package.json")).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
     let mut pointed = vec![manifest["main"].clone(), manifest["types"].clone()];
     for target in manifest["exports"].as_object().into_iter().flat_map(|m| m.values()) {
         match target.as_object() {
@@ -292,8 +304,10 @@ fn crate_files(_: &Settings) -> Result<String, String> {
     // The list is stdout; cargo's warnings go to stderr.
     let list = String::from_utf8_lossy(&out.stdout);
     let files: Vec<&str> = list.lines().filter(|l| !l.is_empty()).collect();
-    let stray: Vec<&&str> =
-        files.iter().filter(|f| ["tests/", "www/", "xtask/", "benches/", ".github/"].iter().any(|d| f.starts_with(d))).collect();
+    let stray: Vec<&&str> = files
+        .iter()
+        .filter(|f| ["tests/", "www/", "xtask/", "benches/", ".github/"].iter().any(|d| f.starts_with(d)))
+        .collect();
     if !stray.is_empty() {
         return Err(format!("the crate would ship {stray:?}"));
     }
@@ -319,13 +333,26 @@ fn crate_field(key: &str) -> Result<String, String> {
 }
 
 fn cargo_toml() -> Result<toml::Value, String> {
-    std::fs::read_to_string("Cargo.toml").map_err(|e| e.to_string())?.parse().map_err(|e: toml::de::Error| e.to_string())
+    std::fs::read_to_string("Cargo.toml")
+        .map_err(|e| e.to_string())?
+        .parse()
+        .map_err(|e: toml::de::Error| e.to_string())
 }
 
 fn crate_manifest(_: &Settings) -> Result<String, String> {
     let manifest = cargo_toml()?;
     let package = &manifest["package"];
-    for key in ["description", "license", "repository", "documentation", "readme", "keywords", "categories", "exclude", "rust-version"] {
+    for key in [
+        "description",
+        "license",
+        "repository",
+        "documentation",
+        "readme",
+        "keywords",
+        "categories",
+        "exclude",
+        "rust-version",
+    ] {
         if package.get(key).is_none() {
             return Err(format!("Cargo.toml's [package] has no {key}"));
         }
@@ -377,7 +404,10 @@ fn rust_version(_: &Settings) -> Result<String, String> {
         if let Some(v) = p["rust_version"].as_str() {
             let parsed = version(v);
             if parsed > newest.0 {
-                newest = (parsed, format!("{} {} needs {v}", p["name"].as_str().unwrap_or(""), p["version"].as_str().unwrap_or("")));
+                newest = (
+                    parsed,
+                    format!("{} {} needs {v}", p["name"].as_str().unwrap_or(""), p["version"].as_str().unwrap_or("")),
+                );
             }
         }
     }

@@ -73,7 +73,8 @@ pub fn write(settings: &Settings) -> Result<PathBuf, Failure> {
             // The build's output: the modules' `.js` and `_bg.wasm`, named as in wasm-pack.toml.
             (_, None) => built.join(to.trim_start_matches("pkg/")),
         };
-        std::fs::copy(&from, dir.join(to)).map_err(|e| fail(format!("copy {}: {e} (run cargo xtask build first)", from.display())))?;
+        std::fs::copy(&from, dir.join(to))
+            .map_err(|e| fail(format!("copy {}: {e} (run cargo xtask build first)", from.display())))?;
     }
     check_imports(&dir)?;
     absolute_readme_links(&dir.join("README.md"))?;
@@ -92,7 +93,9 @@ pub fn intended_files() -> Vec<&'static str> {
 fn package_json() -> Result<serde_json::Value, Failure> {
     let text = std::fs::read_to_string("Cargo.toml").map_err(|e| Failure::new(STEP, e.to_string()))?;
     let cargo: toml::Value = text.parse().map_err(|e: toml::de::Error| Failure::new(STEP, e.to_string()))?;
-    let field = |key: &str| cargo.get("package").and_then(|p| p.get(key)).cloned().unwrap_or(toml::Value::String(String::new()));
+    let field = |key: &str| {
+        cargo.get("package").and_then(|p| p.get(key)).cloned().unwrap_or(toml::Value::String(String::new()))
+    };
     let text = |key: &str| field(key).as_str().unwrap_or_default().to_string();
     let keywords: Vec<String> =
         field("keywords").as_array().into_iter().flatten().filter_map(|k| k.as_str().map(String::from)).collect();

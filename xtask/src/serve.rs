@@ -238,7 +238,9 @@ fn respond(mut stream: TcpStream, options: &Options) -> std::io::Result<()> {
     let prefix = options.prefix.as_str();
     // The prefix without its slash redirects to it, as Pages does.
     if prefix.len() > 1 && path == prefix.trim_end_matches('/') {
-        let header = format!("HTTP/1.1 301 Moved Permanently\r\nLocation: {prefix}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        let header = format!(
+            "HTTP/1.1 301 Moved Permanently\r\nLocation: {prefix}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        );
         return write_by(&mut stream, header.as_bytes(), deadline);
     }
     let found = path

@@ -1,5 +1,8 @@
 //! `cargo xtask test`: every test, stage by stage, with a count per stage.
 //!
+//! 0. lint: `cargo fmt --check` (`rustfmt.toml`) and `cargo clippy -D warnings` on every
+//!    target: natively (all targets, the charts too), the wasm binding, and the element's
+//!    first build without the `catalog` feature;
 //! 1. native: `cargo test` of ringlab (unit, property, doc and vector tests) and of xtask (the
 //!    dev server's bounds), then `tests/first_build.rs` in the build without the `catalog`
 //!    feature (the element's first wasm module);
@@ -35,7 +38,7 @@ pub fn run() -> Result<(), Failure> {
     tools::for_test()?;
     let settings = settings::load()?;
     let features = settings.build.feature_args();
-    let mut tallies = vec![native(&features)?];
+    let mut tallies = vec![lint()?, native(&features)?];
     for browser in &settings.test.browsers {
         tallies.push(wasm(browser, &features)?);
     }
@@ -67,12 +70,61 @@ pub fn checks_only() -> Result<(), Failure> {
     Ok(())
 }
 
+/// Formatting and lints, each command one check: a failing one names itself.
+fn lint() -> Result<Tally, Failure> {
+    let name = "lint (rustfmt, clippy)";
+    announce(name);
+    let start = Instant::now();
+    let deny = ["--", "-D", "warnings"];
+    let wasm = ["--target", "wasm32-unknown-unknown"];
+    let commands: Vec<(&str, Vec<&str>)> = vec![
+        ("cargo fmt --check", vec!["fmt", "--all", "--", "--check"]),
+        ("clippy, native", [&["clippy", "--workspace", "--all-targets", "--features", "charts"][..], &deny].concat()),
+        (
+            // The wasm stage's targets: the library and the wasm-bindgen tests (the unit tests
+            // use proptest, which is native only).
+            "clippy, wasm",
+            [
+                &["clippy", "--package", "ringlab", "--lib", "--features", "charts"][..],
+                &["--test", "web", "--test", "web_real", "--test", "web_lb"],
+                &wasm,
+                &deny,
+            ]
+            .concat(),
+        ),
+        (
+            "clippy, the element's first build",
+            [
+                &["clippy", "--package", "ringlab", "--lib", "--no-default-features", "--features", "element"][..],
+                &wasm,
+                &deny,
+            ]
+            .concat(),
+        ),
+    ];
+    let mut passed = 0;
+    for (what, args) in commands {
+        let status = step::cargo()
+            .args(&args)
+            .status()
+            .map_err(|e| Failure::new(name, format!("could not start cargo {}: {e}", args.join(" "))))?;
+        if !status.success() {
+            return Err(Failure::new(name, format!("{what} failed: cargo {}", args.join(" "))));
+        }
+        println!("    {what}: ok");
+        passed += 1;
+    }
+    Ok(Tally { stage: name.to_string(), passed, failed: 0, seconds: step::secs(start) })
+}
+
 fn native(features: &[String]) -> Result<Tally, Failure> {
     let name = "native tests (cargo test)";
     announce(name);
     let start = Instant::now();
-    let (mut lines, ok) =
-        step::run_capturing(name, step::cargo().args(["test", "--package", "ringlab", "--package", "xtask"]).args(features))?;
+    let (mut lines, ok) = step::run_capturing(
+        name,
+        step::cargo().args(["test", "--package", "ringlab", "--package", "xtask"]).args(features),
+    )?;
     // The build without the `catalog` feature, as the element's first wasm module is built.
     let first = ["test", "--package", "ringlab", "--no-default-features", "--test", "first_build"];
     let (more, first_ok) = step::run_capturing(name, step::cargo().args(first))?;
@@ -85,8 +137,20 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
     announce(&name);
     let start = Instant::now();
     let mut cmd = step::cargo();
-    cmd.args(["test", "--package", "ringlab", "--target", "wasm32-unknown-unknown", "--test", "web", "--test", "web_real", "--test", "web_lb"])
-        .args(features);
+    cmd.args([
+        "test",
+        "--package",
+        "ringlab",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--test",
+        "web",
+        "--test",
+        "web_real",
+        "--test",
+        "web_lb",
+    ])
+    .args(features);
     // The runner picks the first driver variable it finds: set exactly one.
     for var in ["CHROMEDRIVER", "GECKODRIVER", "SAFARIDRIVER", "MSEDGEDRIVER"] {
         cmd.env_remove(var);
@@ -144,7 +208,9 @@ fn page(settings: &Settings) -> Result<Tally, Failure> {
 pub fn fuzz(args: &[String]) -> Result<(), Failure> {
     let runs: u64 = match args.first() {
         None => 20_000,
-        Some(n) => n.parse().map_err(|_| Failure::new("arguments", format!("fuzz takes a number of runs, got {n:?}")))?,
+        Some(n) => {
+            n.parse().map_err(|_| Failure::new("arguments", format!("fuzz takes a number of runs, got {n:?}")))?
+        }
     };
     tools::announce_checks();
     tools::for_test()?;
@@ -164,7 +230,11 @@ pub fn fuzz(args: &[String]) -> Result<(), Failure> {
         println!("    {}", summary.trim_start_matches(['#', ' ', '\\']));
     }
     println!("    {:.1}s", step::secs(start));
-    if ok { Ok(()) } else { Err(Failure::new(&name, "a sequence failed (see the counterexample above)")) }
+    if ok {
+        Ok(())
+    } else {
+        Err(Failure::new(&name, "a sequence failed (see the counterexample above)"))
+    }
 }
 
 /// The path GitHub Pages serves a project site under (`https://OWNER.github.io/ringlab/`).
@@ -224,7 +294,5 @@ fn node_counts(lines: &[String]) -> (u64, u64) {
 }
 
 fn number_before(line: &str, word: &str) -> u64 {
-    line.find(word)
-        .and_then(|end| line[..end].rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
-        .unwrap_or(0)
+    line.find(word).and_then(|end| line[..end].rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok()).unwrap_or(0)
 }

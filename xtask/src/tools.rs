@@ -12,8 +12,11 @@ use std::process::Command;
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// geckodriver from crates.io, pinned so every machine drives Firefox the same way.
 const GECKODRIVER_VERSION: &str = "0.37.1";
-const DEBIAN_BROWSERS: [(&str, &str); 3] =
-    [("chromium", "/usr/bin/chromium"), ("chromium-driver", "/usr/bin/chromedriver"), ("firefox-esr", "/usr/bin/firefox-esr")];
+const DEBIAN_BROWSERS: [(&str, &str); 3] = [
+    ("chromium", "/usr/bin/chromium"),
+    ("chromium-driver", "/usr/bin/chromedriver"),
+    ("firefox-esr", "/usr/bin/firefox-esr"),
+];
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
@@ -28,6 +31,7 @@ pub fn for_build() -> Result<(), Failure> {
 /// Everything `cargo xtask test` needs on top of the build's tools.
 pub fn for_test() -> Result<(), Failure> {
     for_build()?;
+    lint_components()?;
     debian_browsers()?;
     geckodriver()?;
     npm_packages("tests/e2e")
@@ -45,6 +49,20 @@ pub fn for_bench() -> Result<(), Failure> {
 /// wasm-bindgen's externref table).
 pub fn wasm_opt() -> PathBuf {
     PathBuf::from("xtask/node_modules/.bin/wasm-opt")
+}
+
+/// rustfmt and clippy, for the lint stage: rustup components of the one toolchain.
+fn lint_components() -> Result<(), Failure> {
+    for (component, probe) in [("rustfmt", "fmt"), ("clippy", "clippy")] {
+        let name = format!("rustup component {component}");
+        let present = step::cargo().args([probe, "--version"]).output().is_ok_and(|o| o.status.success());
+        if present {
+            println!("    {name}: present");
+        } else {
+            step::run(&name, Command::new("rustup").args(["component", "add", component]))?;
+        }
+    }
+    Ok(())
 }
 
 fn wasm_target() -> Result<(), Failure> {

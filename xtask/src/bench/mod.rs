@@ -32,7 +32,18 @@ pub fn run() -> Result<(), Failure> {
     let target = target_dir();
     let mut per_call: Vec<HashMap<&'static str, f64>> = Vec::new();
     let others = "criterion: build, shares, sweep, hashring replicas";
-    step::run(others, step::cargo().args(["bench", "-p", "ringlab", "--bench", "ring", "--", "^(500 nodes|vnode sweep|hashring 0.3)"]))?;
+    step::run(
+        others,
+        step::cargo().args([
+            "bench",
+            "-p",
+            "ringlab",
+            "--bench",
+            "ring",
+            "--",
+            "^(500 nodes|vnode sweep|hashring 0.3)",
+        ]),
+    )?;
     for run in 0..PER_CALL_RUNS {
         // Short runs, repeated: the ratios compare figures taken seconds apart.
         let mut cargo = step::cargo();
@@ -44,7 +55,8 @@ pub fn run() -> Result<(), Failure> {
     }
     let big = criterion_big_ring(&target).map_err(|e| Failure::new(others, e))?;
     let name = "throughput over 100,000 keys";
-    let (lines, ok) = step::run_capturing(name, step::cargo().args(["bench", "-p", "ringlab", "--bench", "throughput"]))?;
+    let (lines, ok) =
+        step::run_capturing(name, step::cargo().args(["bench", "-p", "ringlab", "--bench", "throughput"]))?;
     if !ok {
         return Err(Failure::new(name, "the throughput benchmark failed"));
     }
@@ -56,7 +68,7 @@ pub fn run() -> Result<(), Failure> {
     add_loop_rows(&mut table, &loops);
     add_page_rows(&mut table, &loops, &page);
     for (figure, ms) in big {
-        table.rows.push(Row { figure: figure.into(), value: ms, unit: "ms", comparison: None, ratio: None, goal: Goal::None });
+        table.rows.push(Row::reported(figure, ms, "ms", None));
     }
     table.notes.push(format!(
         "Ring: 10 nodes × 160 vnodes, XXH3, 32-bit; keys `user:{{i}}`. Per call: criterion, {PER_CALL_RUNS} runs, \
@@ -71,7 +83,8 @@ pub fn run() -> Result<(), Failure> {
     step::announce("benchmark table");
     println!("{text}");
     let report = target.join("bench-report.md");
-    std::fs::write(&report, &text).map_err(|e| Failure::new("write the report", format!("{}: {e}", report.display())))?;
+    std::fs::write(&report, &text)
+        .map_err(|e| Failure::new("write the report", format!("{}: {e}", report.display())))?;
     println!("    written to {}", report.display());
     update_readme(Path::new("README.md"), &text)?;
     Ok(())
@@ -157,7 +170,11 @@ fn criterion_median(target: &Path, group: &str, id: &str) -> Result<f64, String>
 /// The big ring's criterion figures (`benches/ring.rs`), in milliseconds, with their rows' words.
 const BIG_RING: [(&str, &str, &str); 4] = [
     ("500 nodes x 1,000 vnodes (500k points)", "build", "build 500 nodes × 1,000 vnodes (500,000 points, the cap)"),
-    ("500 nodes x 1,000 vnodes (500k points)", "add one node (1,000 points) to 499 of them", "add one node (1,000 points) to 499 × 1,000"),
+    (
+        "500 nodes x 1,000 vnodes (500k points)",
+        "add one node (1,000 points) to 499 of them",
+        "add one node (1,000 points) to 499 × 1,000",
+    ),
     ("500 nodes x 1,000 vnodes (500k points)", "exact shares", "exact shares of the 500,000-point ring"),
     ("vnode sweep", "30 steps, 10 nodes, 1..1000 vnodes", "vnode sweep, 30 steps, 10 nodes, 1..1,000 vnodes"),
 ];
@@ -204,16 +221,34 @@ fn add_per_call_rows(table: &mut Table, runs: &[HashMap<&'static str, f64>]) {
             .with_ratio(ratio("hashring", "locate")),
     );
     table.rows.push(
-        Row::cost("`owner_of` (lookup alone, hash precomputed), per call", value("owner_of"), "ns", ("XXH3 of the key alone", hash), None)
-            .with_ratio(ratio("owner_of", "hash")),
+        Row::cost(
+            "`owner_of` (lookup alone, hash precomputed), per call",
+            value("owner_of"),
+            "ns",
+            ("XXH3 of the key alone", hash),
+            None,
+        )
+        .with_ratio(ratio("owner_of", "hash")),
     );
     table.rows.push(
-        Row::cost("`replicas(key, 3)`, as returned, per call", value("replicas"), "ns", ("`locate`", locate), Some(3.0))
-            .with_ratio(ratio("replicas", "locate")),
+        Row::cost(
+            "`replicas(key, 3)`, as returned, per call",
+            value("replicas"),
+            "ns",
+            ("`locate`", locate),
+            Some(3.0),
+        )
+        .with_ratio(ratio("replicas", "locate")),
     );
     table.rows.push(
-        Row::cost("`replicas_into(pos, 3)`, no allocation, per call", value("replicas_into"), "ns", ("`locate`", locate), None)
-            .with_ratio(ratio("replicas_into", "locate")),
+        Row::cost(
+            "`replicas_into(pos, 3)`, no allocation, per call",
+            value("replicas_into"),
+            "ns",
+            ("`locate`", locate),
+            None,
+        )
+        .with_ratio(ratio("replicas_into", "locate")),
     );
 }
 
@@ -226,8 +261,14 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
         );
         if let Some(big) = get("loop_ns_locate_1m") {
             table.rows.push(
-                Row::cost("`locate` on a 500,000-point ring (500 × 1,000), loop", big, "ns", ("XXH3 alone, same loop", hash), None)
-                    .with_ratio(get("loop_ratio_locate_1m_over_hash")),
+                Row::cost(
+                    "`locate` on a 500,000-point ring (500 × 1,000), loop",
+                    big,
+                    "ns",
+                    ("XXH3 alone, same loop", hash),
+                    None,
+                )
+                .with_ratio(get("loop_ratio_locate_1m_over_hash")),
             );
         }
         if let Some(hashring) = get("loop_ns_hashring") {
@@ -250,17 +291,41 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
         }
     }
     if let (Some(hash), Some(locate)) = (get("instructions_hash"), get("instructions_locate")) {
-        table.rows.push(Row::cost("`locate`, instructions per key (callgrind)", locate, "instr", ("XXH3 alone", hash), Some(1.5)));
+        table.rows.push(Row::cost(
+            "`locate`, instructions per key (callgrind)",
+            locate,
+            "instr",
+            ("XXH3 alone", hash),
+            Some(1.5),
+        ));
         if let Some(hashring) = get("instructions_hashring") {
             // Instructions miss mispredicted branches, where a binary search loses: no goal.
-            let row = Row::speedup("`locate` vs `hashring` `get`, instructions", locate, "instr", ("`hashring` get", hashring), 5.0);
+            let row = Row::speedup(
+                "`locate` vs `hashring` `get`, instructions",
+                locate,
+                "instr",
+                ("`hashring` get", hashring),
+                5.0,
+            );
             table.rows.push(Row { goal: Goal::None, ..row });
         }
         if let Some(replicas) = get("instructions_replicas") {
-            table.rows.push(Row::cost("`replicas(key, 3)`, instructions", replicas, "instr", ("`locate`", locate), Some(3.0)));
+            table.rows.push(Row::cost(
+                "`replicas(key, 3)`, instructions",
+                replicas,
+                "instr",
+                ("`locate`", locate),
+                Some(3.0),
+            ));
         }
         if let Some(into) = get("instructions_replicas_into") {
-            table.rows.push(Row::cost("`replicas_into(pos, 3)`, instructions", into, "instr", ("`locate`", locate), None));
+            table.rows.push(Row::cost(
+                "`replicas_into(pos, 3)`, instructions",
+                into,
+                "instr",
+                ("`locate`", locate),
+                None,
+            ));
         }
     }
     if let Some(bytes) = get("bytes_per_point_1m") {
@@ -281,7 +346,8 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
         let locate = loops.get("loop_ns_locate").copied().unwrap_or(f64::NAN);
         let figure = "`keyOwners` natively (`locate_generated` into a list), loop";
         table.rows.push(
-            Row::cost(figure, native, "ns", ("`locate`", locate), None).with_ratio(loops.get("loop_ratio_key_owners_over_locate").copied()),
+            Row::cost(figure, native, "ns", ("`locate`", locate), None)
+                .with_ratio(loops.get("loop_ratio_key_owners_over_locate").copied()),
         );
     }
     // Side by side with the wasm rounds when the script ran them, else the loop's figure.
@@ -292,16 +358,13 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     ] {
         if let (Some(wasm), Some(native)) = (get(&format!("wasm_{runtime}_ns_key_owners")), native) {
             let ratio = get(&format!("ratio_wasm_{runtime}_over_native"));
-            table.rows.push(Row::cost(figure, wasm, "ns", ("`keyOwners` natively", native), Some(2.0)).with_ratio(ratio));
+            table
+                .rows
+                .push(Row::cost(figure, wasm, "ns", ("`keyOwners` natively", native), Some(2.0)).with_ratio(ratio));
         }
     }
-    let value_row = |figure: &str, value: f64, unit: &'static str, comparison: Option<(String, f64)>, at_most: f64| Row {
-        figure: figure.into(),
-        value,
-        unit,
-        comparison,
-        ratio: None,
-        goal: Goal::ValueAtMost(at_most),
+    let value_row = |figure: &str, value: f64, unit: &'static str, comparison: Option<(String, f64)>, at_most: f64| {
+        Row { figure: figure.into(), value, unit, comparison, ratio: None, goal: Goal::ValueAtMost(at_most) }
     };
     for (key, figure) in [
         ("page_join_longest_task_ms", "page: longest main-thread task, a node joins (100 × 256, 100,000 keys)"),
@@ -328,26 +391,38 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     }
     if let Some(ms) = get("page_first_ring_slow_ms") {
         let figure = "page: first ring drawn after load, over an emulated 80 ms / 20 Mbit/s link";
-        table.rows.push(Row { figure: figure.into(), value: ms, unit: "ms", comparison: None, ratio: None, goal: Goal::None });
+        table.rows.push(Row::reported(figure, ms, "ms", None));
     }
     if let Some(ms) = get("page_embed_ready_slow_ms") {
         let figure = "page: a default `<hash-ring>` ready (built and drawn) after load, over the same link";
-        table.rows.push(Row { figure: figure.into(), value: ms, unit: "ms", comparison: None, ratio: None, goal: Goal::None });
+        table.rows.push(Row::reported(figure, ms, "ms", None));
     }
     let kb = |bytes: f64| bytes / 1000.0;
     if let (Some(gzip), Some(raw)) = (get("download_playground_wasm_gzip"), get("download_playground_wasm_raw")) {
-        table.rows.push(value_row("download: playground wasm at load, gzip -9", kb(gzip), "KB", Some(("raw".into(), kb(raw))), 150.0));
+        table.rows.push(value_row(
+            "download: playground wasm at load, gzip -9",
+            kb(gzip),
+            "KB",
+            Some(("raw".into(), kb(raw))),
+            150.0,
+        ));
     }
     if let (Some(gzip), Some(raw)) = (get("download_charts_gzip"), get("download_charts_raw")) {
         let figure = "download: what showing the playground's charts fetches on top, gzip -9";
-        table.rows.push(Row { figure: figure.into(), value: kb(gzip), unit: "KB", comparison: Some(("raw".into(), kb(raw))), ratio: None, goal: Goal::None });
+        table.rows.push(Row::reported(figure, kb(gzip), "KB", Some(("raw".into(), kb(raw)))));
     }
     if let (Some(gzip), Some(raw)) = (get("download_embed_gzip"), get("download_embed_raw")) {
-        table.rows.push(value_row("download: the embed in total (JS, wasm, CSS), gzip -9", kb(gzip), "KB", Some(("raw".into(), kb(raw))), 80.0));
+        table.rows.push(value_row(
+            "download: the embed in total (JS, wasm, CSS), gzip -9",
+            kb(gzip),
+            "KB",
+            Some(("raw".into(), kb(raw))),
+            80.0,
+        ));
     }
     if let (Some(gzip), Some(raw)) = (get("download_embed_full_gzip"), get("download_embed_full_raw")) {
         let figure = "download: an embed of another algorithm (`libketama`: the element's full build), gzip -9";
-        table.rows.push(Row { figure: figure.into(), value: kb(gzip), unit: "KB", comparison: Some(("raw".into(), kb(raw))), ratio: None, goal: Goal::None });
+        table.rows.push(Row::reported(figure, kb(gzip), "KB", Some(("raw".into(), kb(raw)))));
     }
 }
 
@@ -449,7 +524,8 @@ mod tests {
     #[test]
     fn page_rows_sit_beside_their_native_figure_and_goal() {
         let map = |pairs: &[(&str, f64)]| pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect::<HashMap<_, _>>();
-        let loops = map(&[("loop_ns_locate", 4.0), ("loop_ns_key_owners", 5.0), ("loop_ratio_key_owners_over_locate", 1.3)]);
+        let loops =
+            map(&[("loop_ns_locate", 4.0), ("loop_ns_key_owners", 5.0), ("loop_ratio_key_owners_over_locate", 1.3)]);
         let page = map(&[
             ("wasm_node_ns_key_owners", 9.0),
             ("wasm_chromium_ns_key_owners", 11.0),
@@ -466,7 +542,15 @@ mod tests {
         // join 60 ms, moves chart 20 ms, first ring 250 ms, embed 90 KB; nothing for what is missing.
         assert_eq!(
             rows,
-            [("ns", None), ("ns", Some(true)), ("ns", Some(false)), ("ms", Some(false)), ("ms", Some(true)), ("ms", Some(true)), ("KB", Some(false))]
+            [
+                ("ns", None),
+                ("ns", Some(true)),
+                ("ns", Some(false)),
+                ("ms", Some(false)),
+                ("ms", Some(true)),
+                ("ms", Some(true)),
+                ("KB", Some(false))
+            ]
         );
         assert_eq!(table.rows[0].ratio, Some(1.3), "the side-by-side ratio of the rounds");
         assert_eq!(table.rows[2].comparison, Some(("`keyOwners` natively".to_string(), 5.0)));

@@ -34,6 +34,18 @@ pub struct Row {
 }
 
 impl Row {
+    /// A figure reported without a goal, beside what it is compared with, if anything.
+    pub fn reported(
+        figure: impl Into<String>,
+        value: f64,
+        unit: &'static str,
+        comparison: Option<(String, f64)>,
+    ) -> Row {
+        Row { figure: figure.into(), value, unit, comparison, ratio: None, goal: Goal::None }
+    }
+}
+
+impl Row {
     /// A cost compared with a baseline: ratio = value ÷ baseline, goal "at most".
     pub fn cost(figure: &str, value: f64, unit: &'static str, baseline: (&str, f64), at_most: Option<f64>) -> Row {
         Row {
@@ -93,7 +105,8 @@ impl Table {
         let _ = writeln!(out, "Measured {} on {}.\n", self.date, self.machine);
         out.push_str("| figure | value | compared with | ratio | goal | met |\n|---|---|---|---|---|---|\n");
         for row in &self.rows {
-            let comparison = row.comparison.as_ref().map_or(String::new(), |(what, v)| format!("{what}: {}", number(*v, row.unit)));
+            let comparison =
+                row.comparison.as_ref().map_or(String::new(), |(what, v)| format!("{what}: {}", number(*v, row.unit)));
             let ratio = row.ratio.map_or(String::new(), |r| format!("{r:.2}×"));
             let goal = match row.goal {
                 Goal::AtMost(g) => format!("≤ {g}×"),
@@ -106,7 +119,12 @@ impl Table {
                 Some(false) => "**no**",
                 None => "",
             };
-            let _ = writeln!(out, "| {} | {} | {comparison} | {ratio} | {goal} | {met} |", row.figure, number(row.value, row.unit));
+            let _ = writeln!(
+                out,
+                "| {} | {} | {comparison} | {ratio} | {goal} | {met} |",
+                row.figure,
+                number(row.value, row.unit)
+            );
         }
         for note in &self.notes {
             let _ = writeln!(out, "\n{note}");
@@ -116,7 +134,13 @@ impl Table {
 }
 
 fn number(value: f64, unit: &str) -> String {
-    let digits = if value >= 100.0 { 0 } else if value >= 10.0 { 1 } else { 2 };
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
     format!("{value:.digits$} {unit}")
 }
 
@@ -134,7 +158,14 @@ mod tests {
         let fast = Row::speedup("locate", 4.0, "ns", ("hashring", 20.0), 5.0);
         assert_eq!(fast.ratio, Some(5.0));
         assert_eq!(fast.met(), Some(true));
-        let memory = Row { figure: "memory".into(), value: 12.5, unit: "B/point", comparison: None, ratio: None, goal: Goal::ValueAtMost(12.0) };
+        let memory = Row {
+            figure: "memory".into(),
+            value: 12.5,
+            unit: "B/point",
+            comparison: None,
+            ratio: None,
+            goal: Goal::ValueAtMost(12.0),
+        };
         assert_eq!(memory.met(), Some(false));
     }
 
@@ -143,7 +174,10 @@ mod tests {
         let table = Table {
             date: "2026-11-30".into(),
             machine: "test cpu, 2 cores".into(),
-            rows: vec![Row::cost("a", 1.0, "ns", ("b", 1.0), Some(1.5)), Row::speedup("c", 10.0, "ns", ("d", 20.0), 5.0)],
+            rows: vec![
+                Row::cost("a", 1.0, "ns", ("b", 1.0), Some(1.5)),
+                Row::speedup("c", 10.0, "ns", ("d", 20.0), 5.0),
+            ],
             notes: vec!["a note".into()],
         };
         let text = table.markdown();

@@ -1,0 +1,296 @@
+//! An algorithm's entry: everything the engine knows about one algorithm, declared in that
+//! algorithm's own file (`ENTRY`), and listed once in the [catalog](super::catalog).
+//!
+//! Every question about an algorithm (what it supports, its options, its key space, its
+//! words, what a down node means, which node may leave, which weights it takes, how it is
+//! built) is answered by its entry, so a new algorithm is one new file and one catalog line.
+//! The fields have no defaults: an entry that forgets one does not compile.
+//!
+//! ```
+//! use ringlab::algo::{Algorithm, Leaving};
+//! let jump = Algorithm::Jump.entry();
+//! assert_eq!(jump.name, "jump");
+//! assert!(matches!(jump.leaving, Leaving::LastOnly(_)));
+//! assert_eq!(jump.leaving.leaver(5), 4, "jump hash can only lose its last bucket");
+//! assert!(!Algorithm::Jump.weighted());
+//! ```
+
+use super::about::KeySpace;
+use super::down::{DownKind, DownRule};
+use super::options::OptionSpec;
+use super::{Algorithm, Layout, Options, Placement};
+use crate::{Error, NodeSpec};
+
+/// How an entry builds its placement: from its options, the nodes in order (the "create"
+/// moment) and the parts of a [`Layout`] it keeps (the others are ignored).
+pub type Build = fn(&Options, Vec<NodeSpec>, &Layout) -> Result<Box<dyn Placement>, Error>;
+
+/// Everything about one algorithm.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    /// Its option name: `ring`, `libketama`, `nginx-consistent`.
+    pub name: &'static str,
+    /// What a picker calls it: "libketama (last.fm)".
+    pub label: &'static str,
+    pub family: Family,
+    /// What the engine reproduces, and from which source.
+    pub source: &'static str,
+    /// Its options, each declared where it is read (the shared `hash`, `bits` and `vnodes`
+    /// included where they apply).
+    pub options: &'static [&'static OptionSpec],
+    pub weights: Weights,
+    /// Whether its placement is a circle of points (exact arcs, shares and migrations).
+    pub arcs: bool,
+    /// Whether a key has a preference list of distinct nodes (replicas).
+    pub replicas: bool,
+    /// The positions its circle shows.
+    pub key_space: fn(&Options) -> KeySpace,
+    /// One line on what its circle shows, with the actual parameters.
+    pub describe: fn(&Options) -> String,
+    /// What its real clients do with a down node.
+    pub on_down: OnDown,
+    pub leaving: Leaving,
+    pub build: Build,
+    /// What only a few algorithms have ([`Extras::NONE`] for the others).
+    pub extras: Extras,
+}
+
+/// The facts only a few algorithms have.
+#[derive(Clone, Copy, Debug)]
+pub struct Extras {
+    /// Whether it places a given key set ([`Options::keys`]): a session gives it its sample.
+    pub places_keys: bool,
+    /// The algorithm this one bounds, whose hottest node the session's summary shows beside,
+    /// and its name in that sentence (bounded loads over "the plain ring").
+    pub refines: Option<(Algorithm, &'static str)>,
+    /// The parts of a share link's [`Layout`] it keeps.
+    pub layout: LayoutUse,
+    /// The memcached server list syntax its real client reads (`import::memcached`), if any.
+    pub server_list: Option<ServerList>,
+}
+
+impl Extras {
+    /// None of them.
+    pub const NONE: Extras = Extras { places_keys: false, refines: None, layout: LayoutUse::None, server_list: None };
+}
+
+/// A kind of algorithm, for grouping in pickers and tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// ringlab's own ring.
+    Ringlab,
+    /// A cache client library, reproduced bit for bit.
+    Client,
+    /// A data store's own placement, reproduced bit for bit.
+    Store,
+    /// A load balancer's hash, reproduced bit for bit.
+    Balancer,
+    /// A published algorithm, from its paper.
+    Paper,
+    /// `hash % N`, the baseline.
+    Baseline,
+}
+
+impl Family {
+    /// In words, for a picker's group.
+    pub fn label(self) -> &'static str {
+        match self {
+            Family::Ringlab => "ringlab",
+            Family::Client => "cache clients",
+            Family::Store => "data stores",
+            Family::Balancer => "load balancers",
+            Family::Paper => "published algorithms",
+            Family::Baseline => "baseline",
+        }
+    }
+}
+
+/// Which weights an algorithm takes.
+#[derive(Clone, Copy, Debug)]
+pub enum Weights {
+    /// Any positive finite weight changes its share.
+    Any,
+    /// Only weight 1: the algorithm has no weights.
+    One,
+    /// Weights, within limits of its own (the check says which).
+    Checked(fn(f64) -> Result<(), Error>),
+}
+
+impl Weights {
+    /// Checks a new node's weight (after the common check that it is positive and finite).
+    pub fn check(self, algorithm: Algorithm, weight: f64) -> Result<(), Error> {
+        crate::node::check_weight(weight)?;
+        match self {
+            Weights::Any => Ok(()),
+            Weights::One if weight == 1.0 => Ok(()),
+            Weights::One => {
+                Err(Error::InvalidOption(format!("{} has no weights: every node has weight 1", algorithm.name())))
+            }
+            Weights::Checked(check) => check(weight),
+        }
+    }
+}
+
+/// What its real clients do with a down node's keys: the kind, and in words (one or two
+/// sentences naming the real behaviour and its source).
+#[derive(Clone, Copy, Debug)]
+pub enum OnDown {
+    /// Its keys go to the next healthy node; no other key moves.
+    Skip(&'static str),
+    /// The structure is rebuilt from the healthy nodes; a few other keys can move too.
+    Rebuild(&'static str),
+    /// Its keys have no owner until someone acts; `why` ends the error a lookup answers.
+    Unavailable { text: &'static str, why: &'static str },
+}
+
+impl OnDown {
+    /// The rule as the page and the JS API show it.
+    pub fn rule(self) -> DownRule {
+        match self {
+            OnDown::Skip(text) => DownRule { kind: DownKind::Skip, text },
+            OnDown::Rebuild(text) => DownRule { kind: DownKind::Rebuild, text },
+            OnDown::Unavailable { text, .. } => DownRule { kind: DownKind::Unavailable, text },
+        }
+    }
+}
+
+/// Which nodes may leave.
+#[derive(Clone, Copy, Debug)]
+pub enum Leaving {
+    /// Any node.
+    Any,
+    /// Only the last one added; the words say why.
+    LastOnly(&'static str),
+}
+
+impl Leaving {
+    /// Why node `index` of `count` cannot leave, if it cannot.
+    pub fn refusal(self, index: usize, count: usize) -> Option<&'static str> {
+        match self {
+            Leaving::Any => None,
+            Leaving::LastOnly(why) => (index + 1 != count).then_some(why),
+        }
+    }
+
+    /// The node a comparison takes out of `count` (at least 1): the middle one, or the
+    /// last where only the last may leave.
+    pub fn leaver(self, count: usize) -> usize {
+        match self {
+            Leaving::Any => count / 2,
+            Leaving::LastOnly(_) => count.saturating_sub(1),
+        }
+    }
+
+    /// "the middle" or "the last", for a chart's subtitle.
+    pub fn leaver_words(self) -> &'static str {
+        match self {
+            Leaving::Any => "the middle",
+            Leaving::LastOnly(_) => "the last",
+        }
+    }
+}
+
+/// How a client reads a memcached server list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerList {
+    /// libketama's server file: `host:port weight` a line, read as `ketama.c` reads it.
+    Libketama,
+    /// libmemcached's servers, one a line (`host:port [weight]`).
+    Libmemcached,
+}
+
+/// The parts of a [`Layout`] a placement keeps beyond its options and nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutUse {
+    None,
+    /// Redis Cluster's slot ranges (`rs` in a link).
+    Slots,
+    /// HAProxy's explicit server ids (`ids` in a link).
+    ServerIds,
+}
+
+impl Entry {
+    /// Whether the `hash` option changes the placement.
+    pub fn uses_hash(&self) -> bool {
+        self.uses(&super::options::HASH)
+    }
+
+    /// Whether the `vnodes` option changes the placement.
+    pub fn uses_vnodes(&self) -> bool {
+        self.uses(&super::options::VNODES)
+    }
+
+    /// Whether node weights change the placement (otherwise only weight 1 is accepted).
+    pub fn weighted(&self) -> bool {
+        !matches!(self.weights, Weights::One)
+    }
+
+    fn uses(&self, spec: &OptionSpec) -> bool {
+        self.options.iter().any(|o| o.name == spec.name)
+    }
+}
+
+/// An entry's [`Build`], in a build with the `catalog` feature; without it (the element's
+/// first wasm module) a stub that answers `not-built-in`, so the algorithm's code is left
+/// out of that module.
+macro_rules! catalog_build {
+    ($build:expr) => {{
+        #[cfg(feature = "catalog")]
+        let build: $crate::algo::entry::Build = $build;
+        #[cfg(not(feature = "catalog"))]
+        let build: $crate::algo::entry::Build = $crate::algo::entry::not_built_in;
+        build
+    }};
+}
+pub(crate) use catalog_build;
+
+/// The build of an algorithm this build of the engine leaves out.
+#[cfg(not(feature = "catalog"))]
+pub(crate) fn not_built_in(options: &Options, _: Vec<NodeSpec>, _: &Layout) -> Result<Box<dyn Placement>, Error> {
+    Err(Error::NotBuiltIn(format!("the {} algorithm", options.algorithm.name())))
+}
+
+/// An entry as the page and `catalog()` show it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryView {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub family: Family,
+    pub family_label: &'static str,
+    pub source: &'static str,
+    pub weighted: bool,
+    pub hash: bool,
+    pub vnodes: bool,
+    pub arcs: bool,
+    pub replicas: bool,
+    pub down: DownRule,
+    /// Why only the last node may leave, or `null` when any may.
+    pub last_only: Option<&'static str>,
+    pub options: Vec<super::options::OptionView>,
+}
+
+impl Entry {
+    /// What the page and `catalog()` show of it.
+    pub fn view(&self) -> EntryView {
+        EntryView {
+            name: self.name,
+            label: self.label,
+            family: self.family,
+            family_label: self.family.label(),
+            source: self.source,
+            weighted: self.weighted(),
+            hash: self.uses_hash(),
+            vnodes: self.uses_vnodes(),
+            arcs: self.arcs,
+            replicas: self.replicas,
+            down: self.on_down.rule(),
+            last_only: match self.leaving {
+                Leaving::Any => None,
+                Leaving::LastOnly(why) => Some(why),
+            },
+            options: self.options.iter().map(|o| o.view()).collect(),
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! libmemcached 1.1.4's two ketama distributions: `MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA`
+//! weighted (`KETAMA_WEIGHTED`: points by weight, single-precision arithmetic) and plain
+//! (`KETAMA`: 100 points per server, MD5 word 0 of each label). Labels leave the port out when
+//! it is 11211 (hosts.cc `update_continuum`); the earlier server wins a tie
+//! (`continuum_item_cmp`).
+
+use super::about::KeySpace;
+use super::continuum::{md5_word, push_md5_quads, Continuum, Rules, Tie};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, ServerList, Weights};
+use super::Algorithm;
+use crate::{Error, Node, NodeSpec};
+
+const DOWN: OnDown = OnDown::Rebuild(
+    "With MEMCACHED_BEHAVIOR_AUTO_EJECT_HOSTS, libmemcached marks a server dead after server_failure_limit \
+     failures and rebuilds the continuum from the live servers only (update_continuum skips servers whose \
+     next_retry is in the future); point counts are recomputed over the live servers and weights. Without \
+     auto-eject, requests for its keys fail.",
+);
+
+pub(crate) const WEIGHTED: Entry = Entry {
+    name: "libmemcached-weighted",
+    label: "libmemcached, weighted ketama",
+    family: Family::Client,
+    source: "libmemcached 1.1.4 (hosts.cc update_continuum): every point and every key's server",
+    options: &[],
+    weights: Weights::Any,
+    arcs: true,
+    replicas: false,
+    key_space: |_| KeySpace::Hash { bits: 32 },
+    describe: |o| {
+        format!(
+            "libmemcached's weighted ketama: MD5 points per server by weight (the port left out of labels when it \
+             is 11211), on {}.",
+            (WEIGHTED.key_space)(o).words()
+        )
+    },
+    on_down: DOWN,
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&WEIGHTED_RULES, o, nodes)?))),
+    extras: Extras { server_list: Some(ServerList::Libmemcached), ..Extras::NONE },
+};
+
+pub(crate) const KETAMA: Entry = Entry {
+    name: "libmemcached-ketama",
+    label: "libmemcached, ketama",
+    family: Family::Client,
+    source: "libmemcached 1.1.4 (hosts.cc): 100 points per server; a server of weight > 1 turns weighted ketama on",
+    options: &[],
+    weights: Weights::Any,
+    arcs: true,
+    replicas: false,
+    key_space: |_| KeySpace::Hash { bits: 32 },
+    describe: |o| {
+        format!(
+            "libmemcached's ketama: 100 MD5 points per server on {}; a server of weight > 1 switches libmemcached to \
+             weighted ketama.",
+            (KETAMA.key_space)(o).words()
+        )
+    },
+    on_down: DOWN,
+    leaving: Leaving::Any,
+    build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?))),
+    extras: Extras { server_list: Some(ServerList::Libmemcached), ..Extras::NONE },
+};
+
+static WEIGHTED_RULES: Rules = Rules {
+    algorithm: Algorithm::LibmemcachedWeighted,
+    bits: 32,
+    tie: Tie::EarlierAdded,
+    lookup_cost: 12,
+    per_node: |_| Ok(0),
+    check: |spec, _| check(Algorithm::LibmemcachedWeighted, spec),
+    point_counts: weighted_counts,
+    push_points: |name, count, idx, out| push_md5_quads(&label_prefix(name), count, idx, out),
+    // libmemcached skips hashing with one server; the answer is the same.
+    key_position: |key| md5_word(key, 0),
+    describe_key: |_, position| format!("md5 0x{position:08x}"),
+    weighted_switch: None,
+    explicit_tokens: false,
+    check_total: |_| Ok(()),
+};
+
+static KETAMA_RULES: Rules = Rules {
+    algorithm: Algorithm::LibmemcachedKetama,
+    per_node: |_| Ok(0),
+    check: |spec, _| check(Algorithm::LibmemcachedKetama, spec),
+    point_counts: |nodes, _| vec![100; nodes.len()],
+    push_points: |name, count, idx, out| {
+        let prefix = label_prefix(name);
+        out.extend((0..count).map(|i| (md5_word(format!("{prefix}-{i}").as_bytes(), 0), idx)));
+    },
+    // A weight > 1 switches libmemcached to weighted ketama (hosts.cc `server_add`).
+    weighted_switch: Some(&WEIGHTED_RULES),
+    ..WEIGHTED_RULES
+};
+
+const MEMCACHED_DEFAULT_PORT: u16 = 11211;
+
+fn check(algorithm: Algorithm, spec: &NodeSpec) -> Result<(), Error> {
+    crate::node::check_weight(spec.weight)?;
+    // libmemcached-ketama too: its uint32 weights switch it to weighted ketama above 1.
+    check_memcached_weight(algorithm, spec.weight)?;
+    host_port(&spec.name).map(drop)
+}
+
+/// libketama's and libmemcached's weights: whole numbers that fit a `uint32_t`.
+pub(crate) fn check_memcached_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error> {
+    if weight.fract() != 0.0 {
+        return Err(Error::InvalidOption(format!("{} weights are whole numbers (got {weight})", algorithm.name())));
+    }
+    if weight > f64::from(u32::MAX) {
+        return Err(Error::InvalidOption(format!(
+            "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {weight})",
+            algorithm.name(),
+            u32::MAX,
+        )));
+    }
+    Ok(())
+}
+
+/// hosts.cc: every step in float, plus 1e-10F, floor, then × 4.
+fn weighted_counts(nodes: &[Node], _: u32) -> Vec<u32> {
+    let n = nodes.len();
+    let total: f64 = nodes.iter().map(|node| node.weight).sum();
+    nodes
+        .iter()
+        .map(|node| {
+            let pct = node.weight as f32 / total as f32;
+            let labels = (pct * 160.0 / 4.0 * n as f32 + 0.000_000_000_1f32).floor();
+            labels as u32 * 4
+        })
+        .collect()
+}
+
+/// `host:port` as libmemcached stores it: no port or port 0 is 11211
+/// (`memcached_server_add_with_weight`); a unix socket, a host starting with '/', is port 0
+/// whatever port follows (`memcached_server_add_unix_socket`; server_list.cc
+/// `memcached_server_list_append_with_weight`).
+fn host_port(name: &str) -> Result<(&str, u16), Error> {
+    let (host, port) = match name.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() => (
+            host,
+            port.parse().map_err(|_| {
+                Error::InvalidOption(format!("{name:?}: the port after ':' must be a number from 0 to 65535"))
+            })?,
+        ),
+        _ => (name, MEMCACHED_DEFAULT_PORT),
+    };
+    Ok(match port {
+        _ if host.starts_with('/') => (host, 0),
+        0 => (host, MEMCACHED_DEFAULT_PORT),
+        port => (host, port),
+    })
+}
+
+/// libmemcached's point label without the `-i` (hosts.cc `update_continuum`): `host` on
+/// port 11211, else `host:port` (`/path:0` for a unix socket).
+fn label_prefix(name: &str) -> String {
+    match host_port(name) {
+        Ok((host, MEMCACHED_DEFAULT_PORT)) => host.to_string(),
+        Ok((host, port)) => format!("{host}:{port}"),
+        Err(_) => name.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memcached_labels_drop_the_default_port() {
+        assert_eq!(label_prefix("10.0.1.1:11211"), "10.0.1.1");
+        assert_eq!(label_prefix("10.0.1.1"), "10.0.1.1");
+        assert_eq!(label_prefix("10.0.1.2:11212"), "10.0.1.2:11212");
+        assert!(host_port("cache:port").is_err());
+        assert_eq!(label_prefix("10.0.1.1:0"), "10.0.1.1");
+        assert_eq!(label_prefix("/tmp/a.sock"), "/tmp/a.sock:0");
+        assert_eq!(label_prefix("/tmp/a.sock:11212"), "/tmp/a.sock:0");
+    }
+
+    #[test]
+    fn libmemcached_weighted_counts_use_single_precision() {
+        // 25 equal servers: 0.04f * 160 / 4 * 25 = 39.99999 in float, so 39 labels, 156 points.
+        let nodes: Vec<Node> =
+            (0..25).map(|i| Node { name: format!("s{i}"), weight: 1.0, zone: None, points: 0 }).collect();
+        assert!(weighted_counts(&nodes, 0).iter().all(|&c| c == 156));
+        assert!(super::super::libketama::point_counts(&nodes, 0).iter().all(|&c| c == 160));
+    }
+}
