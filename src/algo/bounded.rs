@@ -7,7 +7,7 @@
 //! computed over them (as HAProxy's `hash-balance-factor` treats a server that is down).
 
 use super::about::{thousands, KeySpace};
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope, BITS, HASH, VNODES};
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
@@ -39,6 +39,9 @@ pub(crate) const ENTRY: Entry = Entry {
         "Placement is redone over the healthy nodes, with the capacity ⌈(1 + ε)·keys / healthy nodes⌉: the down \
          node's keys take the next healthy node with room, and the higher load can push a few other keys along \
          the ring.",
+    ),
+    on_stale: OnStale::ClientSide(
+        "A client with the old ring and loads places keys as before the change: moved keys go to their old owner, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
     build: catalog_build!(|o, nodes, _| Ok(Box::new(BoundedLoad::new(o, nodes)?))),

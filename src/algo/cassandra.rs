@@ -13,7 +13,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{check_count, Continuum, Rules, Tie};
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 use crate::{limits, Error};
@@ -42,6 +42,9 @@ pub(crate) const ENTRY: Entry = Entry {
          read at CL=ONE is served by a live replica; ringlab shows the next live node clockwise, a replica under \
          SimpleStrategy (the coordinator's snitch may pick another live replica). With RF = 1 the key is \
          unavailable.",
+    ),
+    on_stale: OnStale::Coordinator(
+        "A driver with an old token map picks a coordinator that no longer owns the key's token; that node forwards the request to the replicas (an extra hop), so a stale map costs latency, never an error.",
     ),
     leaving: Leaving::Any,
     build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?))),

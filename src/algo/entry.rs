@@ -49,6 +49,8 @@ pub struct Entry {
     pub describe: fn(&Options) -> String,
     /// What its real clients do with a down node.
     pub on_down: OnDown,
+    /// What a client that has not yet seen a change gets, in its real system.
+    pub on_stale: OnStale,
     pub leaving: Leaving,
     pub build: Build,
     /// What only a few algorithms have ([`Extras::NONE`] for the others).
@@ -151,6 +153,44 @@ impl OnDown {
             OnDown::Skip(text) => DownRule { kind: DownKind::Skip, text },
             OnDown::Rebuild(text) => DownRule { kind: DownKind::Rebuild, text },
             OnDown::Unavailable { text, .. } => DownRule { kind: DownKind::Unavailable, text },
+        }
+    }
+}
+
+/// What a client with a stale ring (one that has not yet adopted a change) gets, in the
+/// algorithm's real system, in words naming the behaviour and its source.
+#[derive(Clone, Copy, Debug)]
+pub enum OnStale {
+    /// Client-side hashing (memcached clients, a library): a stale client sends a moved key
+    /// to its old owner: a read misses there or returns a value the new owner has replaced,
+    /// and a write leaves two copies that disagree.
+    ClientSide(&'static str),
+    /// The server redirects (Redis Cluster's `-MOVED`, `-ASK` during a migration): one extra
+    /// hop; a client that refreshes on a redirect adopts the new map.
+    Redirect(&'static str),
+    /// A proxy tier (Envoy, nginx, HAProxy, Maglev): each proxy routes by its own copy; a
+    /// stale proxy sends a moved key to the old backend.
+    Proxy(&'static str),
+    /// A coordinator routes (Cassandra): a stale driver picks a coordinator that does not own
+    /// the key, which forwards it: an extra hop, never an error.
+    Coordinator(&'static str),
+}
+
+impl OnStale {
+    /// `client-side`, `redirect`, `proxy` or `coordinator`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            OnStale::ClientSide(_) => "client-side",
+            OnStale::Redirect(_) => "redirect",
+            OnStale::Proxy(_) => "proxy",
+            OnStale::Coordinator(_) => "coordinator",
+        }
+    }
+
+    /// In words.
+    pub fn text(self) -> &'static str {
+        match self {
+            OnStale::ClientSide(t) | OnStale::Redirect(t) | OnStale::Proxy(t) | OnStale::Coordinator(t) => t,
         }
     }
 }
@@ -266,9 +306,18 @@ pub struct EntryView {
     pub arcs: bool,
     pub replicas: bool,
     pub down: DownRule,
+    /// What a stale client gets: `{kind, text}`.
+    pub stale: StaleView,
     /// Why only the last node may leave, or `null` when any may.
     pub last_only: Option<&'static str>,
     pub options: Vec<super::options::OptionView>,
+}
+
+/// [`OnStale`] as `catalog()` shows it.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct StaleView {
+    pub kind: &'static str,
+    pub text: &'static str,
 }
 
 impl Entry {
@@ -286,6 +335,7 @@ impl Entry {
             arcs: self.arcs,
             replicas: self.replicas,
             down: self.on_down.rule(),
+            stale: StaleView { kind: self.on_stale.kind(), text: self.on_stale.text() },
             last_only: match self.leaving {
                 Leaving::Any => None,
                 Leaving::LastOnly(why) => Some(why),

@@ -32,7 +32,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{check_weight, index_of, node_of, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
@@ -64,6 +64,9 @@ pub(crate) const CONSISTENT: Entry = Entry {
         )
     },
     on_down: DOWN,
+    on_stale: OnStale::Proxy(
+        "Each HAProxy process rebuilds its tree or map on reload or a runtime change; until one has, it sends moved keys to their old server.",
+    ),
     leaving: Leaving::Any,
     build: catalog_build!(|o, nodes, layout| with_layout(true, o, nodes, layout)),
     extras: Extras { layout: LayoutUse::ServerIds, ..Extras::NONE },
@@ -88,6 +91,9 @@ pub(crate) const MAP_BASED: Entry = Entry {
         )
     },
     on_down: DOWN,
+    on_stale: OnStale::Proxy(
+        "Each HAProxy process rebuilds its tree or map on reload or a runtime change; until one has, it sends moved keys to their old server.",
+    ),
     leaving: Leaving::Any,
     build: catalog_build!(|o, nodes, layout| with_layout(false, o, nodes, layout)),
     extras: Extras { layout: LayoutUse::ServerIds, ..Extras::NONE },

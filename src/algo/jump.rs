@@ -5,7 +5,7 @@
 //! renumber every bucket after it, so it is refused with an explanation.
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::{index_of, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
@@ -34,6 +34,9 @@ pub(crate) const ENTRY: Entry = Entry {
                removing a bucket other than the last renumbers the rest.",
         why: "jump hash cannot skip a bucket; the caller must remap",
     },
+    on_stale: OnStale::ClientSide(
+        "A client with the old bucket count sends moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
+    ),
     leaving: Leaving::LastOnly("jump hash can only remove the last bucket: the others would renumber"),
     build: catalog_build!(|_, nodes, _| Ok(Box::new(Jump::new(nodes)?))),
     extras: Extras::NONE,

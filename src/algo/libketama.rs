@@ -4,7 +4,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{md5_word, push_md5_quads, Continuum, Rules, Tie};
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, ServerList, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
 use crate::{Error, Node, NodeSpec};
@@ -32,6 +32,9 @@ pub(crate) const ENTRY: Entry = Entry {
                fix is to delete the line: a removal.",
         why: "libketama has no health check and still picks it; remove it from the server list",
     },
+    on_stale: OnStale::ClientSide(
+        "libketama re-reads its server file when it changes (ketama_roll): until a client does, it sends moved keys to their old servers, where reads miss or find stale values and writes leave two copies.",
+    ),
     leaving: Leaving::Any,
     build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?))),
     extras: Extras { server_list: Some(ServerList::Libketama), ..Extras::NONE },

@@ -9,7 +9,7 @@
 
 use super::about::{thousands, KeySpace};
 use super::down::Rebuilt;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope, HASH};
 use super::{Algorithm, Placement};
@@ -37,6 +37,9 @@ pub(crate) const ENTRY: Entry = Entry {
         "Maglev health-checks its backends and regenerates the lookup table from the healthy ones (NSDI 2016, \
          §3.4): the down backend's entries go to the others, and a few entries of healthy backends change too \
          (Maglev trades a little disruption for even load).",
+    ),
+    on_stale: OnStale::Proxy(
+        "Each Maglev machine builds its own table from the backend set it has heard of; until it does, it sends moved entries to their old backends (connection tracking keeps existing flows there on purpose).",
     ),
     leaving: Leaving::Any,
     build: catalog_build!(|o, nodes, _| Ok(Box::new(Maglev::new(o.config.hash, o.table_size, nodes)?))),

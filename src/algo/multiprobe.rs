@@ -9,7 +9,7 @@
 
 use super::about::KeySpace;
 use super::down::Rebuilt;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{Algorithm, Placement};
@@ -38,6 +38,9 @@ pub(crate) const ENTRY: Entry = Entry {
     on_down: OnDown::Skip(
         "The down node's points are ignored: each probe finds the nearest healthy point, so only the down node's \
          keys move.",
+    ),
+    on_stale: OnStale::ClientSide(
+        "A client with the old node list probes the old points: moved keys go to their old owner, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
     build: catalog_build!(|o, nodes, _| Ok(Box::new(MultiProbe::new(o.probes, nodes)?))),

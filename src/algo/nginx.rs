@@ -27,7 +27,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::{check_weight, index_of, node_of, specs, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
@@ -56,6 +56,9 @@ pub(crate) const CONSISTENT: Entry = Entry {
         "A server marked down keeps its points; a key that reaches one of them tries the next point, up to 21 \
          points in all, then nginx balances the key round robin.",
     ),
+    on_stale: OnStale::Proxy(
+        "Each nginx worker and each nginx server rebuilds its points on reload; until one has, it sends moved keys to their old upstream server.",
+    ),
     leaving: Leaving::Any,
     build: catalog_build!(|_, nodes, _| Ok(Box::new(Nginx::new(true, nodes)?))),
     extras: Extras::NONE,
@@ -81,6 +84,9 @@ pub(crate) const HASH: Entry = Entry {
     on_down: OnDown::Skip(
         "A key whose server is down is rehashed (the Cache::Memcached loop), up to 21 tries, then nginx balances it \
          round robin; the down server keeps its weight in the total.",
+    ),
+    on_stale: OnStale::Proxy(
+        "Each nginx worker and each nginx server rebuilds its points on reload; until one has, it sends moved keys to their old upstream server.",
     ),
     leaving: Leaving::Any,
     build: catalog_build!(|_, nodes, _| Ok(Box::new(Nginx::new(false, nodes)?))),

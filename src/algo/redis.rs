@@ -29,7 +29,7 @@
 
 use super::about::KeySpace;
 use super::down::{self, DownSet};
-use super::entry::{catalog_build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
 use super::{check_weight, index_of, new_node, new_nodes, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
 use crate::{limits, Error, Node, NodeSpec};
@@ -57,6 +57,9 @@ pub(crate) const ENTRY: Entry = Entry {
                queries (CLUSTERDOWN) meanwhile. Other slots never move.",
         why: "its slot belongs to a failed master and no replica has been promoted",
     },
+    on_stale: OnStale::Redirect(
+        "A client with an old slot map sends the key to the old master, which answers -MOVED with the new owner (one extra hop); clients such as redis-py and Jedis refresh their map on a redirect. During a slot migration the old master answers -ASK for keys already moved, and the client retries with ASKING.",
+    ),
     leaving: Leaving::Any,
     build: catalog_build!(build),
     extras: Extras { layout: LayoutUse::Slots, ..Extras::NONE },

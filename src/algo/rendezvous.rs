@@ -7,7 +7,7 @@
 //! `ln` implementations may differ in the last bit, which would flip rare close contests.
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::HASH;
 use super::{Algorithm, Placement};
@@ -33,6 +33,9 @@ pub(crate) const ENTRY: Entry = Entry {
     },
     on_down: OnDown::Skip(
         "A key of a down node goes to the node with the next highest score for that key; no other key moves.",
+    ),
+    on_stale: OnStale::ClientSide(
+        "A client with the old node list picks the old highest score: moved keys go to their old owner, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
     build: catalog_build!(|o, nodes, _| Ok(Box::new(Rendezvous::new(o.config.hash, nodes)?))),

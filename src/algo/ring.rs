@@ -3,7 +3,7 @@
 //! first point at or after its hash, a collision to the smaller name.
 
 use super::about::KeySpace;
-use super::entry::{Entry, Extras, Family, Leaving, OnDown, Weights};
+use super::entry::{Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{BITS, HASH, VNODES};
 use super::{down, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
@@ -31,6 +31,9 @@ pub(crate) const ENTRY: Entry = Entry {
     on_down: OnDown::Skip(
         "A key of a down node goes to the next healthy node clockwise; the preference list skips down nodes and \
          takes the next healthy distinct (zone-aware) node, as Dynamo-style stores do. No other key moves.",
+    ),
+    on_stale: OnStale::ClientSide(
+        "A client that has not seen the change still hashes with its old ring: a moved key goes to its old owner, where a read misses (or finds a value the new owner has since replaced) and a write leaves a second copy.",
     ),
     leaving: Leaving::Any,
     build,
