@@ -160,13 +160,16 @@ export interface ImportOptions {
 /** A value a `one-of` or `choice` option takes. */
 export type OptionChoice = number | string;
 
+/** An option's value (`null`: unset). */
+export type OptionValue = number | string | boolean | null;
+
 /** An algorithm's option, as a control shows it (from its catalog entry). */
 export interface OptionInfo {
   /** A field of `RingOptions`. */
   name: string;
   type: "whole" | "one-of" | "number" | "flag" | "choice" | "text" | "tokens";
   /** `null`: unset by default. */
-  default: number | string | boolean | null;
+  default: OptionValue;
   min: number | null;
   max: number | null;
   /** The values a `one-of` or `choice` option takes. */
@@ -174,6 +177,14 @@ export interface OptionInfo {
   help: string;
   /** `library`: only `new Ring` takes it; `everywhere`: sessions, links and the page too. */
   scope: "everywhere" | "library";
+}
+
+/** What a client with a stale ring gets: `client-side` (a moved key goes to its old owner),
+ * `redirect` (the server answers MOVED/ASK), `proxy` (each proxy its own copy) or
+ * `coordinator` (an extra hop, never an error). */
+export interface StaleRule {
+  kind: "client-side" | "redirect" | "proxy" | "coordinator";
+  text: string;
 }
 
 /** Everything about one algorithm, from its catalog entry. */
@@ -190,6 +201,8 @@ export interface AlgorithmInfo {
   arcs: boolean;
   replicas: boolean;
   down: DownRule;
+  /** What a client that has not yet seen a change gets, in the real system. */
+  stale: StaleRule;
   /** Why only the last node may leave; `null` when any may. */
   lastOnly: string | null;
   options: OptionInfo[];
@@ -334,11 +347,58 @@ export interface SessionSettings {
   replicas: number;
   /** Key popularity: key `k` is requested in proportion to `1 / (k + 1)^zipf` (0..2). */
   zipf: number;
+  /** The algorithm's own options (those it lists beyond hash, bits and vnodes), each with its value. */
+  options: Record<string, OptionValue>;
 }
 
-/** `new Session(options)`: the nodes and any settings. */
-export interface SessionOptions extends Partial<SessionSettings> {
-  nodes?: NodeInput[];
+/** `new Session(options)`: the nodes (an array, or a writer's list `"a, b*2"`), any settings,
+ * and the algorithm's own options by name (`tableSize`, `haproxyHash`, …). */
+export interface SessionOptions extends Partial<Omit<SessionSettings, "options">>, AlgorithmOptions {
+  nodes?: NodeInput[] | string;
+}
+
+/** `configure(…)`: any settings, and the algorithm's own options by name. */
+export interface SessionConfigure extends Partial<Omit<SessionSettings, "options">>, AlgorithmOptions {}
+
+/** The options an algorithm lists beyond hash, bits and vnodes, as `new Ring` takes them. */
+export type AlgorithmOptions = Omit<RingOptions, "algorithm" | "hash" | "bits" | "vnodes" | "nodes" | "tokens" | "keyPrefix" | "keyCount">;
+
+/** An algorithm's own option with its value, for a control. */
+export interface OptionControl extends OptionInfo {
+  value: OptionValue;
+}
+
+/** An error a frame carries instead of throwing. */
+export interface FrameError {
+  code: ErrorCode;
+  message: string;
+}
+
+/** `frame(options)`: the key a view follows, the chart it shows. */
+export interface FrameOptions {
+  follow?: string;
+  chart?: ChartKind;
+}
+
+/** Everything a view redraws after a change, in one call. */
+export interface Frame {
+  scene: Scene;
+  nodes: SessionNode[];
+  capabilities: Capabilities;
+  settings: SessionSettings;
+  /** The algorithm's own options, with their values: what the controls show. */
+  options: OptionControl[];
+  /** The share link of this state. */
+  link: string;
+  /** A free name for a new node. */
+  nextNodeName: string;
+  downRule: DownRule;
+  /** The followed key's walk (`frame({follow})`), or why it has none. */
+  follow: Follow | null;
+  followError: string | null;
+  /** The chart's data (`frame({chart})`), or why it has none. */
+  chart: ChartData | null;
+  chartError: FrameError | null;
 }
 
 /** An exact moved run, with fractions of the circle for drawing. */
@@ -405,6 +465,12 @@ export interface SessionNode extends RingNode {
   keys: number;
   /** Its share of the requests (the sample's Zipf popularity). */
   traffic: number;
+  /** The share in words: `"20.00%"`, or `"sampled"`. */
+  shareText: string;
+  /** The traffic share in words: `"12.3%"`. */
+  trafficText: string;
+  /** What a legend shows: `"node-1 20.0%"`, or `"node-1 412 keys"` where shares are sampled. */
+  legend: string;
   colour: number;
   /** Marked down: it stays, lookups fail over (or its keys have no owner). */
   down: boolean;
@@ -614,7 +680,7 @@ export class Session {
   pushKeys(lines: string): void;
   endKeys(): { keys: number; requests: number };
   /** New settings for the same nodes. */
-  configure(settings: Partial<SessionSettings>): Transition;
+  configure(settings: SessionConfigure): Transition;
   /** `null` when there is nothing to undo. Throws `too-large` (and changes nothing) when the
    * key list now in use is too large to place on that earlier state. */
   undo(): Transition | null;
@@ -623,6 +689,8 @@ export class Session {
   setCompareModulo(on?: boolean): void;
   lastChange(): Transition | null;
   scene(): Scene;
+  /** Everything a view redraws, in one call (after a change: the change, then this). */
+  frame(options?: FrameOptions): Frame;
   nodes(): SessionNode[];
   capabilities(): Capabilities;
   spread(): Spread | null;

@@ -6,19 +6,12 @@
 // page's first download is the ring's alone.
 
 import { drawChart, loadCharts } from "./charts-module.js";
+import { fitCanvas, hostTheme } from "./host.js";
 
 const LOOKUP_KEYS = 10000;
 
-const dark = () => matchMedia("(prefers-color-scheme: dark)").matches;
-
-// Sizes the backing store to CSS size × devicePixelRatio; returns the ratio.
-function fit(canvas) {
-  const dpr = window.devicePixelRatio || 1;
-  const box = canvas.getBoundingClientRect();
-  canvas.width = Math.max(1, Math.round(box.width * dpr));
-  canvas.height = Math.max(1, Math.round(box.height * dpr));
-  return dpr;
-}
+const dark = () => hostTheme() === "dark";
+const fit = (canvas) => fitCanvas(canvas).dpr;
 
 function download(name, blob) {
   const a = document.createElement("a");

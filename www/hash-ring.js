@@ -16,6 +16,9 @@
 // here throws into the host page.
 import { RingView } from "./ring-view.js";
 import { drawChart, loadCharts } from "./charts-module.js";
+import { fitCanvas, hostTheme, loadEngine as load, reducedMotion, themeColours, trapped, watchTheme } from "./host.js";
+
+export { hostTheme };
 
 // The element's own builds of the engine: the Session and theme it uses, not the library API.
 // The first has ringlab's own ring alone, which most embeds need; the full one has every
@@ -48,13 +51,7 @@ const loaded = new Map(); // module -> its build ("first" | "full")
 const failed = new Set(); // builds whose last load failed: the next one starts afresh
 function loadEngine(build = "first", fresh = false) {
   if (fresh || !engines[build]) {
-    const again = fresh || failed.has(build);
-    const glue = `${ENGINES[build]}.js${again ? `?instance=${Date.now()}` : ""}`;
-    // The wasm is fetched alongside its glue, not once the glue has loaded.
-    const wasm = fetch(`${ENGINES[build]}_bg.wasm`);
-    wasm.catch(() => {}); // a failure shows through the engine's init below
-    const loading = import(glue).then(async (mod) => {
-      await mod.default({ module_or_path: wasm });
+    const loading = load(ENGINES[build], { fresh: fresh || failed.has(build) }).then((mod) => {
       loaded.set(mod, build);
       failed.delete(build);
       return mod;
@@ -86,7 +83,6 @@ function recoverAll(error, dead) {
   }
   return reloading.get(dead);
 }
-const trapped = (e) => e instanceof WebAssembly.RuntimeError;
 
 // One task after another, in turn (a MessageChannel message: no timer clamping).
 let turns = Promise.resolve();
@@ -140,80 +136,21 @@ const near = new IntersectionObserver(
   { rootMargin: "200px" },
 );
 
-// ---- theme="auto": the host page's own toggles, then its color-scheme, then the OS setting.
-const DARK_CLASSES = ["dark", "dark-mode", "theme-dark", "coal", "navy", "ayu"]; // mdBook: coal, navy, ayu
-const LIGHT_CLASSES = ["light", "light-mode", "theme-light", "rust"]; // mdBook: light, rust
-const THEME_ATTRS = ["data-theme", "data-bs-theme", "data-color-mode", "data-mode"];
-
-export function hostTheme(doc = document) {
-  for (const el of [doc.documentElement, doc.body]) {
-    if (!el) continue;
-    for (const a of THEME_ATTRS) {
-      const v = el.getAttribute(a);
-      if (v === "dark" || v === "light") return v;
-    }
-    if (DARK_CLASSES.some((c) => el.classList.contains(c))) return "dark";
-    if (LIGHT_CLASSES.some((c) => el.classList.contains(c))) return "light";
-  }
-  const meta = doc.querySelector('meta[name="color-scheme"]')?.content ?? "";
-  const scheme = `${getComputedStyle(doc.documentElement).colorScheme} ${meta}`.split(/\s+/);
-  if (scheme.includes("dark") !== scheme.includes("light")) return scheme.includes("dark") ? "dark" : "light";
-  // A page that paints its own background (perhaps under its own media query) shows which.
-  for (const el of [doc.body, doc.documentElement]) {
-    const lum = el && luminance(getComputedStyle(el).backgroundColor);
-    if (lum !== null && lum !== undefined) return lum < 0.4 ? "dark" : "light";
-  }
-  // Transparent: the browser paints the page dark only when it declares it can be.
-  return scheme.includes("dark") && matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-}
-
-// Relative luminance of an opaque `rgb(…)`/`rgba(…)` colour; null when transparent or other.
-function luminance(css) {
-  const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(css);
-  if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) return null;
-  const [r, g, b] = [m[1], m[2], m[3]].map((v) => {
-    const c = Number(v) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
+// ---- theme="auto": the host page's own toggles, then its color-scheme, then the OS setting
+// (host.js's one rule); one watcher for every element that follows the page.
 const followers = new Set();
-let watcher, media;
-function onHostTheme() {
-  for (const el of followers) el.applyTheme();
-}
+let unwatch;
 function follow(el) {
   followers.add(el);
-  if (watcher) return;
-  watcher = new MutationObserver(onHostTheme);
-  const attributeFilter = ["class", "style", ...THEME_ATTRS];
-  watcher.observe(document.documentElement, { attributes: true, attributeFilter });
-  if (document.body) watcher.observe(document.body, { attributes: true, attributeFilter });
-  media = matchMedia("(prefers-color-scheme: dark)");
-  media.addEventListener("change", onHostTheme);
+  unwatch ??= watchTheme(() => followers.forEach((f) => f.applyTheme()));
 }
 function unfollow(el) {
   followers.delete(el);
-  if (followers.size || !watcher) return;
-  watcher.disconnect();
-  media.removeEventListener("change", onHostTheme);
-  watcher = media = undefined;
+  if (followers.size || !unwatch) return;
+  unwatch();
+  unwatch = undefined;
 }
 
-// "a, b*2" → [{name: "a", weight: 1}, {name: "b", weight: 2}]
-function parseNodes(text) {
-  return text
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const star = s.lastIndexOf("*");
-      return star > 0 ? { name: s.slice(0, star).trim(), weight: Number(s.slice(star + 1)) } : { name: s, weight: 1 };
-    });
-}
-
-const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export class HashRing extends HTMLElement {
   static observedAttributes = [...ENGINE_ATTRS, "view", "theme"];
@@ -225,9 +162,7 @@ export class HashRing extends HTMLElement {
   #dirty = new Set(); // what attribute changes await: "engine", "view", "theme"
   #queued = false;
   #waiters = []; // method calls awaiting the first build
-  #moved = [];
-  #anim = null; // {movers, moved, walk, start, ms}
-  #frame = 0;
+  #latest = null; // the session's last frame: what is drawn
   #loop = 0;
   #playing = true;
   #chose = false; // the reader pressed Pause or Play
@@ -326,8 +261,7 @@ export class HashRing extends HTMLElement {
     this.#resize = undefined;
     unfollow(this);
     this.#stopLoop();
-    cancelAnimationFrame(this.#frame);
-    this.#anim = null;
+    this.#view?.clear();
     this.#session?.free();
     this.#session = undefined;
     this.#started = false;
@@ -393,8 +327,8 @@ export class HashRing extends HTMLElement {
 
   // ---- Building from attributes
   #options() {
-    const nodes = parseNodes(this.getAttribute("nodes") ?? "a, b, c");
-    const options = { nodes, keys: 1000 };
+    // The engine reads the writer's node list ("a, b*2").
+    const options = { nodes: this.getAttribute("nodes") ?? "a, b, c", keys: 1000 };
     for (const name of ENGINE_ATTRS.slice(1)) {
       const raw = this.getAttribute(name);
       if (raw === null || raw.trim() === "") continue;
@@ -419,13 +353,12 @@ export class HashRing extends HTMLElement {
     this.#joined = null;
     this.#session?.free();
     this.#session = next;
-    this.#moved = [];
-    this.#anim = null;
+    this.#view?.clear();
     // (An invalid view keeps its own message.)
     if (VIEWS.includes(this.view)) this.#say(this.view === "migrate" ? "" : "Add or remove a node to see exactly what moves.");
     this.#redraw();
-    this.#lastGood = next.link();
-    this.#emit("ready", { nodes: next.nodes().map((n) => n.name), settings: next.settings() });
+    this.#lastGood = this.#latest.link;
+    this.#emit("ready", { nodes: this.#latest.nodes.map((n) => n.name), settings: this.#latest.settings });
     this.#releaseWaiters();
     this.#syncLoop();
     return true;
@@ -464,7 +397,7 @@ export class HashRing extends HTMLElement {
     } catch {
       if (!this.#build()) return;
     }
-    this.#moved = [];
+    this.#view?.clear();
     this.#redraw();
     this.#say("hash-ring: something went wrong in the engine (details in the console); this is the last good state.", true);
     this.#emit("error", { code: "internal", message: "the engine stopped and was restarted from the last good state" });
@@ -486,8 +419,7 @@ export class HashRing extends HTMLElement {
     // A loop that speaks every few seconds would drown a screen reader.
     this.#parts.message.setAttribute("aria-live", migrate ? "off" : "polite");
     if (migrate && reducedMotion() && !this.#chose) this.#setPlaying(false);
-    this.#anim = null;
-    this.#moved = [];
+    this.#view?.clear();
     if (this.#session) this.#redraw();
     this.#syncLoop();
   }
@@ -526,26 +458,24 @@ export class HashRing extends HTMLElement {
   // ---- Drawing
   #colours() {
     const css = getComputedStyle(this);
-    const v = (name) => css.getPropertyValue(name).trim();
-    const palette = this.#mod.palette().map((c, i) => v(`--hash-ring-node-${i}`) || c);
-    return { theme: { bg: v("--_bg"), fg: v("--_fg"), muted: v("--_muted"), moved: v("--_moved") }, palette };
+    const palette = this.#mod.palette().map((c, i) => css.getPropertyValue(`--hash-ring-node-${i}`).trim() || c);
+    return { theme: themeColours(this, "--_"), palette };
   }
 
+  // Redraws from one frame of the session (the chart views' data in it too).
   #redraw() {
     if (!this.#session || !this.#view) return;
     const view = VIEWS.includes(this.view) ? this.view : "ring";
+    const chart = CHART_VIEWS.includes(view);
     const { theme, palette } = this.#colours();
     this.#view.palette = palette;
-    const rows = this.#session.nodes();
+    const frame = (this.#latest = this.#session.frame(chart && drawChart ? { chart: view } : {}));
     const canvas = this.#parts.canvas;
-    if (CHART_VIEWS.includes(view)) {
+    if (chart) {
       if (drawChart) {
-        const box = canvas.getBoundingClientRect();
-        const dpr = window.devicePixelRatio || 1;
-        canvas.width = Math.max(1, Math.round(box.width * dpr));
-        canvas.height = Math.max(1, Math.round(box.height * dpr));
         try {
-          drawChart(canvas, this.#session.chartData(view, {}), { dark: this.resolvedTheme === "dark", dpr });
+          if (frame.chartError) throw Object.assign(new Error(frame.chartError.message), { code: frame.chartError.code });
+          drawChart(canvas, frame.chart, { dark: this.resolvedTheme === "dark", dpr: fitCanvas(canvas).dpr });
         } catch (e) {
           this.#fail(e?.code ?? "unsupported", e?.message ?? String(e));
         }
@@ -556,46 +486,33 @@ export class HashRing extends HTMLElement {
           (e) => this.#fail("engine-load", `the charts did not load (${e?.message ?? e})`),
         );
       }
-      const shares = rows.map((n) => `${n.name} ${n.share == null ? `${n.keys} keys` : `${(n.share * 100).toFixed(1)}%`}`);
       const what = view === "shares" ? "Share of the key space per node" : "Spread of load against vnodes per node";
-      canvas.setAttribute("aria-label", `${what}: ${shares.join(", ")}.`);
+      canvas.setAttribute("aria-label", `${what}: ${frame.nodes.map((n) => n.legend).join(", ")}.`);
     } else {
-      const scene = this.#session.scene();
-      this.#view.setData({ ...scene, theme });
-      this.#paint();
-      canvas.setAttribute("aria-label", `${scene.description} ${scene.summary}`);
+      this.#view.setData({ ...frame.scene, theme });
+      canvas.setAttribute("aria-label", `${frame.scene.description} ${frame.scene.summary}`);
     }
     this.#parts.legend.replaceChildren(
-      ...rows.map((n) => {
+      ...frame.nodes.map((n) => {
         const item = document.createElement("li");
         const swatch = document.createElement("i");
         swatch.style.background = this.#view.slotColour(n.colour);
-        item.append(swatch, `${n.name} ${n.share == null ? `${n.keys} keys` : `${(n.share * 100).toFixed(1)}%`}`);
+        item.append(swatch, n.legend);
         return item;
       }),
     );
   }
 
-  // One frame of the ring: the still layer plus what is moving.
-  #paint() {
-    const a = this.#anim;
-    const t = a ? Math.min(1, (performance.now() - a.start) / a.ms) : 1;
-    this.#view.draw({ moved: this.#moved, movers: a?.movers, t, walk: a?.walk, walkT: t });
-    if (a && t < 1) this.#frame = requestAnimationFrame(() => this.#paint());
-  }
-
-  #animate(parts, ms) {
-    cancelAnimationFrame(this.#frame);
-    this.#anim = { ...parts, start: performance.now(), ms: reducedMotion() ? 1 : ms };
-    const view = this.view;
-    if (view === "ring" || view === "migrate") this.#paint();
+  // Plays a change or a walk on the ring (the chart views show no ring).
+  #plays() {
+    return this.view === "ring" || this.view === "migrate";
   }
 
   // ---- Changes
   #step(action) {
     if (!this.#session) return null;
-    const nodes = this.#session.nodes();
-    if (action === "add") return this.#apply("add", this.#session.nextNodeName());
+    const nodes = this.#latest.nodes;
+    if (action === "add") return this.#apply("add", this.#latest.nextNodeName);
     if (nodes.length < 2) return this.#fail("empty-ring", "keep at least one node");
     return this.#apply("remove", nodes[nodes.length - 1].name);
   }
@@ -608,11 +525,10 @@ export class HashRing extends HTMLElement {
       if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
-    this.#lastGood = this.#session.link();
-    this.#moved = t.exact?.arcs ?? [];
     this.#say(t.text);
     this.#redraw();
-    this.#animate({ movers: t.movers }, MOVE_MS);
+    this.#lastGood = this.#latest.link;
+    if (this.#plays()) this.#view.play(t, { duration: MOVE_MS });
     const detail = {
       action,
       name,
@@ -655,7 +571,7 @@ export class HashRing extends HTMLElement {
       this.#joined = null;
       this.#apply("remove", name);
     } else {
-      this.#joined = this.#session.nextNodeName();
+      this.#joined = this.#latest.nextNodeName;
       if (!this.#apply("add", this.#joined)) {
         // Refused (at the node cap, say): the loop pauses on the message; Play tries again.
         this.#joined = null;
@@ -679,7 +595,7 @@ export class HashRing extends HTMLElement {
 
   async add(name, options = {}) {
     if (!(await this.#ready())) return null;
-    return this.#apply("add", name === undefined ? this.#session.nextNodeName() : name, options);
+    return this.#apply("add", name === undefined ? this.#latest.nextNodeName : name, options);
   }
 
   // remove() with no name is the DOM's own: it takes the element out of the page.
@@ -703,7 +619,7 @@ export class HashRing extends HTMLElement {
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
     this.#say(f.text);
-    this.#animate({ walk: { fraction: f.fraction, stops: f.walk } }, WALK_MS);
+    if (this.#plays()) this.#view.follow(f, { duration: WALK_MS });
     return f;
   }
 

@@ -1,25 +1,25 @@
 // The playground's wiring: DOM events → the engine's Session → canvas and text. Every number,
 // label and capability shown comes from the Session; this file only moves them to the DOM.
-// The engine module: imported with the page's other modules (fetched together, not one after
-// the other), started in main(); replaced by a fresh instance if it ever traps.
+// After a change the page makes two calls into the engine: the change (its Transition: what
+// moved, played by the ring view) and `frame()` (everything to redraw). The engine module is
+// imported with the page's other modules (fetched together), started in main(), and replaced
+// by a fresh instance if it ever traps.
 import * as firstEngine from "./pkg/ringlab.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
+import { loadEngine, onUncaughtTrap, themeColours, trapped, watchTheme } from "./host.js";
 let engine;
 
 const $ = (id) => document.getElementById(id);
-const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
 // Slider position 0..1000 ↔ vnodes 1..1000 on a log scale.
 const sliderToVnodes = (s) => Math.max(1, Math.round(10 ** ((3 * s) / 1000)));
 const vnodesToSlider = (v) => Math.round((1000 * Math.log10(v)) / 3);
 
 let session, view, charts;
-let scene; // the session's scene as last drawn
+let frame; // the session's frame as last drawn
 let selected; // node index picked on the canvas
-let change = null; // the animated transition: {moved, movers, t}
-let walk = null; // the followed key: {fraction, stops, t}
-let paused = false;
+let followed = null; // the key the user follows
 // Frame times and long tasks, read by the page tests; `pending` counts deferred work.
 const perf = (window.__ringlab = { frames: [], longTasks: [], pending: 0 });
 
@@ -35,22 +35,17 @@ function later(work) {
   }, 0);
 }
 
-function theme() {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name) => css.getPropertyValue(name).trim();
-  return { bg: v("--bg"), fg: v("--fg"), muted: v("--muted"), moved: v("--moved") };
-}
-
 // ---- rendering ---------------------------------------------------------------------------
 
+// Redraws everything from one frame of the session: the ring at once, the table, the words
+// and the link in tasks of their own (a 100-node table's layout and a long URL cost ms each).
 function render() {
   const start = performance.now();
-  scene = session.scene();
+  frame = session.frame(followed ? { follow: followed } : {});
+  const { scene, capabilities: caps } = frame;
   perf.scene = { axis: scene.axis, description: scene.description }; // what is drawn, for the page tests
-  view.setData({ ...scene, theme: theme(), selected });
-  frame();
+  view.setData({ ...scene, theme: themeColours(document.documentElement), selected });
   perf.firstRing ??= performance.now(); // the first ring drawn, for `cargo xtask bench`
-  const caps = session.capabilities();
   $("undo").disabled = !caps.undo;
   $("redo").disabled = !caps.redo;
   $("undo").title = caps.undo ? `Undo: ${caps.undo}` : "Nothing to undo";
@@ -58,42 +53,20 @@ function render() {
   $("hash").disabled = !caps.hash;
   $("vnodes").disabled = !caps.vnodes;
   $("add-weight").disabled = !caps.weights;
+  syncControls();
   $("render-time").textContent = `${(performance.now() - start).toFixed(1)} ms`;
+  const shown = frame;
   later(() => {
-    renderLegend(caps);
+    if (frame !== shown) return; // a newer frame is on its way
+    renderLegend(shown);
     $("about").textContent = scene.description;
     $("summary").textContent = scene.summary;
     $("ring").setAttribute("aria-label", `Hash ring: ${scene.description} ${scene.summary}`);
+    showFollow(shown);
   });
-  if (session.nodes().length >= 2) charts?.update(session);
-}
-
-function frame(hover) {
-  const start = performance.now();
-  view.draw({ moved: change?.moved, movers: change?.movers, t: change?.t ?? 1, walk: walk ?? undefined, walkT: walk?.t, hover });
-  perf.frames.push(performance.now() - start);
-  if (perf.frames.length > 600) perf.frames.splice(0, 300);
-}
-
-function animate() {
-  const speed = Number($("speed").value);
-  const now = performance.now();
-  let running = false;
-  for (const a of [change, walk]) {
-    if (!a || a.t >= 1) continue;
-    if (!paused) a.t = Math.min(1, a.t + ((now - a.last) / a.duration) * speed);
-    a.last = now;
-    running ||= a.t < 1;
-  }
-  frame();
-  if (running && !paused) requestAnimationFrame(animate);
-}
-
-function startAnimation(a, duration) {
-  a.duration = duration;
-  a.last = performance.now();
-  a.t = reducedMotion.matches ? 1 : 0;
-  requestAnimationFrame(animate);
+  // The link in a task of its own: replacing a long URL costs the browser several ms.
+  later(() => frame === shown && saveUrl());
+  if (frame.nodes.length >= 2) charts?.update(session);
 }
 
 function cell(text, className) {
@@ -106,12 +79,11 @@ function cell(text, className) {
 // The node table, updated in place: rows are made once and reused, and only what changed is
 // written, so a change to a 100-node table costs the browser a small relayout instead of a
 // whole new table (building the rows afresh made that layout the page's longest task).
-function renderLegend(caps) {
-  const rows = session.nodes();
+function renderLegend({ nodes, capabilities }) {
   const tbody = $("legend").querySelector("tbody");
-  while (tbody.rows.length > rows.length) tbody.lastElementChild.remove();
-  while (tbody.rows.length < rows.length) tbody.append(legendRow());
-  rows.forEach((node, i) => fillRow(tbody.rows[i], node, i, caps));
+  while (tbody.rows.length > nodes.length) tbody.lastElementChild.remove();
+  while (tbody.rows.length < nodes.length) tbody.append(legendRow());
+  nodes.forEach((node, i) => fillRow(tbody.rows[i], node, i, capabilities));
 }
 
 // One row's elements and listeners; the listeners act on the node the row shows now.
@@ -158,9 +130,9 @@ function fillRow(row, node, i, caps) {
   put(p.weight, "disabled", !caps.weights);
   attr(p.weight, "aria-label", `Weight of ${node.name}`);
   put(p.points, "textContent", node.points.toLocaleString("en-US"));
-  put(p.share, "textContent", node.share === null ? "sampled" : `${(node.share * 100).toFixed(2)}%`);
+  put(p.share, "textContent", node.shareText);
   put(p.keys, "textContent", node.keys.toLocaleString("en-US"));
-  put(p.traffic, "textContent", `${(node.traffic * 100).toFixed(1)}%`);
+  put(p.traffic, "textContent", node.trafficText);
   put(p.down, "textContent", node.down ? "Up" : "Down");
   attr(p.down, "aria-label", `Mark ${node.name} ${node.down ? "up" : "down"}`);
   attr(p.remove, "aria-label", `Remove ${node.name}`);
@@ -177,7 +149,7 @@ function apply(edit, errorBox = $("add-error")) {
   try {
     t = edit();
   } catch (e) {
-    if (e instanceof WebAssembly.RuntimeError) {
+    if (trapped(e)) {
       recover(e);
       return false;
     }
@@ -195,7 +167,7 @@ function fromHistory(call) {
   try {
     return [call()];
   } catch (e) {
-    if (e instanceof WebAssembly.RuntimeError) recover(e);
+    if (trapped(e)) recover(e);
     else $("history-status").textContent = e.message;
     return null;
   }
@@ -211,37 +183,29 @@ function show(t, status = "") {
   selected = undefined;
   $("history-status").textContent = status;
   $("last-change").textContent = t.text;
-  change = { moved: t.exact?.arcs ?? [], movers: t.movers };
-  startAnimation(change, 900);
-  syncControls();
-  // The link in a task of its own: replacing a long URL costs the browser several ms.
-  later(saveUrl);
+  view.play(t);
+  // The new state's frame in a task of its own: a big ring's change and its redraw would
+  // otherwise block input together.
   later(() => {
     render();
-    refollow();
+    // A followed key walks again on the new state.
+    if (followed) view.follow(frame.follow);
   });
 }
 
 // ---- follow a key and hover -------------------------------------------------------------
 
+// Follows `key` (or stops following): the frame carries its walk, which the view plays.
 function follow(key) {
-  if (!key || !session.nodes().length) {
-    walk = null;
-    frame();
-    return;
-  }
-  try {
-    const f = session.follow(key);
-    walk = { fraction: f.fraction, stops: f.walk };
-    $("follow-out").textContent = f.text;
-    startAnimation(walk, 1400);
-  } catch (e) {
-    $("follow-out").textContent = e.message;
-  }
+  followed = key && frame?.nodes.length ? key : null;
+  render();
+  if (frame.follow) view.follow(frame.follow);
+  else view.follow(null);
 }
 
-function refollow() {
-  if (walk) follow($("follow-key").value.trim());
+function showFollow(shown) {
+  if (shown.follow) $("follow-out").textContent = shown.follow.text;
+  else if (shown.followError) $("follow-out").textContent = shown.followError;
 }
 
 function hit(clientX, clientY) {
@@ -254,7 +218,7 @@ function hit(clientX, clientY) {
 function hoverAt(clientX, clientY) {
   const tip = $("tooltip");
   const h = hit(clientX, clientY);
-  frame(h.arc ?? undefined);
+  view.setHover(h.arc);
   const text = h.arc?.text ?? h.key?.text;
   if (!text) {
     tip.hidden = true;
@@ -270,8 +234,9 @@ function hoverAt(clientX, clientY) {
 
 // ---- controls ---------------------------------------------------------------------------
 
+// The controls show the frame's settings.
 function syncControls() {
-  const s = session.settings();
+  const s = frame.settings;
   $("algorithm").value = s.algorithm;
   $("hash").value = s.hash;
   $("vnodes").value = String(vnodesToSlider(s.vnodes));
@@ -280,11 +245,11 @@ function syncControls() {
   $("keys").value = String(s.keys);
   $("replicas").value = String(s.replicas);
   $("zipf").value = String(s.zipf);
-  $("add-name").placeholder = session.nextNodeName();
+  $("add-name").placeholder = frame.nextNodeName;
 }
 
 function saveUrl() {
-  window.history.replaceState(null, "", session.link());
+  if (location.hash !== frame.link) window.history.replaceState(null, "", frame.link);
 }
 
 function configure(settings) {
@@ -292,24 +257,35 @@ function configure(settings) {
   syncControls();
 }
 
+// A new session (an import, a link): nothing of the old one's change, walk or words stays.
+function replace(next) {
+  session?.free();
+  session = next;
+  selected = undefined;
+  followed = null;
+  view?.clear();
+  $("follow-key").value = "";
+  $("follow-out").textContent = "";
+  $("last-change").textContent = "";
+  $("history-status").textContent = "";
+}
+
 // Replaces the session with one made from the user's config text.
 function importConfig() {
   const kind = $("import-kind").value;
+  let next;
   try {
-    const next = engine.Session.fromConfig(kind, $("import-text").value);
-    session.free();
-    session = next;
+    next = engine.Session.fromConfig(kind, $("import-text").value);
   } catch (e) {
+    if (trapped(e)) return recover(e);
     $("import-error").textContent = e.message;
     return;
   }
+  replace(next);
   $("import-error").textContent = "";
-  change = null;
-  syncControls();
-  saveUrl();
   const label = engine.configKinds().find((k) => k.kind === kind)?.label ?? kind;
-  $("last-change").textContent = `Loaded ${session.nodes().length} servers from your ${label}. Add a server or mark one down to see exactly what moves.`;
   render();
+  $("last-change").textContent = `Loaded ${frame.nodes.length} servers from your ${label}. Add a server or mark one down to see exactly what moves.`;
 }
 
 // The tier's workload from the three fields: all filled, or none (costs not reported).
@@ -319,7 +295,7 @@ function applyWorkload() {
     if (fields.every((f) => f === "")) session.setWorkload(null);
     else session.setWorkload({ items: Number(fields[0]), itemBytes: Number(fields[1]), requestsPerSec: Number(fields[2]) });
     $("work-error").textContent = "";
-    saveUrl();
+    render();
   } catch (e) {
     $("work-error").textContent = e.message;
   }
@@ -343,7 +319,7 @@ function useKeys(text) {
     $("keys-status").textContent = summary
       ? `Using your ${summary.keys.toLocaleString("en-US")} keys (${summary.requests.toLocaleString("en-US")} requests). They stay on this page.`
       : "Using the generated keys key:0, key:1, …";
-    change = null;
+    view.clear();
     render();
   };
   const failed = (e) => {
@@ -417,7 +393,7 @@ function wire() {
   charts = new Charts(later, () => engine);
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const name = $("add-name").value.trim() || session.nextNodeName();
+    const name = $("add-name").value.trim() || frame.nextNodeName;
     const weight = Number($("add-weight").value);
     const zone = $("add-zone").value.trim();
     if (apply(() => session.add(name, zone ? { weight, zone } : { weight }))) $("add-name").value = "";
@@ -432,7 +408,7 @@ function wire() {
   });
   $("vnodes").addEventListener("change", () => {
     const v = sliderToVnodes(Number($("vnodes").value));
-    if (v !== session.settings().vnodes) configure({ vnodes: v });
+    if (v !== frame.settings.vnodes) configure({ vnodes: v });
   });
   $("keys").addEventListener("change", () => configure({ keys: Number($("keys").value) }));
   $("replicas").addEventListener("change", () => configure({ replicas: Number($("replicas").value) }));
@@ -455,27 +431,25 @@ function wire() {
       $("history-status").textContent = `Link: ${location.href}`;
     }
   });
-  $("pause").addEventListener("click", () => {
-    paused = !paused;
+  $("speed").addEventListener("change", () => (view.speed = Number($("speed").value)));
+  const showPaused = (paused) => {
     $("pause").textContent = paused ? "Play" : "Pause";
     $("pause").setAttribute("aria-pressed", String(paused));
-    for (const a of [change, walk]) if (a) a.last = performance.now();
-    if (!paused) requestAnimationFrame(animate);
+  };
+  $("pause").addEventListener("click", () => {
+    view.pause(!view.paused);
+    showPaused(view.paused);
   });
   $("step").addEventListener("click", () => {
-    paused = true;
-    $("pause").textContent = "Play";
-    $("pause").setAttribute("aria-pressed", "true");
-    for (const a of [change, walk]) if (a && a.t < 1) a.t = Math.min(1, a.t + 0.1);
-    frame();
+    view.step();
+    showPaused(true);
   });
   $("compare-modulo").addEventListener("change", () => {
     session.setCompareModulo($("compare-modulo").checked);
     const [t] = fromHistory(() => session.lastChange()) ?? [];
     if (t) {
       $("last-change").textContent = t.text;
-      change = { moved: t.exact?.arcs ?? [], movers: t.movers };
-      startAnimation(change, 900);
+      view.play(t);
     }
   });
   $("follow-form").addEventListener("submit", (e) => {
@@ -491,7 +465,7 @@ function wire() {
   canvas.addEventListener("pointermove", (e) => hoverAt(e.clientX, e.clientY));
   canvas.addEventListener("pointerleave", () => {
     $("tooltip").hidden = true;
-    frame();
+    view.setHover(undefined);
   });
   canvas.addEventListener("click", (e) => {
     const h = hoverAt(e.clientX, e.clientY);
@@ -505,9 +479,9 @@ function wire() {
     }
   });
   new ResizeObserver(() => view.data && !view.fits() && render()).observe(canvas);
-  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", render);
+  watchTheme(render);
   window.addEventListener("hashchange", () => {
-    if (location.hash === session.link()) return; // our own replaceState
+    if (location.hash === frame?.link) return; // our own replaceState
     open(location.hash);
     render();
   });
@@ -525,9 +499,7 @@ async function recover(error) {
   recovering = true;
   console.error("ringlab: the engine stopped; reopening the last good state", error);
   try {
-    const fresh = await import(`./pkg/ringlab.js?instance=${Date.now()}`);
-    await fresh.default();
-    engine = fresh;
+    engine = await loadEngine(new URL("./pkg/ringlab", import.meta.url).href, { fresh: true });
     session = undefined; // the dead module's objects cannot even be freed
     open(location.hash);
     $("config-error").textContent =
@@ -546,7 +518,7 @@ function open(link) {
       next = engine.Session.fromLink(link);
       $("config-error").textContent = "";
     } catch (e) {
-      if (e instanceof WebAssembly.RuntimeError) throw e;
+      if (trapped(e)) throw e;
       if (session) {
         // A bad link pasted into an open page: the user's ring and history stay.
         $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;
@@ -558,20 +530,19 @@ function open(link) {
   } else {
     next = new engine.Session();
   }
-  session?.free();
-  session = next;
-  change = null;
-  syncControls();
+  replace(next);
   syncWorkload();
 }
 
 async function main() {
   engine = firstEngine;
   await engine.default();
-  const trapped = (e) => e instanceof WebAssembly.RuntimeError;
-  window.addEventListener("error", (e) => trapped(e.error) && recover(e.error));
-  window.addEventListener("unhandledrejection", (e) => trapped(e.reason) && recover(e.reason));
-  view = new RingView($("ring"), engine.palette());
+  onUncaughtTrap(recover);
+  const onFrame = (ms) => {
+    perf.frames.push(ms);
+    if (perf.frames.length > 600) perf.frames.splice(0, 300);
+  };
+  view = new RingView($("ring"), engine.palette(), { onFrame });
   perf.view = view; // the page tests redraw the still picture without the change's overlays
   // The ring first, in a task that ends with it on screen; the controls' listeners and the
   // charts in the next.
@@ -580,7 +551,7 @@ async function main() {
   render();
   later(() => {
     wire();
-    if (session.nodes().length >= 2) charts.update(session);
+    if (frame.nodes.length >= 2) charts.update(session);
     later(warmUp);
     $("last-change").textContent = "Add or remove a node to see exactly what moves.";
     document.body.dataset.ready = "1";
@@ -595,7 +566,8 @@ async function main() {
 function warmUp() {
   const s = new engine.Session();
   try {
-    s.add(s.nextNodeName(), {});
+    s.add("node-6", {});
+    s.frame({ follow: "user:42" });
     s.undo();
     s.redo();
     s.remove("node-1");

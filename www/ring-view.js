@@ -1,8 +1,13 @@
-// Draws a session's Scene on a canvas; no hashing and no rules here. Positions and owners come
-// from the engine as typed arrays of fractions (0 = top, clockwise) and node indices; colours
-// as each node's slot in the engine's palette.
+// Draws a session's Scene on a canvas and plays what changes; no hashing and no rules here.
+// Positions and owners come from the engine as typed arrays of fractions (0 = top, clockwise)
+// and node indices; colours as each node's slot in the engine's palette.
 // The still picture is drawn once into an offscreen layer; animation frames copy it and draw
 // only what moves on top, so a frame stays cheap with 100,000 keys.
+// The view owns its animation clock: `play(transition)` animates a change (the moved arcs,
+// the keys changing owner), `follow(walk)` a key's walk to its owner; `pause`, `step` and
+// `speed` drive both, and reduced motion shows the end at once. Every host (the playground,
+// the <hash-ring> element, the tour) drives it the same way.
+import { fitCanvas, canvasFits, reducedMotion } from "./host.js";
 
 const TAU = Math.PI * 2;
 // The engine's owner index for a key with no owner while nodes are down.
@@ -33,12 +38,84 @@ const LABEL_FONT = "12px system-ui, sans-serif";
 const LABEL_GAP = 18;
 
 export class RingView {
-  // palette: the engine's node colours (`palette()`), indexed by colour slot.
-  constructor(canvas, palette) {
+  // palette: the engine's node colours (`palette()`), indexed by colour slot. onFrame(ms), if
+  // given, hears how long each frame took to draw.
+  constructor(canvas, palette, { onFrame } = {}) {
     this.canvas = canvas;
     this.palette = palette;
     this.base = document.createElement("canvas");
     this.data = null;
+    this.onFrame = onFrame;
+    this.change = null; // the change playing: {moved, movers, t, duration}
+    this.walk = null; // the key followed: {fraction, stops, t, duration}
+    this.hover = undefined; // the arc under the pointer
+    this.paused = false;
+    this.speed = 1;
+    this.last = 0;
+    this.raf = 0;
+  }
+
+  // ---- The animation clock
+
+  // Plays a change: a Transition's moved arcs and the keys that change owner.
+  play(transition, { duration = 900 } = {}) {
+    this.change = { moved: transition?.exact?.arcs ?? [], movers: transition?.movers, t: 0, duration };
+    this.start(this.change);
+  }
+
+  // Plays a key's walk: its hash drops onto the ring, then walks clockwise to each stop.
+  follow(walk, { duration = 1400 } = {}) {
+    this.walk = walk ? { fraction: walk.fraction, stops: walk.walk ?? walk.stops, t: 0, duration } : null;
+    if (this.walk) this.start(this.walk);
+    else this.draw();
+  }
+
+  // Stops showing the change and the walk (a new state that neither belongs to).
+  clear() {
+    this.change = this.walk = null;
+    this.hover = undefined;
+    if (this.data) this.draw();
+  }
+
+  // Whether a change or a walk is still moving.
+  get playing() {
+    return [this.change, this.walk].some((a) => a && a.t < 1);
+  }
+
+  pause(on = true) {
+    this.paused = on;
+    this.last = performance.now();
+    if (!on) this.tick();
+  }
+
+  // Moves what plays on by `dt` of its length, paused.
+  step(dt = 0.1) {
+    this.paused = true;
+    for (const a of [this.change, this.walk]) if (a && a.t < 1) a.t = Math.min(1, a.t + dt);
+    this.draw();
+  }
+
+  setHover(arc) {
+    this.hover = arc ?? undefined;
+    if (this.data) this.draw();
+  }
+
+  start(animation) {
+    animation.t = reducedMotion() ? 1 : 0;
+    this.last = performance.now();
+    cancelAnimationFrame(this.raf);
+    this.raf = requestAnimationFrame(() => this.tick());
+  }
+
+  tick() {
+    const now = performance.now();
+    for (const a of [this.change, this.walk]) {
+      if (!a || a.t >= 1 || this.paused) continue;
+      a.t = Math.min(1, a.t + ((now - this.last) / a.duration) * this.speed);
+    }
+    this.last = now;
+    if (this.data) this.draw();
+    if (this.playing && !this.paused) this.raf = requestAnimationFrame(() => this.tick());
   }
 
   geometry() {
@@ -67,25 +144,17 @@ export class RingView {
     return this.measured.width;
   }
 
-  // Sizes a canvas's backing store to the CSS size × devicePixelRatio, so lines stay crisp.
+  // Sizes a canvas's backing store to the ring's box × devicePixelRatio, so lines stay crisp.
   fit(canvas, g) {
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(g.width * dpr)), h = Math.max(1, Math.round(g.height * dpr));
-    if (canvas.width !== w || canvas.height !== h) {
-      canvas.width = w;
-      canvas.height = h;
-    }
+    const { dpr } = fitCanvas(canvas, g);
     const ctx = canvas.getContext("2d");
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     return ctx;
   }
 
-  // Whether the canvas's backing store already has its CSS size × devicePixelRatio (a resize
-  // notification that changes nothing needs no redraw).
+  // Whether the canvas already has its box's size (a resize that changes nothing).
   fits() {
-    const g = this.geometry();
-    const dpr = window.devicePixelRatio || 1;
-    return this.canvas.width === Math.max(1, Math.round(g.width * dpr)) && this.canvas.height === Math.max(1, Math.round(g.height * dpr));
+    return canvasFits(this.canvas, this.geometry());
   }
 
   // The colour of colour slot `slot`; NO_OWNER (an unavailable key) is drawn muted.
@@ -99,10 +168,11 @@ export class RingView {
   }
 
   // data = a session's scene ({points, pointOwners, keys, keyOwners, colours, axis}) plus
-  // {theme, selected}.
+  // {theme, selected}: the still picture, drawn at once with what is playing on top.
   setData(data) {
     this.data = data;
     this.renderBase();
+    this.draw();
   }
 
   renderBase() {
@@ -227,10 +297,17 @@ export class RingView {
     }
   }
 
-  // One frame: the still layer, then overlays.
+  // One frame: the still layer, then what plays on top of it.
+  draw() {
+    const start = performance.now();
+    const c = this.change, w = this.walk;
+    this.drawFrame({ moved: c?.moved, movers: c?.movers, t: c?.t ?? 1, walk: w ?? undefined, walkT: w?.t, hover: this.hover });
+    this.onFrame?.(performance.now() - start);
+  }
+
   // overlay = {moved: [{startFraction, endFraction}], movers: {index, position, from, to}
   // (colour slots), t, walk: {fraction, stops: [{fraction, colour}]}, hover}
-  draw(overlay = {}) {
+  drawFrame(overlay = {}) {
     const g = this.geometry();
     const ctx = this.canvas.getContext("2d");
     const dpr = window.devicePixelRatio || 1;

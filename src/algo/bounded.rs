@@ -7,7 +7,7 @@
 //! computed over them (as HAProxy's `hash-balance-factor` treats a server that is down).
 
 use super::about::{thousands, KeySpace};
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope, BITS, HASH, VNODES};
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
@@ -44,9 +44,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client with the old ring and loads places keys as before the change: moved keys go to their old owner, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(BoundedLoad::new(o, nodes)?))),
     extras: Extras { places_keys: true, refines: Some((crate::algo::DEFAULT, "the plain ring")), ..Extras::NONE },
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(BoundedLoad::new(o, nodes)?));
 
 /// ε: each node takes at most ⌈(1 + ε)·keys / nodes⌉ keys.
 pub(crate) const EPSILON: OptionSpec = OptionSpec {

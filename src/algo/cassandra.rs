@@ -13,7 +13,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{check_count, Continuum, Rules, Tie};
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 use crate::{limits, Error};
@@ -47,9 +47,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "A driver with an old token map picks a coordinator that no longer owns the key's token; that node forwards the request to the replicas (an extra hop), so a stale map costs latency, never an error.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?));
 
 /// Tokens per node of weight 1 (`num_tokens` in cassandra.yaml).
 pub(crate) const NUM_TOKENS: OptionSpec = OptionSpec {

@@ -1,4 +1,5 @@
-//! The catalog: one line per algorithm, naming its [`Entry`] in the algorithm's own file.
+//! The catalog: one line per algorithm, naming its [`Entry`] and its build in the algorithm's
+//! own file.
 //!
 //! This list is the only place outside an algorithm's file that names it: the
 //! [`Algorithm`] enum, [`Algorithm::ALL`] and the lookups by name are made from it, and every
@@ -12,27 +13,57 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::entry::Entry;
+use super::entry::{Build, Entry};
 use super::options::OptionSpec;
 use crate::Error;
 
 macro_rules! catalog {
-    ($($variant:ident => $entry:path,)*) => {
+    (core $core:ident => $core_entry:path, $core_build:path; $($variant:ident => $entry:path, $build:path;)*) => {
         /// The placement algorithms, by their option names (see [`Algorithm::name`]): one per
         /// line of the [catalog](self), each described by its [`Entry`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Algorithm {
-            $(#[allow(missing_docs)] $variant,)*
+            $core,
+            $($variant,)*
         }
 
         impl Algorithm {
             /// Every algorithm, in the catalog's order.
-            pub const ALL: [Algorithm; [$(stringify!($variant)),*].len()] = [$(Algorithm::$variant),*];
+            pub const ALL: [Algorithm; [stringify!($core), $(stringify!($variant)),*].len()] =
+                [Algorithm::$core, $(Algorithm::$variant),*];
 
-            /// Everything about this algorithm.
+            /// Everything about this algorithm. In a build without the `catalog` feature (the
+            /// element's first wasm module) the others' entries hold their names only, so their
+            /// words and code stay out of that module.
             pub fn entry(self) -> &'static Entry {
                 match self {
-                    $(Algorithm::$variant => &$entry,)*
+                    Algorithm::$core => &$core_entry,
+                    $(Algorithm::$variant => {
+                        #[cfg(feature = "catalog")]
+                        let entry = &$entry;
+                        #[cfg(not(feature = "catalog"))]
+                        let entry = {
+                            const NAMED: Entry = Entry::not_built_in($entry.name, $entry.label);
+                            &NAMED
+                        };
+                        entry
+                    })*
+                }
+            }
+
+            /// How this algorithm's placement is built (kept apart from its entry, so a module
+            /// that only reads entries, such as the charts', does not carry every algorithm's
+            /// code).
+            pub(crate) fn build(self) -> Build {
+                match self {
+                    Algorithm::$core => $core_build,
+                    $(Algorithm::$variant => {
+                        #[cfg(feature = "catalog")]
+                        let build: Build = $build;
+                        #[cfg(not(feature = "catalog"))]
+                        let build: Build = super::entry::not_built_in;
+                        build
+                    })*
                 }
             }
         }
@@ -40,27 +71,27 @@ macro_rules! catalog {
 }
 
 catalog! {
-    Ring => super::ring::ENTRY,
-    Libketama => super::libketama::ENTRY,
-    LibmemcachedWeighted => super::libmemcached::WEIGHTED,
-    LibmemcachedKetama => super::libmemcached::KETAMA,
-    RedisCluster => super::redis::ENTRY,
-    Cassandra => super::cassandra::ENTRY,
-    Groupcache => super::groupcache::ENTRY,
-    Jump => super::jump::ENTRY,
-    Rendezvous => super::rendezvous::ENTRY,
-    Maglev => super::maglev::ENTRY,
-    MultiProbe => super::multiprobe::ENTRY,
-    BoundedLoad => super::bounded::ENTRY,
-    Modulo => super::modulo::ENTRY,
-    NginxConsistent => super::nginx::CONSISTENT,
-    NginxHash => super::nginx::HASH,
-    HaproxyConsistent => super::haproxy::CONSISTENT,
-    HaproxyMapBased => super::haproxy::MAP_BASED,
+    core Ring => super::ring::ENTRY, super::ring::BUILD;
+    Libketama => super::libketama::ENTRY, super::libketama::BUILD;
+    LibmemcachedWeighted => super::libmemcached::WEIGHTED, super::libmemcached::BUILD_WEIGHTED;
+    LibmemcachedKetama => super::libmemcached::KETAMA, super::libmemcached::BUILD_KETAMA;
+    RedisCluster => super::redis::ENTRY, super::redis::BUILD;
+    Cassandra => super::cassandra::ENTRY, super::cassandra::BUILD;
+    Groupcache => super::groupcache::ENTRY, super::groupcache::BUILD;
+    Jump => super::jump::ENTRY, super::jump::BUILD;
+    Rendezvous => super::rendezvous::ENTRY, super::rendezvous::BUILD;
+    Maglev => super::maglev::ENTRY, super::maglev::BUILD;
+    MultiProbe => super::multiprobe::ENTRY, super::multiprobe::BUILD;
+    BoundedLoad => super::bounded::ENTRY, super::bounded::BUILD;
+    Modulo => super::modulo::ENTRY, super::modulo::BUILD;
+    NginxConsistent => super::nginx::CONSISTENT, super::nginx::BUILD_CONSISTENT;
+    NginxHash => super::nginx::HASH, super::nginx::BUILD_HASH;
+    HaproxyConsistent => super::haproxy::CONSISTENT, super::haproxy::BUILD_CONSISTENT;
+    HaproxyMapBased => super::haproxy::MAP_BASED, super::haproxy::BUILD_MAP_BASED;
 }
 
-/// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring. The only
-/// one a build without the `catalog` feature makes.
+/// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring, the
+/// catalog's `core` line, the only one a build without the `catalog` feature makes.
 pub const DEFAULT: Algorithm = Algorithm::Ring;
 
 /// `hash % N`: what every change is compared with ("hash % N would have moved 80%").
@@ -92,6 +123,15 @@ impl Algorithm {
     /// once for them.
     pub fn needs_catalog(self) -> bool {
         self != DEFAULT
+    }
+
+    /// `Err(NotBuiltIn)` for an algorithm this build of the engine leaves out (its entry holds
+    /// its name only): ask before reading its options or its layout.
+    pub fn available(self) -> Result<Algorithm, Error> {
+        if self.needs_catalog() && !cfg!(feature = "catalog") {
+            return Err(Error::NotBuiltIn(format!("the {} algorithm", self.name())));
+        }
+        Ok(self)
     }
 
     /// Whether node weights change the placement (otherwise only weight 1 is accepted).

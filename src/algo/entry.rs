@@ -52,7 +52,6 @@ pub struct Entry {
     /// What a client that has not yet seen a change gets, in its real system.
     pub on_stale: OnStale,
     pub leaving: Leaving,
-    pub build: Build,
     /// What only a few algorithms have ([`Extras::NONE`] for the others).
     pub extras: Extras,
 }
@@ -251,6 +250,29 @@ pub enum LayoutUse {
 }
 
 impl Entry {
+    /// An entry that holds an algorithm's name and label only: what a build without the
+    /// `catalog` feature keeps of the algorithms it leaves out (building one answers
+    /// `not-built-in`).
+    #[cfg_attr(feature = "catalog", allow(dead_code))]
+    pub(crate) const fn not_built_in(name: &'static str, label: &'static str) -> Entry {
+        Entry {
+            name,
+            label,
+            family: Family::Paper,
+            source: "",
+            options: &[],
+            weights: Weights::Any,
+            arcs: false,
+            replicas: false,
+            key_space: |_| KeySpace::Hash { bits: 32 },
+            describe: |_| String::new(),
+            on_down: OnDown::Skip(""),
+            on_stale: OnStale::ClientSide(""),
+            leaving: Leaving::Any,
+            extras: Extras::NONE,
+        }
+    }
+
     /// Whether the `hash` option changes the placement.
     pub fn uses_hash(&self) -> bool {
         self.uses(&super::options::HASH)
@@ -271,22 +293,9 @@ impl Entry {
     }
 }
 
-/// An entry's [`Build`], in a build with the `catalog` feature; without it (the element's
-/// first wasm module) a stub that answers `not-built-in`, so the algorithm's code is left
-/// out of that module.
-macro_rules! catalog_build {
-    ($build:expr) => {{
-        #[cfg(feature = "catalog")]
-        let build: $crate::algo::entry::Build = $build;
-        #[cfg(not(feature = "catalog"))]
-        let build: $crate::algo::entry::Build = $crate::algo::entry::not_built_in;
-        build
-    }};
-}
-pub(crate) use catalog_build;
-
-/// The build of an algorithm this build of the engine leaves out.
-#[cfg(not(feature = "catalog"))]
+/// The build of an algorithm this build of the engine leaves out (the element's first wasm
+/// module, without the `catalog` feature).
+#[cfg_attr(feature = "catalog", allow(dead_code))]
 pub(crate) fn not_built_in(options: &Options, _: Vec<NodeSpec>, _: &Layout) -> Result<Box<dyn Placement>, Error> {
     Err(Error::NotBuiltIn(format!("the {} algorithm", options.algorithm.name())))
 }

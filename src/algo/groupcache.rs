@@ -4,7 +4,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{check_count, Continuum, Rules, Tie};
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 
@@ -35,9 +35,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "Each groupcache peer has its own peer list (HTTPPool.Set): until it is updated, a peer asks the old owner, which loads the value itself; the value is cached twice and can disagree until it expires.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?));
 
 /// Points per node (`consistenthash.New(replicas, nil)`).
 pub(crate) const REPLICAS: OptionSpec = OptionSpec {

@@ -32,7 +32,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{check_weight, index_of, node_of, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
@@ -68,9 +68,11 @@ pub(crate) const CONSISTENT: Entry = Entry {
         "Each HAProxy process rebuilds its tree or map on reload or a runtime change; until one has, it sends moved keys to their old server.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, layout| with_layout(true, o, nodes, layout)),
     extras: Extras { layout: LayoutUse::ServerIds, ..Extras::NONE },
 };
+
+/// How [`CONSISTENT`] is built.
+pub(crate) const BUILD_CONSISTENT: Build = |o, nodes, layout| with_layout(true, o, nodes, layout);
 
 pub(crate) const MAP_BASED: Entry = Entry {
     name: "haproxy-map-based",
@@ -95,9 +97,11 @@ pub(crate) const MAP_BASED: Entry = Entry {
         "Each HAProxy process rebuilds its tree or map on reload or a runtime change; until one has, it sends moved keys to their old server.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, layout| with_layout(false, o, nodes, layout)),
     extras: Extras { layout: LayoutUse::ServerIds, ..Extras::NONE },
 };
+
+/// How [`MAP_BASED`] is built.
+pub(crate) const BUILD_MAP_BASED: Build = |o, nodes, layout| with_layout(false, o, nodes, layout);
 
 /// `hash-type consistent` or `map-based`, with a link's explicit server ids.
 fn with_layout(

@@ -5,7 +5,7 @@
 //! renumber every bucket after it, so it is refused with an explanation.
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::{index_of, Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
@@ -38,9 +38,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client with the old bucket count sends moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
     ),
     leaving: Leaving::LastOnly("jump hash can only remove the last bucket: the others would renumber"),
-    build: catalog_build!(|_, nodes, _| Ok(Box::new(Jump::new(nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Jump::new(nodes)?));
 
 /// The paper's loop, exactly: a 64-bit LCG and double arithmetic.
 ///

@@ -4,7 +4,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{md5_word, push_md5_quads, Continuum, Rules, Tie};
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
 use crate::{Error, Node, NodeSpec};
@@ -36,9 +36,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "libketama re-reads its server file when it changes (ketama_roll): until a client does, it sends moved keys to their old servers, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?))),
     extras: Extras { server_list: Some(ServerList::Libketama), ..Extras::NONE },
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?));
 
 /// libketama keeps a server's address in `char ip[22]`.
 const LIBKETAMA_MAX_NAME: usize = 21;

@@ -6,7 +6,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{md5_word, push_md5_quads, Continuum, Rules, Tie};
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::Algorithm;
 use crate::{Error, Node, NodeSpec};
 
@@ -39,9 +39,11 @@ pub(crate) const WEIGHTED: Entry = Entry {
         "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&WEIGHTED_RULES, o, nodes)?))),
     extras: Extras { server_list: Some(ServerList::Libmemcached), ..Extras::NONE },
 };
+
+/// How [`WEIGHTED`] is built.
+pub(crate) const BUILD_WEIGHTED: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&WEIGHTED_RULES, o, nodes)?));
 
 pub(crate) const KETAMA: Entry = Entry {
     name: "libmemcached-ketama",
@@ -65,9 +67,11 @@ pub(crate) const KETAMA: Entry = Entry {
         "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?))),
     extras: Extras { server_list: Some(ServerList::Libmemcached), ..Extras::NONE },
 };
+
+/// How [`KETAMA`] is built.
+pub(crate) const BUILD_KETAMA: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?));
 
 static WEIGHTED_RULES: Rules = Rules {
     algorithm: Algorithm::LibmemcachedWeighted,

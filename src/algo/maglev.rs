@@ -9,7 +9,7 @@
 
 use super::about::{thousands, KeySpace};
 use super::down::Rebuilt;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope, HASH};
 use super::{Algorithm, Placement};
@@ -42,9 +42,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "Each Maglev machine builds its own table from the backend set it has heard of; until it does, it sends moved entries to their old backends (connection tracking keeps existing flows there on purpose).",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(Maglev::new(o.config.hash, o.table_size, nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Maglev::new(o.config.hash, o.table_size, nodes)?));
 
 /// The lookup table's size `M`, a prime.
 pub(crate) const TABLE_SIZE: OptionSpec = OptionSpec {

@@ -51,7 +51,7 @@ pub use compat::{from_haproxy_backend, from_nginx_upstream, import, lbconfig};
 pub use entry::{Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights};
 pub use haproxy::{HaproxyFunction, HaproxyHash};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What a placement holds beyond its options and nodes, which neither determines: Redis
 /// Cluster's slot ranges (an import's, or where rebalancing left them) and HAProxy's explicit
@@ -143,11 +143,21 @@ pub struct Cluster {
     inner: Box<dyn Placement>,
     /// The options it was made with (shared by clones: a bounded-load key set can be large).
     options: Arc<Options>,
+    /// Each node's exact share and the spread of load, computed once per state: every change
+    /// clears them.
+    shares: OnceLock<Shares>,
+}
+
+/// What [`Cluster::exact_shares`] and [`Cluster::spread`] answer, for one state.
+#[derive(Clone, Debug)]
+struct Shares {
+    fractions: Option<Vec<f64>>,
+    spread: Option<crate::analysis::Spread>,
 }
 
 impl Clone for Cluster {
     fn clone(&self) -> Cluster {
-        Cluster { inner: self.inner.boxed_clone(), options: Arc::clone(&self.options) }
+        Cluster { inner: self.inner.boxed_clone(), options: Arc::clone(&self.options), shares: self.shares.clone() }
     }
 }
 
@@ -177,7 +187,14 @@ impl Cluster {
     }
 
     pub(crate) fn from_placement(inner: Box<dyn Placement>, options: Options) -> Cluster {
-        Cluster { inner, options: Arc::new(options) }
+        Cluster { inner, options: Arc::new(options), shares: OnceLock::new() }
+    }
+
+    /// `change` applied to the placement; the shares are computed afresh after it.
+    fn changed(&mut self, change: impl FnOnce(&mut Box<dyn Placement>) -> Result<(), Error>) -> Result<(), Error> {
+        let result = change(&mut self.inner);
+        self.shares = OnceLock::new();
+        result
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -190,7 +207,7 @@ impl Cluster {
     /// nothing changes.
     pub fn set_down(&mut self, name: &str, down: bool) -> Result<(), Error> {
         let idx = index_of(self.nodes(), name)?;
-        self.inner.set_down(idx, down)
+        self.changed(|inner| inner.set_down(idx, down))
     }
 
     /// What this algorithm's real clients do with a down node's keys, in words.
@@ -218,21 +235,26 @@ impl Cluster {
     }
 
     pub fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        self.inner.add(spec)
+        self.changed(|inner| inner.add(spec))
     }
 
     pub fn remove(&mut self, name: &str) -> Result<(), Error> {
-        self.inner.remove(name)
+        self.changed(|inner| inner.remove(name))
     }
 
     /// Changes a node's weight: in place on ringlab's ring; elsewhere the node leaves and
     /// joins again with the new weight (which is what a real client would have to do).
     pub fn set_weight(&mut self, name: &str, weight: f64) -> Result<(), Error> {
-        if let Some(ring) = self.inner.as_ring_mut() {
-            return ring.set_weight(name, weight);
+        if self.inner.as_ring().is_some() {
+            return self.changed(|inner| inner.as_ring_mut().map_or(Ok(()), |ring| ring.set_weight(name, weight)));
         }
         let idx = index_of(self.nodes(), name)?;
-        if let Some(result) = self.inner.set_weight_at(idx, weight) {
+        let mut in_place = None;
+        self.changed(|inner| {
+            in_place = inner.set_weight_at(idx, weight);
+            Ok(())
+        })?;
+        if let Some(result) = in_place {
             return result;
         }
         let mut spec = self.nodes()[idx].spec();
@@ -278,8 +300,33 @@ impl Cluster {
         self.inner.arcs()
     }
 
+    /// Each node's exact share of all keys, when it can be computed without sampling
+    /// (computed once per state).
     pub fn exact_shares(&self) -> Option<Vec<f64>> {
-        self.inner.exact_shares()
+        self.shares().fractions.clone()
+    }
+
+    /// The spread of load over the nodes from their exact shares (integer arc lengths where
+    /// there are arcs, exact fractions otherwise), or `None` when they can only be sampled or
+    /// there are no nodes. One answer for `Ring` and `Session`, computed once per state.
+    pub fn spread(&self) -> Option<crate::analysis::Spread> {
+        self.shares().spread
+    }
+
+    fn shares(&self) -> &Shares {
+        self.shares.get_or_init(|| {
+            let weights: Vec<f64> = self.nodes().iter().map(|n| n.weight).collect();
+            let fractions = self.inner.exact_shares();
+            let spread = match self.inner.arcs() {
+                Some(arcs) => crate::analysis::Spread::of(&crate::analysis::shares(arcs), &weights),
+                // Exact fractions (modulo, bounded-load), in parts of 2^53.
+                None => fractions.as_ref().and_then(|shares| {
+                    let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
+                    crate::analysis::Spread::of(&scaled, &weights)
+                }),
+            };
+            Shares { fractions, spread }
+        })
     }
 
     pub fn memory_bytes(&self) -> usize {
@@ -342,8 +389,8 @@ impl Cluster {
             LayoutUse::ServerIds => per_node("server ids", layout.server_ids.as_ref().map(Vec::len))?,
             LayoutUse::None => {}
         }
-        let inner = (options.algorithm.entry().build)(&options, nodes, layout)?;
-        Ok(Cluster { inner, options: Arc::new(options) })
+        let inner = options.algorithm.build()(&options, nodes, layout)?;
+        Ok(Cluster::from_placement(inner, options))
     }
 }
 

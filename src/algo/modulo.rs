@@ -2,7 +2,7 @@
 //! is `i` mod N; removing a node shifts every node after it.
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::HASH;
 use super::{Algorithm, Placement};
@@ -34,9 +34,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client with the old N sends almost every key to its old node: reads miss or find stale values, writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(Modulo::new(o.config.hash, nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Modulo::new(o.config.hash, nodes)?));
 
 #[derive(Clone, Debug)]
 pub(crate) struct Modulo {

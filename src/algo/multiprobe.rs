@@ -9,7 +9,7 @@
 
 use super::about::KeySpace;
 use super::down::Rebuilt;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{Algorithm, Placement};
@@ -43,9 +43,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client with the old node list probes the old points: moved keys go to their old owner, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(MultiProbe::new(o.probes, nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(MultiProbe::new(o.probes, nodes)?));
 
 /// Probes per key.
 pub(crate) const PROBES: OptionSpec = OptionSpec {

@@ -27,7 +27,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::{check_weight, index_of, node_of, specs, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
@@ -60,9 +60,11 @@ pub(crate) const CONSISTENT: Entry = Entry {
         "Each nginx worker and each nginx server rebuilds its points on reload; until one has, it sends moved keys to their old upstream server.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|_, nodes, _| Ok(Box::new(Nginx::new(true, nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`CONSISTENT`] is built.
+pub(crate) const BUILD_CONSISTENT: Build = |_, nodes, _| Ok(Box::new(Nginx::new(true, nodes)?));
 
 pub(crate) const HASH: Entry = Entry {
     name: "nginx-hash",
@@ -89,9 +91,11 @@ pub(crate) const HASH: Entry = Entry {
         "Each nginx worker and each nginx server rebuilds its points on reload; until one has, it sends moved keys to their old upstream server.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|_, nodes, _| Ok(Box::new(Nginx::new(false, nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`HASH`] is built.
+pub(crate) const BUILD_HASH: Build = |_, nodes, _| Ok(Box::new(Nginx::new(false, nodes)?));
 
 /// The placement of an `upstream` block: `hash $key consistent;` or plain `hash $key;`,
 /// its servers in order (mark the `down` ones after).

@@ -29,7 +29,7 @@
 
 use super::about::KeySpace;
 use super::down::{self, DownSet};
-use super::entry::{catalog_build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
 use super::{check_weight, index_of, new_node, new_nodes, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
 use crate::{limits, Error, Node, NodeSpec};
@@ -61,9 +61,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client with an old slot map sends the key to the old master, which answers -MOVED with the new owner (one extra hop); clients such as redis-py and Jedis refresh their map on a redirect. During a slot migration the old master answers -ASK for keys already moved, and the client retries with ASKING.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(build),
     extras: Extras { layout: LayoutUse::Slots, ..Extras::NONE },
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = build;
 
 /// A master as `CLUSTER NODES` lists it: its slot ranges, and whether it has failed.
 pub(crate) type Master = (NodeSpec, Vec<(u16, u16)>, bool);

@@ -7,7 +7,7 @@
 //! `ln` implementations may differ in the last bit, which would flip rare close contests.
 
 use super::about::KeySpace;
-use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::HASH;
 use super::{Algorithm, Placement};
@@ -38,9 +38,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client with the old node list picks the old highest score: moved keys go to their old owner, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    build: catalog_build!(|o, nodes, _| Ok(Box::new(Rendezvous::new(o.config.hash, nodes)?))),
     extras: Extras::NONE,
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Rendezvous::new(o.config.hash, nodes)?));
 
 /// The weights whose scores stay normal numbers for every `u` (`-ln u` is from about 2^-53
 /// to 45): past them a score overflows to infinity or loses its digits to zero, every node

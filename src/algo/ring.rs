@@ -3,7 +3,7 @@
 //! first point at or after its hash, a collision to the smaller name.
 
 use super::about::KeySpace;
-use super::entry::{Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{BITS, HASH, VNODES};
 use super::{down, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
@@ -36,9 +36,11 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client that has not seen the change still hashes with its old ring: a moved key goes to its old owner, where a read misses (or finds a value the new owner has since replaced) and a write leaves a second copy.",
     ),
     leaving: Leaving::Any,
-    build,
     extras: Extras::NONE,
 };
+
+/// How [`ENTRY`] is built.
+pub(crate) const BUILD: Build = build;
 
 fn build(options: &Options, nodes: Vec<NodeSpec>, _: &Layout) -> Result<Box<dyn Placement>, Error> {
     Ok(Box::new(Ring::with_nodes(options.config.clone(), nodes)?))

@@ -218,7 +218,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
             "ringlab" => {}
-            "a" => settings.algorithm = Algorithm::from_name(&value()?)?,
+            "a" => settings.algorithm = Algorithm::from_name(&value()?)?.available()?,
             "h" => settings.hash = Hash::from_name(&value()?)?,
             "b" => settings.bits = RingBits::from_bits(number(&value()?, "ring bits")?)?,
             "v" => {

@@ -21,6 +21,7 @@
 //! ```
 
 mod charts;
+mod frame;
 mod import;
 pub mod link;
 mod scene;
@@ -28,6 +29,7 @@ mod transition;
 
 pub use crate::import::{ConfigKind, CONFIG_KINDS};
 pub use charts::{SessionChart, CHART_KEYS};
+pub use frame::{Frame, FrameError, FrameOptions, OptionControl, SettingsView};
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, MovedSpan, Movers, Transition};
 
@@ -166,6 +168,38 @@ impl Settings {
 pub fn own_options(algorithm: Algorithm) -> impl Iterator<Item = &'static OptionSpec> {
     const FIELDS: [&str; 3] = ["hash", "bits", "vnodes"];
     algorithm.entry().options.iter().copied().filter(|s| s.scope == Scope::Everywhere && !FIELDS.contains(&s.name))
+}
+
+/// The longest node list text [`parse_node_list`] reads, in bytes: the session's node cap of
+/// names at their longest, with weights.
+pub const MAX_NODE_LIST_BYTES: usize = MAX_SESSION_NODES * (crate::limits::MAX_NAME_LEN + 32);
+
+/// A node list as a writer types it (the `<hash-ring>` element's `nodes` attribute):
+/// `"cache-a, cache-b*2"`, names separated by commas (spaces around them dropped), a weight
+/// after the last `*`. Names are text as written (no escapes); an empty item is skipped.
+///
+/// ```
+/// use ringlab::session::parse_node_list;
+/// let nodes = parse_node_list(" a, b*2 ,, c*0.5")?;
+/// let got: Vec<(&str, f64)> = nodes.iter().map(|n| (n.name.as_str(), n.weight)).collect();
+/// assert_eq!(got, [("a", 1.0), ("b", 2.0), ("c", 0.5)]);
+/// assert_eq!(parse_node_list("a*x").unwrap_err().code(), "invalid-weight");
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn parse_node_list(text: &str) -> Result<Vec<NodeSpec>, Error> {
+    crate::limits::check("a node list's bytes", text.len() as u64, MAX_NODE_LIST_BYTES as u64)?;
+    let items: Vec<&str> = text.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    crate::limits::check("nodes", items.len() as u64, MAX_SESSION_NODES as u64)?;
+    items
+        .into_iter()
+        .map(|item| match item.rfind('*').filter(|&star| star > 0) {
+            Some(star) => {
+                let weight = item[star + 1..].trim().parse::<f64>().map_err(|_| Error::InvalidWeight(f64::NAN))?;
+                Ok(NodeSpec::new(item[..star].trim()).weight(weight))
+            }
+            None => Ok(NodeSpec::new(item)),
+        })
+        .collect()
 }
 
 /// A change to the session's state.

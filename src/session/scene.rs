@@ -39,6 +39,13 @@ pub struct NodeRow {
     pub keys: usize,
     /// Its share of the requests (the sample's Zipf popularity).
     pub traffic: f64,
+    /// The share in words: `"20.00%"`, or `"sampled"` where shares are not exact.
+    pub share_text: String,
+    /// The traffic share in words: `"12.3%"`.
+    pub traffic_text: String,
+    /// What a legend shows for it: `"node-1 20.0%"`, or `"node-1 412 keys"` where shares are
+    /// not exact.
+    pub legend: String,
     pub colour: u32,
     /// Why it may not leave, if it may not (jump hash: only the last bucket).
     pub removal_rule: Option<String>,
@@ -214,19 +221,10 @@ impl Session {
     }
 
     /// The spread of load over nodes from exact shares, or `None` when they can only be
-    /// sampled or there are no nodes.
+    /// sampled or there are no nodes ([`Cluster::spread`](crate::algo::Cluster::spread): the
+    /// same answer as the library's `Ring`).
     pub fn spread(&self) -> Option<analysis::Spread> {
-        let cluster = self.cluster();
-        let weights: Vec<f64> = cluster.nodes().iter().map(|n| n.weight).collect();
-        match cluster.arcs() {
-            // Integer arc lengths where there are arcs.
-            Some(arcs) => analysis::Spread::of(&analysis::shares(arcs), &weights),
-            // Exact fractions otherwise (modulo, bounded-load), in parts of 2^53.
-            None => cluster.exact_shares().and_then(|shares| {
-                let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
-                analysis::Spread::of(&scaled, &weights)
-            }),
-        }
+        self.cluster().spread()
     }
 
     /// The node table's rows, in the order nodes were added.
@@ -252,6 +250,12 @@ impl Session {
                 share: shares.as_ref().map(|s| s[i]),
                 keys: keys[i],
                 traffic: traffic[i],
+                share_text: shares.as_ref().map_or_else(|| "sampled".to_string(), |s| percent(s[i], 2)),
+                traffic_text: percent(traffic[i], 1),
+                legend: match &shares {
+                    Some(s) => format!("{} {}", n.name, percent(s[i], 1)),
+                    None => format!("{} {} keys", n.name, thousands(keys[i])),
+                },
                 colour: self.state.colours[i],
                 removal_rule: cluster.algorithm().removal_rule(i, count),
                 down: cluster.is_down_at(i),
@@ -330,8 +334,10 @@ impl Session {
         Some(KeyHit { index: index as u32, key, text })
     }
 
-    /// Where `key` lands and the walk to its owner (and replicas, per the settings).
+    /// Where `key` lands and the walk to its owner (and replicas, per the settings). A key
+    /// is at most [`MAX_KEY_LEN`](crate::limits::MAX_KEY_LEN) bytes.
     pub fn follow(&self, key: &str) -> Result<Follow, crate::Error> {
+        crate::limits::check("a key (bytes)", key.len() as u64, crate::limits::MAX_KEY_LEN as u64)?;
         let cluster = self.cluster();
         let owner_index = cluster.locate_index(key)?;
         let owner = cluster.nodes()[owner_index].name.clone();

@@ -288,14 +288,10 @@ impl Ring {
         Ok(self.inner.describe_key(string(&key, "the key")?))
     }
 
-    /// `{rsd, maxOverMean, minOverMean}` from exact shares, or `null` when empty or sampled only.
+    /// `{rsd, maxOverMean, minOverMean}` from exact shares, or `null` when empty or sampled
+    /// only: the same answer as `Session.spread()`.
     pub fn spread(&self) -> Result<JsValue, JsValue> {
-        let weights: Vec<f64> = self.inner.nodes().iter().map(|n| n.weight).collect();
-        let spread = match self.inner.arcs() {
-            Some(arcs) => analysis::Spread::of(&analysis::shares(arcs), &weights),
-            None => None,
-        };
-        to_js(&spread)
+        to_js(&self.inner.spread())
     }
 
     /// `[{vnodes, spread, theoreticalRsd}]` for each count, with these nodes and hash.

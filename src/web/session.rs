@@ -8,7 +8,7 @@ use crate::algo::Algorithm;
 use crate::session::{self as engine, Change, Settings, Transition};
 use crate::{Error, Hash, NodeSpec, RingBits};
 use js_sys::{Float64Array, Object, Reflect, Uint32Array};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 /// `configure({...})`'s fields, every one optional.
@@ -45,6 +45,7 @@ pub(super) fn configured(current: &Settings, object: &js_sys::Object) -> Result<
     let arg: SettingsArg = serde_wasm_bindgen::from_value(object.clone().into())
         .map_err(|e| super::error(Error::InvalidOption(e.to_string())))?;
     let mut next = merged(current, arg).map_err(super::error)?;
+    next.algorithm.available().map_err(super::error)?;
     for name in settings_fields().into_iter().skip(SETTINGS.len()) {
         let Some(value) = super::field(object, name) else { continue };
         let Some(spec) = engine::own_options(next.algorithm).find(|s| s.name == name) else {
@@ -59,17 +60,6 @@ pub(super) fn configured(current: &Settings, object: &js_sys::Object) -> Result<
         next.options.insert(spec.name, super::option_value(spec, &value)?);
     }
     Ok(next)
-}
-
-#[derive(Serialize)]
-struct SettingsView {
-    algorithm: &'static str,
-    hash: &'static str,
-    bits: u32,
-    vnodes: u32,
-    keys: usize,
-    replicas: usize,
-    zipf: f64,
 }
 
 pub(super) fn merged(current: &Settings, arg: SettingsArg) -> Result<Settings, Error> {
@@ -123,22 +113,22 @@ impl Session {
         let Some(object) = super::fields(&options, &known)? else {
             return Ok(Session { inner: engine::Session::playground() });
         };
-        let nodes: Vec<NodeArg> = match super::field(&object, "nodes") {
-            Some(nodes) => serde_wasm_bindgen::from_value(nodes).map_err(|_| {
-                error(Error::InvalidOption(
-                    "nodes is an array; each node is a name or {name, weight, zone}, with a string name, a number \
-                     weight and a string zone"
-                        .into(),
-                ))
-            })?,
+        // An array of names or {name, weight, zone}, or a writer's list "a, b*2".
+        let nodes: Vec<NodeSpec> = match super::field(&object, "nodes") {
+            Some(text) if text.is_string() => engine::parse_node_list(&string(&text, "nodes")?).map_err(error)?,
+            Some(nodes) => {
+                let nodes: Vec<NodeArg> = serde_wasm_bindgen::from_value(nodes).map_err(|_| {
+                    error(Error::InvalidOption(
+                        "nodes is a list \"a, b*2\" or an array; each node is a name or {name, weight, zone}, with \
+                         a string name, a number weight and a string zone"
+                            .into(),
+                    ))
+                })?;
+                nodes.into_iter().map(NodeSpec::from).collect()
+            }
             None => Vec::new(),
         };
-        if nodes.len() > engine::MAX_SESSION_NODES {
-            let (max, got) = (engine::MAX_SESSION_NODES as u64, nodes.len() as u64);
-            return Err(error(Error::TooLarge { what: "nodes".into(), max, got }));
-        }
         let settings = configured(&Settings::default(), &object)?;
-        let nodes = nodes.into_iter().map(NodeSpec::from);
         Ok(Session { inner: engine::Session::new(settings, nodes).map_err(error)? })
     }
 
@@ -153,18 +143,24 @@ impl Session {
         self.inner.link()
     }
 
-    /// `{algorithm, hash, bits, vnodes, keys, replicas, zipf}`.
+    /// `{algorithm, hash, bits, vnodes, keys, replicas, zipf, options}`.
     pub fn settings(&self) -> Result<JsValue, JsValue> {
-        let s = self.inner.settings();
-        to_js(&SettingsView {
-            algorithm: s.algorithm.name(),
-            hash: s.hash.name(),
-            bits: s.bits.bits(),
-            vnodes: s.vnodes,
-            keys: s.keys,
-            replicas: s.replicas,
-            zipf: s.zipf,
-        })
+        to_js(&self.inner.settings().view())
+    }
+
+    /// Everything a view redraws now, in one call: `{scene, nodes, capabilities, settings,
+    /// options, link, nextNodeName, downRule, follow, followError, chart, chartError}`;
+    /// `frame({follow: key, chart: kind})` adds the followed key's walk and a chart's data.
+    pub fn frame(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let (mut follow, mut chart) = (None, None);
+        if let Some(object) = super::fields(&options, &["follow", "chart"])? {
+            follow = super::field(&object, "follow").map(|k| string(&k, "the followed key")).transpose()?;
+            chart = super::field(&object, "chart").map(|k| string(&k, "the chart")).transpose()?;
+        }
+        let frame = self.inner.frame(&engine::FrameOptions { follow: follow.as_deref(), chart: chart.as_deref() });
+        let out = to_js(&frame)?;
+        Reflect::set(&out, &JsValue::from_str("scene"), &scene_object(&frame.scene)?)?;
+        Ok(out)
     }
 
     /// Adds a node: `add(name, {weight, zone})`; returns the transition.
@@ -184,18 +180,7 @@ impl Session {
     /// What to draw: `{points, pointOwners, keys, keyOwners, colours}` as typed arrays, and
     /// `{axis, description, summary}`.
     pub fn scene(&self) -> Result<JsValue, JsValue> {
-        let scene = self.inner.scene();
-        let out = Object::new();
-        let set = |key: &str, value: &JsValue| Reflect::set(&out, &JsValue::from_str(key), value);
-        set("points", &Float64Array::from(scene.points.as_slice()))?;
-        set("pointOwners", &Uint32Array::from(scene.point_owners.as_slice()))?;
-        set("keys", &Float64Array::from(scene.keys.as_slice()))?;
-        set("keyOwners", &Uint32Array::from(scene.key_owners.as_slice()))?;
-        set("colours", &Uint32Array::from(scene.colours.as_slice()))?;
-        set("axis", &to_js(&scene.axis)?)?;
-        set("description", &JsValue::from_str(&scene.description))?;
-        set("summary", &JsValue::from_str(&scene.summary))?;
-        Ok(out.into())
+        scene_object(&self.inner.scene())
     }
 
     /// `[{name, weight, zone, points, share, keys, traffic, colour, removalRule, down}]`.
@@ -205,20 +190,29 @@ impl Session {
 
     /// Where `key` lands and the walk to its owner: `{key, description, fraction, owner, walk, text}`.
     pub fn follow(&self, key: JsValue) -> Result<JsValue, JsValue> {
-        let key = string(&key, "the key")?;
-        if key.len() > crate::limits::MAX_KEY_LEN {
-            let (max, got) = (crate::limits::MAX_KEY_LEN as u64, key.len() as u64);
-            return Err(error(Error::TooLarge { what: "a key (bytes)".into(), max, got }));
-        }
-        to_js(&self.inner.follow(&key).map_err(error)?)
+        to_js(&self.inner.follow(&string(&key, "the key")?).map_err(error)?)
     }
 
     /// A free name for a new node: `node-N` with the smallest N not taken.
     #[wasm_bindgen(js_name = nextNodeName)]
     pub fn next_node_name(&self) -> String {
-        let taken = |name: &str| self.inner.nodes().iter().any(|n| n.name == name);
-        (1..).map(|i| format!("node-{i}")).find(|n| !taken(n)).unwrap_or_default()
+        self.inner.next_node_name()
     }
+}
+
+/// A scene as JS: its long arrays as typed arrays.
+fn scene_object(scene: &engine::Scene) -> Result<JsValue, JsValue> {
+    let out = Object::new();
+    let set = |key: &str, value: &JsValue| Reflect::set(&out, &JsValue::from_str(key), value);
+    set("points", &Float64Array::from(scene.points.as_slice()))?;
+    set("pointOwners", &Uint32Array::from(scene.point_owners.as_slice()))?;
+    set("keys", &Float64Array::from(scene.keys.as_slice()))?;
+    set("keyOwners", &Uint32Array::from(scene.key_owners.as_slice()))?;
+    set("colours", &Uint32Array::from(scene.colours.as_slice()))?;
+    set("axis", &to_js(&scene.axis)?)?;
+    set("description", &JsValue::from_str(&scene.description))?;
+    set("summary", &JsValue::from_str(&scene.summary))?;
+    Ok(out.into())
 }
 
 /// `prepareChart` / `chartData` options.

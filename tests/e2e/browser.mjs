@@ -190,7 +190,7 @@ export async function stillDigest(page) {
   await settle(page);
   return page.evaluate(async () => {
     const canvas = document.getElementById("ring");
-    window.__ringlab.view.draw();
+    window.__ringlab.view.drawFrame();
     const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
     return `${canvas.width}x${canvas.height}:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;

@@ -7,7 +7,7 @@ import init, {
 } from "ringlab";
 import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
-  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule, AlgorithmInfo,
+  SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule, AlgorithmInfo, Frame,
 } from "ringlab";
 import "ringlab/hash-ring";
 import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
@@ -48,6 +48,13 @@ session.remove("node-2"); session.setWeight("node-1", 2); session.configure({ vn
 const undone: Transition | null = session.undo();
 const redone: Transition | null = session.redo();
 const scene: Scene = session.scene();
+const frame: Frame = session.frame({ follow: "user:42" });
+const link: string = frame.link;
+const shareText: string = frame.nodes[0].shareText;
+// @ts-expect-error: not a chart
+session.frame({ chart: "pie" });
+void [link, shareText];
+session.configure({ algorithm: "maglev", tableSize: 251 });
 const points: Float64Array = scene.points;
 const axis: [string, string, string, string] = scene.axis;
 const rows: SessionNode[] = session.nodes();

@@ -34,6 +34,8 @@ let checked = 0;
 
 // Whether `value` is of the type written `text` (a union of the forms the .d.ts uses).
 function fits(value, text, where) {
+  const record = /^Record<string, (.*)>$/.exec(text.trim());
+  if (record) return value !== null && typeof value === "object" && Object.values(value).every((v) => fits(v, record[1], where));
   return text.split("|").map((t) => t.trim()).filter(Boolean).some((t) => {
     if (t === "null") return value === null;
     if (t === "number" || t === "string" || t === "boolean" || t === "bigint") return typeof value === t;
@@ -92,6 +94,10 @@ shape("Transition", session.undo(), "session.undo()");
 shape("Transition", session.redo(), "session.redo()");
 shape("Transition", session.lastChange(), "session.lastChange()");
 shape("Scene", session.scene(), "session.scene()");
+const frame = session.frame({ follow: "user:42", chart: "shares" });
+shape("Frame", frame, "session.frame(follow, chart)");
+shape("Frame", new api.Session({ algorithm: "maglev", nodes: "a, b*1, c", tableSize: 251 }).frame(), "maglev session.frame()");
+shape("Frame", new api.Session({ algorithm: "redis-cluster", nodes: ["a", "b"] }).frame({ follow: "k", chart: "spread" }), "redis session.frame()");
 shape("SessionNode", session.nodes()[0], "session.nodes()[0]");
 shape("Capabilities", session.capabilities(), "session.capabilities()");
 shape("Spread", session.spread(), "session.spread()");

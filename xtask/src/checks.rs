@@ -79,7 +79,7 @@ fn element_calls(settings: &Settings) -> Result<String, String> {
     let out = Path::new(&settings.build.out_dir);
     let read = |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
     let engine = exported_names(&read(&out.join("ringlab.js"))?);
-    let scripts = ["www/hash-ring.js", "www/ring-view.js", "www/charts-module.js"];
+    let scripts = ["www/hash-ring.js", "www/ring-view.js", "www/host.js", "www/charts-module.js"];
     let texts = scripts.iter().map(|script| read(Path::new(script))).collect::<Result<Vec<_>, _>>()?;
     let mut missing = Vec::new();
     let mut counts = Vec::new();

@@ -23,7 +23,7 @@ const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
 /// build's output (the `pkg/` files) or written here (`package.json`).
-const FILES: [(&str, Option<&str>); 19] = [
+const FILES: [(&str, Option<&str>); 20] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -42,6 +42,7 @@ const FILES: [(&str, Option<&str>); 19] = [
     ("hash-ring.js", Some("www/hash-ring.js")),
     ("hash-ring.d.ts", Some("types/hash-ring.d.ts")),
     ("ring-view.js", Some("www/ring-view.js")),
+    ("host.js", Some("www/host.js")),
     ("charts-module.js", Some("www/charts-module.js")),
 ];
 
