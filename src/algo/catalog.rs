@@ -1,10 +1,10 @@
-//! The catalog: one line per algorithm, naming its [`Entry`] and its build in the algorithm's
-//! own file.
+//! The catalog: one line per algorithm (the list is at the top of `src/algo/mod.rs`), each
+//! declaring the algorithm's own file and naming the [`Entry`](super::Entry) and the build it holds.
 //!
-//! This list is the only place outside an algorithm's file that names it: the
+//! That list is the only place outside an algorithm's file that names it: the
 //! [`Algorithm`] enum, [`Algorithm::ALL`] and the lookups by name are made from it, and every
 //! question about an algorithm goes to its entry. Adding an algorithm is a file declaring
-//! `ENTRY` and one line here.
+//! `ENTRY` and `BUILD`, and one line in the list (`Jump => jump;`).
 //!
 //! ```
 //! use ringlab::algo::Algorithm;
@@ -13,14 +13,38 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::entry::{Build, Entry};
 use super::options::OptionSpec;
+use super::Algorithm;
 use crate::Error;
 
+/// Makes the catalog from its lines (the list is in `algo/mod.rs`, so that each line also
+/// declares its algorithm's module there):
+///
+/// - `Jump => jump;` declares `mod jump` (the file `src/algo/jump.rs`), whose `ENTRY` and
+///   `BUILD` describe and build `Algorithm::Jump`;
+/// - `NginxConsistent => mod nginx::{CONSISTENT, BUILD_CONSISTENT};` declares a module that
+///   holds two algorithms, naming this one's entry and build;
+/// - `NginxHash => nginx::{HASH, BUILD_HASH};` names the other, in a module declared above.
+///
+/// The first line, marked `core`, is the algorithm every build makes (see `DEFAULT`).
 macro_rules! catalog {
-    (core $core:ident => $core_entry:path, $core_build:path; $($variant:ident => $entry:path, $build:path;)*) => {
+    (core $($lines:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [] [] $($lines)*);
+    };
+    (@line [$($mods:ident)*] [$($out:tt)*] $variant:ident => $module:ident; $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($mods)* $module] [$($out)* $variant $module ENTRY BUILD,] $($rest)*);
+    };
+    (@line [$($mods:ident)*] [$($out:tt)*] $variant:ident => mod $module:ident::{$entry:ident, $build:ident}; $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($mods)* $module] [$($out)* $variant $module $entry $build,] $($rest)*);
+    };
+    (@line [$($mods:ident)*] [$($out:tt)*] $variant:ident => $module:ident::{$entry:ident, $build:ident}; $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($mods)*] [$($out)* $variant $module $entry $build,] $($rest)*);
+    };
+    (@line [$($mods:ident)*] [$core:ident $cm:ident $ce:ident $cb:ident, $($variant:ident $module:ident $entry:ident $build:ident,)*]) => {
+        $(pub mod $mods;)*
+
         /// The placement algorithms, by their option names (see [`Algorithm::name`]): one per
-        /// line of the [catalog](self), each described by its [`Entry`].
+        /// line of the [catalog](catalog), each described by its [`Entry`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Algorithm {
             $core,
@@ -37,13 +61,13 @@ macro_rules! catalog {
             /// words and code stay out of that module.
             pub fn entry(self) -> &'static Entry {
                 match self {
-                    Algorithm::$core => &$core_entry,
+                    Algorithm::$core => &$cm::$ce,
                     $(Algorithm::$variant => {
                         #[cfg(feature = "catalog")]
-                        let entry = &$entry;
+                        let entry = &$module::$entry;
                         #[cfg(not(feature = "catalog"))]
                         let entry = {
-                            const NAMED: Entry = Entry::not_built_in($entry.name, $entry.label);
+                            const NAMED: Entry = Entry::not_built_in($module::$entry.name, $module::$entry.label);
                             &NAMED
                         };
                         entry
@@ -54,14 +78,14 @@ macro_rules! catalog {
             /// How this algorithm's placement is built (kept apart from its entry, so a module
             /// that only reads entries, such as the charts', does not carry every algorithm's
             /// code).
-            pub(crate) fn build(self) -> Build {
+            pub(crate) fn build(self) -> $crate::algo::entry::Build {
                 match self {
-                    Algorithm::$core => $core_build,
+                    Algorithm::$core => $cm::$cb,
                     $(Algorithm::$variant => {
                         #[cfg(feature = "catalog")]
-                        let build: Build = $build;
+                        let build: $crate::algo::entry::Build = $module::$build;
                         #[cfg(not(feature = "catalog"))]
-                        let build: Build = super::entry::not_built_in;
+                        let build: $crate::algo::entry::Build = $crate::algo::entry::not_built_in;
                         build
                     })*
                 }
@@ -69,26 +93,7 @@ macro_rules! catalog {
         }
     };
 }
-
-catalog! {
-    core Ring => super::ring::ENTRY, super::ring::BUILD;
-    Libketama => super::libketama::ENTRY, super::libketama::BUILD;
-    LibmemcachedWeighted => super::libmemcached::WEIGHTED, super::libmemcached::BUILD_WEIGHTED;
-    LibmemcachedKetama => super::libmemcached::KETAMA, super::libmemcached::BUILD_KETAMA;
-    RedisCluster => super::redis::ENTRY, super::redis::BUILD;
-    Cassandra => super::cassandra::ENTRY, super::cassandra::BUILD;
-    Groupcache => super::groupcache::ENTRY, super::groupcache::BUILD;
-    Jump => super::jump::ENTRY, super::jump::BUILD;
-    Rendezvous => super::rendezvous::ENTRY, super::rendezvous::BUILD;
-    Maglev => super::maglev::ENTRY, super::maglev::BUILD;
-    MultiProbe => super::multiprobe::ENTRY, super::multiprobe::BUILD;
-    BoundedLoad => super::bounded::ENTRY, super::bounded::BUILD;
-    Modulo => super::modulo::ENTRY, super::modulo::BUILD;
-    NginxConsistent => super::nginx::CONSISTENT, super::nginx::BUILD_CONSISTENT;
-    NginxHash => super::nginx::HASH, super::nginx::BUILD_HASH;
-    HaproxyConsistent => super::haproxy::CONSISTENT, super::haproxy::BUILD_CONSISTENT;
-    HaproxyMapBased => super::haproxy::MAP_BASED, super::haproxy::BUILD_MAP_BASED;
-}
+pub(crate) use catalog;
 
 /// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring, the
 /// catalog's `core` line, the only one a build without the `catalog` feature makes.

@@ -17,8 +17,7 @@
 //! ```
 
 pub mod about;
-mod bounded;
-pub mod cassandra;
+#[macro_use]
 pub mod catalog;
 pub mod compare;
 #[doc(hidden)]
@@ -26,32 +25,41 @@ pub mod compat;
 mod continuum;
 pub mod down;
 pub mod entry;
-mod groupcache;
-pub mod haproxy;
-pub mod jump;
-mod libketama;
-mod libmemcached;
 pub mod loads;
-mod maglev;
 mod members;
-mod modulo;
-mod multiprobe;
-pub mod nginx;
 pub mod options;
-pub mod redis;
-mod rendezvous;
-mod ring;
 
 use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};
 use crate::{Error, Node, NodeSpec, Ring};
-pub use catalog::{Algorithm, BASELINE, DEFAULT};
+pub use catalog::{BASELINE, DEFAULT};
 #[allow(deprecated)]
 pub use compat::{from_haproxy_backend, from_nginx_upstream, import, lbconfig};
 pub use entry::{Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights};
 pub use haproxy::{HaproxyFunction, HaproxyHash};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use std::sync::{Arc, OnceLock};
+
+// The catalog: one line per algorithm, each declaring its file (see `catalog.rs`).
+catalog::catalog! {
+    core Ring => ring;
+    Libketama => libketama;
+    LibmemcachedWeighted => mod libmemcached::{WEIGHTED, BUILD_WEIGHTED};
+    LibmemcachedKetama => libmemcached::{KETAMA, BUILD_KETAMA};
+    RedisCluster => redis;
+    Cassandra => cassandra;
+    Groupcache => groupcache;
+    Jump => jump;
+    Rendezvous => rendezvous;
+    Maglev => maglev;
+    MultiProbe => multiprobe;
+    BoundedLoad => bounded;
+    Modulo => modulo;
+    NginxConsistent => mod nginx::{CONSISTENT, BUILD_CONSISTENT};
+    NginxHash => nginx::{HASH, BUILD_HASH};
+    HaproxyConsistent => mod haproxy::{CONSISTENT, BUILD_CONSISTENT};
+    HaproxyMapBased => haproxy::{MAP_BASED, BUILD_MAP_BASED};
+}
 
 /// What a placement holds beyond its options and nodes, which neither determines: Redis
 /// Cluster's slot ranges (an import's, or where rebalancing left them) and HAProxy's explicit
