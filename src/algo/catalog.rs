@@ -57,6 +57,10 @@ catalog! {
     NginxHash => super::nginx::HASH,
     HaproxyConsistent => super::haproxy::CONSISTENT,
     HaproxyMapBased => super::haproxy::MAP_BASED,
+    TwemproxyKetama => super::twemproxy::KETAMA,
+    TwemproxyModula => super::twemproxy::MODULA,
+    EnvoyRingHash => super::envoy::RING_HASH,
+    EnvoyMaglev => super::envoy::MAGLEV,
 }
 
 /// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring. The only

@@ -26,6 +26,7 @@ pub mod compat;
 mod continuum;
 pub mod down;
 pub mod entry;
+pub mod envoy;
 mod groupcache;
 pub mod haproxy;
 pub mod jump;
@@ -41,6 +42,7 @@ pub mod options;
 pub mod redis;
 mod rendezvous;
 mod ring;
+pub mod twemproxy;
 
 use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};
