@@ -100,7 +100,7 @@ fn twemproxy_refusals_name_their_line() {
         ("p:\n  servers:\n   - 10.0.0.1:11211:1 a\n   - 10.0.0.2:11211:1 a\n", 4, "same name"),
         ("p:\n  servers:\n   - 10.0.0.1:11211:1 b:11211\n", 3, "reads as an address"),
         ("p:\n  listen: 127.0.0.1:22121\n  colour: blue\n  servers:\n   - a:1:1\n", 3, "unknown directive"),
-        ("p:\n  listen: 127.0.0.1:22121\n", 1, "no servers"),
+        ("p:\n  listen: 127.0.0.1:22121\n", 2, "no servers"),
         ("p:\n  servers:\n", 2, "no servers"),
         ("p:\n  servers: &a\n   - a:1:1\n", 2, "anchors"),
     ];
@@ -115,4 +115,13 @@ fn twemproxy_refusals_name_their_line() {
     let body = "hash: md5\nservers:\n - /tmp/mc.sock:1\n - 10.0.0.2:11212:1\n";
     let pool = from_config("twemproxy", body, &ImportOptions::default()).unwrap();
     assert_eq!(pool.nodes()[0].name, "/tmp/mc.sock:");
+}
+
+#[test]
+fn envoy_matches_on_every_recorded_key() {
+    let f = proxies::fixture(proxies::ENVOY_JSON);
+    assert!(f.produced_by.starts_with("envoy 9e5580933739775e8bce696a57a2e1bc99368f23/1.40.0"), "{}", f.produced_by);
+    assert!(f.keys.iter().any(|k| !k.is_ascii()), "non-ASCII keys");
+    let checked = proxies::check_envoy();
+    assert!(checked > 5_000, "checked {checked}");
 }

@@ -162,6 +162,8 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
     let mut table = 65_537u64;
     let mut use_hostname = false;
     let mut assignment: Option<&Node> = None;
+    // The cluster's type: whether DNS names its hosts, and its line.
+    let mut dns: Option<(bool, usize)> = None;
     for (key, value) in doc.map("an Envoy cluster")? {
         let line = value.line;
         match key.as_str() {
@@ -232,12 +234,13 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
             "load_assignment" => assignment = Some(value),
             "type" => {
                 let kind = value.text("type")?;
-                if kind != "STATIC" && kind != "EDS" {
+                if !matches!(kind, "STATIC" | "EDS" | "STRICT_DNS" | "LOGICAL_DNS") {
                     return Err(parse_error(
                         line,
-                        format!("type {kind}: its hosts come from DNS or the connection at run time; ringlab reads STATIC clusters"),
+                        format!("type {kind}: its hosts come from the connection at run time; ringlab reads STATIC and DNS clusters"),
                     ));
                 }
+                dns = Some((kind != "STATIC" && kind != "EDS", line));
             }
             "cluster_type" => {
                 return Err(parse_error(line, "a custom cluster_type is not read: ringlab reads STATIC clusters"))
@@ -280,7 +283,16 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
     let Some(assignment) = assignment else {
         return Err(parse_error(doc.line, "no load_assignment: the cluster's endpoints are read from it"));
     };
-    let (hosts, lines) = endpoints(assignment, use_hostname)?;
+    let dns_cluster = dns.is_some_and(|d| d.0);
+    if use_hostname && !dns_cluster {
+        // Envoy's own refusal: a STATIC cluster's hosts have no DNS hostname.
+        return Err(parse_error(
+            dns.map_or(doc.line, |d| d.1),
+            "Cannot use hostname for consistent hashing loadbalancing for cluster of type: 'envoy.cluster.static' \
+             (Envoy's words: use_hostname_for_hashing needs a STRICT_DNS or LOGICAL_DNS cluster)",
+        ));
+    }
+    let (hosts, lines) = endpoints(assignment, use_hostname, dns_cluster)?;
     let line = lines.first().copied().unwrap_or(assignment.line);
     cluster(kind, hosts).map_err(|e| on_line(line, e))
 }
@@ -294,7 +306,7 @@ fn ring_size(node: &Node, what: &str) -> Result<u64, Error> {
 }
 
 /// The hosts of `load_assignment`, in order, each named by its hash key.
-fn endpoints(assignment: &Node, use_hostname: bool) -> Result<(Vec<NodeSpec>, Vec<usize>), Error> {
+fn endpoints(assignment: &Node, use_hostname: bool, dns: bool) -> Result<(Vec<NodeSpec>, Vec<usize>), Error> {
     let mut hosts: Vec<NodeSpec> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
     let mut endpoints_list: &[Node] = &[];
@@ -333,7 +345,7 @@ fn endpoints(assignment: &Node, use_hostname: bool) -> Result<(Vec<NodeSpec>, Ve
             }
         }
         for item in lb_endpoints {
-            let (name, weight) = lb_endpoint(item, use_hostname)?;
+            let (name, weight) = lb_endpoint(item, use_hostname, dns)?;
             if let Some(before) = hosts.iter().position(|h| h.name == name) {
                 return Err(parse_error(
                     item.line,
@@ -359,10 +371,10 @@ fn endpoints(assignment: &Node, use_hostname: bool) -> Result<(Vec<NodeSpec>, Ve
 }
 
 /// One `lb_endpoints` item: the key Envoy hashes it by, and its weight.
-fn lb_endpoint(item: &Node, use_hostname: bool) -> Result<(String, u64), Error> {
+fn lb_endpoint(item: &Node, use_hostname: bool, dns: bool) -> Result<(String, u64), Error> {
     let known = ["endpoint", "load_balancing_weight", "health_status", "metadata", "endpoint_name"];
     let mut weight = 1u64;
-    let mut address: Option<String> = None;
+    let mut address: Option<(Option<String>, String)> = None;
     let mut hostname: Option<String> = None;
     let mut hash_key: Option<String> = None;
     for (k, v) in fields(item, "an lb_endpoints item", &known)? {
@@ -389,7 +401,7 @@ fn lb_endpoint(item: &Node, use_hostname: bool) -> Result<(String, u64), Error> 
                 let known = ["address", "hostname", "health_check_config", "additional_addresses"];
                 for (ek, ev) in fields(v, "endpoint", &known)? {
                     match ek.as_str() {
-                        "address" => address = Some(socket_address(ev)?),
+                        "address" => address = Some(socket_address(ev, use_hostname && dns)?),
                         "hostname" => hostname = Some(ev.text("hostname")?.to_string()),
                         _ => {}
                     }
@@ -401,16 +413,18 @@ fn lb_endpoint(item: &Node, use_hostname: bool) -> Result<(String, u64), Error> 
     let Some(address) = address else {
         return Err(parse_error(item.line, "an endpoint without an address"));
     };
+    // A DNS cluster's host is named by the endpoint's hostname, else the name it resolves.
+    let (address, dns_name) = address;
     let key = match (hash_key, use_hostname, hostname) {
         (Some(key), _, _) if !key.is_empty() => key,
         (_, true, Some(host)) if !host.is_empty() => host,
-        (_, true, _) => {
-            return Err(parse_error(
+        (_, true, _) => dns_name,
+        _ => address.ok_or_else(|| {
+            parse_error(
                 item.line,
-                "use_hostname_for_hashing is on but this endpoint has no hostname: Envoy would hash an empty name",
-            ))
-        }
-        _ => address,
+                "a DNS name resolves at run time: hash by hostname (use_hostname_for_hashing) or give an IP address",
+            )
+        })?,
     };
     Ok((key, weight))
 }
@@ -428,8 +442,9 @@ fn metadata_hash_key(metadata: &Node) -> Result<Option<String>, Error> {
     }
 }
 
-/// `address.socket_address`: `ip:port` as Envoy writes the address (`[v6]:port`).
-fn socket_address(address: &Node) -> Result<String, Error> {
+/// `address.socket_address`: `ip:port` as Envoy writes the address (`[v6]:port`), `None` for a
+/// DNS name where `names` allows one; and the address text itself.
+fn socket_address(address: &Node, names: bool) -> Result<(Option<String>, String), Error> {
     let Some(socket) = address.get("socket_address") else {
         return Err(parse_error(address.line, "only socket_address addresses are read (a pipe has no port to hash)"));
     };
@@ -460,11 +475,14 @@ fn socket_address(address: &Node) -> Result<String, Error> {
         return Err(parse_error(line, format!("port_value {port} is past 65535")));
     }
     match ip.parse::<std::net::IpAddr>() {
-        Ok(std::net::IpAddr::V4(v4)) => Ok(format!("{v4}:{port}")),
-        Ok(std::net::IpAddr::V6(v6)) => Ok(format!("[{v6}]:{port}")),
+        Ok(std::net::IpAddr::V4(v4)) => Ok((Some(format!("{v4}:{port}")), ip)),
+        Ok(std::net::IpAddr::V6(v6)) => Ok((Some(format!("[{v6}]:{port}")), ip)),
+        Err(_) if names && !ip.is_empty() => Ok((None, ip)),
         Err(_) => Err(parse_error(
             line,
-            format!("{ip:?} is not an IP address: a STATIC cluster's endpoints are IP addresses"),
+            format!(
+                "{ip:?} is not an IP address: hosts are hashed by ip:port (a DNS name needs use_hostname_for_hashing)"
+            ),
         )),
     }
 }

@@ -218,6 +218,7 @@ impl Parser {
                     _ => Node { line: number, value: Value::Null },
                 }
             } else {
+                let node = scalar_or_flow(&value, number, depth + 1)?;
                 if let Some(next) = self.lines.get(self.pos) {
                     if next.indent > indent {
                         return Err(parse_error(
@@ -226,7 +227,7 @@ impl Parser {
                         ));
                     }
                 }
-                scalar_or_flow(&value, number, depth + 1)?
+                node
             };
             entries.push((key, node));
         }
