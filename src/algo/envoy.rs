@@ -255,23 +255,36 @@ impl Kind {
     pub(crate) fn ring(o: &Options) -> Result<Kind, Error> {
         let (min, max) =
             (whole(o, MINIMUM_RING_SIZE.name, DEFAULT_MIN_RING), whole(o, MAXIMUM_RING_SIZE.name, DEFAULT_MAX_RING));
-        if min > max {
-            // Envoy's own words (RingHashLoadBalancer's constructor).
-            return Err(Error::InvalidOption(format!(
-                "ring hash: minimum_ring_size ({min}) > maximum_ring_size ({max})"
-            )));
-        }
-        Ok(Kind::Ring { function: hash_of(o), min, max })
+        let kind = Kind::Ring { function: hash_of(o), min, max };
+        kind.check()?;
+        Ok(kind)
     }
 
     pub(crate) fn maglev(o: &Options) -> Result<Kind, Error> {
-        let size = o.table_size;
-        limits::check("the Maglev table size", size, super::maglev::MAX_TABLE)?;
-        if !super::maglev::is_prime(size) {
-            // Envoy: "The table size of maglev must be prime number".
-            return Err(Error::InvalidOption(format!("the Maglev table size must be a prime number (got {size})")));
+        let kind = Kind::Maglev { size: o.table_size };
+        kind.check()?;
+        Ok(kind)
+    }
+
+    /// What Envoy refuses of these settings, and ringlab's cap on the table.
+    fn check(self) -> Result<(), Error> {
+        match self {
+            Kind::Ring { min, max, .. } if min > max => {
+                // Envoy's own words (RingHashLoadBalancer's constructor).
+                Err(Error::InvalidOption(format!("ring hash: minimum_ring_size ({min}) > maximum_ring_size ({max})")))
+            }
+            Kind::Ring { .. } => Ok(()),
+            Kind::Maglev { size } => {
+                limits::check("the Maglev table size", size, super::maglev::MAX_TABLE)?;
+                if !super::maglev::is_prime(size) {
+                    // Envoy: "The table size of maglev must be prime number".
+                    return Err(Error::InvalidOption(format!(
+                        "the Maglev table size must be a prime number (got {size})"
+                    )));
+                }
+                Ok(())
+            }
         }
-        Ok(Kind::Maglev { size })
     }
 }
 
@@ -289,6 +302,7 @@ pub(crate) struct Envoy {
 
 impl Envoy {
     pub(crate) fn new(kind: Kind, nodes: Vec<NodeSpec>) -> Result<Envoy, Error> {
+        kind.check()?;
         let algorithm = Envoy::algorithm_of(kind);
         let members = Members::new(nodes, 0, super::members::weight_rule(algorithm))?;
         let mut envoy = Envoy { kind, members, points: Points::new(64), table: Vec::new(), live: None };
@@ -587,9 +601,10 @@ mod tests {
         let kind = Kind::Ring { function: RingHashFunction::XxHash, min: 1024, max: DEFAULT_MAX_RING };
         let e = Envoy::new(kind, specs).unwrap();
         assert!(e.members.nodes.iter().all(|n| n.points == 342), "{:?}", e.members.nodes);
-        // A small maximum caps it: 6 points over 4 hosts gives 2, 1, 2, 1 (Envoy's own comment).
+        // A small maximum caps it: 6 points over 4 hosts (8 wanted) gives 2, 1, 2, 1, the running
+        // sums of Envoy's own comment in Ring::Ring.
         let specs: Vec<NodeSpec> = (0..4).map(|i| NodeSpec::new(format!("h{i}:1"))).collect();
-        let e = Envoy::new(Kind::Ring { function: RingHashFunction::XxHash, min: 1024, max: 6 }, specs).unwrap();
+        let e = Envoy::new(Kind::Ring { function: RingHashFunction::XxHash, min: 6, max: 6 }, specs).unwrap();
         let counts: Vec<u32> = e.members.nodes.iter().map(|n| n.points).collect();
         assert_eq!(counts, [2, 1, 2, 1]);
     }

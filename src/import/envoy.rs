@@ -28,7 +28,7 @@ use crate::{Error, NodeSpec};
 pub(crate) const KIND: ConfigKind = ConfigKind {
     kind: "envoy",
     label: "Envoy cluster (RING_HASH or MAGLEV)",
-    example: "name: cache\nconnect_timeout: 1s\ntype: STATIC\nlb_policy: RING_HASH\nring_hash_lb_config:\n  minimum_ring_size: 1024\n  hash_function: XX_HASH\nload_assignment:\n  cluster_name: cache\n  endpoints:\n  - lb_endpoints:\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.1, port_value: 8080 }\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.2, port_value: 8080 }\n      load_balancing_weight: 2\n",
+    example: "name: cache\nconnect_timeout: 1s\ntype: STATIC\nlb_policy: RING_HASH\nring_hash_lb_config:\n  minimum_ring_size: 1024\n  hash_function: XX_HASH\nload_assignment:\n  cluster_name: cache\n  endpoints:\n  - lb_endpoints:\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.1, port_value: 8080 }\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.2, port_value: 8080 }\n      load_balancing_weight: 2\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.3, port_value: 8080 }\n",
     read: from_envoy_cluster,
 };
 
@@ -164,6 +164,8 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
     let mut assignment: Option<&Node> = None;
     // The cluster's type: whether DNS names its hosts, and its line.
     let mut dns: Option<(bool, usize)> = None;
+    // Where a setting the build may refuse is (a table size, a ring size), else lb_policy's line.
+    let mut settings_line: Option<usize> = None;
     for (key, value) in doc.map("an Envoy cluster")? {
         let line = value.line;
         match key.as_str() {
@@ -173,7 +175,10 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
                     fields(value, "ring_hash_lb_config", &["minimum_ring_size", "maximum_ring_size", "hash_function"])?
                 {
                     match k.as_str() {
-                        "minimum_ring_size" => ring.1 = ring_size(v, "minimum_ring_size")?,
+                        "minimum_ring_size" => {
+                            settings_line = Some(v.line);
+                            ring.1 = ring_size(v, "minimum_ring_size")?
+                        }
                         "maximum_ring_size" => ring.2 = ring_size(v, "maximum_ring_size")?,
                         _ => {
                             ring.0 =
@@ -184,6 +189,7 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
             }
             "maglev_lb_config" => {
                 for (_, v) in fields(value, "maglev_lb_config", &["table_size"])? {
+                    settings_line = Some(v.line);
                     table = whole(v, "table_size")?;
                     if table > 5_000_011 {
                         return Err(parse_error(v.line, "table_size is at most 5000011 (Envoy's own limit)"));
@@ -293,7 +299,8 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
         ));
     }
     let (hosts, lines) = endpoints(assignment, use_hostname, dns_cluster)?;
-    let line = lines.first().copied().unwrap_or(assignment.line);
+    let line = settings_line.or(policy.map(|p| p.1)).unwrap_or(doc.line);
+    let _ = lines;
     cluster(kind, hosts).map_err(|e| on_line(line, e))
 }
 

@@ -66,7 +66,7 @@ pub fn from_nutcracker_yml(text: &str, options: &ImportOptions) -> Result<Cluste
         None if top.len() == 1 => &top[0],
         None => {
             return Err(parse_error(
-                top[1].1.line.saturating_sub(1).max(1),
+                top[1].1.line,
                 format!("{} pools ({}): choose one with the pool option", top.len(), pool_names(top)),
             ))
         }

@@ -1,7 +1,8 @@
 //! The YAML that `nutcracker.yml` files and Envoy cluster configs are written in: block
 //! mappings and sequences by indentation (a sequence may sit at its key's indentation), plain,
 //! single- and double-quoted scalars, one-line flow collections (`[a, b]`, `{}`), and `#`
-//! comments. Every node keeps its 1-based line, so a config's errors name the line.
+//! comments. Every node keeps its 1-based line (a block value its key's), so a config's
+//! errors name the line.
 //!
 //! Why not a YAML crate: the configs use this subset only, a full YAML parser would add to
 //! the wasm download what these few hundred lines do, and the crates' trees lose the line of
@@ -208,12 +209,13 @@ impl Parser {
             self.pos += 1;
             let node = if value.is_empty() {
                 match self.lines.get(self.pos) {
+                    // A block value's line is its key's.
                     Some(next) if next.indent > indent => {
                         let child = next.indent;
-                        self.block(child, depth + 1)?
+                        Node { line: number, ..self.block(child, depth + 1)? }
                     }
                     Some(next) if next.indent == indent && is_item(&next.content) => {
-                        self.sequence(indent, depth + 1)?
+                        Node { line: number, ..self.sequence(indent, depth + 1)? }
                     }
                     _ => Node { line: number, value: Value::Null },
                 }
