@@ -148,7 +148,7 @@ fn envoy_refusals_name_their_line() {
         (format!("name: c\nlb_policy: RING_HASH\n{hosts}      load_balancing_weight: 0\n"), 9, "from 1"),
         (format!("name: c\nlb_policy: RING_HASH\n{}", hosts.replace("  - lb_endpoints:", "  - priority: 1\n    lb_endpoints:")), 5, "priority"),
         (format!("name: c\nlb_policy: RING_HASH\n{hosts}{}", &hosts[hosts.find("    - endpoint").unwrap()..]), 9, "a second host"),
-        (format!("clusters:\n- name: a\n  lb_policy: MAGLEV\n- name: b\n  lb_policy: MAGLEV\n"), 1, "choose one with the cluster option"),
+        ("clusters:\n- name: a\n  lb_policy: MAGLEV\n- name: b\n  lb_policy: MAGLEV\n".to_string(), 1, "choose one with the cluster option"),
         ("name: c\nlb_policy: RING_HASH\nload_assignment: *x\n".to_string(), 3, "aliases"),
     ];
     for (text, line, words) in &cases {

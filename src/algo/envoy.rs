@@ -609,6 +609,58 @@ mod tests {
         assert_eq!(counts, [2, 1, 2, 1]);
     }
 
+    /// Envoy's `Ring::chooseHost` search (libketama's), written out: the index it picks.
+    fn envoys_search(ring: &[u64], h: u64) -> usize {
+        let (mut lowp, mut highp) = (0i64, ring.len() as i64);
+        loop {
+            let midp = (lowp + highp) / 2;
+            if midp == ring.len() as i64 {
+                return 0;
+            }
+            let midval = ring[midp as usize];
+            let midval1 = if midp == 0 { 0 } else { ring[midp as usize - 1] };
+            if h <= midval && h > midval1 {
+                return midp as usize;
+            }
+            if midval < h {
+                lowp = midp + 1;
+            } else {
+                highp = midp - 1;
+            }
+            if lowp > highp {
+                return 0;
+            }
+        }
+    }
+
+    #[test]
+    fn chooses_as_envoys_search_does() {
+        // Rings of 1..300 points (small values, so hashes repeat), each point its own owner:
+        // the owner ringlab finds is the point Envoy's loop stops at, or one of equal hash.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for len in 1..300usize {
+            let mut ring: Vec<u64> = (0..len).map(|_| next() % 1000).collect();
+            ring.sort_unstable();
+            let entries: Vec<(u64, u32)> = ring.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+            let mut points = Points::new(64);
+            points.set(&entries);
+            for _ in 0..200 {
+                let h = next() % 1100;
+                let envoy = envoys_search(&ring, h);
+                let ours = points.owner_at(h) as usize;
+                assert_eq!(ring[ours], ring[envoy], "len {len} hash {h}");
+                // Of equal hashes both take the first (std::sort leaves their order open).
+                assert!(ours == 0 || ring[ours - 1] < ring[ours] || ring[ours] < h, "len {len} hash {h}");
+            }
+        }
+    }
+
     #[test]
     fn maglev_weights_fill_in_proportion() {
         let specs = vec![NodeSpec::new("a:1"), NodeSpec::new("b:1").weight(3.0)];

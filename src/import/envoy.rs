@@ -298,9 +298,8 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
              (Envoy's words: use_hostname_for_hashing needs a STRICT_DNS or LOGICAL_DNS cluster)",
         ));
     }
-    let (hosts, lines) = endpoints(assignment, use_hostname, dns_cluster)?;
+    let hosts = endpoints(assignment, use_hostname, dns_cluster)?;
     let line = settings_line.or(policy.map(|p| p.1)).unwrap_or(doc.line);
-    let _ = lines;
     cluster(kind, hosts).map_err(|e| on_line(line, e))
 }
 
@@ -313,7 +312,7 @@ fn ring_size(node: &Node, what: &str) -> Result<u64, Error> {
 }
 
 /// The hosts of `load_assignment`, in order, each named by its hash key.
-fn endpoints(assignment: &Node, use_hostname: bool, dns: bool) -> Result<(Vec<NodeSpec>, Vec<usize>), Error> {
+fn endpoints(assignment: &Node, use_hostname: bool, dns: bool) -> Result<Vec<NodeSpec>, Error> {
     let mut hosts: Vec<NodeSpec> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
     let mut endpoints_list: &[Node] = &[];
@@ -374,7 +373,7 @@ fn endpoints(assignment: &Node, use_hostname: bool, dns: bool) -> Result<(Vec<No
     if total > u64::from(u32::MAX) {
         return Err(parse_error(assignment.line, "the weights add up past 4294967295 (Envoy refuses it)"));
     }
-    Ok((hosts, lines))
+    Ok(hosts)
 }
 
 /// One `lb_endpoints` item: the key Envoy hashes it by, and its weight.

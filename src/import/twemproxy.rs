@@ -58,7 +58,7 @@ pub fn from_nutcracker_yml(text: &str, options: &ImportOptions) -> Result<Cluste
     if doc.get("servers").is_some() {
         return read_pool(&doc);
     }
-    let (name, body) = match &options.pool {
+    let (_, body) = match &options.pool {
         Some(wanted) => top
             .iter()
             .find(|(name, _)| name == wanted)
@@ -71,7 +71,6 @@ pub fn from_nutcracker_yml(text: &str, options: &ImportOptions) -> Result<Cluste
             ))
         }
     };
-    let _ = name;
     read_pool(body)
 }
 

@@ -80,7 +80,7 @@ pub(crate) fn parse(text: &str) -> Result<Node, Error> {
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let number = i + 1;
-        let body = strip_comment(raw, number)?;
+        let body = strip_comment(raw);
         let trimmed = body.trim_end();
         let content = trimmed.trim_start_matches(' ');
         if content.is_empty() {
@@ -110,7 +110,7 @@ pub(crate) fn parse(text: &str) -> Result<Node, Error> {
 }
 
 /// The line without its comment: a `#` at its start or after a blank, outside quotes.
-fn strip_comment(raw: &str, number: usize) -> Result<&str, Error> {
+fn strip_comment(raw: &str) -> &str {
     let mut quote: Option<char> = None;
     let mut previous = ' ';
     for (i, c) in raw.char_indices() {
@@ -118,7 +118,7 @@ fn strip_comment(raw: &str, number: usize) -> Result<&str, Error> {
             Some(q) if c == q => quote = None,
             Some('"') if c == '\\' => {}
             Some(_) => {}
-            None if c == '#' && (previous == ' ' || previous == '\t') => return Ok(&raw[..i]),
+            None if c == '#' && (previous == ' ' || previous == '\t') => return &raw[..i],
             None if (c == '"' || c == '\'') && (previous == ' ' || previous == '-' || previous == ':' || i == 0) => {
                 quote = Some(c)
             }
@@ -126,8 +126,7 @@ fn strip_comment(raw: &str, number: usize) -> Result<&str, Error> {
         }
         previous = c;
     }
-    let _ = number;
-    Ok(raw)
+    raw
 }
 
 struct Parser {
