@@ -52,7 +52,9 @@ pub(crate) const RING_HASH: Entry = Entry {
     source: concat!(
         "Envoy 1.40 ring_hash_lb.cc (Ring::Ring, chooseHost), thread_aware_lb_impl.cc (normalizeHostWeights), a header \
          hash policy (xxHash64 of the value)",
-        "; the same ring Istio (consistentHash) and Consul (ring_hash) configure in Envoy"
+        "; the same ring Istio (consistentHash) and Consul (ring_hash) configure in Envoy, and gRPC's ring_hash \
+         policy's design (xxHash64 \"address_i\" points, the same scaling; its default maximum is 4,096; gRPC itself \
+         not checked)"
     ),
     options: &[&ENVOY_HASH, &MINIMUM_RING_SIZE, &MAXIMUM_RING_SIZE],
     weights: Weights::Checked(check_weight),
@@ -372,6 +374,13 @@ impl Envoy {
                 }
             }
             Kind::Maglev { size } => {
+                // Envoy's loop: about M × (the heaviest share) rounds over every host.
+                let work = size as f64 * max_w * self.members.nodes.len() as f64;
+                limits::check(
+                    "steps of Envoy's Maglev fill (table size × heaviest share × hosts)",
+                    work as u64,
+                    limits::MAX_MAGLEV_FILL_WORK,
+                )?;
                 self.table = maglev_table(&self.members.nodes, &weights, max_w, size);
                 let mut counts = vec![0u32; self.members.nodes.len()];
                 for &t in &self.table {

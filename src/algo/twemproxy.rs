@@ -515,6 +515,7 @@ impl Twemproxy {
             runs: Vec::new(),
         };
         pool.check()?;
+        pool.check_points()?;
         pool.build();
         Ok(pool)
     }
@@ -559,6 +560,16 @@ impl Twemproxy {
             x.len().cmp(&y.len()).then_with(|| x.as_bytes().cmp(y.as_bytes()))
         });
         order
+    }
+
+    /// ketama's points for these servers stay within the continuum cap (160 a server of
+    /// equal weight: about 1,875 servers).
+    fn check_points(&self) -> Result<(), Error> {
+        if self.modula {
+            return Ok(());
+        }
+        let points = 160 * self.members.nodes.len() as u64;
+        crate::limits::check("points on the continuum", points, crate::limits::MAX_CONTINUUM_POINTS)
     }
 
     fn build(&mut self) {
@@ -645,6 +656,7 @@ impl Placement for Twemproxy {
         let mut changed = self.clone();
         changed.members.push(spec, 0, super::members::weight_rule(self.which()))?;
         changed.check()?;
+        changed.check_points()?;
         changed.build();
         *self = changed;
         Ok(())
