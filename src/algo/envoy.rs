@@ -423,8 +423,10 @@ fn maglev_table(nodes: &[Node], weights: &[f64], max_w: f64, size: u64) -> Vec<u
     if nodes.is_empty() {
         return Vec::new();
     }
-    let mut order: Vec<usize> = (0..nodes.len()).collect();
-    order.sort_by(|&a, &b| nodes[a].name.as_bytes().cmp(nodes[b].name.as_bytes()));
+    // Sorted by key (a `str` orders by bytes), through the engine's one point sort.
+    let mut sorted: Vec<(u64, u32)> = (0..nodes.len()).map(|i| (0, i as u32)).collect();
+    order::sort_points(&mut sorted, Tie::Name(&|i| nodes[i as usize].name.as_str()));
+    let order: Vec<usize> = sorted.into_iter().map(|(_, i)| i as usize).collect();
     struct Build {
         node: u32,
         offset: u64,

@@ -531,16 +531,16 @@ impl Twemproxy {
     /// What twemproxy's configuration check refuses: two servers of one name
     /// (`conf_validate_server`) and a total weight past its `uint32_t`.
     fn check(&self) -> Result<(), Error> {
-        let mut names: Vec<&str> = self.members.nodes.iter().map(|n| server_name(&n.name)).collect();
-        names.sort_unstable();
-        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        let nodes = &self.members.nodes;
+        let order = self.sorted();
+        if let Some(w) = order.windows(2).find(|w| server_name(&nodes[w[0]].name) == server_name(&nodes[w[1]].name)) {
             return Err(Error::InvalidOption(format!(
                 "two servers are named {:?} (an unnamed server on port 11211 is named by its host): twemproxy \
                  refuses servers with the same name",
-                w[0]
+                server_name(&nodes[w[0]].name)
             )));
         }
-        let total: f64 = self.members.nodes.iter().map(|n| n.weight).sum();
+        let total: f64 = nodes.iter().map(|n| n.weight).sum();
         if total > f64::from(u32::MAX) {
             return Err(Error::TooLarge {
                 what: "twemproxy's total weight".into(),
@@ -551,15 +551,21 @@ impl Twemproxy {
         Ok(())
     }
 
-    /// The node indices in twemproxy's server order: by name, shorter names first.
+    /// The node indices in twemproxy's server order: by name, shorter names first. (Through
+    /// the engine's one point sort: a name prefixed with its length in fixed-width digits
+    /// sorts by length, then bytes.)
     fn sorted(&self) -> Vec<usize> {
         let nodes = &self.members.nodes;
-        let mut order: Vec<usize> = (0..nodes.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (x, y) = (server_name(&nodes[a].name), server_name(&nodes[b].name));
-            x.len().cmp(&y.len()).then_with(|| x.as_bytes().cmp(y.as_bytes()))
-        });
-        order
+        let keys: Vec<String> = nodes
+            .iter()
+            .map(|n| {
+                let name = server_name(&n.name);
+                format!("{:010}{name}", name.len())
+            })
+            .collect();
+        let mut entries: Vec<(u64, u32)> = (0..nodes.len()).map(|i| (0, i as u32)).collect();
+        order::sort_points(&mut entries, Tie::Name(&|i| keys[i as usize].as_str()));
+        entries.into_iter().map(|(_, i)| i as usize).collect()
     }
 
     /// ketama's points for these servers stay within the continuum cap (160 a server of
