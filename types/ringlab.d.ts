@@ -137,6 +137,15 @@ export interface DownRule {
   text: string;
 }
 
+/** What a client that has not yet seen a change gets, in the algorithm's real system. */
+export interface StaleRule {
+  /** `client-side`: it sends moved keys to their old owner; `redirect`: the server redirects
+   * (one extra hop); `proxy`: each proxy routes by its own copy; `coordinator`: a coordinator
+   * forwards (an extra hop, never an error). */
+  kind: "client-side" | "redirect" | "proxy" | "coordinator";
+  text: string;
+}
+
 /** A cache tier's size and load, for what a change costs. */
 export interface Workload {
   items: number;
@@ -223,6 +232,8 @@ export interface AlgorithmInfo {
   arcs: boolean;
   replicas: boolean;
   down: DownRule;
+  /** What a client with a stale ring gets. */
+  stale: StaleRule;
   /** Why only the last node may leave; `null` when any may. */
   lastOnly: string | null;
   options: OptionInfo[];
