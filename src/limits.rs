@@ -73,6 +73,11 @@ pub const MAX_KEY_LEN: usize = 1024;
 pub const MAX_SWEEP_STEPS: usize = 32;
 /// Largest Maglev lookup table (a prime).
 pub const MAX_MAGLEV_TABLE: u64 = 500_009;
+/// Most steps of Envoy's weighted Maglev fill: it runs about `M × (the heaviest host's
+/// share)` rounds over every host, so equal weights take `M` steps, and one host far heavier
+/// than many others takes long (16,384 hosts at the default 65,537 entries allow one host
+/// about 150 times the mean weight).
+pub const MAX_MAGLEV_FILL_WORK: u64 = 10_000_000;
 /// Most probes per key for multi-probe hashing.
 pub const MAX_PROBES: u32 = 100;
 /// Most entries in HAProxy's map-based table (the usable servers' weights over their GCD):

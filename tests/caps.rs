@@ -74,6 +74,31 @@ fn continuum_points() {
 }
 
 #[test]
+fn proxy_points_and_fills() {
+    // twemproxy's ketama: 160 points a server, so 1,875 servers are the 300,000 cap.
+    let servers = |n: usize| (0..n).map(|i| NodeSpec::new(format!("10.0.{}.{}:11212", i / 250, i % 250)));
+    let n = (limits::MAX_CONTINUUM_POINTS / 160) as usize;
+    let mut full = Cluster::new(Options::new(Algorithm::TwemproxyKetama), servers(n)).unwrap();
+    too_large(full.add(NodeSpec::new("one-more")), "points");
+    assert_eq!(full.nodes().len(), n);
+    // Envoy's Maglev fill: 1,000 hosts of weight 1 beside one of weight 200 take 65,537 × 200
+    // / 1,200 × 1,001 ≈ 10.9M steps, past the cap; weight 150 (8.2M) is within it.
+    let hosts = |heavy: f64| {
+        (0..1001).map(move |i| {
+            NodeSpec::new(format!("10.1.{}.{}:80", i / 250, i % 250)).weight(if i == 0 { heavy } else { 1.0 })
+        })
+    };
+    assert!(Cluster::new(Options::new(Algorithm::EnvoyMaglev), hosts(150.0)).is_ok());
+    too_large(Cluster::new(Options::new(Algorithm::EnvoyMaglev), hosts(200.0)), "Maglev fill");
+    // Envoy's ring: weights 1 and 600,000 give the lightest host ⌈1024 / 600,001⌉ = 1 point,
+    // so 600,001 in all, past the points cap; 1 and 400,000 are within it.
+    let ring = |heavy: f64| [NodeSpec::new("a:1"), NodeSpec::new("b:1").weight(heavy)];
+    assert!(Cluster::new(Options::new(Algorithm::EnvoyRingHash), ring(400_000.0)).is_ok());
+    let refused = Cluster::new(Options::new(Algorithm::EnvoyRingHash), ring(600_000.0)).err().map(|e| e.code());
+    assert_eq!(refused, Some("too-many-points"));
+}
+
+#[test]
 fn haproxy_map_table_entries() {
     // 2,000 servers, one of weight 1 (so no common factor) and the rest 250: 499,751 entries.
     let servers = |n: usize| (0..n).map(|i| NodeSpec::new(format!("s{i}")).weight(if i == 0 { 1.0 } else { 250.0 }));

@@ -24,7 +24,11 @@ export type AlgorithmName =
   | "nginx-consistent"
   | "nginx-hash"
   | "haproxy-consistent"
-  | "haproxy-map-based";
+  | "haproxy-map-based"
+  | "twemproxy-ketama"
+  | "twemproxy-modula"
+  | "envoy-ring-hash"
+  | "envoy-maglev";
 
 /** Every hash function `hashes()` lists; the byte rule of each is in src/hash.rs. */
 export type HashName = "xxh3" | "xxh64" | "xxh32" | "fnv1a32" | "fnv1a64" | "md5" | "sha256" | "murmur3" | "crc32";
@@ -97,7 +101,7 @@ export interface RingOptions {
   numTokens?: number;
   /** `groupcache`: points per node (default 50). */
   replicas?: number;
-  /** `maglev`: the lookup table's size, a prime (default 65537). */
+  /** `maglev`, `envoy-maglev`: the lookup table's size, a prime (default 65537). */
   tableSize?: number;
   /** `multi-probe`: probes per key (default 21). */
   probes?: number;
@@ -110,6 +114,16 @@ export interface RingOptions {
   haproxyHash?: HaproxyHashName;
   /** With `haproxyHash`: HAProxy's `avalanche` modifier. */
   haproxyAvalanche?: boolean;
+  /** `twemproxy-ketama` / `twemproxy-modula`: the pool's `hash:` (default `"fnv1a_64"`). */
+  twemproxyHash?: TwemproxyHashName;
+  /** `twemproxy-*`: the pool's `hash_tag:`, two characters such as `"{}"` (default `""`: none). */
+  hashTag?: string;
+  /** `envoy-ring-hash`: `ring_hash_lb_config.hash_function` for the ring's points (default `"XX_HASH"`). */
+  ringHashFunction?: "XX_HASH" | "MURMUR_HASH_2";
+  /** `envoy-ring-hash`: `minimum_ring_size`, 1..8,388,608 (default 1024). */
+  minimumRingSize?: number;
+  /** `envoy-ring-hash`: `maximum_ring_size`, 1..8,388,608 (default 8,388,608). */
+  maximumRingSize?: number;
   /** `cassandra`: a node's exact tokens, written as its `initial_token` line (comma-separated
    * signed 64-bit decimals), to reproduce a real cluster's layout. */
   tokens?: Record<string, string>;
@@ -120,6 +134,15 @@ export interface DownRule {
   /** `skip`: its keys go to the next healthy node; `rebuild`: the structure is rebuilt from the
    * healthy nodes; `unavailable`: its keys have no owner until someone acts. */
   kind: "skip" | "rebuild" | "unavailable";
+  text: string;
+}
+
+/** What a client that has not yet seen a change gets, in the algorithm's real system. */
+export interface StaleRule {
+  /** `client-side`: it sends moved keys to their old owner; `redirect`: the server redirects
+   * (one extra hop); `proxy`: each proxy routes by its own copy; `coordinator`: a coordinator
+   * forwards (an extra hop, never an error). */
+  kind: "client-side" | "redirect" | "proxy" | "coordinator";
   text: string;
 }
 
@@ -151,10 +174,29 @@ export interface ChangeReport {
 /** HAProxy's `hash-type` functions. */
 export type HaproxyHashName = "sdbm" | "djb2" | "wt6" | "crc32";
 
+/** twemproxy's `hash:` functions (`crc32` is its 15-bit value, `crc32a` the full CRC-32). */
+export type TwemproxyHashName =
+  | "one_at_a_time"
+  | "md5"
+  | "crc16"
+  | "crc32"
+  | "crc32a"
+  | "fnv1_64"
+  | "fnv1a_64"
+  | "fnv1_32"
+  | "fnv1a_32"
+  | "hsieh"
+  | "murmur"
+  | "jenkins";
+
 /** The choices a kind of configuration text leaves open. */
 export interface ImportOptions {
   /** `memcached`: the algorithm that places the servers (default `libmemcached-weighted`). */
   algorithm?: "libketama" | "libmemcached-weighted" | "libmemcached-ketama";
+  /** `twemproxy`: the pool to read when the `nutcracker.yml` has several. */
+  pool?: string;
+  /** `envoy`: the cluster to read when the text has several (a `clusters:` list). */
+  cluster?: string;
 }
 
 /** A value a `one-of` or `choice` option takes. */
@@ -210,7 +252,7 @@ export interface AlgorithmInfo {
 
 /** A kind of configuration text `Ring.fromConfig` and `Session.fromConfig` read. */
 export interface ConfigKind {
-  kind: "redis" | "memcached" | "nginx" | "haproxy";
+  kind: "redis" | "memcached" | "nginx" | "haproxy" | "twemproxy" | "envoy";
   label: string;
   /** A small valid example. */
   example: string;

@@ -160,7 +160,7 @@ impl Maglev {
     }
 }
 
-fn is_prime(n: u64) -> bool {
+pub(crate) fn is_prime(n: u64) -> bool {
     n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d))
 }
 

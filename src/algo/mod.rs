@@ -59,6 +59,10 @@ catalog::catalog! {
     NginxHash => nginx::{HASH, BUILD_HASH};
     HaproxyConsistent => mod haproxy::{CONSISTENT, BUILD_CONSISTENT};
     HaproxyMapBased => haproxy::{MAP_BASED, BUILD_MAP_BASED};
+    TwemproxyKetama => mod twemproxy::{KETAMA, BUILD_KETAMA};
+    TwemproxyModula => twemproxy::{MODULA, BUILD_MODULA};
+    EnvoyRingHash => mod envoy::{RING_HASH, BUILD_RING_HASH};
+    EnvoyMaglev => envoy::{MAGLEV, BUILD_MAGLEV};
 }
 
 /// What a placement holds beyond its options and nodes, which neither determines: Redis

@@ -5,7 +5,9 @@
 //! - `redis`: `redis-cli cluster nodes` ([`redis`]);
 //! - `memcached`: a memcached server list, or libketama's server file ([`memcached`]);
 //! - `nginx`: an nginx `upstream` block ([`nginx`]);
-//! - `haproxy`: a HAProxy `backend` section ([`haproxy`]).
+//! - `haproxy`: a HAProxy `backend` section ([`haproxy`]);
+//! - `twemproxy`: one pool of a `nutcracker.yml` ([`twemproxy`]);
+//! - `envoy`: one Envoy cluster with its `load_assignment` ([`envoy`]).
 //!
 //! [`from_config`] reads any of them. Every text is at most [`MAX_CONFIG_BYTES`] long;
 //! malformed text gets [`Error::Parse`] naming the 1-based line and what is wrong, and
@@ -20,10 +22,13 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
+pub mod envoy;
 pub mod haproxy;
 pub mod memcached;
 pub mod nginx;
 pub mod redis;
+pub mod twemproxy;
+mod yaml;
 
 use crate::algo::{Algorithm, Cluster};
 use crate::Error;
@@ -55,16 +60,21 @@ pub struct ImportOptions {
     /// `memcached`: the algorithm that places the servers (one whose entry reads server
     /// lists; by default the first that reads libmemcached's).
     pub algorithm: Option<Algorithm>,
+    /// `twemproxy`: the pool to read when the `nutcracker.yml` has several.
+    pub pool: Option<String>,
+    /// `envoy`: the cluster to read when the text has several (`clusters:`).
+    pub cluster: Option<String>,
 }
 
 /// Every kind, in the order a picker lists them.
-pub const CONFIG_KINDS: [ConfigKind; 4] = [redis::KIND, memcached::KIND, nginx::KIND, haproxy::KIND];
+pub const CONFIG_KINDS: [ConfigKind; 6] =
+    [redis::KIND, memcached::KIND, nginx::KIND, haproxy::KIND, twemproxy::KIND, envoy::KIND];
 
 /// The kind called `kind`.
 pub fn kind(kind: &str) -> Result<&'static ConfigKind, Error> {
     CONFIG_KINDS.iter().find(|k| k.kind == kind).ok_or_else(|| {
         let kinds: Vec<&str> = CONFIG_KINDS.iter().map(|k| k.kind).collect();
-        Error::InvalidOption(format!("unknown config kind {kind:?}: choose {}", kinds.join(" or ")))
+        Error::InvalidOption(format!("unknown config kind {kind:?}: choose one of {}", kinds.join(", ")))
     })
 }
 

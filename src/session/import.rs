@@ -27,8 +27,9 @@ mod tests {
         for kind in import::CONFIG_KINDS {
             let s = Session::from_config(kind.kind, kind.example).unwrap_or_else(|e| panic!("{}: {e}", kind.kind));
             assert_eq!(s.nodes().len(), 3, "{}", kind.kind);
-            // nginx's `down`, HAProxy's `disabled`, Redis's `fail` flag: the third is down.
-            let down = kind.kind != "memcached";
+            // nginx's `down`, HAProxy's `disabled`, Redis's `fail` flag: the third is down (a
+            // memcached list, a twemproxy pool and an Envoy cluster list no down servers).
+            let down = !matches!(kind.kind, "memcached" | "twemproxy" | "envoy");
             assert_eq!(s.node_rows()[2].down, down, "{}", kind.kind);
             assert!(!s.node_rows()[0].down);
         }

