@@ -57,6 +57,13 @@ catalog! {
     NginxHash => super::nginx::HASH,
     HaproxyConsistent => super::haproxy::CONSISTENT,
     HaproxyMapBased => super::haproxy::MAP_BASED,
+    Anchor => super::anchor::ENTRY,
+    Dx => super::dx::ENTRY,
+    Memento => super::memento::ENTRY,
+    JumpBack => super::jumpback::ENTRY,
+    Flip => super::flip::ENTRY,
+    Binomial => super::binomial::ENTRY,
+    Power => super::power::ENTRY,
 }
 
 /// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring. The only

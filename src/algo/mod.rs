@@ -17,7 +17,10 @@
 //! ```
 
 pub mod about;
+pub mod anchor;
+pub mod binomial;
 mod bounded;
+mod buckets;
 pub mod cassandra;
 pub mod catalog;
 pub mod compare;
@@ -25,19 +28,25 @@ pub mod compare;
 pub mod compat;
 mod continuum;
 pub mod down;
+pub mod dx;
 pub mod entry;
+pub mod flip;
 mod groupcache;
 pub mod haproxy;
 pub mod jump;
+pub mod jumpback;
 mod libketama;
 mod libmemcached;
 pub mod loads;
 mod maglev;
 mod members;
+mod memento;
+pub mod metrics;
 mod modulo;
 mod multiprobe;
 pub mod nginx;
 pub mod options;
+pub mod power;
 pub mod redis;
 mod rendezvous;
 mod ring;
