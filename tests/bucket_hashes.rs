@@ -145,7 +145,10 @@ proptest! {
     }
 }
 
-fn counted() -> [(&'static str, fn(u64, u32) -> u32); 5] {
+/// A bucket hash of a key hash among `n` buckets.
+type BucketRule = fn(u64, u32) -> u32;
+
+fn counted() -> [(&'static str, BucketRule); 5] {
     [
         ("jump-back", jump_back_hash),
         ("flip", flip_hash),
