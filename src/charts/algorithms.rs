@@ -574,8 +574,9 @@ mod tests {
             &[Some(20.0); Algorithm::ALL.len()],
         )
         .unwrap();
+        // Every one of the catalog's 24 names needs a row of 13 px: 560 px tall fits them.
         for theme in themes() {
-            let out = svg((theme.px(1100.0), theme.px(460.0)), |a| draw(a, &data, &theme)).unwrap();
+            let out = svg((theme.px(1100.0), theme.px(560.0)), |a| draw(a, &data, &theme)).unwrap();
             let texts = PANELS.iter().flat_map(|(t, d)| [*t, *d]).chain([TITLE]).map(String::from);
             for text in texts.chain(labels()) {
                 assert!(has_text(&out, &text), "missing {text:?}");
