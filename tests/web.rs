@@ -238,7 +238,7 @@ fn every_algorithm_is_reachable_by_name() {
 
 #[wasm_bindgen_test]
 fn algorithms_compare_side_by_side() {
-    let rows: Array = web::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), s("key:"), n(3000.0))
+    let rows: Array = web::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), s("key:"), n(2500.0))
         .unwrap()
         .dyn_into()
         .unwrap();
