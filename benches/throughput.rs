@@ -9,6 +9,10 @@
 //! stdin, printing nanoseconds per key: `tests/e2e/bench.mjs` interleaves these rounds with
 //! the same batch in wasm, so the wasm ratios compare rounds moments apart too.
 //!
+//! Then every algorithm of the catalog on the same 10 nodes, side by side: nanoseconds per
+//! `Cluster::locate_index` over the same keys (rounds interleaved, every algorithm once per
+//! round) and the state's heap bytes.
+//!
 //! Output: one `row <name> <value>` line per figure, for the xtask to read.
 
 use ringlab::algo::{Algorithm, Cluster, Options};
@@ -19,6 +23,8 @@ use std::time::Instant;
 
 const KEYS: usize = 100_000;
 const ROUNDS: usize = 31;
+/// Rounds of the per-algorithm loops (one pass over the keys each).
+const ALGORITHM_ROUNDS: usize = 11;
 /// Passes over the keys per timed loop (about 2 ms).
 const PASSES: usize = 4;
 
@@ -150,6 +156,41 @@ fn key_owners(cluster: &Cluster, prefix: &str, count: usize) -> Vec<u32> {
     owners
 }
 
+/// Every algorithm that accepts 10 nodes of weight 1, built with its defaults.
+fn catalog_clusters() -> Vec<(Algorithm, Cluster)> {
+    let nodes: Vec<NodeSpec> = (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+    Algorithm::ALL.iter().filter_map(|&a| Cluster::new(Options::new(a), nodes.clone()).ok().map(|c| (a, c))).collect()
+}
+
+#[inline(never)]
+fn cluster_loop(cluster: &Cluster, keys: &[String]) {
+    keys.iter().for_each(|k| {
+        black_box(cluster.locate_index(black_box(k)).ok());
+    })
+}
+
+/// `row algorithm_ns_<i>_<name>` and `row algorithm_bytes_<i>_<name>` for each algorithm, `i`
+/// its place in the catalog: the median over rounds of nanoseconds per lookup, every
+/// algorithm timed once per round in turn.
+fn algorithm_rows(keys: &[String]) {
+    let clusters = catalog_clusters();
+    clusters.iter().for_each(|(_, c)| cluster_loop(c, keys));
+    let mut ns: Vec<Vec<f64>> = vec![Vec::new(); clusters.len()];
+    for round in 0..ALGORITHM_ROUNDS {
+        for k in 0..clusters.len() {
+            let k = (k + round) % clusters.len();
+            let start = Instant::now();
+            cluster_loop(&clusters[k].1, keys);
+            ns[k].push(start.elapsed().as_nanos() as f64 / keys.len() as f64);
+        }
+    }
+    for (i, ((algorithm, cluster), times)) in clusters.iter().zip(ns).enumerate() {
+        let name = algorithm.name();
+        println!("row algorithm_ns_{i:02}_{name} {:.3}", median(times));
+        println!("row algorithm_bytes_{i:02}_{name} {}", cluster.memory_bytes());
+    }
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
@@ -212,4 +253,5 @@ fn main() {
     println!("row loop_ratio_key_owners_over_locate {:.3}", ratio("key_owners", "locate"));
     println!("row loop_ratio_locate_1m_over_hash {:.3}", ratio("locate_1m", "hash"));
     println!("row bytes_per_point_1m {:.3}", subject.big.memory_bytes() as f64 / subject.big.point_count() as f64);
+    algorithm_rows(&subject.keys);
 }

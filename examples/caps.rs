@@ -3,7 +3,7 @@
 //! `cargo run --release --example caps`. Each row is the slowest of three runs; nothing here
 //! asserts a speed (the numbers go in `limits.rs` and README).
 
-use ringlab::algo::{compare, redis, Algorithm, Cluster, Options};
+use ringlab::algo::{compare, metrics, redis, Algorithm, Cluster, Options};
 use ringlab::migration::{generated_between, sample_between, KeySample};
 use ringlab::{analysis, limits, Config, Hash, NodeSpec, Ring, RingBits};
 use std::time::Instant;
@@ -227,6 +227,38 @@ fn main() {
             format!("{} algorithms × {keys} keys, {count} nodes", Algorithm::ALL.len()),
             time(|| compare::compare(&base, &nodes, &sample, &Algorithm::ALL)),
         );
+    }
+
+    // The papers' metrics at their caps: every algorithm, 8 removals in each order.
+    let keys = (limits::MAX_METRICS_WORK / Algorithm::ALL.len() as u64) as usize;
+    let sample = KeySample::generated("key:", keys);
+    for count in [10, limits::MAX_COMPARE_NODES] {
+        let nodes = names(count);
+        for order in metrics::RemovalOrder::ALL {
+            let settings =
+                metrics::MetricsSettings { removal_order: order, removals: limits::MAX_METRICS_REMOVALS, seed: 1 };
+            let mut slowest = (0.0, "");
+            for algorithm in Algorithm::ALL {
+                let ms = time(|| metrics::report(&base, algorithm, &nodes, &sample, &settings));
+                if ms > slowest.0 {
+                    slowest = (ms, algorithm.name());
+                }
+            }
+            row(
+                &format!("metrics::report, slowest ({})", slowest.1),
+                format!("{keys} keys, {count} nodes, 8 {} removals", order.name()),
+                slowest.0,
+            );
+            row(
+                "metrics::metrics",
+                format!(
+                    "{} algorithms × {keys} keys, {count} nodes, 8 {} removals",
+                    Algorithm::ALL.len(),
+                    order.name()
+                ),
+                time(|| metrics::metrics(&base, &nodes, &sample, &Algorithm::ALL, &settings, &[])),
+            );
+        }
     }
 
     // Samples at their caps.

@@ -102,6 +102,14 @@ pub const MAX_COMPARE_WORK: u64 = 65_000;
 /// Most nodes in one [`compare`](crate::algo::compare::compare) (rendezvous scores every node
 /// for every key).
 pub const MAX_COMPARE_NODES: usize = 200;
+/// Most (algorithm, key) pairs in one [`metrics`](crate::algo::metrics::metrics) call: each
+/// algorithm looks every key up four times (before, after a join, after the removals, after
+/// they rejoin). A page can run [`metrics::report`](crate::algo::metrics::report) one
+/// algorithm at a time.
+pub const MAX_METRICS_WORK: u64 = 60_000;
+/// Most nodes one metrics call takes out (and puts back): each is a change of the state,
+/// and some algorithms rebuild theirs on every change (Maglev's table, the continuums).
+pub const MAX_METRICS_REMOVALS: usize = 8;
 /// Most lookup work in one sampled call: the sum over lookups of
 /// [`Cluster::lookup_cost`](crate::algo::Cluster::lookup_cost), in units of about 0.1 µs
 /// native (a sample looked up on two states counts twice).

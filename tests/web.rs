@@ -239,7 +239,9 @@ fn every_algorithm_is_reachable_by_name() {
 
 #[wasm_bindgen_test]
 fn algorithms_compare_side_by_side() {
-    let rows: Array = web::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), s("key:"), n(3000.0))
+    // As many keys as every algorithm together may take (the comparison's cap).
+    let keys = (ringlab::limits::MAX_COMPARE_WORK as usize / ringlab::algo::Algorithm::ALL.len()) as f64;
+    let rows: Array = web::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), s("key:"), n(keys))
         .unwrap()
         .dyn_into()
         .unwrap();

@@ -28,7 +28,14 @@ export type AlgorithmName =
   | "twemproxy-ketama"
   | "twemproxy-modula"
   | "envoy-ring-hash"
-  | "envoy-maglev";
+  | "envoy-maglev"
+  | "anchor"
+  | "dx"
+  | "memento"
+  | "jump-back"
+  | "flip"
+  | "binomial"
+  | "power";
 
 /** Every hash function `hashes()` lists; the byte rule of each is in src/hash.rs. */
 export type HashName = "xxh3" | "xxh64" | "xxh32" | "fnv1a32" | "fnv1a64" | "md5" | "sha256" | "murmur3" | "crc32";
@@ -127,6 +134,9 @@ export interface RingOptions {
   /** `cassandra`: a node's exact tokens, written as its `initial_token` line (comma-separated
    * signed 64-bit decimals), to reproduce a real cluster's layout. */
   tokens?: Record<string, string>;
+  /** `anchor` / `dx`: the most nodes (buckets) the structure holds, fixed when made, 1..16,384
+   * (default 256); a node beyond it is refused with `too-large`. */
+  capacity?: number;
 }
 
 /** How an algorithm's real clients treat a down node. */
@@ -780,6 +790,65 @@ export interface AlgorithmFailure {
 
 export type Comparison = AlgorithmReport | AlgorithmFailure;
 
+/** The order nodes leave in for `metrics`: the first added first, the last added first, or a
+ * seeded shuffle. */
+export type RemovalOrder = "fifo" | "lifo" | "random";
+
+/** `metrics`' settings, every field optional. */
+export interface MetricsSettings {
+  /** Default `"lifo"` (the one order every algorithm allows). */
+  removalOrder?: RemovalOrder;
+  /** How many nodes leave, one after another, 1..8 and fewer than the nodes (default 1). */
+  removals?: number;
+  /** The shuffle's seed for `"random"` (default 0). */
+  seed?: number;
+  /** Which algorithms (default: every one, in catalog order). */
+  algorithms?: AlgorithmName[];
+  /** The caller's measured lookup time of each of `algorithms`, in ns, echoed in its row. */
+  lookupNs?: number[];
+}
+
+/** What a change moved, as fractions of the keys (of the key space where `exactMoves`). */
+export interface MetricsChange {
+  moved: number;
+  /** The fair share of the nodes that joined or left: the least any scheme moves. */
+  ideal: number;
+  /** Moved between two nodes that did not change (monotonicity; 0 is ideal). */
+  movedBetweenOthers: number;
+}
+
+/** The removals' figures. */
+export interface MetricsRemoval {
+  order: RemovalOrder;
+  /** The nodes that left, in order. */
+  removed: string[];
+  change: MetricsChange;
+  balanceAfter: Spread;
+  /** After the leavers rejoin (last out, first back): keys not on their first owner. */
+  restoreMoved: number;
+}
+
+/** One algorithm's metrics in `metrics`. */
+export interface AlgorithmMetrics {
+  algorithm: AlgorithmName;
+  nodes: number;
+  sampleKeys: number;
+  exactBalance: boolean;
+  exactMoves: boolean;
+  balance: Spread;
+  /** A node named "joiner" (weight 1) joins. */
+  add: MetricsChange;
+  balanceAfterAdd: Spread;
+  /** `null` where the algorithm refuses this removal order (`removalRefused` says why). */
+  removal: MetricsRemoval | null;
+  removalRefused: string | null;
+  memoryBytes: number;
+  bytesPerNode: number;
+  lookupNs: number | null;
+}
+
+export type MetricsRow = AlgorithmMetrics | AlgorithmFailure;
+
 /** `sqrt((N - 1) / (N·V + 1))`: the expected load RSD of `nodes` equal nodes with `vnodes` each. */
 export function theoreticalRsd(nodes: number, vnodes: number): number;
 export function algorithms(): AlgorithmName[];
@@ -792,6 +861,12 @@ export function cassandraToken(key: string): bigint;
 export function jumpHash(key: bigint, buckets: number): number;
 /** Every algorithm on the same nodes and keys `"{prefix}0" ..` (at most 50,000). */
 export function compareAlgorithms(options: RingOptions, prefix: string, count: number): Comparison[];
+/**
+ * The papers' metrics (balance, resize balance, disruption, monotonicity, restore, memory) of
+ * each algorithm on `options.nodes` and the keys: a count (keys `"key:0" ..`) or an array.
+ * At most 60,000 algorithms × keys and 200 nodes.
+ */
+export function metrics(options: RingOptions, keys: number | string[], settings?: MetricsSettings): MetricsRow[];
 /** Installs the panic hook that logs a bug's message; `init` runs it (wasm-bindgen exports it). */
 export function start(): void;
 /** The node colours, `#rrggbb`. */

@@ -24,6 +24,9 @@ pub enum KeySpace {
     Tokens,
     /// Maglev's lookup-table entries `0 .. size`.
     Table { size: u64 },
+    /// Buckets `0 .. count` of a bucket-based hash with a fixed number of them (AnchorHash's
+    /// and DxHash's capacity): a key is drawn in the bucket it tries first.
+    Buckets { count: u32 },
 }
 
 impl KeySpace {
@@ -37,6 +40,7 @@ impl KeySpace {
             KeySpace::Slots { count } => quarters(u64::from(count)).map(|s| format!("slot {s}")),
             KeySpace::Tokens => ["−2⁶³".into(), "−2⁶²".into(), "0".into(), "2⁶²".into()],
             KeySpace::Table { size } => quarters(size).map(|e| format!("entry {e}")),
+            KeySpace::Buckets { count } => quarters(u64::from(count)).map(|b| format!("bucket {b}")),
         }
     }
 
@@ -47,6 +51,7 @@ impl KeySpace {
             KeySpace::Slots { count } => format!("{} slots", thousands(u64::from(count))),
             KeySpace::Tokens => "Murmur3 tokens from −2⁶³ to 2⁶³".into(),
             KeySpace::Table { size } => format!("{} table entries", thousands(size)),
+            KeySpace::Buckets { count } => format!("{} buckets", thousands(u64::from(count))),
         }
     }
 }

@@ -101,8 +101,8 @@ mod tests {
     #[test]
     fn consistent_algorithms_move_little_and_modulo_moves_most() {
         let nodes: Vec<NodeSpec> = (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
-        // 3,000 keys × every algorithm stays within the comparison's cap.
-        let sample = KeySample::generated("key:", 3_000);
+        // As many keys as every algorithm together may take (the comparison's cap).
+        let sample = KeySample::generated("key:", limits::MAX_COMPARE_WORK as usize / Algorithm::ALL.len());
         let mut base = Options::new(Algorithm::Ring);
         base.keys = sample.clone();
         for (algorithm, report) in compare(&base, &nodes, &sample, &Algorithm::ALL) {
@@ -120,8 +120,14 @@ mod tests {
                 assert!(r.moved_on_join < 0.2, "{}: {}", r.algorithm, r.moved_on_join);
             }
             // Bounded-load's cap is ⌈1.25·K/N⌉ on this very key set: max/mean ≤ 1.25. The
-            // others are only roughly balanced; 2 is far above any of them here.
-            let most = if algorithm == Algorithm::BoundedLoad { 1.25 } else { 2.0 };
+            // others are only roughly balanced; 2 is far above any of them here, but for
+            // twemproxy's modula: its default hash, FNV-1a 64 truncated to 32 bits, taken mod N
+            // on keys that differ in their last bytes, loads them unevenly (as the real one does).
+            let most = match algorithm {
+                Algorithm::BoundedLoad => 1.25,
+                Algorithm::TwemproxyModula => 3.0,
+                _ => 2.0,
+            };
             assert!(r.max_over_mean <= most, "{}: max/mean {}", r.algorithm, r.max_over_mean);
         }
     }

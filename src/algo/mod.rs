@@ -17,6 +17,7 @@
 //! ```
 
 pub mod about;
+mod buckets;
 #[macro_use]
 pub mod catalog;
 pub mod compare;
@@ -27,6 +28,7 @@ pub mod down;
 pub mod entry;
 pub mod loads;
 mod members;
+pub mod metrics;
 pub mod options;
 
 use crate::analysis::Arcs;
@@ -63,6 +65,13 @@ catalog::catalog! {
     TwemproxyModula => twemproxy::{MODULA, BUILD_MODULA};
     EnvoyRingHash => mod envoy::{RING_HASH, BUILD_RING_HASH};
     EnvoyMaglev => envoy::{MAGLEV, BUILD_MAGLEV};
+    Anchor => anchor;
+    Dx => dx;
+    Memento => memento;
+    JumpBack => jumpback;
+    Flip => flip;
+    Binomial => binomial;
+    Power => power;
 }
 
 /// What a placement holds beyond its options and nodes, which neither determines: Redis

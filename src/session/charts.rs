@@ -152,7 +152,9 @@ impl Session {
             }
             #[cfg(feature = "catalog")]
             _ => {
-                let sample = sample();
+                // Every algorithm on one sample: as many keys as the comparison's cap allows.
+                let most = crate::limits::MAX_COMPARE_WORK as usize / Algorithm::ALL.len();
+                let sample = KeySample::generated(KEY_PREFIX, self.settings().keys.min(CHART_KEYS).min(most));
                 let base = crate::algo::Options { keys: sample.clone(), ..options.clone() };
                 Ok(Job::Algorithms(algorithms::AlgorithmsJob::new(&base, &specs, &sample, &Algorithm::ALL)?))
             }

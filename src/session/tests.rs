@@ -111,6 +111,12 @@ fn axis_labels_are_in_each_algorithms_own_key_space() {
             Algorithm::Cassandra => ["−2⁶³", "−2⁶²", "0", "2⁶²"],
             // xxh3 is a 64-bit hash; jump and multi-probe draw keys at their 64-bit XXH3.
             Algorithm::Jump | Algorithm::MultiProbe | Algorithm::Rendezvous | Algorithm::Modulo => hash64,
+            // The bucket hashes whose bucket count changes with N draw keys at their XXH3 hash too.
+            Algorithm::Memento | Algorithm::JumpBack | Algorithm::Flip | Algorithm::Binomial | Algorithm::Power => {
+                hash64
+            }
+            // AnchorHash and DxHash show their fixed capacity's buckets (256 by default).
+            Algorithm::Anchor | Algorithm::Dx => ["bucket 0", "bucket 64", "bucket 128", "bucket 192"],
             // 65537 entries: a quarter is 16384.25, so the first whole entry after it is 16385.
             Algorithm::Maglev | Algorithm::EnvoyMaglev => ["entry 0", "entry 16385", "entry 32769", "entry 49153"],
             // twemproxy's hashes are 32-bit; Envoy's ring is xxHash64's 2^64.

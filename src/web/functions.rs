@@ -69,6 +69,70 @@ pub fn compare_algorithms(options: JsValue, prefix: JsValue, count: JsValue) -> 
     to_js(&rows)
 }
 
+/// `metrics(options, keys, settings)`'s settings, every field optional.
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct MetricsArgs {
+    removal_order: Option<String>,
+    removals: Option<f64>,
+    seed: Option<f64>,
+    algorithms: Option<Vec<String>>,
+    lookup_ns: Option<Vec<f64>>,
+}
+
+/// The papers' metrics (`algo::metrics`) of each algorithm on the same nodes and keys:
+/// `options` as `new Ring` takes them (its `nodes` are measured); `keys` a count (the keys
+/// `"key:0" ..`) or an array of keys; `settings` `{removalOrder: "fifo" | "lifo" | "random",
+/// removals, seed, algorithms, lookupNs}`. One row per algorithm: its metrics, or
+/// `{algorithm, error, code}`.
+#[wasm_bindgen]
+pub fn metrics(options: JsValue, keys: JsValue, settings: JsValue) -> Result<JsValue, JsValue> {
+    let args = ring_args(&options)?;
+    let sample = if keys.as_f64().is_some() {
+        let count = super::count(&keys, "the key count", limits::MAX_SAMPLE_KEYS)?;
+        KeySample::generated("key:", count)
+    } else {
+        let list = super::list(&keys, "keys", limits::MAX_SAMPLE_KEYS)?;
+        let keys: Vec<String> = serde_wasm_bindgen::from_value(list.into())
+            .map_err(|_| bad_argument("keys must be a count or an array of strings".into()))?;
+        KeySample { keys }
+    };
+    let known = ["removalOrder", "removals", "seed", "algorithms", "lookupNs"];
+    let m: MetricsArgs = super::options(&settings, &known)?;
+    let mut parsed = algo::metrics::MetricsSettings::default();
+    if let Some(order) = m.removal_order {
+        parsed.removal_order = algo::metrics::RemovalOrder::from_name(&order).map_err(error)?;
+    }
+    if let Some(removals) = m.removals {
+        parsed.removals = super::whole(removals, "removals").map_err(error)?.min(usize::MAX as u64) as usize;
+    }
+    if let Some(seed) = m.seed {
+        parsed.seed = super::whole(seed, "seed").map_err(error)?;
+    }
+    let algorithms = match m.algorithms {
+        Some(names) => {
+            limits::check("algorithms", names.len() as u64, Algorithm::ALL.len() as u64).map_err(error)?;
+            names.iter().map(|n| Algorithm::from_name(n)).collect::<Result<Vec<_>, _>>().map_err(error)?
+        }
+        None => Algorithm::ALL.to_vec(),
+    };
+    let lookup_ns: Vec<Option<f64>> = m.lookup_ns.unwrap_or_default().into_iter().map(Some).collect();
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Row {
+        Ok(algo::metrics::Metrics),
+        Err { algorithm: &'static str, error: String, code: &'static str },
+    }
+    let rows: Vec<Row> = algo::metrics::metrics(&args.options, &args.nodes, &sample, &algorithms, &parsed, &lookup_ns)
+        .into_iter()
+        .map(|(a, r)| match r {
+            Ok(row) => Row::Ok(row),
+            Err(e) => Row::Err { algorithm: a.name(), error: e.to_string(), code: e.code() },
+        })
+        .collect();
+    to_js(&rows)
+}
+
 /// Everything about each algorithm, from its catalog entry: `[{name, label, family,
 /// familyLabel, source, weighted, hash, vnodes, arcs, replicas, down, lastOnly, options}]`.
 #[wasm_bindgen]

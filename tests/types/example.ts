@@ -2,12 +2,13 @@
 // --noEmit` against the package's types (`cargo xtask test`, checks stage). The annotations
 // say what each call returns; a wrong one fails the compile.
 import init, {
-  Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, theoreticalRsd,
+  Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, metrics, theoreticalRsd,
   palette, elementThemeCss, configKinds, catalog,
 } from "ringlab";
 import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
   SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule, AlgorithmInfo, Frame,
+  MetricsRow,
 } from "ringlab";
 import "ringlab/hash-ring";
 import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
@@ -72,6 +73,12 @@ const slot: number = redisKeySlot("{user1000}.following");
 const token: bigint = cassandraToken("user:42");
 const bucket: number = jumpHash(42n, 10);
 const compared: Comparison[] = compareAlgorithms({ nodes: ["a", "b", "c"] }, "key:", 2000);
+const measured: MetricsRow[] = metrics({ nodes: ["a", "b", "c", "d"] }, 2000, { removalOrder: "fifo" });
+const anchorRow = metrics({ nodes: ["a", "b", "c"], capacity: 16 }, ["k1", "k2"], { algorithms: ["anchor"], removals: 1 })[0];
+const restored: number | null = "error" in anchorRow ? null : anchorRow.removal?.restoreMoved ?? null;
+// @ts-expect-error: not a removal order
+metrics({ nodes: ["a", "b"] }, 10, { removalOrder: "lru" });
+void [measured, restored];
 
 const viaDoor: Ring = Ring.fromConfig("nginx", "upstream u {\n  hash $request_uri consistent;\n  server 10.0.0.1:80;\n}");
 const fromList: Ring = Ring.fromConfig("memcached", "10.0.0.1:11211\n", { algorithm: "libketama" });

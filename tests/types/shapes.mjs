@@ -127,6 +127,21 @@ try {
 for (const row of api.compareAlgorithms({ nodes: ["a", { name: "b", weight: 2 }, "c"] }, "key:", 500)) {
   shape("error" in row ? "AlgorithmFailure" : "AlgorithmReport", row, `compareAlgorithms(): ${row.algorithm}`);
 }
+// The papers' metrics in each removal order: jump-like algorithms refuse FIFO (removal null), a
+// weighted node is refused by the algorithms without weights (an AlgorithmFailure row).
+const measured = { removal: 0, refused: 0, failed: 0 };
+for (const removalOrder of ["fifo", "lifo", "random"]) {
+  const rows = api.metrics({ nodes: ["a", "b", "c", "d", "e"] }, 300, { removalOrder, removals: 2, seed: 3, lookupNs: [12.5] });
+  for (const row of rows) {
+    shape("error" in row ? "AlgorithmFailure" : "AlgorithmMetrics", row, `metrics(${removalOrder}): ${row.algorithm}`);
+    if (!("error" in row)) row.removal ? measured.removal++ : measured.refused++;
+  }
+}
+for (const row of api.metrics({ nodes: ["a", { name: "b", weight: 2 }, "c"] }, ["k1", "k2", "k3"], { algorithms: ["ring", "anchor"] })) {
+  shape("error" in row ? "AlgorithmFailure" : "AlgorithmMetrics", row, `metrics(weighted): ${row.algorithm}`);
+  if ("error" in row) measured.failed++;
+}
+if (!measured.removal || !measured.refused || !measured.failed) problems.push(`metrics(): some row kind unchecked ${JSON.stringify(measured)}`);
 for (const info of api.catalog()) shape("AlgorithmInfo", info, `catalog(): ${info.name}`);
 if (api.catalog().map((a) => a.name).join() !== api.algorithms().join()) problems.push("catalog() and algorithms() list different algorithms");
 fits(api.algorithms(), "AlgorithmName[]", "algorithms()") || problems.push(`algorithms() has a name outside AlgorithmName`);

@@ -66,6 +66,7 @@ pub fn run() -> Result<(), Failure> {
     let mut table = Table { date: now_utc(), machine: machine(), ..Table::default() };
     add_per_call_rows(&mut table, &per_call);
     add_loop_rows(&mut table, &loops);
+    add_algorithm_rows(&mut table, &loops);
     add_page_rows(&mut table, &loops, &page);
     for (figure, ms) in big {
         table.rows.push(Row::reported(figure, ms, "ms", None));
@@ -74,7 +75,9 @@ pub fn run() -> Result<(), Failure> {
         "Ring: 10 nodes × 160 vnodes, XXH3, 32-bit; keys `user:{{i}}`. Per call: criterion, {PER_CALL_RUNS} runs, \
          each ratio the median of the runs' ratios. Loop: 100,000 distinct keys, {} rounds, each loop timed once \
          per round in turn; the ratio is the median of the rounds' ratios. Instructions: valgrind (callgrind), \
-         a stable proxy on a shared machine. Memory: 500 nodes × 1,000 vnodes (the 500,000-point cap).",
+         a stable proxy on a shared machine. Memory: 500 nodes × 1,000 vnodes (the 500,000-point cap). \
+         Algorithms: every catalog entry with its defaults on 10 nodes (`node-0` ..), `Cluster::locate_index` \
+         over the same keys, each timed once per round for 11 rounds, the median; memory is the state's heap bytes.",
         loops.get("rounds").copied().unwrap_or(0.0)
     ));
     table.notes.push(PAGE_NOTE.into());
@@ -340,6 +343,21 @@ fn add_loop_rows(table: &mut Table, loops: &HashMap<String, f64>) {
     }
 }
 
+/// One row per algorithm of the catalog, in its order: lookup time on 10 nodes beside the
+/// plain ring's (`ring` is the catalog's first), its memory in the figure's words.
+fn add_algorithm_rows(table: &mut Table, loops: &HashMap<String, f64>) {
+    let mut algorithms: Vec<(&str, f64)> =
+        loops.iter().filter_map(|(k, &v)| k.strip_prefix("algorithm_ns_").map(|rest| (rest, v))).collect();
+    algorithms.sort_by(|a, b| a.0.cmp(b.0));
+    let ring = algorithms.first().map_or(f64::NAN, |a| a.1);
+    for (key, ns) in algorithms {
+        let name = key.split_once('_').map_or(key, |(_, name)| name);
+        let bytes = loops.get(&format!("algorithm_bytes_{key}")).copied().unwrap_or(f64::NAN);
+        let figure = format!("`{name}`: lookup, 10 nodes (memory {bytes:.0} B, {:.0} B/node)", bytes / 10.0);
+        table.rows.push(Row::cost(&figure, ns, "ns", ("`ring`", ring), None));
+    }
+}
+
 fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap<String, f64>) {
     let get = |k: &str| page.get(k).copied();
     if let Some(native) = loops.get("loop_ns_key_owners").copied() {
@@ -519,6 +537,31 @@ mod tests {
         assert_eq!(executable_named(&messages, "throughput"), Some(PathBuf::from("/t/release/deps/throughput-2")));
         assert_eq!(executable_named(&messages, "ringlab"), None);
         assert_eq!(executable_named("not json", "throughput"), None);
+    }
+
+    #[test]
+    fn algorithm_rows_are_in_catalog_order_beside_the_ring() {
+        let loops: HashMap<String, f64> = [
+            ("algorithm_ns_01_jump", 8.0),
+            ("algorithm_bytes_01_jump", 400.0),
+            ("algorithm_ns_00_ring", 20.0),
+            ("algorithm_bytes_00_ring", 20_000.0),
+            ("loop_ns_locate", 19.0),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let mut table = Table::default();
+        add_algorithm_rows(&mut table, &loops);
+        let figures: Vec<&str> = table.rows.iter().map(|r| r.figure.as_str()).collect();
+        assert_eq!(
+            figures,
+            [
+                "`ring`: lookup, 10 nodes (memory 20000 B, 2000 B/node)",
+                "`jump`: lookup, 10 nodes (memory 400 B, 40 B/node)"
+            ]
+        );
+        assert_eq!(table.rows[1].ratio, Some(0.4));
     }
 
     #[test]

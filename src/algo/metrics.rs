@@ -1,0 +1,386 @@
+//! The metrics the consistent-hashing papers compare algorithms by (the SUPSI benchmark suite's
+//! balance, resize balance, monotonicity and memory; AnchorHash's and MementoHash's
+//! evaluations), for every algorithm of the catalog on the same nodes and keys:
+//!
+//! - **balance**: how evenly the keys spread over the nodes, per unit of weight: the busiest
+//!   node's load over the mean (1 is perfect) and the relative standard deviation (RSD,
+//!   population std / mean) — [`Spread`];
+//! - **resize balance**: the same after a node joins, and after the removals;
+//! - **disruption**: the fraction of keys that move when a node joins and when nodes leave,
+//!   beside the ideal (the joiner's fair share; the leavers' fair shares);
+//! - **monotonicity**: the fraction of keys that move *between nodes that did not change*
+//!   (neither the joiner nor a leaver): 0 for a consistent hash, most keys for `hash % N`;
+//! - **restore**: after the leavers rejoin (last out, first back), the fraction of keys not
+//!   back on their first owner: 0 where re-adding restores the placement;
+//! - **memory**: heap bytes, and per node.
+//!
+//! Removals follow an order ([`RemovalOrder`]): FIFO (the first node added leaves first),
+//! LIFO (the last added first) or random (a shuffle seeded by [`MetricsSettings::seed`]). An
+//! algorithm that can only lose its last node (jump-like ones) refuses the other orders, and
+//! its row says so instead of giving removal figures.
+//!
+//! Exact where the algorithm allows: balance from exact shares (points on a circle, modulo's
+//! residues, bounded-load's own key set), moves from exact migrations where both states are
+//! points on the same circle; every other figure on the key sample. Lookup time is measured
+//! by the caller (criterion natively, `performance.now()` in a browser: wasm has no clock)
+//! and passed in, as for [`compare`](super::compare).
+//!
+//! ```
+//! use ringlab::algo::metrics::{self, MetricsSettings, RemovalOrder};
+//! use ringlab::algo::{Algorithm, Options};
+//! use ringlab::{keys::KeySample, NodeSpec};
+//! let nodes: Vec<NodeSpec> = (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+//! let sample = KeySample::generated("key:", 2000);
+//! let settings = MetricsSettings { removal_order: RemovalOrder::Fifo, ..MetricsSettings::default() };
+//! let anchor = metrics::report(&Options::new(Algorithm::Anchor), Algorithm::Anchor, &nodes, &sample, &settings)?;
+//! let removal = anchor.removal.as_ref().expect("AnchorHash removes any node");
+//! assert_eq!(removal.change.moved_between_others, 0.0, "only the leaver's keys move");
+//! assert_eq!(removal.restore_moved, 0.0, "re-adding restores every key");
+//! let jump = metrics::report(&Options::new(Algorithm::Jump), Algorithm::Jump, &nodes, &sample, &settings)?;
+//! assert!(jump.removal.is_none() && jump.removal_refused.is_some(), "jump loses only its last bucket");
+//! # Ok::<(), ringlab::Error>(())
+//! ```
+
+use super::compare::JOINER;
+use super::{Algorithm, Cluster, Options};
+use crate::analysis::{self, Spread};
+use crate::keys::KeySample;
+use crate::migration;
+use crate::{limits, Error, NodeSpec};
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+/// The order nodes leave in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RemovalOrder {
+    /// The first node added leaves first.
+    Fifo,
+    /// The last node added leaves first: what every algorithm allows.
+    #[default]
+    Lifo,
+    /// A shuffle of the nodes, seeded.
+    Random,
+}
+
+impl RemovalOrder {
+    pub const ALL: [RemovalOrder; 3] = [RemovalOrder::Fifo, RemovalOrder::Lifo, RemovalOrder::Random];
+
+    /// `fifo`, `lifo` or `random`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RemovalOrder::Fifo => "fifo",
+            RemovalOrder::Lifo => "lifo",
+            RemovalOrder::Random => "random",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Result<RemovalOrder, Error> {
+        RemovalOrder::ALL.into_iter().find(|o| o.name() == name).ok_or_else(|| {
+            Error::InvalidOption(format!("unknown removal order {name:?}: choose one of fifo, lifo, random"))
+        })
+    }
+}
+
+/// How the removals are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MetricsSettings {
+    pub removal_order: RemovalOrder,
+    /// How many nodes leave, one after another (1 ..= [`limits::MAX_METRICS_REMOVALS`], and
+    /// fewer than the nodes).
+    pub removals: usize,
+    /// The shuffle's seed for [`RemovalOrder::Random`].
+    pub seed: u64,
+}
+
+impl Default for MetricsSettings {
+    fn default() -> MetricsSettings {
+        MetricsSettings { removal_order: RemovalOrder::Lifo, removals: 1, seed: 0 }
+    }
+}
+
+/// What a change moved, as fractions of the keys (of the key space where exact).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    /// Keys that changed owner.
+    pub moved: f64,
+    /// The least any scheme must move: the fair share of the nodes that joined or left.
+    pub ideal: f64,
+    /// Keys that moved between two nodes that did not change (monotonicity: 0 is ideal).
+    pub moved_between_others: f64,
+}
+
+/// The removals' figures.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Removal {
+    /// `fifo`, `lifo` or `random`.
+    pub order: &'static str,
+    /// The nodes that left, in order.
+    pub removed: Vec<String>,
+    pub change: Change,
+    /// Balance over the nodes that stayed.
+    pub balance_after: Spread,
+    /// After the leavers rejoin, last out first back: keys not on their first owner.
+    pub restore_moved: f64,
+}
+
+/// One algorithm's metrics.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metrics {
+    pub algorithm: Cow<'static, str>,
+    pub nodes: usize,
+    pub sample_keys: usize,
+    /// Whether balance is over the whole key space (exact shares) rather than the sample.
+    pub exact_balance: bool,
+    /// Whether moves are over the whole key space (exact migrations) rather than the sample.
+    pub exact_moves: bool,
+    pub balance: Spread,
+    /// A node (`joiner`, weight 1) joins.
+    pub add: Change,
+    pub balance_after_add: Spread,
+    /// The removals, or `None` where the algorithm refuses this order (`removal_refused` says why).
+    pub removal: Option<Removal>,
+    pub removal_refused: Option<String>,
+    pub memory_bytes: usize,
+    pub bytes_per_node: f64,
+    /// Nanoseconds per lookup, as the caller measured it (`None`: not measured).
+    pub lookup_ns: Option<f64>,
+}
+
+/// Lookups of each key per algorithm: its owner before, after the join, after the removals
+/// and after the restore.
+pub const LOOKUPS_PER_KEY: usize = 4;
+
+/// The caps on one call (see [`limits`]): the nodes, the keys, `keys × algorithms`, and the
+/// removals.
+pub fn check_work(
+    nodes: &[NodeSpec],
+    sample: &KeySample,
+    algorithms: usize,
+    settings: &MetricsSettings,
+) -> Result<(), Error> {
+    limits::check("nodes to measure", nodes.len() as u64, limits::MAX_COMPARE_NODES as u64)?;
+    limits::check_keys("keys to measure on", &sample.keys, limits::MAX_SAMPLE_KEYS)?;
+    let work = sample.keys.len() as u64 * algorithms as u64;
+    limits::check("algorithms × keys to measure", work, limits::MAX_METRICS_WORK)?;
+    limits::check("removals", settings.removals as u64, limits::MAX_METRICS_REMOVALS as u64)?;
+    if nodes.len() < 2 || sample.keys.is_empty() {
+        return Err(Error::InvalidOption("metrics need at least two nodes and one key".into()));
+    }
+    if settings.removals == 0 || settings.removals >= nodes.len() {
+        return Err(Error::InvalidOption(format!(
+            "removals must be from 1 to one less than the nodes ({}), got {}",
+            nodes.len() - 1,
+            settings.removals
+        )));
+    }
+    Ok(())
+}
+
+/// The metrics of each of `algorithms` on the same nodes and keys, each paired with
+/// `lookup_ns[i]` (missing, negative or non-finite: not measured). An algorithm that refuses
+/// the nodes (weights where it has none, more nodes than its capacity) reports the error.
+/// Over a cap, every row says so and nothing runs.
+pub fn metrics(
+    base: &Options,
+    nodes: &[NodeSpec],
+    sample: &KeySample,
+    algorithms: &[Algorithm],
+    settings: &MetricsSettings,
+    lookup_ns: &[Option<f64>],
+) -> Vec<(Algorithm, Result<Metrics, Error>)> {
+    if let Err(e) = check_work(nodes, sample, algorithms.len(), settings) {
+        return algorithms.iter().map(|&a| (a, Err(e.clone()))).collect();
+    }
+    algorithms
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            let measured = lookup_ns.get(i).copied().flatten().filter(|x| x.is_finite() && *x >= 0.0);
+            (a, report(base, a, nodes, sample, settings).map(|m| Metrics { lookup_ns: measured, ..m }))
+        })
+        .collect()
+}
+
+/// One algorithm's metrics, on its own (a page can run one per frame).
+pub fn report(
+    base: &Options,
+    algorithm: Algorithm,
+    nodes: &[NodeSpec],
+    sample: &KeySample,
+    settings: &MetricsSettings,
+) -> Result<Metrics, Error> {
+    check_work(nodes, sample, 1, settings)?;
+    let mut options = Options { algorithm, ..base.clone() };
+    if algorithm.entry().extras.places_keys {
+        options.keys = sample.clone();
+    }
+    let cluster = Cluster::new(options, nodes.iter().cloned())?;
+    cluster.check_lookups(sample.keys.len().saturating_mul(LOOKUPS_PER_KEY))?;
+    let before = owners(&cluster, sample)?;
+    let total_weight: f64 = nodes.iter().map(|n| n.weight).sum();
+
+    let (balance, exact_balance) = spread_of(&cluster, &before);
+
+    let mut joined = cluster.clone();
+    joined.add(NodeSpec::new(JOINER))?;
+    let joined_owners = owners(&joined, sample)?;
+    let unchanged: BTreeSet<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+    let (moved, between, exact_add) = moves(&cluster, &joined, &before, &joined_owners, &unchanged);
+    let add = Change { moved, ideal: 1.0 / (total_weight + 1.0), moved_between_others: between };
+    let (balance_after_add, _) = spread_of(&joined, &joined_owners);
+
+    let order = removal_order(nodes.len(), settings);
+    let mut left = cluster.clone();
+    let mut refused = None;
+    for &i in &order {
+        if let Err(e) = left.remove(&nodes[i].name) {
+            refused = Some(format!("{} {} removal: {e}", algorithm.name(), settings.removal_order.name()));
+            break;
+        }
+    }
+    let mut exact_moves = exact_add;
+    let removal = match refused {
+        Some(_) => None,
+        None => {
+            let left_owners = owners(&left, sample)?;
+            let survivors: BTreeSet<&str> = left.nodes().iter().map(|n| n.name.as_str()).collect();
+            let (moved, between, exact) = moves(&cluster, &left, &before, &left_owners, &survivors);
+            let removed_weight: f64 = order.iter().map(|&i| nodes[i].weight).sum();
+            let change = Change { moved, ideal: removed_weight / total_weight, moved_between_others: between };
+            let (balance_after, _) = spread_of(&left, &left_owners);
+            let mut restored = left.clone();
+            for &i in order.iter().rev() {
+                restored.add(nodes[i].clone())?;
+            }
+            let restored_owners = owners(&restored, sample)?;
+            let (restore_moved, _, exact_restore) = moves(&cluster, &restored, &before, &restored_owners, &unchanged);
+            exact_moves = exact_moves && exact && exact_restore;
+            Some(Removal {
+                order: settings.removal_order.name(),
+                removed: order.iter().map(|&i| nodes[i].name.clone()).collect(),
+                change,
+                balance_after,
+                restore_moved,
+            })
+        }
+    };
+    let memory_bytes = cluster.memory_bytes();
+    Ok(Metrics {
+        algorithm: algorithm.name().into(),
+        nodes: nodes.len(),
+        sample_keys: sample.keys.len(),
+        exact_balance,
+        exact_moves,
+        balance,
+        add,
+        balance_after_add,
+        removal,
+        removal_refused: refused,
+        memory_bytes,
+        bytes_per_node: memory_bytes as f64 / nodes.len() as f64,
+        lookup_ns: None,
+    })
+}
+
+/// The indices of the nodes that leave, in order.
+pub fn removal_order(count: usize, settings: &MetricsSettings) -> Vec<usize> {
+    let k = settings.removals.min(count);
+    match settings.removal_order {
+        RemovalOrder::Fifo => (0..k).collect(),
+        RemovalOrder::Lifo => (0..k).map(|i| count - 1 - i).collect(),
+        RemovalOrder::Random => {
+            // Fisher–Yates with SplitMix64, so the order is the same everywhere.
+            let mut all: Vec<usize> = (0..count).collect();
+            let mut rng = super::buckets::SplitMix64(settings.seed);
+            for i in (1..count).rev() {
+                let j = super::buckets::scaled(rng.next_u64(), i as u32 + 1) as usize;
+                all.swap(i, j);
+            }
+            all.truncate(k);
+            all
+        }
+    }
+}
+
+/// Each sample key's owner's name index, looked up once.
+fn owners(cluster: &Cluster, sample: &KeySample) -> Result<Vec<u32>, Error> {
+    sample.keys.iter().map(|k| cluster.locate_index(k).map(|i| i as u32)).collect()
+}
+
+/// The spread of load: exact shares where the cluster has them, else the sample's counts;
+/// and whether it is exact.
+fn spread_of(cluster: &Cluster, owners: &[u32]) -> (Spread, bool) {
+    let weights: Vec<f64> = cluster.nodes().iter().map(|n| n.weight).collect();
+    let exact = match cluster.arcs() {
+        Some(arcs) => Some(analysis::shares(arcs)),
+        // Fractions in parts of 2^53, as the session's spread takes them.
+        None => cluster.exact_shares().map(|shares| shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect()),
+    };
+    let (shares, exact) = match exact {
+        Some(shares) => (shares, true),
+        None => {
+            let mut counts = vec![0u128; weights.len()];
+            for &o in owners {
+                counts[o as usize] += 1;
+            }
+            (counts, false)
+        }
+    };
+    let none = Spread { rsd: 0.0, max_over_mean: 0.0, min_over_mean: 0.0 };
+    (Spread::of(&shares, &weights).unwrap_or(none), exact)
+}
+
+/// What moved from `before` to `after`: the moved fraction, the fraction that moved between
+/// two nodes of `unchanged`, and whether both are exact (a migration over the key space).
+fn moves(
+    before: &Cluster,
+    after: &Cluster,
+    before_owners: &[u32],
+    after_owners: &[u32],
+    unchanged: &BTreeSet<&str>,
+) -> (f64, f64, bool) {
+    if let (Some(a), Some(b)) = (before.arcs(), after.arcs()) {
+        if let Ok(m) = migration::between(a, b) {
+            let size = a.size() as f64;
+            let between: u128 = m
+                .arcs
+                .iter()
+                .filter(|arc| unchanged.contains(arc.from.as_str()) && unchanged.contains(arc.to.as_str()))
+                .map(|arc| u128::from(arc.end - arc.start) + 1)
+                .sum();
+            return (m.moved_fraction, between as f64 / size, true);
+        }
+    }
+    let (mut moved, mut between) = (0usize, 0usize);
+    for (&o, &w) in before_owners.iter().zip(after_owners) {
+        let (from, to) = (&before.nodes()[o as usize].name, &after.nodes()[w as usize].name);
+        if from != to {
+            moved += 1;
+            between += usize::from(unchanged.contains(from.as_str()) && unchanged.contains(to.as_str()));
+        }
+    }
+    let keys = before_owners.len().max(1) as f64;
+    (moved as f64 / keys, between as f64 / keys, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_pick_the_first_the_last_or_a_seeded_shuffle() {
+        let s = |removal_order, removals, seed| MetricsSettings { removal_order, removals, seed };
+        assert_eq!(removal_order(6, &s(RemovalOrder::Fifo, 2, 0)), [0, 1]);
+        assert_eq!(removal_order(6, &s(RemovalOrder::Lifo, 3, 0)), [5, 4, 3]);
+        let a = removal_order(50, &s(RemovalOrder::Random, 10, 7));
+        assert_eq!(a, removal_order(50, &s(RemovalOrder::Random, 10, 7)), "seeded");
+        assert_ne!(a, removal_order(50, &s(RemovalOrder::Random, 10, 8)));
+        assert_eq!(a.iter().collect::<BTreeSet<_>>().len(), 10, "distinct nodes");
+        assert_eq!(RemovalOrder::from_name("random").unwrap(), RemovalOrder::Random);
+        assert_eq!(RemovalOrder::from_name("lru").unwrap_err().code(), "invalid-option");
+    }
+}

@@ -1,0 +1,197 @@
+//! `algo::metrics` against brute force, on every algorithm and every removal order: the same
+//! nodes are joined, removed and restored here through `Cluster`'s own add and remove, every
+//! key is looked up on each state, and the balance, moves, monotonicity and restore figures
+//! are counted key by key (over the sample), or summed arc by arc from the point lists where
+//! the metrics say they are exact (and then the sample must agree within 5 σ).
+
+use ringlab::algo::compare::JOINER;
+use ringlab::algo::metrics::{self, Change, MetricsSettings, RemovalOrder};
+use ringlab::algo::{Algorithm, Cluster, Leaving, Options};
+use ringlab::keys::KeySample;
+use ringlab::NodeSpec;
+use std::collections::BTreeSet;
+
+fn owners(c: &Cluster, keys: &KeySample) -> Vec<String> {
+    keys.keys.iter().map(|k| c.locate(k).unwrap().to_string()).collect()
+}
+
+/// Max/mean and RSD of per-weight loads, as a plain formula.
+fn spread(loads: &[f64], weights: &[f64]) -> (f64, f64) {
+    let total: f64 = loads.iter().sum();
+    let w: f64 = weights.iter().sum();
+    let per: Vec<f64> = loads.iter().zip(weights).map(|(l, x)| (l / total) / (x / w)).collect();
+    let mean = per.iter().sum::<f64>() / per.len() as f64;
+    let var = per.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / per.len() as f64;
+    (per.iter().copied().fold(0.0, f64::max) / mean, var.sqrt() / mean)
+}
+
+/// Each node's share of the key space, summed over the point list's arcs (point i owns
+/// `(p[i-1], p[i]]`, the first also the wrap-around).
+fn arc_shares(c: &Cluster) -> Vec<f64> {
+    let a = c.arcs().unwrap();
+    let (n, size) = (a.point_count(), a.size());
+    let mut shares = vec![0u128; c.nodes().len()];
+    for i in 0..n {
+        let (pos, owner) = a.point(i);
+        let prev = if i == 0 { a.point(n - 1).0 as i128 - size as i128 } else { a.point(i - 1).0 as i128 };
+        shares[owner] += (pos as i128 - prev) as u128;
+    }
+    shares.iter().map(|&s| s as f64).collect()
+}
+
+fn loads(c: &Cluster, owners: &[String]) -> Vec<f64> {
+    c.nodes().iter().map(|n| owners.iter().filter(|o| **o == n.name).count() as f64).collect()
+}
+
+/// Moved keys, and moved between two nodes of `unchanged`, as fractions of the sample.
+fn sampled(before: &[String], after: &[String], unchanged: &BTreeSet<String>) -> (f64, f64) {
+    let moved = before.iter().zip(after).filter(|(b, a)| b != a).count();
+    let between =
+        before.iter().zip(after).filter(|(b, a)| b != a && unchanged.contains(*b) && unchanged.contains(*a)).count();
+    (moved as f64 / before.len() as f64, between as f64 / before.len() as f64)
+}
+
+#[track_caller]
+fn close(what: &str, exact: bool, got: f64, sample: f64, keys: usize) {
+    if exact {
+        let sigma = (got * (1.0 - got) / keys as f64).sqrt();
+        assert!((got - sample).abs() <= 5.0 * sigma + 1.0 / keys as f64, "{what}: exact {got} vs sample {sample}");
+    } else {
+        assert_eq!(got, sample, "{what}");
+    }
+}
+
+#[track_caller]
+fn check_change(what: &str, exact: bool, change: &Change, sample: (f64, f64), keys: usize) {
+    close(&format!("{what}: moved"), exact, change.moved, sample.0, keys);
+    close(&format!("{what}: between others"), exact, change.moved_between_others, sample.1, keys);
+}
+
+#[test]
+fn metrics_are_what_brute_force_counts() {
+    let nodes: Vec<NodeSpec> = (0..8).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+    let sample = KeySample::generated("key:", 1500);
+    let names: BTreeSet<String> = nodes.iter().map(|n| n.name.clone()).collect();
+    let mut checked = 0;
+    for order in RemovalOrder::ALL {
+        let settings = MetricsSettings { removal_order: order, removals: 2, seed: 11 };
+        let rows =
+            metrics::metrics(&Options::new(Algorithm::Ring), &nodes, &sample, &Algorithm::ALL, &settings, &[Some(9.5)]);
+        assert_eq!(rows[0].1.as_ref().unwrap().lookup_ns, Some(9.5), "the caller's figure is echoed");
+        for (algorithm, row) in rows {
+            let m = row.unwrap_or_else(|e| panic!("{}: {e}", algorithm.name()));
+            let mut options = Options::new(algorithm);
+            options.keys = sample.clone();
+            let base = Cluster::new(options, nodes.iter().cloned()).unwrap();
+            let before = owners(&base, &sample);
+            let weights = vec![1.0; nodes.len()];
+
+            // Balance.
+            let (max, rsd) = if m.exact_balance {
+                match base.arcs() {
+                    Some(_) => spread(&arc_shares(&base), &weights),
+                    None => spread(&base.exact_shares().unwrap(), &weights),
+                }
+            } else {
+                spread(&loads(&base, &before), &weights)
+            };
+            assert!(
+                (m.balance.max_over_mean - max).abs() < 1e-9,
+                "{}: {} vs {max}",
+                algorithm.name(),
+                m.balance.max_over_mean
+            );
+            assert!((m.balance.rsd - rsd).abs() < 1e-9, "{}: rsd", algorithm.name());
+
+            // A join.
+            let mut joined = base.clone();
+            joined.add(NodeSpec::new(JOINER)).unwrap();
+            let after = owners(&joined, &sample);
+            check_change(
+                &format!("{} join", algorithm.name()),
+                m.exact_moves,
+                &m.add,
+                sampled(&before, &after, &names),
+                1500,
+            );
+            assert_eq!(m.add.ideal, 1.0 / 9.0);
+
+            // The removals, in the order asked for.
+            let picks: Vec<usize> = match order {
+                RemovalOrder::Fifo => vec![0, 1],
+                RemovalOrder::Lifo => vec![7, 6],
+                RemovalOrder::Random => metrics::removal_order(8, &settings),
+            };
+            let allowed = match algorithm.entry().leaving {
+                Leaving::Any => true,
+                Leaving::LastOnly(_) => picks == [7, 6],
+            };
+            assert_eq!(m.removal.is_some(), allowed, "{} {order:?}", algorithm.name());
+            assert_eq!(m.removal_refused.is_some(), !allowed);
+            if let Some(r) = &m.removal {
+                let removed: Vec<String> = picks.iter().map(|&i| nodes[i].name.clone()).collect();
+                assert_eq!(r.removed, removed);
+                let mut left = base.clone();
+                removed.iter().for_each(|n| left.remove(n).unwrap());
+                let left_owners = owners(&left, &sample);
+                let survivors: BTreeSet<String> = names.iter().filter(|n| !removed.contains(n)).cloned().collect();
+                let what = format!("{} {order:?} removal", algorithm.name());
+                check_change(&what, m.exact_moves, &r.change, sampled(&before, &left_owners, &survivors), 1500);
+                assert_eq!(r.change.ideal, 2.0 / 8.0);
+                let mut restored = left.clone();
+                picks.iter().rev().for_each(|&i| restored.add(nodes[i].clone()).unwrap());
+                let restore = sampled(&before, &owners(&restored, &sample), &names).0;
+                close(&format!("{what}: restore"), m.exact_moves, r.restore_moved, restore, 1500);
+            }
+            assert_eq!(m.memory_bytes, base.memory_bytes());
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 3 * Algorithm::ALL.len());
+}
+
+/// The claims the papers make, as the metrics show them: the consistent algorithms move
+/// nothing between unchanged nodes on a join; AnchorHash, DxHash and MementoHash neither on
+/// a removal in any order, and restore every key; `hash % N` moves most keys between nodes
+/// that did not change.
+#[test]
+fn metrics_show_each_papers_claims() {
+    let nodes: Vec<NodeSpec> = (0..12).map(|i| NodeSpec::new(format!("n{i}"))).collect();
+    let sample = KeySample::generated("k", 2000);
+    for order in RemovalOrder::ALL {
+        let settings = MetricsSettings { removal_order: order, removals: 3, seed: 5 };
+        for (a, row) in
+            metrics::metrics(&Options::new(Algorithm::Ring), &nodes, &sample, &Algorithm::ALL, &settings, &[])
+        {
+            let m = row.unwrap();
+            if matches!(a, Algorithm::Anchor | Algorithm::Dx | Algorithm::Memento) {
+                let r = m.removal.as_ref().unwrap();
+                assert_eq!(
+                    (m.add.moved_between_others, r.change.moved_between_others, r.restore_moved),
+                    (0.0, 0.0, 0.0)
+                );
+                assert!(m.add.moved < 2.0 * m.add.ideal && r.change.moved < 2.0 * r.change.ideal, "{}", a.name());
+            }
+            if a == Algorithm::Modulo {
+                assert!(m.add.moved_between_others > 0.5, "{}", m.add.moved_between_others);
+            }
+        }
+    }
+}
+
+#[test]
+fn metrics_refuse_what_is_over_a_cap() {
+    let nodes: Vec<NodeSpec> = (0..4).map(|i| NodeSpec::new(format!("n{i}"))).collect();
+    let base = Options::new(Algorithm::Ring);
+    let refuse = |sample: &KeySample, settings: MetricsSettings| {
+        metrics::metrics(&base, &nodes, sample, &Algorithm::ALL, &settings, &[])
+            .into_iter()
+            .all(|(_, r)| r.is_err_and(|e| ["too-large", "invalid-option"].contains(&e.code())))
+    };
+    let per_algorithm = (ringlab::limits::MAX_METRICS_WORK / Algorithm::ALL.len() as u64) as usize;
+    assert!(refuse(&KeySample::generated("k", per_algorithm + 1), MetricsSettings::default()));
+    assert!(!refuse(&KeySample::generated("k", 100), MetricsSettings::default()));
+    let small = KeySample::generated("k", 100);
+    assert!(refuse(&small, MetricsSettings { removals: 4, ..MetricsSettings::default() }), "all nodes");
+    assert!(refuse(&small, MetricsSettings { removals: 0, ..MetricsSettings::default() }));
+}
