@@ -482,8 +482,8 @@ function wire() {
   watchTheme(render);
   window.addEventListener("hashchange", () => {
     if (location.hash === frame?.link) return; // our own replaceState
-    open(location.hash);
-    render();
+    // A link that cannot be opened changes nothing, not even the address the user typed.
+    if (open(location.hash)) render();
   });
   if ("PerformanceObserver" in window && PerformanceObserver.supportedEntryTypes?.includes("longtask")) {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => perf.longTasks.push(e.duration))).observe({ type: "longtask" });
@@ -511,6 +511,7 @@ async function recover(error) {
 }
 
 // Opens a share link, or the default playground with a message when it cannot be read.
+// Answers whether the session was replaced.
 function open(link) {
   let next;
   if (link.length > 1) {
@@ -522,7 +523,7 @@ function open(link) {
       if (session) {
         // A bad link pasted into an open page: the user's ring and history stay.
         $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;
-        return;
+        return false;
       }
       next = new engine.Session();
       $("config-error").textContent = `This link could not be opened (${e.message}); showing the default ring.`;
@@ -532,6 +533,7 @@ function open(link) {
   }
   replace(next);
   syncWorkload();
+  return true;
 }
 
 async function main() {

@@ -33,6 +33,13 @@ const EXPECTED = {
   "twemproxy-modula": HASH32,
   "envoy-ring-hash": HASH64, // xxHash64 of the request's header
   "envoy-maglev": ["entry 0", "entry 16385", "entry 32769", "entry 49153"], // 65537 entries
+  anchor: ["bucket 0", "bucket 64", "bucket 128", "bucket 192"], // a capacity of 256 buckets
+  dx: ["bucket 0", "bucket 64", "bucket 128", "bucket 192"],
+  memento: HASH64, // a jump hash of the key's 64-bit XXH3, then its replacements
+  "jump-back": HASH64,
+  flip: HASH64,
+  binomial: HASH64,
+  power: HASH64,
 };
 
 test("the drawn circle's axis is in each algorithm's own key space", async () => {
