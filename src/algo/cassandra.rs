@@ -12,7 +12,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::continuum::{check_count, Continuum, Rules, Tie};
+use super::continuum::{Lookup, check_count, Continuum, Rules, Tie};
 use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
@@ -111,7 +111,10 @@ static RULES: Rules = Rules {
     },
     key_position: |key| position(token(key)),
     describe_key: |key, _| format!("token {}", token(key)),
+    lookup: Lookup::AtOrAfter,
     weighted_switch: None,
+    switch_starts_off: |_| false,
+    written_weight: |_| Ok(None),
     explicit_tokens: true,
     check_total: |_| Ok(()),
 };

@@ -57,6 +57,17 @@ catalog! {
     NginxHash => super::nginx::HASH,
     HaproxyConsistent => super::haproxy::CONSISTENT,
     HaproxyMapBased => super::haproxy::MAP_BASED,
+    Pymemcache => super::pymemcache::ENTRY,
+    PythonMemcached => super::python_memcached::ENTRY,
+    Uhashring => super::uhashring::META,
+    UhashringKetama => super::uhashring::KETAMA,
+    Dalli => super::dalli::ENTRY,
+    RedisRb4 => super::redis_rb::V4,
+    RedisRb5 => super::redis_rb::V5,
+    SpymemcachedKetama => super::spymemcached::KETAMA,
+    SpymemcachedNative => super::spymemcached::NATIVE,
+    NpmHashring => super::npm_hashring::ENTRY,
+    Memjs => super::memjs::ENTRY,
 }
 
 /// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring. The only

@@ -101,14 +101,15 @@ mod tests {
     #[test]
     fn consistent_algorithms_move_little_and_modulo_moves_most() {
         let nodes: Vec<NodeSpec> = (0..10).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
-        // 3,000 keys × every algorithm stays within the comparison's cap.
-        let sample = KeySample::generated("key:", 3_000);
+        // 2,000 keys × every algorithm stays within the comparison's cap.
+        let sample = KeySample::generated("key:", 2_000);
         let mut base = Options::new(Algorithm::Ring);
         base.keys = sample.clone();
         for (algorithm, report) in compare(&base, &nodes, &sample, &Algorithm::ALL) {
             let r = report.unwrap_or_else(|e| panic!("{}: {e}", algorithm.name()));
-            if algorithm == Algorithm::Modulo {
-                assert!(r.moved_on_join > 0.85, "modulo moves ~10/11 on a join: {}", r.moved_on_join);
+            let modulo = [Algorithm::Modulo, Algorithm::PythonMemcached, Algorithm::Memjs, Algorithm::SpymemcachedNative];
+            if modulo.contains(&algorithm) {
+                assert!(r.moved_on_join > 0.85, "{}: modulo moves ~10/11 on a join: {}", r.algorithm, r.moved_on_join);
             } else if matches!(algorithm, Algorithm::NginxHash | Algorithm::HaproxyMapBased) {
                 // Hash mod total weight (through a rehash loop or a table): not consistent.
                 assert!(r.moved_on_join > 0.5, "{}: {}", r.algorithm, r.moved_on_join);

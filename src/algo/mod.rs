@@ -18,12 +18,14 @@
 
 pub mod about;
 mod bounded;
+mod buckets;
 pub mod cassandra;
 pub mod catalog;
 pub mod compare;
 #[doc(hidden)]
 pub mod compat;
 mod continuum;
+mod dalli;
 pub mod down;
 pub mod entry;
 mod groupcache;
@@ -34,13 +36,20 @@ mod libmemcached;
 pub mod loads;
 mod maglev;
 mod members;
+mod memjs;
 mod modulo;
 mod multiprobe;
 pub mod nginx;
+mod npm_hashring;
 pub mod options;
+mod pymemcache;
+mod python_memcached;
 pub mod redis;
+mod redis_rb;
 mod rendezvous;
 mod ring;
+mod spymemcached;
+mod uhashring;
 
 use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};

@@ -569,13 +569,15 @@ mod tests {
         let data = data(
             &Options::new(Algorithm::Ring),
             &nodes(6),
-            &sample(),
+            // Every algorithm × these keys stays within the comparison's cap.
+            &KeySample::generated("key:", 2000),
             &Algorithm::ALL,
             &[Some(20.0); Algorithm::ALL.len()],
         )
         .unwrap();
         for theme in themes() {
-            let out = svg((theme.px(1100.0), theme.px(460.0)), |a| draw(a, &data, &theme)).unwrap();
+            // Tall enough for one name label per algorithm row.
+            let out = svg((theme.px(1100.0), theme.px(760.0)), |a| draw(a, &data, &theme)).unwrap();
             let texts = PANELS.iter().flat_map(|(t, d)| [*t, *d]).chain([TITLE]).map(String::from);
             for text in texts.chain(labels()) {
                 assert!(has_text(&out, &text), "missing {text:?}");

@@ -113,6 +113,14 @@ fn axis_labels_are_in_each_algorithms_own_key_space() {
             Algorithm::Jump | Algorithm::MultiProbe | Algorithm::Rendezvous | Algorithm::Modulo => hash64,
             // 65537 entries: a quarter is 16384.25, so the first whole entry after it is 16385.
             Algorithm::Maglev => ["entry 0", "entry 16385", "entry 32769", "entry 49153"],
+            // The cache clients: their own hashes' widths (uhashring's 128-bit MD5 drawn by its
+            // top 64 bits, python-memcached's 15 bits of CRC-32, memjs's |i32|).
+            Algorithm::Pymemcache | Algorithm::Dalli | Algorithm::RedisRb4 | Algorithm::RedisRb5 => hash32,
+            Algorithm::UhashringKetama | Algorithm::SpymemcachedKetama | Algorithm::SpymemcachedNative => hash32,
+            Algorithm::NpmHashring => hash32,
+            Algorithm::Uhashring => hash64,
+            Algorithm::PythonMemcached => ["0", "2¹³", "2¹⁴", "3·2¹³"],
+            Algorithm::Memjs => ["0", "2²⁹", "2³⁰", "3·2²⁹"],
         };
         assert_eq!(five(algorithm).scene().axis, expected.map(String::from), "{algorithm:?}");
     }

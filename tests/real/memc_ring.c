@@ -1,6 +1,9 @@
 /* memc_ring: asks the real libmemcached which server each key maps to.
  *
  * usage: memc_ring weighted|ketama SERVER... < keys
+ *        memc_ring ketama-late SERVER... [-- SERVER...] < keys
+ *   ketama-late: the servers before "--" are added BEFORE the behaviours are set (as pylibmc
+ *   does: servers to the constructor, then behaviors), the ones after "--" after them.
  *   SERVER: HOST:PORT:WEIGHT  memcached_server_add_with_weight()
  *           unix:PATH:WEIGHT  memcached_server_add_unix_socket_with_weight()
  *           parse:LIST        memcached_servers_parse(LIST) + memcached_server_push()
@@ -40,15 +43,48 @@ static int hexval(int c) {
   return -1;
 }
 
+/* Adds one SERVER argument (see usage). */
+static void add_server(memcached_st *memc, const char *arg) {
+  memcached_return_t rc;
+  char *spec = strdup(arg);
+  if (!strncmp(spec, "parse:", 6)) {
+    memcached_server_list_st list = memcached_servers_parse(spec + 6);
+    if (!list) die("memcached_servers_parse", NULL, MEMCACHED_INVALID_ARGUMENTS);
+    rc = memcached_server_push(memc, list);
+    if (rc != MEMCACHED_SUCCESS) die("memcached_server_push", memc, rc);
+    memcached_server_list_free(list);
+    return;
+  }
+  char *w = strrchr(spec, ':');
+  if (!w) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
+  *w++ = 0;
+  if (!strncmp(spec, "unix:", 5)) {
+    rc = memcached_server_add_unix_socket_with_weight(memc, spec + 5, (uint32_t) atoi(w));
+    if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_unix_socket_with_weight", memc, rc);
+    return;
+  }
+  char *p = strrchr(spec, ':');
+  if (!p) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
+  *p++ = 0;
+  rc = memcached_server_add_with_weight(memc, spec, (in_port_t) atoi(p), (uint32_t) atoi(w));
+  if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_with_weight", memc, rc);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 3 || (strcmp(argv[1], "weighted") && strcmp(argv[1], "ketama"))) {
-    fprintf(stderr, "usage: memc_ring weighted|ketama SERVER... < hexkeys\n");
+  if (argc < 3 || (strcmp(argv[1], "weighted") && strcmp(argv[1], "ketama") && strcmp(argv[1], "ketama-late"))) {
+    fprintf(stderr, "usage: memc_ring weighted|ketama|ketama-late SERVER... < hexkeys\n");
     return 2;
   }
   int weighted = !strcmp(argv[1], "weighted");
+  int late = !strcmp(argv[1], "ketama-late");
   memcached_st *memc = memcached_create(NULL);
   if (!memc) die("memcached_create", NULL, MEMCACHED_FAILURE);
   memcached_return_t rc;
+  int first = 2;
+  if (late) {
+    for (; first < argc && strcmp(argv[first], "--"); first++) add_server(memc, argv[first]);
+    if (first < argc) first++; /* skip "--" */
+  }
 
   /* weighted: servers first, then the behaviours (KETAMA_WEIGHTED=1 decides the mode).
    * ketama: the behaviours first, as a client configures itself before adding servers;
@@ -68,30 +104,7 @@ int main(int argc, char **argv) {
     if (rc != MEMCACHED_SUCCESS) die("HASH", memc, rc);
   }
 
-  for (int i = 2; i < argc; i++) {
-    char *spec = strdup(argv[i]);
-    if (!strncmp(spec, "parse:", 6)) {
-      memcached_server_list_st list = memcached_servers_parse(spec + 6);
-      if (!list) die("memcached_servers_parse", NULL, MEMCACHED_INVALID_ARGUMENTS);
-      rc = memcached_server_push(memc, list);
-      if (rc != MEMCACHED_SUCCESS) die("memcached_server_push", memc, rc);
-      memcached_server_list_free(list);
-      continue;
-    }
-    char *w = strrchr(spec, ':');
-    if (!w) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
-    *w++ = 0;
-    if (!strncmp(spec, "unix:", 5)) {
-      rc = memcached_server_add_unix_socket_with_weight(memc, spec + 5, (uint32_t) atoi(w));
-      if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_unix_socket_with_weight", memc, rc);
-      continue;
-    }
-    char *p = strrchr(spec, ':');
-    if (!p) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
-    *p++ = 0;
-    rc = memcached_server_add_with_weight(memc, spec, (in_port_t) atoi(p), (uint32_t) atoi(w));
-    if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_with_weight", memc, rc);
-  }
+  for (int i = first; i < argc; i++) add_server(memc, argv[i]);
   uint32_t nservers = memcached_server_count(memc);
 
   if (weighted) {
