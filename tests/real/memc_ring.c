@@ -91,17 +91,19 @@ int main(int argc, char **argv) {
    * adding a server of weight > 1 then turns weighted ketama on by itself
    * (src/libmemcached/hosts.cc server_add(), memcached_server_push()). */
   if (!weighted) {
+    /* The key hash AND the continuum point hash are MEMCACHED_BEHAVIOR_HASH (hashkit
+     * base_hash); KETAMA_HASH is stored but not used by 1.1.4. Set both to MD5, BEFORE the
+     * distribution: setting a hash does not rebuild the continuum (behavior.cc), so in
+     * ketama-late the continuum built by set_distribution would keep the default hash. */
+    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA_HASH, MEMCACHED_HASH_MD5);
+    if (rc != MEMCACHED_SUCCESS) die("KETAMA_HASH", memc, rc);
+    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_HASH, MEMCACHED_HASH_MD5);
+    if (rc != MEMCACHED_SUCCESS) die("HASH", memc, rc);
     rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_DISTRIBUTION,
                                 MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA);
     if (rc != MEMCACHED_SUCCESS) die("DISTRIBUTION", memc, rc);
     rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED, 0);
     if (rc != MEMCACHED_SUCCESS) die("KETAMA_WEIGHTED", memc, rc);
-    /* The key hash AND the continuum point hash are MEMCACHED_BEHAVIOR_HASH (hashkit
-     * base_hash); KETAMA_HASH is stored but not used by 1.1.4. Set both to MD5. */
-    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA_HASH, MEMCACHED_HASH_MD5);
-    if (rc != MEMCACHED_SUCCESS) die("KETAMA_HASH", memc, rc);
-    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_HASH, MEMCACHED_HASH_MD5);
-    if (rc != MEMCACHED_SUCCESS) die("HASH", memc, rc);
   }
 
   for (int i = first; i < argc; i++) add_server(memc, argv[i]);

@@ -6,9 +6,9 @@
 //! 1. native: `cargo test` of ringlab (unit, property, doc and vector tests) and of xtask (the
 //!    dev server's bounds), then `tests/first_build.rs` in the build without the `catalog`
 //!    feature (the element's first wasm module);
-//! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture)
-//!    and `tests/web_lb.rs` (nginx and HAProxy) under wasm-bindgen-test in each browser of
-//!    `wasm-pack.toml`;
+//! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture),
+//!    `tests/web_lb.rs` (nginx and HAProxy) and `tests/web_clients.rs` (the cache-client
+//!    libraries) under wasm-bindgen-test in each browser of `wasm-pack.toml`;
 //! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
 //!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
@@ -86,7 +86,7 @@ fn lint() -> Result<Tally, Failure> {
             "clippy, wasm",
             [
                 &["clippy", "--package", "ringlab", "--lib", "--features", "charts"][..],
-                &["--test", "web", "--test", "web_real", "--test", "web_lb"],
+                &["--test", "web", "--test", "web_real", "--test", "web_lb", "--test", "web_clients"],
                 &wasm,
                 &deny,
             ]
@@ -149,6 +149,8 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
         "web_real",
         "--test",
         "web_lb",
+        "--test",
+        "web_clients",
     ])
     .args(features);
     // The runner picks the first driver variable it finds: set exactly one.
