@@ -222,17 +222,18 @@ def redis_rb(rb5):
         versions.append(version)
     old = os.path.join(HERE, "fixtures", "redis_rb.json")
     produced = "%s (Debian ruby-redis %s)" % (versions[0], deb_version("ruby-redis"))
+    suffix = ": Redis::Distributed#node_for via ruby_ring.rb"
     if rb5:
-        produced += "; %s from its source tree (tag v5.4.1) over redis-client from its source tree " \
-                    "(tag v0.30.0) and Debian ruby-connection-pool %s" % (versions[1], deb_version("ruby-connection-pool"))
+        produced += "; %s, both from source trees, with Debian ruby-connection-pool %s" % (
+            versions[1], deb_version("ruby-connection-pool"))
     elif os.path.exists(old):
         # Without the 5.x source trees, keep the 5.x cases of the last run.
         with open(old, encoding="utf-8") as f:
             before = json.load(f)
         assert before["keys"] == KEYS, "the key set changed: give the redis-rb 5 source trees"
         cases += [c for c in before["cases"] if c["algorithm"] == "redis-rb-5"]
-        produced += "; " + before["produced_by"].split("; ", 1)[1]
-    fixture("redis_rb.json", produced + ": Redis::Distributed#node_for via ruby_ring.rb", cases)
+        produced += "; " + before["produced_by"].split("; ", 1)[1].removesuffix(suffix)
+    fixture("redis_rb.json", produced + suffix, cases)
 
 
 # ------------------------------------------------------------------ spymemcached

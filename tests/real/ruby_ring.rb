@@ -39,7 +39,8 @@ when "redis"
   require "redis"
   require "redis/distributed"
   dist = Redis::Distributed.new(servers)
-  puts "V redis-rb #{Redis::VERSION}"
+  client = defined?(RedisClient::VERSION) ? " over redis-client #{RedisClient::VERSION}" : ""
+  puts "V redis-rb #{Redis::VERSION}#{client}"
   dist.nodes.each { |n| puts "N #{n.id}" }
   keys.each do |key|
     node = dist.node_for(key)
