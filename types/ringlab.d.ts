@@ -24,7 +24,18 @@ export type AlgorithmName =
   | "nginx-consistent"
   | "nginx-hash"
   | "haproxy-consistent"
-  | "haproxy-map-based";
+  | "haproxy-map-based"
+  | "pymemcache"
+  | "python-memcached"
+  | "uhashring"
+  | "uhashring-ketama"
+  | "dalli"
+  | "redis-rb-4"
+  | "redis-rb-5"
+  | "spymemcached-ketama"
+  | "spymemcached-native"
+  | "npm-hashring"
+  | "memjs";
 
 /** Every hash function `hashes()` lists; the byte rule of each is in src/hash.rs. */
 export type HashName = "xxh3" | "xxh64" | "xxh32" | "fnv1a32" | "fnv1a64" | "md5" | "sha256" | "murmur3" | "crc32";
@@ -110,6 +121,11 @@ export interface RingOptions {
   haproxyHash?: HaproxyHashName;
   /** With `haproxyHash`: HAProxy's `avalanche` modifier. */
   haproxyAvalanche?: boolean;
+  /** `libmemcached-ketama`: whether weights count, libmemcached's own flag, which the order of
+   * calls decides (default true: the distribution was set before the servers were added, so a
+   * server of weight > 1 turns weighted ketama on; false: the servers came first, as pylibmc
+   * adds them, and weights do not count until a server of weight > 1 is added). */
+  ketamaWeighted?: boolean;
   /** `cassandra`: a node's exact tokens, written as its `initial_token` line (comma-separated
    * signed 64-bit decimals), to reproduce a real cluster's layout. */
   tokens?: Record<string, string>;

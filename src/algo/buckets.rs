@@ -51,7 +51,8 @@ impl Buckets {
         let counts: Vec<u64> = self.members.nodes.iter().map(|n| (self.rules.buckets)(n.weight)).collect();
         let total: u64 = counts.iter().sum();
         crate::limits::check("buckets (servers repeated by weight)", total, crate::limits::MAX_CONTINUUM_POINTS)?;
-        self.buckets = counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(i as u32, c as usize)).collect();
+        self.buckets =
+            counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(i as u32, c as usize)).collect();
         for (node, &count) in self.members.nodes.iter_mut().zip(&counts) {
             node.points = count as u32;
         }
@@ -113,7 +114,12 @@ impl Placement for Buckets {
     }
     fn describe_key(&self, key: &[u8]) -> String {
         let hash = (self.rules.hash)(key);
-        format!("{} {hash} % {} buckets = {}", self.rules.describe_hash, self.buckets.len(), hash % self.buckets.len().max(1) as u64)
+        format!(
+            "{} {hash} % {} buckets = {}",
+            self.rules.describe_hash,
+            self.buckets.len(),
+            hash % self.buckets.len().max(1) as u64
+        )
     }
     /// Exact over the whole hash range: bucket `b` takes the hash values `≡ b` mod the
     /// bucket count, each counted by its preimages.
@@ -123,8 +129,9 @@ impl Placement for Buckets {
             return None;
         }
         let max = self.rules.max_hash;
-        let mut per_bucket: Vec<i128> =
-            (0..b).map(|r| if r <= max { i128::from((max - r) / b + 1) * i128::from(self.rules.common) } else { 0 }).collect();
+        let mut per_bucket: Vec<i128> = (0..b)
+            .map(|r| if r <= max { i128::from((max - r) / b + 1) * i128::from(self.rules.common) } else { 0 })
+            .collect();
         for &(value, count) in self.rules.special {
             per_bucket[(value % b) as usize] += i128::from(count) - i128::from(self.rules.common);
         }

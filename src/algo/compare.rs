@@ -107,7 +107,8 @@ mod tests {
         base.keys = sample.clone();
         for (algorithm, report) in compare(&base, &nodes, &sample, &Algorithm::ALL) {
             let r = report.unwrap_or_else(|e| panic!("{}: {e}", algorithm.name()));
-            let modulo = [Algorithm::Modulo, Algorithm::PythonMemcached, Algorithm::Memjs, Algorithm::SpymemcachedNative];
+            let modulo =
+                [Algorithm::Modulo, Algorithm::PythonMemcached, Algorithm::Memjs, Algorithm::SpymemcachedNative];
             if modulo.contains(&algorithm) {
                 assert!(r.moved_on_join > 0.85, "{}: modulo moves ~10/11 on a join: {}", r.algorithm, r.moved_on_join);
             } else if matches!(algorithm, Algorithm::NginxHash | Algorithm::HaproxyMapBased) {

@@ -169,9 +169,9 @@ impl Continuum {
         let specs = specs.into_iter().map(|spec| with_written_weight(rules, spec)).collect::<Result<Vec<_>, _>>()?;
         let mut nodes = new_nodes(specs, 0, |spec| (rules.check)(spec, per_node))?;
         let starts_off = self.starts_off;
-        let switch = rules.weighted_switch.filter(|_| {
-            weighted.unwrap_or_else(|| !starts_off && nodes.iter().any(|n| n.weight > 1.0))
-        });
+        let switch = rules
+            .weighted_switch
+            .filter(|_| weighted.unwrap_or_else(|| !starts_off && nodes.iter().any(|n| n.weight > 1.0)));
         let points_rules = switch.unwrap_or(rules);
         let mut counts = (points_rules.point_counts)(&nodes, per_node);
         for (node, count) in nodes.iter().zip(counts.iter_mut()) {

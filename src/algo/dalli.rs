@@ -62,9 +62,7 @@ static RULES: Rules = Rules {
     point_counts,
     push_points: |name, count, idx, out| {
         let label = server(name).map_or_else(|_| name.to_string(), |s| s.name);
-        out.extend((0..count).map(|i| {
-            (be_word0(&sha1::Sha1::digest(format!("{label}:{i}").as_bytes())), idx)
-        }));
+        out.extend((0..count).map(|i| (be_word0(&sha1::Sha1::digest(format!("{label}:{i}").as_bytes())), idx)));
     },
     key_position: |key| crc32(&ring_key(key)),
     describe_key: |key, position| {

@@ -3,7 +3,7 @@
 //! overwrites an equal point (groupcache `consistenthash.go`).
 
 use super::about::KeySpace;
-use super::continuum::{Lookup, check_count, Continuum, Rules, Tie};
+use super::continuum::{check_count, Continuum, Lookup, Rules, Tie};
 use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;

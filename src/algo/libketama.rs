@@ -3,7 +3,7 @@
 //! (`ketama.c`: `ketama_create_continuum`, glibc's stable `qsort`).
 
 use super::about::KeySpace;
-use super::continuum::{Lookup, md5_word, push_md5_quads, Continuum, Rules, Tie};
+use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
 use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;

@@ -6,8 +6,8 @@
 
 use super::about::KeySpace;
 use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
-use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::entry::{catalog_build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
+use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 use crate::{Error, Node, NodeSpec};
 

@@ -69,7 +69,10 @@ static RULES: Rules = Rules {
 fn point_counts(nodes: &[Node], _: u32) -> Vec<u32> {
     let n = nodes.len() as f64;
     let total: f64 = nodes.iter().map(|node| node.weight).sum();
-    nodes.iter().map(|node| ((node.weight / total * 40.0 * n).floor().min(f64::from(u32::MAX / 4)) as u32) * 4).collect()
+    nodes
+        .iter()
+        .map(|node| ((node.weight / total * 40.0 * n).floor().min(f64::from(u32::MAX / 4)) as u32) * 4)
+        .collect()
 }
 
 /// connection-parse: `host = split(':')[0]`, `port = +split(':')[1]` (JavaScript's Number());
@@ -96,7 +99,11 @@ fn js_number(text: &str) -> Option<f64> {
         }
     }
     let decimal = t.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
-    if decimal { t.parse().ok() } else { None }
+    if decimal {
+        t.parse().ok()
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]

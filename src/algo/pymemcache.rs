@@ -92,9 +92,14 @@ fn client_key(server: &str) -> Result<String, Error> {
         return Ok(server.to_string());
     }
     let (host, port) = match server.rsplit_once(':') {
-        Some((host, port)) if !server.ends_with(']') => (host, python_int(port).ok_or_else(|| {
-            Error::InvalidOption(format!("{server:?}: pymemcache reads the part after the last ':' as the port (int())"))
-        })?),
+        Some((host, port)) if !server.ends_with(']') => (
+            host,
+            python_int(port).ok_or_else(|| {
+                Error::InvalidOption(format!(
+                    "{server:?}: pymemcache reads the part after the last ':' as the port (int())"
+                ))
+            })?,
+        ),
         _ => (server, 11211),
     };
     let host = if host.starts_with('[') { host.trim_matches(|c| c == '[' || c == ']') } else { host };

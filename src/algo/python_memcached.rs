@@ -66,7 +66,8 @@ fn check_server(spec: &NodeSpec) -> Result<(), Error> {
         Some(rest) => rest.split_once(']').is_some_and(|(host, tail)| {
             !host.is_empty()
                 && !host.contains('[')
-                && (tail.is_empty() || tail.strip_prefix(':').is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
+                && (tail.is_empty()
+                    || tail.strip_prefix(':').is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
         }),
         None => host_port(name.strip_prefix("inet:").unwrap_or(name)),
     };

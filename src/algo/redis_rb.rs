@@ -59,7 +59,8 @@ pub(crate) const V5: Entry = Entry {
     name: "redis-rb-5",
     label: "redis-rb 5 Redis::Distributed",
     family: Family::Client,
-    source: "redis-rb 5.4.1 hash_ring.rb (server_hash_for: MD5), distributed.rb; redis-client 0.30 config.rb (server_url)",
+    source:
+        "redis-rb 5.4.1 hash_ring.rb (server_hash_for: MD5), distributed.rb; redis-client 0.30 config.rb (server_url)",
     options: &[],
     weights: Weights::One,
     arcs: true,
@@ -158,7 +159,9 @@ fn node(name: &str) -> Result<Node<'_>, Error> {
     let bad = |why: &str| Error::InvalidOption(format!("{name:?}: {why} (write redis://host:port[/db])"));
     let (scheme, rest) = match name.split_once("://") {
         Some((scheme @ ("redis" | "rediss" | "unix"), rest)) => (scheme, rest),
-        Some((scheme, _)) => return Err(bad(&format!("redis-rb takes redis://, rediss:// or unix:// URLs, not {scheme}://"))),
+        Some((scheme, _)) => {
+            return Err(bad(&format!("redis-rb takes redis://, rediss:// or unix:// URLs, not {scheme}://")))
+        }
         None => ("redis", name),
     };
     if scheme == "unix" {

@@ -88,9 +88,7 @@ static KETAMA_RULES: Rules = Rules {
     tie: Tie::LaterAdded,
     lookup_cost: 12,
     per_node: |_| Ok(0),
-    check: |spec, _| {
-        KETAMA.weights.check(Algorithm::SpymemcachedKetama, spec.weight)
-    },
+    check: |spec, _| KETAMA.weights.check(Algorithm::SpymemcachedKetama, spec.weight),
     point_counts: |nodes, _| vec![160; nodes.len()],
     push_points: |name, count, idx, out| push_md5_quads(&label(name), count, idx, out),
     key_position: |key| md5_word(key, 0),
@@ -161,7 +159,6 @@ fn host_port(name: &str) -> Result<(&str, u32), Error> {
     Ok((&name[..colon], port as u32))
 }
 
-
 /// Java's `String.hashCode()` over the key's UTF-16 code units, as `NATIVE_HASH` truncates
 /// it: `& 0xffffffffL`.
 pub(crate) fn java_hash_code(key: &[u8]) -> u32 {
@@ -189,7 +186,9 @@ mod tests {
     fn labels_and_hash_codes() {
         assert_eq!(label("10.0.0.1:011211"), "10.0.0.1:11211");
         assert_eq!(label("cache1/10.0.0.1:11211"), "cache1/10.0.0.1:11211");
-        assert!(ip_label("cache:11211").is_err() && ip_label("10.0.0.01:11211").is_err() && host_port("10.0.0.1").is_err());
+        assert!(
+            ip_label("cache:11211").is_err() && ip_label("10.0.0.01:11211").is_err() && host_port("10.0.0.1").is_err()
+        );
         // "Aa" and "BB" share a hash code, as every Java programmer learns.
         assert_eq!(java_hash_code(b"Aa"), java_hash_code(b"BB"));
         assert_eq!(java_hash_code("€".as_bytes()), 0x20ac);

@@ -71,10 +71,16 @@ pub fn libmemcached_order() -> usize {
             cluster.add(spec).unwrap();
         }
         let points: Vec<u64> = cluster.nodes().iter().map(|n| u64::from(n.points)).collect();
-        let want: Vec<u64> = case["points_per_server"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap()).collect();
+        let want: Vec<u64> =
+            case["points_per_server"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap()).collect();
         assert_eq!(points, want, "points per server: {}", case["calls"]);
         for (key, owner) in keys.iter().zip(case["owners"].as_array().unwrap()) {
-            assert_eq!(cluster.locate_index(key).unwrap(), owner.as_u64().unwrap() as usize, "{} {key:?}", case["calls"]);
+            assert_eq!(
+                cluster.locate_index(key).unwrap(),
+                owner.as_u64().unwrap() as usize,
+                "{} {key:?}",
+                case["calls"]
+            );
             compared += 1;
         }
     }
