@@ -19,22 +19,22 @@ fn keys(fixture: &str) -> usize {
 
 #[wasm_bindgen_test]
 fn pymemcache_python_memcached_and_uhashring() {
-    assert_eq!(keys(clients::PYMEMCACHE), 5 * 974);
-    assert_eq!(keys(clients::PYTHON_MEMCACHED), 4 * 974);
-    assert_eq!(keys(clients::UHASHRING), 10 * 974);
+    assert_eq!(keys(clients::PYMEMCACHE), 5 * 979);
+    assert_eq!(keys(clients::PYTHON_MEMCACHED), 4 * 979);
+    assert_eq!(keys(clients::UHASHRING), 10 * 979);
 }
 
 #[wasm_bindgen_test]
 fn dalli_and_redis_rb() {
-    assert_eq!(keys(clients::DALLI), 5 * 973);
-    assert_eq!(keys(clients::REDIS_RB), 8 * 974);
+    assert_eq!(keys(clients::DALLI), 5 * 978);
+    assert_eq!(keys(clients::REDIS_RB), 8 * 979);
 }
 
 #[wasm_bindgen_test]
 fn spymemcached_npm_hashring_and_memjs() {
-    assert_eq!(keys(clients::SPYMEMCACHED), 9 * 974);
-    assert_eq!(keys(clients::NPM_HASHRING), 5 * 974);
-    assert_eq!(keys(clients::MEMJS), 4 * 974);
+    assert_eq!(keys(clients::SPYMEMCACHED), 9 * 979);
+    assert_eq!(keys(clients::NPM_HASHRING), 5 * 979);
+    assert_eq!(keys(clients::MEMJS), 4 * 979);
 }
 
 #[wasm_bindgen_test]

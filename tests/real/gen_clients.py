@@ -36,10 +36,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def client_keys():
-    """Edge keys (non-ASCII, empty, long, NUL), 400 user keys, 400 random UTF-8 keys and
-    Redis::Distributed hash-tag keys; no duplicates."""
+    """Edge keys (non-ASCII, empty, long, NUL), 400 user keys, 400 random UTF-8 keys,
+    Redis::Distributed hash-tag keys and long non-ASCII keys; no duplicates."""
     tags = ["{user%d}:profile" % i for i in range(20)] + ["{user%d}:cart" % i for i in range(20)]
     tags += ["a\n{b}c", "{}x}", "{}", "x{y}", "{a\nb}", "{日本}:k", "{🔑}", "\n{z}"]
+    # Around Dalli's 250-character limit, counted in characters, not bytes.
+    tags += ["a" * 250, "a" * 251, "é" * 260, "日本" * 130, "🔑" * 251]
     out, seen = [], set()
     for k in keyset.edge_keys() + ["user:%d" % i for i in range(400)] + keyset.random_keys(400) + tags:
         if k not in seen:
