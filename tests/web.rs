@@ -218,7 +218,8 @@ fn every_algorithm_is_reachable_by_name() {
         let sample = Ring::diff_sample(&before, &ring, s("key:"), n(2000.0), n(0.0)).unwrap();
         let moved = get(&sample, "movedFraction").as_f64().unwrap();
         // The non-consistent baselines may move nearly everything.
-        let bound = if ["modulo", "nginx-hash", "haproxy-map-based"].contains(&name.as_str()) { 1.0 } else { 0.45 };
+        let baselines = ["modulo", "nginx-hash", "haproxy-map-based", "python-memcached", "memjs", "spymemcached-native"];
+        let bound = if baselines.contains(&name.as_str()) { 1.0 } else { 0.45 };
         assert!(moved > 0.0 && moved <= bound, "{name} moved {moved}");
         if ring.point_count() > 0 {
             let exact = get(&Ring::diff(&before, &ring).unwrap(), "movedFraction").as_f64().unwrap();
@@ -238,7 +239,8 @@ fn every_algorithm_is_reachable_by_name() {
 
 #[wasm_bindgen_test]
 fn algorithms_compare_side_by_side() {
-    let rows: Array = web::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), s("key:"), n(3000.0))
+    // Every algorithm × 2,000 keys stays within the comparison's cap.
+    let rows: Array = web::compare_algorithms(js(r#"{"nodes": ["a", "b", "c", "d", "e"]}"#), s("key:"), n(2000.0))
         .unwrap()
         .dyn_into()
         .unwrap();
