@@ -131,6 +131,14 @@ export interface RingOptions {
   tokens?: Record<string, string>;
 }
 
+/** What a client with a stale ring (one that has not yet adopted a change) gets: `client-side`
+ * hashing sends moved keys to their old owner, the server `redirect`s (Redis Cluster), each
+ * `proxy` routes by its own copy, or a `coordinator` forwards (Cassandra). */
+export interface StaleRule {
+  kind: "client-side" | "redirect" | "proxy" | "coordinator";
+  text: string;
+}
+
 /** How an algorithm's real clients treat a down node. */
 export interface DownRule {
   /** `skip`: its keys go to the next healthy node; `rebuild`: the structure is rebuilt from the
@@ -206,6 +214,8 @@ export interface AlgorithmInfo {
   arcs: boolean;
   replicas: boolean;
   down: DownRule;
+  /** What a client that has not yet seen a change gets, in the real system. */
+  stale: StaleRule;
   /** Why only the last node may leave; `null` when any may. */
   lastOnly: string | null;
   options: OptionInfo[];
