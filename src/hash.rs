@@ -37,7 +37,7 @@ pub enum Hash {
     Crc32,
 }
 
-const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+pub(crate) const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 
 impl Hash {
     /// Every hash function, in the order the docs list them.

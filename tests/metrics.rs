@@ -161,7 +161,8 @@ fn metrics_are_what_brute_force_counts() {
 #[test]
 fn metrics_show_each_papers_claims() {
     let nodes: Vec<NodeSpec> = (0..12).map(|i| NodeSpec::new(format!("n{i}"))).collect();
-    let sample = KeySample::generated("k", 2000);
+    // As many keys as every algorithm together may take (the metrics' cap).
+    let sample = KeySample::generated("k", ringlab::limits::MAX_METRICS_WORK as usize / Algorithm::ALL.len());
     for order in RemovalOrder::ALL {
         let settings = MetricsSettings { removal_order: order, removals: 3, seed: 5 };
         for (a, row) in

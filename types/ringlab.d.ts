@@ -35,7 +35,18 @@ export type AlgorithmName =
   | "jump-back"
   | "flip"
   | "binomial"
-  | "power";
+  | "power"
+  | "pymemcache"
+  | "python-memcached"
+  | "uhashring"
+  | "uhashring-ketama"
+  | "dalli"
+  | "redis-rb-4"
+  | "redis-rb-5"
+  | "spymemcached-ketama"
+  | "spymemcached-native"
+  | "npm-hashring"
+  | "memjs";
 
 /** Every hash function `hashes()` lists; the byte rule of each is in src/hash.rs. */
 export type HashName = "xxh3" | "xxh64" | "xxh32" | "fnv1a32" | "fnv1a64" | "md5" | "sha256" | "murmur3" | "crc32";
@@ -131,12 +142,25 @@ export interface RingOptions {
   minimumRingSize?: number;
   /** `envoy-ring-hash`: `maximum_ring_size`, 1..8,388,608 (default 8,388,608). */
   maximumRingSize?: number;
+  /** `libmemcached-ketama`: whether weights count, libmemcached's own flag, which the order of
+   * calls decides (default true: the distribution was set before the servers were added, so a
+   * server of weight > 1 turns weighted ketama on; false: the servers came first, as pylibmc
+   * adds them, and weights do not count until a server of weight > 1 is added). */
+  ketamaWeighted?: boolean;
   /** `cassandra`: a node's exact tokens, written as its `initial_token` line (comma-separated
    * signed 64-bit decimals), to reproduce a real cluster's layout. */
   tokens?: Record<string, string>;
   /** `anchor` / `dx`: the most nodes (buckets) the structure holds, fixed when made, 1..16,384
    * (default 256); a node beyond it is refused with `too-large`. */
   capacity?: number;
+}
+
+/** What a client with a stale ring (one that has not yet adopted a change) gets: `client-side`
+ * hashing sends moved keys to their old owner, the server `redirect`s (Redis Cluster), each
+ * `proxy` routes by its own copy, or a `coordinator` forwards (Cassandra). */
+export interface StaleRule {
+  kind: "client-side" | "redirect" | "proxy" | "coordinator";
+  text: string;
 }
 
 /** How an algorithm's real clients treat a down node. */

@@ -12,7 +12,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::continuum::{check_count, Continuum, Rules, Tie};
+use super::continuum::{check_count, Continuum, Lookup, Rules, Tie};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
@@ -113,7 +113,10 @@ static RULES: Rules = Rules {
     },
     key_position: |key| position(token(key)),
     describe_key: |key, _| format!("token {}", token(key)),
+    lookup: Lookup::AtOrAfter,
     weighted_switch: None,
+    switch_starts_off: |_| false,
+    written_weight: |_| Ok(None),
     explicit_tokens: true,
     check_total: |_| Ok(()),
 };

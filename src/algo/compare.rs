@@ -107,8 +107,10 @@ mod tests {
         base.keys = sample.clone();
         for (algorithm, report) in compare(&base, &nodes, &sample, &Algorithm::ALL) {
             let r = report.unwrap_or_else(|e| panic!("{}: {e}", algorithm.name()));
-            if algorithm == Algorithm::Modulo {
-                assert!(r.moved_on_join > 0.85, "modulo moves ~10/11 on a join: {}", r.moved_on_join);
+            let modulo =
+                [Algorithm::Modulo, Algorithm::PythonMemcached, Algorithm::Memjs, Algorithm::SpymemcachedNative];
+            if modulo.contains(&algorithm) {
+                assert!(r.moved_on_join > 0.85, "{}: modulo moves ~10/11 on a join: {}", r.algorithm, r.moved_on_join);
             } else if matches!(
                 algorithm,
                 Algorithm::NginxHash | Algorithm::HaproxyMapBased | Algorithm::TwemproxyModula
@@ -122,10 +124,11 @@ mod tests {
             // Bounded-load's cap is ⌈1.25·K/N⌉ on this very key set: max/mean ≤ 1.25. The
             // others are only roughly balanced; 2 is far above any of them here, but for
             // twemproxy's modula: its default hash, FNV-1a 64 truncated to 32 bits, taken mod N
-            // on keys that differ in their last bytes, loads them unevenly (as the real one does).
+            // on keys that differ in their last bytes, loads them unevenly (as the real one does),
+            // and its ketama too, whose points spread well but whose keys' hashes cluster.
             let most = match algorithm {
                 Algorithm::BoundedLoad => 1.25,
-                Algorithm::TwemproxyModula => 3.0,
+                Algorithm::TwemproxyModula | Algorithm::TwemproxyKetama => 3.0,
                 _ => 2.0,
             };
             assert!(r.max_over_mean <= most, "{}: max/mean {}", r.algorithm, r.max_over_mean);

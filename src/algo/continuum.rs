@@ -48,8 +48,17 @@ pub(crate) struct Rules {
     pub(crate) key_position: fn(&[u8]) -> u64,
     /// How a key is placed, in the system's terms, given its position.
     pub(crate) describe_key: fn(&[u8], u64) -> String,
+    /// Which point owns a key's position (every system here wraps round the circle).
+    pub(crate) lookup: Lookup,
     /// libmemcached's ketama mode: a server of weight > 1 switches it to these points.
     pub(crate) weighted_switch: Option<&'static Rules>,
+    /// Whether the switch starts off whatever the weights (the distribution was set after the
+    /// servers were added: libmemcached's `ketamaWeighted: false`); only a later `add` of a
+    /// server of weight > 1 turns it on.
+    pub(crate) switch_starts_off: fn(&Options) -> bool,
+    /// A weight the node's name carries (Dalli's `host:port:weight`), which becomes its
+    /// weight; `None` where names carry none.
+    pub(crate) written_weight: fn(&str) -> Result<Option<f64>, Error>,
     /// Whether nodes may carry explicit positions ([`Options::tokens`]: Cassandra's
     /// `initial_token`).
     pub(crate) explicit_tokens: bool,
@@ -70,6 +79,45 @@ pub(crate) enum Tie {
     SmallerName,
 }
 
+/// Which point owns a key: the key's position is compared with the points' positions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Lookup {
+    /// The first point at or after it (libketama, libmemcached, most clients).
+    AtOrAfter,
+    /// The first point strictly after it (Python's `bisect` right of an equal point: uhashring).
+    After,
+    /// The last point at or before it, wrapping to the last point (Ruby's Dalli, redis-rb).
+    AtOrBefore,
+}
+
+/// Points for the `AtOrAfter` search that answer `lookup`'s owner for every position:
+/// sorted `entries` (ties ordered by the rules) become one point per distinct position, the
+/// run's first owning it, then each is moved to where its arc ends: `After` owns
+/// `[p, next)`'s successor arc `[prev, p)`, so its point sits at `p - 1`; `AtOrBefore` owns
+/// `[p, next)`, so it sits at `next - 1`. Shares and migrations computed from these points
+/// are the real lookup's, exactly; a drawing shows each point at its arc's end.
+fn arc_end_points(entries: &mut Vec<(u64, u32)>, lookup: Lookup, bits: u32) {
+    if lookup == Lookup::AtOrAfter || entries.is_empty() {
+        return;
+    }
+    entries.dedup_by_key(|e| e.0);
+    let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let before = |p: u64| p.wrapping_sub(1) & mask;
+    match lookup {
+        Lookup::AtOrAfter => {}
+        Lookup::After => entries.iter_mut().for_each(|e| e.0 = before(e.0)),
+        Lookup::AtOrBefore => {
+            let first = entries[0].0;
+            let n = entries.len();
+            for i in 0..n {
+                let next = if i + 1 < n { entries[i + 1].0 } else { first };
+                entries[i].0 = before(next);
+            }
+        }
+    }
+    entries.sort_unstable();
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Continuum {
     rules: &'static Rules,
@@ -86,6 +134,8 @@ pub(crate) struct Continuum {
     /// hosts.cc `server_add`, `memcached_server_push`), and nothing clears it, so the live
     /// continuum keeps the full list's.
     weighted: bool,
+    /// The rules' `switch_starts_off`, read from the options.
+    starts_off: bool,
 }
 
 impl Continuum {
@@ -102,6 +152,7 @@ impl Continuum {
             down: DownSet::default(),
             live: None,
             weighted: false,
+            starts_off: (rules.switch_starts_off)(options),
         };
         continuum.rebuild(nodes)?;
         Ok(continuum)
@@ -115,8 +166,12 @@ impl Continuum {
     /// `weighted`: the weighted switch as it stands, else decided by `specs`' weights.
     fn rebuild_with(&mut self, specs: Vec<NodeSpec>, weighted: Option<bool>) -> Result<(), Error> {
         let (rules, per_node) = (self.rules, self.per_node);
+        let specs = specs.into_iter().map(|spec| with_written_weight(rules, spec)).collect::<Result<Vec<_>, _>>()?;
         let mut nodes = new_nodes(specs, 0, |spec| (rules.check)(spec, per_node))?;
-        let switch = rules.weighted_switch.filter(|_| weighted.unwrap_or_else(|| nodes.iter().any(|n| n.weight > 1.0)));
+        let starts_off = self.starts_off;
+        let switch = rules
+            .weighted_switch
+            .filter(|_| weighted.unwrap_or_else(|| !starts_off && nodes.iter().any(|n| n.weight > 1.0)));
         let points_rules = switch.unwrap_or(rules);
         let mut counts = (points_rules.point_counts)(&nodes, per_node);
         for (node, count) in nodes.iter().zip(counts.iter_mut()) {
@@ -147,6 +202,7 @@ impl Continuum {
         if !self.tokens.is_empty() {
             refuse_shared_tokens(&entries, &nodes)?;
         }
+        arc_end_points(&mut entries, rules.lookup, rules.bits);
         self.points.set(&entries);
         self.nodes = nodes;
         self.weighted = switch.is_some();
@@ -183,6 +239,21 @@ impl Continuum {
     fn key_position(&self, key: &[u8]) -> u64 {
         (self.rules.key_position)(key)
     }
+}
+
+/// `spec` with the weight its name carries (Dalli's `host:port:weight`), if any: given twice,
+/// the two must agree.
+fn with_written_weight(rules: &Rules, mut spec: NodeSpec) -> Result<NodeSpec, Error> {
+    if let Some(written) = (rules.written_weight)(&spec.name)? {
+        if spec.weight != 1.0 && spec.weight != written {
+            return Err(Error::InvalidOption(format!(
+                "{:?} carries weight {written} in its name but was given weight {}: give it once",
+                spec.name, spec.weight
+            )));
+        }
+        spec.weight = written;
+    }
+    Ok(spec)
 }
 
 /// A node's explicit tokens: at least one, each node's weight 1 (the tokens alone decide
@@ -231,6 +302,17 @@ pub(crate) fn md5_word(bytes: &[u8], word: usize) -> u64 {
     u64::from(le_word(&md5::Md5::digest(bytes), word))
 }
 
+/// zlib's CRC-32 of `bytes` (Ruby's `Zlib.crc32`, Python's `binascii.crc32`).
+pub(crate) fn crc32(bytes: &[u8]) -> u64 {
+    u64::from(crate::hash::CRC32.checksum(bytes))
+}
+
+/// The big-endian u32 of a digest's first four bytes (Ruby's `unpack1("L>")`, the first 8 hex
+/// digits of a hex digest).
+pub(crate) fn be_word0(digest: &[u8]) -> u64 {
+    u64::from(u32::from_be_bytes(digest[..4].try_into().expect("4 bytes")))
+}
+
 /// Points from MD5 digests of labels, four points a digest (libketama, weighted ketama):
 /// `count / 4` labels `"{prefix}-{i}"`.
 pub(crate) fn push_md5_quads(prefix: &str, count: u32, idx: u32, out: &mut Vec<(u64, u32)>) {
@@ -247,11 +329,15 @@ impl Placement for Continuum {
     fn nodes(&self) -> &[Node] {
         &self.nodes
     }
+    /// An added server of weight > 1 turns the weighted switch on, whenever it comes
+    /// (libmemcached hosts.cc `server_add`, once the distribution is consistent).
     fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
+        let heavy = with_written_weight(self.rules, spec.clone())?.weight > 1.0;
+        let weighted = self.weighted || heavy;
         let mut all = specs(&self.nodes);
         all.push(spec);
         let mut changed = self.clone();
-        changed.rebuild(all)?;
+        changed.rebuild_with(all, Some(weighted))?;
         changed.refresh_live()?;
         *self = changed;
         Ok(())

@@ -3,7 +3,7 @@
 //! overwrites an equal point (groupcache `consistenthash.go`).
 
 use super::about::KeySpace;
-use super::continuum::{check_count, Continuum, Rules, Tie};
+use super::continuum::{check_count, Continuum, Lookup, Rules, Tie};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
@@ -74,7 +74,10 @@ static RULES: Rules = Rules {
     },
     key_position: |key| u64::from(CRC32.checksum(key)),
     describe_key: |_, position| format!("crc32 0x{position:08x}"),
+    lookup: Lookup::AtOrAfter,
     weighted_switch: None,
+    switch_starts_off: |_| false,
+    written_weight: |_| Ok(None),
     explicit_tokens: false,
     check_total: |_| Ok(()),
 };

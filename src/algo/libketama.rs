@@ -3,7 +3,7 @@
 //! (`ketama.c`: `ketama_create_continuum`, glibc's stable `qsort`).
 
 use super::about::KeySpace;
-use super::continuum::{md5_word, push_md5_quads, Continuum, Rules, Tie};
+use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
@@ -61,7 +61,10 @@ pub(crate) static RULES: Rules = Rules {
     push_points: push_md5_quads,
     key_position: |key| md5_word(key, 0),
     describe_key: |_, position| format!("md5 0x{position:08x}"),
+    lookup: Lookup::AtOrAfter,
     weighted_switch: None,
+    switch_starts_off: |_| false,
+    written_weight: |_| Ok(None),
     explicit_tokens: false,
     check_total: |total| {
         if total > LIBKETAMA_MAX_POINTS {

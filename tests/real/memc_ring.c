@@ -1,6 +1,9 @@
 /* memc_ring: asks the real libmemcached which server each key maps to.
  *
  * usage: memc_ring weighted|ketama SERVER... < keys
+ *        memc_ring ketama-late SERVER... [-- SERVER...] < keys
+ *   ketama-late: the servers before "--" are added BEFORE the behaviours are set (as pylibmc
+ *   does: servers to the constructor, then behaviors), the ones after "--" after them.
  *   SERVER: HOST:PORT:WEIGHT  memcached_server_add_with_weight()
  *           unix:PATH:WEIGHT  memcached_server_add_unix_socket_with_weight()
  *           parse:LIST        memcached_servers_parse(LIST) + memcached_server_push()
@@ -40,58 +43,70 @@ static int hexval(int c) {
   return -1;
 }
 
+/* Adds one SERVER argument (see usage). */
+static void add_server(memcached_st *memc, const char *arg) {
+  memcached_return_t rc;
+  char *spec = strdup(arg);
+  if (!strncmp(spec, "parse:", 6)) {
+    memcached_server_list_st list = memcached_servers_parse(spec + 6);
+    if (!list) die("memcached_servers_parse", NULL, MEMCACHED_INVALID_ARGUMENTS);
+    rc = memcached_server_push(memc, list);
+    if (rc != MEMCACHED_SUCCESS) die("memcached_server_push", memc, rc);
+    memcached_server_list_free(list);
+    return;
+  }
+  char *w = strrchr(spec, ':');
+  if (!w) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
+  *w++ = 0;
+  if (!strncmp(spec, "unix:", 5)) {
+    rc = memcached_server_add_unix_socket_with_weight(memc, spec + 5, (uint32_t) atoi(w));
+    if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_unix_socket_with_weight", memc, rc);
+    return;
+  }
+  char *p = strrchr(spec, ':');
+  if (!p) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
+  *p++ = 0;
+  rc = memcached_server_add_with_weight(memc, spec, (in_port_t) atoi(p), (uint32_t) atoi(w));
+  if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_with_weight", memc, rc);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 3 || (strcmp(argv[1], "weighted") && strcmp(argv[1], "ketama"))) {
-    fprintf(stderr, "usage: memc_ring weighted|ketama SERVER... < hexkeys\n");
+  if (argc < 3 || (strcmp(argv[1], "weighted") && strcmp(argv[1], "ketama") && strcmp(argv[1], "ketama-late"))) {
+    fprintf(stderr, "usage: memc_ring weighted|ketama|ketama-late SERVER... < hexkeys\n");
     return 2;
   }
   int weighted = !strcmp(argv[1], "weighted");
+  int late = !strcmp(argv[1], "ketama-late");
   memcached_st *memc = memcached_create(NULL);
   if (!memc) die("memcached_create", NULL, MEMCACHED_FAILURE);
   memcached_return_t rc;
+  int first = 2;
+  if (late) {
+    for (; first < argc && strcmp(argv[first], "--"); first++) add_server(memc, argv[first]);
+    if (first < argc) first++; /* skip "--" */
+  }
 
   /* weighted: servers first, then the behaviours (KETAMA_WEIGHTED=1 decides the mode).
    * ketama: the behaviours first, as a client configures itself before adding servers;
    * adding a server of weight > 1 then turns weighted ketama on by itself
    * (src/libmemcached/hosts.cc server_add(), memcached_server_push()). */
   if (!weighted) {
+    /* The key hash AND the continuum point hash are MEMCACHED_BEHAVIOR_HASH (hashkit
+     * base_hash); KETAMA_HASH is stored but not used by 1.1.4. Set both to MD5, BEFORE the
+     * distribution: setting a hash does not rebuild the continuum (behavior.cc), so in
+     * ketama-late the continuum built by set_distribution would keep the default hash. */
+    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA_HASH, MEMCACHED_HASH_MD5);
+    if (rc != MEMCACHED_SUCCESS) die("KETAMA_HASH", memc, rc);
+    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_HASH, MEMCACHED_HASH_MD5);
+    if (rc != MEMCACHED_SUCCESS) die("HASH", memc, rc);
     rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_DISTRIBUTION,
                                 MEMCACHED_DISTRIBUTION_CONSISTENT_KETAMA);
     if (rc != MEMCACHED_SUCCESS) die("DISTRIBUTION", memc, rc);
     rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED, 0);
     if (rc != MEMCACHED_SUCCESS) die("KETAMA_WEIGHTED", memc, rc);
-    /* The key hash AND the continuum point hash are MEMCACHED_BEHAVIOR_HASH (hashkit
-     * base_hash); KETAMA_HASH is stored but not used by 1.1.4. Set both to MD5. */
-    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_KETAMA_HASH, MEMCACHED_HASH_MD5);
-    if (rc != MEMCACHED_SUCCESS) die("KETAMA_HASH", memc, rc);
-    rc = memcached_behavior_set(memc, MEMCACHED_BEHAVIOR_HASH, MEMCACHED_HASH_MD5);
-    if (rc != MEMCACHED_SUCCESS) die("HASH", memc, rc);
   }
 
-  for (int i = 2; i < argc; i++) {
-    char *spec = strdup(argv[i]);
-    if (!strncmp(spec, "parse:", 6)) {
-      memcached_server_list_st list = memcached_servers_parse(spec + 6);
-      if (!list) die("memcached_servers_parse", NULL, MEMCACHED_INVALID_ARGUMENTS);
-      rc = memcached_server_push(memc, list);
-      if (rc != MEMCACHED_SUCCESS) die("memcached_server_push", memc, rc);
-      memcached_server_list_free(list);
-      continue;
-    }
-    char *w = strrchr(spec, ':');
-    if (!w) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
-    *w++ = 0;
-    if (!strncmp(spec, "unix:", 5)) {
-      rc = memcached_server_add_unix_socket_with_weight(memc, spec + 5, (uint32_t) atoi(w));
-      if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_unix_socket_with_weight", memc, rc);
-      continue;
-    }
-    char *p = strrchr(spec, ':');
-    if (!p) die("bad server spec", NULL, MEMCACHED_INVALID_ARGUMENTS);
-    *p++ = 0;
-    rc = memcached_server_add_with_weight(memc, spec, (in_port_t) atoi(p), (uint32_t) atoi(w));
-    if (rc != MEMCACHED_SUCCESS) die("memcached_server_add_with_weight", memc, rc);
-  }
+  for (int i = first; i < argc; i++) add_server(memc, argv[i]);
   uint32_t nservers = memcached_server_count(memc);
 
   if (weighted) {

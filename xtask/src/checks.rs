@@ -16,9 +16,9 @@ const WORKFLOWS: [&str; 2] = [".github/workflows/pages.yml", ".github/workflows/
 const TSC: &str = "xtask/node_modules/typescript/bin/tsc";
 /// wasm-bindgen's own declarations for the built module, to compare the hand-written ones with.
 const GENERATED_TYPES: &str = "target/types-check";
-/// At most this many files in the published crate (it has about 50: the sources, README,
-/// licenses, manifest).
-const MAX_CRATE_FILES: usize = 80;
+/// At most this many files in the published crate (it has about 85: the sources, README,
+/// licenses, manifest; one source file per algorithm).
+const MAX_CRATE_FILES: usize = 120;
 
 type Check = fn(&Settings) -> Result<String, String>;
 

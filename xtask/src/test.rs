@@ -6,10 +6,10 @@
 //! 1. native: `cargo test` of ringlab (unit, property, doc and vector tests) and of xtask (the
 //!    dev server's bounds), then `tests/first_build.rs` in the build without the `catalog`
 //!    feature (the element's first wasm module);
-//! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture)
-//!    `tests/web_lb.rs` (nginx and HAProxy) and `tests/web_proxies.rs` (twemproxy and Envoy)
-//!    under wasm-bindgen-test in each browser of
-//!    `wasm-pack.toml`;
+//! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture),
+//!    `tests/web_lb.rs` (nginx and HAProxy), `tests/web_proxies.rs` (twemproxy and Envoy) and
+//!    `tests/web_clients.rs` (the cache-client libraries) under wasm-bindgen-test in each
+//!    browser of `wasm-pack.toml`;
 //! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
 //!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
@@ -87,7 +87,18 @@ fn lint() -> Result<Tally, Failure> {
             "clippy, wasm",
             [
                 &["clippy", "--package", "ringlab", "--lib", "--features", "charts"][..],
-                &["--test", "web", "--test", "web_real", "--test", "web_lb", "--test", "web_proxies"],
+                &[
+                    "--test",
+                    "web",
+                    "--test",
+                    "web_real",
+                    "--test",
+                    "web_lb",
+                    "--test",
+                    "web_proxies",
+                    "--test",
+                    "web_clients",
+                ],
                 &wasm,
                 &deny,
             ]
@@ -152,6 +163,7 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
         "web_lb",
         "--test",
         "web_proxies",
+        "web_clients",
     ])
     .args(features);
     // The runner gives a test file 20 s to load and finish by default; the real-system fixtures

@@ -1,0 +1,43 @@
+//! Every cache-client fixture (tests/real/fixtures), checked in the browser with the same
+//! comparisons as tests/real_clients.rs (tests/common/clients.rs), on the plain-Rust engine
+//! compiled to wasm: SHA-1, MD5 and CRC-32 points, 64-bit and 32-bit circles, predecessor
+//! and strict-successor lookups, Java's and JavaScript's UTF-16 string hashes, pymemcache's
+//! murmur3 over code points, and the single- and double-precision point counts must give
+//! the real libraries' answers in every browser `cargo xtask test` runs.
+#![cfg(target_arch = "wasm32")]
+
+#[path = "common/clients.rs"]
+mod clients;
+
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn keys(fixture: &str) -> usize {
+    clients::check(fixture).iter().map(|(_, _, keys)| keys).sum()
+}
+
+#[wasm_bindgen_test]
+fn pymemcache_python_memcached_and_uhashring() {
+    assert_eq!(keys(clients::PYMEMCACHE), 5 * 979);
+    assert_eq!(keys(clients::PYTHON_MEMCACHED), 4 * 979);
+    assert_eq!(keys(clients::UHASHRING), 10 * 979);
+}
+
+#[wasm_bindgen_test]
+fn dalli_and_redis_rb() {
+    assert_eq!(keys(clients::DALLI), 5 * 978);
+    assert_eq!(keys(clients::REDIS_RB), 8 * 979);
+}
+
+#[wasm_bindgen_test]
+fn spymemcached_npm_hashring_and_memjs() {
+    assert_eq!(keys(clients::SPYMEMCACHED), 9 * 979);
+    assert_eq!(keys(clients::NPM_HASHRING), 5 * 979);
+    assert_eq!(keys(clients::MEMJS), 4 * 979);
+}
+
+#[wasm_bindgen_test]
+fn libmemcached_ketama_weighted_in_both_orders() {
+    assert_eq!(clients::libmemcached_order(), 7 * 635);
+}
