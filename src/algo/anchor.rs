@@ -19,8 +19,8 @@
 //!   was removed; beyond the capacity it is refused.
 //!
 //! State: four `u32` arrays of `a` entries and the stack: `16·a` bytes plus `4` per removal,
-//! whatever the working set. Keys: [`key_hash`] (XXH3-64) as `hash(k)`; `h_b(k)` is
-//! [`rehash`]`(hash(k), b)`. The circle shows the `a` buckets, each key drawn in the bucket
+//! whatever the working set. Keys: `key_hash` (XXH3-64) as `hash(k)`; `h_b(k)` is
+//! `rehash``(hash(k), b)`. The circle shows the `a` buckets, each key drawn in the bucket
 //! it tries first (`hash(k) mod a`).
 //!
 //! A down node's bucket is removed from a copy of the state (the paper treats a failed

@@ -7,7 +7,7 @@
 //! `consistenthash/dx/DxEngine.java` and the C++ suite's `dx/dxEngine.h`):
 //!
 //! - **Lookup**: the key seeds a pseudo-random sequence over `0..a`; the first active bucket
-//!   in it owns the key. Here the sequence is [`SplitMix64`] seeded with the key hash, each
+//!   in it owns the key. Here the sequence is `SplitMix64` seeded with the key hash, each
 //!   value scaled onto `0..a` by multiply-shift (the reference code uses `java.util.Random`,
 //!   and `pcg32`, so the buckets differ, not the rule). The reference walks without end;
 //!   ringlab stops after `8·a` values (a chance of about `e^(−8·w)` with `w` working buckets)
@@ -21,7 +21,7 @@
 //!   the array when it is full (its Scale operation, which moves about half the keys); ringlab
 //!   refuses a node beyond the capacity instead, as the SUPSI suite does.
 //!
-//! State: one bit per bucket and 4 bytes per removal. Keys: [`key_hash`] (XXH3-64) seeds the
+//! State: one bit per bucket and 4 bytes per removal. Keys: `key_hash` (XXH3-64) seeds the
 //! sequence. The circle shows the `a` buckets, each key drawn where its sequence starts.
 //!
 //! A down node's bit is cleared in a copy of the state: its keys walk on to the next active

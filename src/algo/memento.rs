@@ -18,7 +18,7 @@
 //!   it is bucket `n` and the b-array grows, as jump hash grows.
 //!
 //! State: 12 bytes per remembered removal (in a map keyed by bucket), none otherwise.
-//! Keys: [`key_hash`] (XXH3-64) is jump hash's key; `h_b(k)` is [`rehash`]`(hash(k), b)`.
+//! Keys: `key_hash` (XXH3-64) is jump hash's key; `h_b(k)` is `rehash``(hash(k), b)`.
 //! The b-array's size changes with every join, so the circle draws keys at their 64-bit
 //! hash, as for jump.
 //!

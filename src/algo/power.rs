@@ -8,7 +8,7 @@
 //!
 //! - `f(k, m)`: the key hash's low `log₂ m` bits; 0 stays 0; otherwise, with `2^j` their
 //!   highest bit, a pseudo-random bucket of `[2^j, 2^(j+1))` chosen by `k` and `j`
-//!   ([`rehash`]`(k, j)` here).
+//!   (`rehash``(k, j)` here).
 //! - `g(k, n, s)`: jump hash's forward jumps started at `s`: `x ← s`, then repeatedly
 //!   `r ← min{j : U > (x+1)/(j+1)} = ⌊(x+1)/U⌋` with `U` uniform in `(0, 1]`, `x ← r` while
 //!   `r < n`. `U` comes from jump hash's LCG seeded with the key hash (the SUPSI engine's

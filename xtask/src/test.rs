@@ -163,6 +163,7 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
         "web_lb",
         "--test",
         "web_proxies",
+        "--test",
         "web_clients",
     ])
     .args(features);
@@ -182,6 +183,11 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
         other => return Err(Failure::new(&name, format!("unknown browser {other:?} in wasm-pack.toml"))),
     };
     let (lines, ok) = step::run_capturing(&name, &mut cmd)?;
+    // A stray argument is a test-name filter: every file would report "no tests to run!" and
+    // the stage would pass having run nothing.
+    if lines.iter().any(|l| l.contains("no tests to run")) {
+        return Err(Failure::new(&name, "a test file ran no tests (is an argument a filter by mistake?)"));
+    }
     tally(&name, &lines, start, ok, rust_counts)
 }
 
