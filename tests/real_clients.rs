@@ -64,3 +64,26 @@ fn libmemcached_ketama_weighted_follows_the_order_of_calls() {
     assert_eq!(clients::libmemcached_order(), 7 * 635);
     assert!(Algorithm::LibmemcachedKetama.entry().options.iter().any(|o| o.name == "ketamaWeighted"));
 }
+
+/// Where two real libraries were given the same pool, ringlab's agreement is what they
+/// answered, key by key: Dalli against pymemcache, spymemcached's two locators against each
+/// other and against memjs, and so on.
+#[test]
+fn two_clients_of_one_pool_disagree_as_the_real_ones_do() {
+    let pairs = clients::agreements();
+    for p in &pairs {
+        assert_eq!(p.ringlab, p.real, "{} vs {} on {} servers, {} keys", p.a.name(), p.b.name(), p.servers, p.keys);
+        eprintln!(
+            "{} vs {}: {} servers, {} keys, {:.1}% apart",
+            p.a.name(),
+            p.b.name(),
+            p.servers,
+            p.keys,
+            p.real * 100.0
+        );
+    }
+    // The pools the fixtures share: the three-server memcached pool (pymemcache, Dalli, both
+    // spymemcached locators, npm hashring, memjs, in two orders) and uhashring's two modes'.
+    assert!(pairs.len() >= 20, "{} pairs", pairs.len());
+    assert!(pairs.iter().any(|p| p.real > 0.5), "unrelated hashes disagree on most keys");
+}

@@ -464,3 +464,50 @@ fn hostile_objects_are_refused_and_leave_everything_usable() {
     assert!(session.add(s("x"), JsValue::UNDEFINED).is_ok());
     assert_eq!(ring.locate(s("k")).map(|o| !o.is_empty()), Ok(true));
 }
+
+#[wasm_bindgen_test]
+fn two_placements_agree_or_say_where_and_why_from_js() {
+    let pool = r#"["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"]"#;
+    let dalli = Ring::new(js(&format!(r#"{{"algorithm": "dalli", "nodes": {pool}}}"#))).unwrap();
+    let pymemcache = Ring::new(js(&format!(r#"{{"algorithm": "pymemcache", "nodes": {pool}}}"#))).unwrap();
+    // Different key hashes: on 10,000 generated keys.
+    let a = Ring::agreement(&dalli, &pymemcache, JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&a, "exact").as_bool(), Some(false));
+    assert_eq!(get(&a, "keys").as_f64(), Some(10_000.0));
+    let disagree = get(&a, "disagree").as_f64().unwrap();
+    assert!(disagree > 0.5 && disagree < 0.8, "three servers, unrelated hashes: about 2/3 apart ({disagree})");
+    let steps: Vec<String> =
+        Array::from(&get(&a, "reasons")).iter().map(|r| get(&r, "step").as_string().unwrap()).collect();
+    assert!(steps.contains(&"key hash".to_string()) && steps.contains(&"pick".to_string()), "{steps:?}");
+    // The same keys as a list give the same count; a ring against itself, exactly, agrees.
+    let keys = Array::new();
+    for i in 0..200 {
+        keys.push(&s(&format!("key:{i}")));
+    }
+    let listed = Ring::agreement(&dalli, &pymemcache, keys.into()).unwrap();
+    assert_eq!(get(&listed, "keys").as_f64(), Some(200.0));
+    let same = Ring::agreement(&dalli, &dalli, JsValue::UNDEFINED).unwrap();
+    assert_eq!((get(&same, "disagree").as_f64(), get(&same, "exact").as_bool()), (Some(0.0), Some(true)));
+    // Bad keys are refused with a code.
+    assert_eq!(code(Ring::agreement(&dalli, &pymemcache, s("key:1"))), "invalid-argument");
+    assert_eq!(code(Ring::agreement(&dalli, &pymemcache, n(1e6))), "too-large");
+    // The matrix over every cache client: square, zero on the diagonal, symmetric.
+    let m =
+        web::agreement_matrix(js(&format!(r#"{{"nodes": {pool}}}"#)), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    let names = Array::from(&get(&m, "algorithms"));
+    assert!(names.length() >= 10, "the cache clients accept a memcached pool");
+    let rows = Array::from(&get(&m, "disagree"));
+    for i in 0..names.length() {
+        let row = Array::from(&rows.get(i));
+        assert_eq!(row.length(), names.length());
+        assert_eq!(row.get(i).as_f64(), Some(0.0));
+        for j in 0..names.length() {
+            assert_eq!(row.get(j).as_f64(), Array::from(&rows.get(j)).get(i).as_f64());
+        }
+    }
+    assert_eq!(code(web::agreement_matrix(js(r#"{"nodes": ["a"]}"#), n(1e6), JsValue::UNDEFINED)), "too-large");
+    assert_eq!(
+        code(web::agreement_matrix(js(r#"{"nodes": ["a"]}"#), JsValue::UNDEFINED, js(r#"{"algorithms": ["nope"]}"#))),
+        "invalid-option"
+    );
+}

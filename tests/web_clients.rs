@@ -41,3 +41,12 @@ fn spymemcached_npm_hashring_and_memjs() {
 fn libmemcached_ketama_weighted_in_both_orders() {
     assert_eq!(clients::libmemcached_order(), 7 * 635);
 }
+
+#[wasm_bindgen_test]
+fn two_clients_of_one_pool_disagree_as_the_real_ones_do() {
+    let pairs = clients::agreements();
+    assert!(pairs.len() >= 20);
+    for p in &pairs {
+        assert_eq!(p.ringlab, p.real, "{} vs {} on {} servers, {} keys", p.a.name(), p.b.name(), p.servers, p.keys);
+    }
+}

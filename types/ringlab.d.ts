@@ -409,6 +409,14 @@ export class Ring {
   static diffSample(before: Ring, after: Ring, prefix: string, count: number, zipfS?: number): SampleMigration;
   /** Moved keys on the given keys, most popular first; `zipfS` defaults to 0. */
   static diffKeys(before: Ring, after: Ring, keys: string[], zipfS?: number): SampleMigration;
+  /**
+   * How far two placements of one pool agree: the share of keys they send to different
+   * servers, by server pair, and why (the steps their entries take differently). `keys`
+   * omitted: the whole key space exactly where both are circles of points hashing keys alike,
+   * else 10,000 generated keys; a count of generated keys `"key:0" ..`; or the keys. At most
+   * 65,000 keys.
+   */
+  static agreement(a: Ring, b: Ring, keys?: number | string[]): Agreement;
 }
 
 /** A session's settings, as `session.settings()` reports them. */
@@ -767,6 +775,11 @@ export class Session {
   scene(): Scene;
   /** Everything a view redraws, in one call (after a change: the change, then this). */
   frame(options?: FrameOptions): Frame;
+  /** This pool placed by `withAlgorithm` too (the session's settings): how far, where and why
+   * the two disagree, and each one's server for `key`. */
+  agreement(withAlgorithm: AlgorithmName, key?: string): SessionAgreement;
+  /** Every cache client against every other on this pool (as `agreementMatrix`). */
+  agreementMatrix(): AgreementMatrix;
   nodes(): SessionNode[];
   capabilities(): Capabilities;
   spread(): Spread | null;
@@ -790,6 +803,65 @@ export class Session {
    * charts module's `drawChart` (`ringlab/charts`).
    */
   chartData(kind: ChartKind, options?: ChartDataOptions): ChartData;
+}
+
+/** `Ring.agreement`: how far two placements of one pool agree. */
+export interface Agreement {
+  /** The share of keys (or of the key space, when `exact`) placed on different servers. */
+  disagree: number;
+  /** Whether `disagree` is over the whole key space. */
+  exact: boolean;
+  /** The keys compared (0 when exact). */
+  keys: number;
+  /** The server pairs split, largest share first: `a` answers `a`, `b` answers `b`. */
+  pairs: AgreementPair[];
+  /** The steps the two take differently, as their catalog entries state them. */
+  reasons: AgreementReason[];
+}
+
+/** `session.agreement`: an `Agreement` with both algorithms, the headline and a key's answers. */
+export interface SessionAgreement extends Agreement {
+  algorithm: AlgorithmName;
+  label: string;
+  with: AlgorithmName;
+  withLabel: string;
+  /** "Dalli (Ruby, Rails) and pymemcache … send 66.9% of 10,000 keys to different servers: …" */
+  text: string;
+  /** Where each sends the key asked about (`agree`: the same server). */
+  key: KeyAnswers | null;
+}
+
+/** Where each of two placements sends one key. */
+export interface KeyAnswers {
+  key: string;
+  a: string;
+  b: string;
+  /** Both send it to the same server. */
+  agree: boolean;
+}
+
+/** A share of keys one placement sends to server `a` and the other to `b`. */
+export interface AgreementPair {
+  a: string;
+  b: string;
+  share: number;
+}
+
+/** One step two placements take differently: `"server label"`, `"points"`, `"key hash"`,
+ * `"pick"`, `"server order"`, `"key space"`, `"option"`, `"settings"` or `"algorithm"`. */
+export interface AgreementReason {
+  step: string;
+  a: string;
+  b: string;
+}
+
+/** `agreementMatrix`: every two accepting algorithms' disagreement on one pool. */
+export interface AgreementMatrix {
+  algorithms: AlgorithmName[];
+  disagree: number[][];
+  exact: boolean[][];
+  keys: number;
+  refused: AlgorithmFailure[];
 }
 
 /** One algorithm's figures in `compareAlgorithms`; fractions are of the key sample. */
@@ -891,6 +963,13 @@ export function compareAlgorithms(options: RingOptions, prefix: string, count: n
  * At most 60,000 algorithms × keys and 200 nodes.
  */
 export function metrics(options: RingOptions, keys: number | string[], settings?: MetricsSettings): MetricsRow[];
+/**
+ * How far every two cache clients agree on one pool (`options.nodes`): exact where a pair
+ * allows it, else on `keys` generated keys (default 65,000 / algorithms, at most 10,000).
+ * `settings.algorithms` defaults to every cache client of the catalog; those that refuse the
+ * pool are listed in `refused`.
+ */
+export function agreementMatrix(options: RingOptions, keys?: number, settings?: { algorithms?: AlgorithmName[] }): AgreementMatrix;
 /** Installs the panic hook that logs a bug's message; `init` runs it (wasm-bindgen exports it). */
 export function start(): void;
 /** The node colours, `#rrggbb`. */

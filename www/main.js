@@ -7,6 +7,7 @@
 import * as firstEngine from "./pkg/ringlab.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
+import { AgreementView } from "./agreement.js";
 import { loadEngine, onUncaughtTrap, themeColours, trapped, watchTheme } from "./host.js";
 let engine;
 
@@ -16,7 +17,7 @@ const $ = (id) => document.getElementById(id);
 const sliderToVnodes = (s) => Math.max(1, Math.round(10 ** ((3 * s) / 1000)));
 const vnodesToSlider = (v) => Math.round((1000 * Math.log10(v)) / 3);
 
-let session, view, charts;
+let session, view, charts, agreement;
 let frame; // the session's frame as last drawn
 let selected; // node index picked on the canvas
 let followed = null; // the key the user follows
@@ -67,6 +68,7 @@ function render() {
   // The link in a task of its own: replacing a long URL costs the browser several ms.
   later(() => frame === shown && saveUrl());
   if (frame.nodes.length >= 2) charts?.update(session);
+  later(() => frame === shown && agreement?.update(session));
 }
 
 function cell(text, className) {
@@ -391,6 +393,8 @@ function wire() {
     importConfig();
   });
   charts = new Charts(later, () => engine);
+  const labels = new Map(engine.catalog().map((a) => [a.name, a.label]));
+  agreement = new AgreementView($("agreement"), labels, { onChange: () => agreement.update(session) });
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("add-name").value.trim() || frame.nextNodeName;

@@ -415,7 +415,13 @@ impl Arcs for Continuum {
         1u128 << self.rules.bits
     }
     fn key_mapping(&self) -> String {
-        self.rules.algorithm.name().to_string()
+        // Clients whose recipes hash keys in the same words (libketama, libmemcached,
+        // spymemcached's ketama, npm hashring: MD5's first word) place a key at the same
+        // position, so their circles compare arc by arc; the others only with themselves.
+        match self.rules.algorithm.entry().extras.recipe {
+            Some(recipe) => format!("{} on 2^{}", recipe.key_hash, self.rules.bits),
+            None => self.rules.algorithm.name().to_string(),
+        }
     }
     fn point_count(&self) -> usize {
         self.points.len()

@@ -9,7 +9,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{be_word0, crc32, Continuum, Lookup, Rules, Tie};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
 use crate::{Error, Node};
@@ -42,7 +42,16 @@ pub(crate) const ENTRY: Entry = Entry {
         "Each Rails process builds its own Dalli ring from its server list: until it is restarted with the new list, it sends moved keys to their old servers, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE), ..Extras::NONE },
+};
+
+/// How it picks a server, step by step.
+const RECIPE: Recipe = Recipe {
+    server_label: "\"host:port:i\" (port 11211 when none is written)",
+    points: "⌊servers · 160 · weight / total⌋, one per SHA-1 digest (its first 8 hex digits)",
+    key_hash: "CRC-32 of the key (a key over 250 characters shortened with its MD5 first)",
+    pick: recipe::LAST_AT_OR_BEFORE,
+    order: recipe::ORDER_TIES,
 };
 pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?));
 

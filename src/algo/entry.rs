@@ -68,11 +68,57 @@ pub struct Extras {
     pub layout: LayoutUse,
     /// The memcached server list syntax its real client reads (`import::memcached`), if any.
     pub server_list: Option<ServerList>,
+    /// How it turns a key and a server list into a server, step by step, for explaining why
+    /// two clients of one pool disagree ([`agreement`](super::agreement)).
+    pub recipe: Option<&'static Recipe>,
 }
 
 impl Extras {
     /// None of them.
-    pub const NONE: Extras = Extras { places_keys: false, refines: None, layout: LayoutUse::None, server_list: None };
+    pub const NONE: Extras =
+        Extras { places_keys: false, refines: None, layout: LayoutUse::None, server_list: None, recipe: None };
+}
+
+/// The steps by which a client of a server pool picks a key's server, each in words. Two
+/// clients whose step reads differently place keys differently for that reason: the words
+/// are the explanation [`agreement`](super::agreement) gives, so clients that take a step
+/// the same way share the same words (the constants below).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recipe {
+    /// What of each server is hashed, or that none is (`hash % n`).
+    pub server_label: &'static str,
+    /// How many points each server gets, and how weights change that.
+    pub points: &'static str,
+    /// How a key becomes a number.
+    pub key_hash: &'static str,
+    /// Which point (or score, or bucket) answers.
+    pub pick: &'static str,
+    /// Whether the order of the server list matters.
+    pub order: &'static str,
+}
+
+impl Recipe {
+    /// The steps' names, in the order [`Recipe::steps`] gives them.
+    pub const STEPS: [&'static str; 5] = ["server label", "points", "key hash", "pick", "server order"];
+
+    /// The steps, by name.
+    pub fn steps(&self) -> [(&'static str, &'static str); 5] {
+        let values = [self.server_label, self.points, self.key_hash, self.pick, self.order];
+        std::array::from_fn(|i| (Recipe::STEPS[i], values[i]))
+    }
+}
+
+/// Words several recipes share (two clients that agree on a step say it the same way).
+pub(crate) mod recipe {
+    pub(crate) const MD5_WORD0: &str = "MD5 of the key, its first 4 bytes little-endian";
+    pub(crate) const FIRST_AT_OR_AFTER: &str = "the first point at or after the key, wrapping";
+    pub(crate) const LAST_AT_OR_BEFORE: &str = "the last point at or before the key, wrapping to the last";
+    pub(crate) const FIRST_AFTER: &str = "the first point strictly after the key, wrapping";
+    pub(crate) const ORDER_FREE: &str = "does not matter (points depend on the names only)";
+    pub(crate) const ORDER_TIES: &str = "decides only ties of equal points";
+    pub(crate) const ORDER_MODULO: &str = "decides everything: the list's positions are the buckets";
+    pub(crate) const NO_LABEL: &str = "none: servers are not hashed, only counted";
+    pub(crate) const LABEL_WITHOUT_DEFAULT_PORT: &str = "\"host-i\" when the port is 11211, else \"host:port-i\"";
 }
 
 /// A kind of algorithm, for grouping in pickers and tables.

@@ -4,7 +4,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
 use crate::{Error, Node, NodeSpec};
@@ -36,7 +36,16 @@ pub(crate) const ENTRY: Entry = Entry {
         "libketama re-reads its server file when it changes (ketama_roll): until a client does, it sends moved keys to their old servers, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    extras: Extras { server_list: Some(ServerList::Libketama), ..Extras::NONE },
+    extras: Extras { server_list: Some(ServerList::Libketama), recipe: Some(&RECIPE), ..Extras::NONE },
+};
+
+/// How it picks a server, step by step.
+const RECIPE: Recipe = Recipe {
+    server_label: "\"host:port-i\" as written",
+    points: "160 per server scaled by weight (its float formula), four per MD5 digest",
+    key_hash: recipe::MD5_WORD0,
+    pick: recipe::FIRST_AT_OR_AFTER,
+    order: recipe::ORDER_TIES,
 };
 
 /// How [`ENTRY`] is built.

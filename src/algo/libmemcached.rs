@@ -6,7 +6,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 use crate::{Error, Node, NodeSpec};
@@ -40,7 +40,16 @@ pub(crate) const WEIGHTED: Entry = Entry {
         "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    extras: Extras { server_list: Some(ServerList::Libmemcached), ..Extras::NONE },
+    extras: Extras { server_list: Some(ServerList::Libmemcached), recipe: Some(&RECIPE_WEIGHTED), ..Extras::NONE },
+};
+
+/// How WEIGHTED picks a server, step by step.
+const RECIPE_WEIGHTED: Recipe = Recipe {
+    server_label: recipe::LABEL_WITHOUT_DEFAULT_PORT,
+    points: "by weight (its single-precision formula), four per MD5 digest",
+    key_hash: recipe::MD5_WORD0,
+    pick: recipe::FIRST_AT_OR_AFTER,
+    order: recipe::ORDER_TIES,
 };
 
 /// How [`WEIGHTED`] is built.
@@ -74,7 +83,16 @@ pub(crate) const KETAMA: Entry = Entry {
         "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    extras: Extras { server_list: Some(ServerList::Libmemcached), ..Extras::NONE },
+    extras: Extras { server_list: Some(ServerList::Libmemcached), recipe: Some(&RECIPE_KETAMA), ..Extras::NONE },
+};
+
+/// How KETAMA picks a server, step by step.
+const RECIPE_KETAMA: Recipe = Recipe {
+    server_label: recipe::LABEL_WITHOUT_DEFAULT_PORT,
+    points: "100 per server, one per MD5 digest (a weight > 1 switches to the weighted points)",
+    key_hash: recipe::MD5_WORD0,
+    pick: recipe::FIRST_AT_OR_AFTER,
+    order: recipe::ORDER_TIES,
 };
 
 /// How [`KETAMA`] is built.

@@ -7,7 +7,7 @@
 
 use super::about::KeySpace;
 use super::hash_mod::{self, Buckets};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::spymemcached::java_hash_code;
 use super::Algorithm;
 use crate::Error;
@@ -37,7 +37,16 @@ pub(crate) const ENTRY: Entry = Entry {
         "Each process has its own server list: one with the old list sends nearly every key to another server, where reads miss and writes leave copies that disagree.",
     ),
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE), ..Extras::NONE },
+};
+
+/// How it picks a server, step by step.
+const RECIPE: Recipe = Recipe {
+    server_label: recipe::NO_LABEL,
+    points: "a bucket per server (no weights)",
+    key_hash: "|Java's String.hashCode()| of the key, 32-bit",
+    pick: "bucket hash % servers",
+    order: recipe::ORDER_MODULO,
 };
 pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Buckets::new(&RULES, nodes)?));
 

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod about;
+pub mod agreement;
 mod buckets;
 #[macro_use]
 pub mod catalog;

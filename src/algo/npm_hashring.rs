@@ -9,7 +9,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
 use crate::Node;
 
@@ -40,7 +40,16 @@ pub(crate) const ENTRY: Entry = Entry {
         "Each Node.js process has its own ring: until it has the new server list, it sends moved keys to their old servers, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE), ..Extras::NONE },
+};
+
+/// How it picks a server, step by step.
+const RECIPE: Recipe = Recipe {
+    server_label: recipe::LABEL_WITHOUT_DEFAULT_PORT,
+    points: "⌊weight / total · 40 · servers⌋ labels (doubles), four points per MD5 digest",
+    key_hash: recipe::MD5_WORD0,
+    pick: recipe::FIRST_AT_OR_AFTER,
+    order: recipe::ORDER_TIES,
 };
 pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?));
 

@@ -8,7 +8,7 @@
 //! the number of characters (`pymemcache/client/murmur3.py`).
 
 use super::about::KeySpace;
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::Algorithm;
 use super::Placement;
@@ -37,7 +37,16 @@ pub(crate) const ENTRY: Entry = Entry {
         "Each Django process has its own HashClient: one with the old server list picks the old highest score, so moved keys go to their old server, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE), ..Extras::NONE },
+};
+
+/// How it picks a server, step by step.
+const RECIPE: Recipe = Recipe {
+    server_label: "\"host:port\" (port 11211 when none is written), hashed with each key",
+    points: "none: every server scores every key (rendezvous)",
+    key_hash: "murmur3_32 of \"server-key\", over Python characters",
+    pick: "the highest score; a tie to the larger name",
+    order: recipe::ORDER_FREE,
 };
 pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Pymemcache::new(nodes)?));
 

@@ -9,7 +9,7 @@
 use super::about::KeySpace;
 use super::hash_mod::{self, Buckets};
 use super::continuum::crc32;
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
 use crate::{Error, NodeSpec};
@@ -39,7 +39,16 @@ pub(crate) const ENTRY: Entry = Entry {
         "Each process has its own server list: one with the old list sends nearly every key to another server, where reads miss and writes leave copies that disagree.",
     ),
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE), ..Extras::NONE },
+};
+
+/// How it picks a server, step by step.
+const RECIPE: Recipe = Recipe {
+    server_label: recipe::NO_LABEL,
+    points: "a bucket per unit of weight",
+    key_hash: "15 bits of CRC-32 of the key (0 taken as 1)",
+    pick: "bucket hash % buckets",
+    order: recipe::ORDER_MODULO,
 };
 pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Buckets::new(&RULES, nodes)?));
 

@@ -16,7 +16,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{be_word0, crc32, Continuum, Lookup, Rules, Tie};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
 use crate::{Error, NodeSpec};
 use md5::Digest as _;
@@ -51,7 +51,16 @@ pub(crate) const V4: Entry = Entry {
     on_down: DOWN,
     on_stale: STALE,
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE_V4), ..Extras::NONE },
+};
+
+/// How V4 picks a server, step by step.
+const RECIPE_V4: Recipe = Recipe {
+    server_label: "\"redis://host:port/db:i\" (the client's id)",
+    points: "160 per server, one per CRC-32 (no weights)",
+    key_hash: "CRC-32 of the key, or of its {tag}",
+    pick: recipe::LAST_AT_OR_BEFORE,
+    order: recipe::ORDER_TIES,
 };
 pub(crate) const BUILD_V4: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&V4_RULES, o, nodes)?));
 
@@ -76,7 +85,16 @@ pub(crate) const V5: Entry = Entry {
     on_down: DOWN,
     on_stale: STALE,
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE_V5), ..Extras::NONE },
+};
+
+/// How V5 picks a server, step by step.
+const RECIPE_V5: Recipe = Recipe {
+    server_label: "\"redis://host:port:i\", \"/db\" only when not 0 (redis-client's server_url)",
+    points: "160 per server, one per MD5 digest, its first 4 bytes big-endian (no weights)",
+    key_hash: "CRC-32 of the key, or of its {tag}",
+    pick: recipe::LAST_AT_OR_BEFORE,
+    order: recipe::ORDER_TIES,
 };
 pub(crate) const BUILD_V5: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&V5_RULES, o, nodes)?));
 

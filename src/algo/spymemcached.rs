@@ -19,7 +19,7 @@
 use super::about::KeySpace;
 use super::hash_mod::{self, Buckets};
 use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
 use crate::{Error, Node};
@@ -53,7 +53,16 @@ pub(crate) const KETAMA: Entry = Entry {
     },
     on_stale: STALE,
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE_KETAMA), ..Extras::NONE },
+};
+
+/// How KETAMA picks a server, step by step.
+const RECIPE_KETAMA: Recipe = Recipe {
+    server_label: "\"ip:port-i\", the resolved address",
+    points: "160 per server (with weights libmemcached's formula), four per MD5 digest",
+    key_hash: recipe::MD5_WORD0,
+    pick: recipe::FIRST_AT_OR_AFTER,
+    order: recipe::ORDER_TIES,
 };
 pub(crate) const BUILD_KETAMA: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?));
 
@@ -78,7 +87,16 @@ pub(crate) const NATIVE: Entry = Entry {
     ),
     on_stale: STALE,
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE_NATIVE), ..Extras::NONE },
+};
+
+/// How NATIVE picks a server, step by step.
+const RECIPE_NATIVE: Recipe = Recipe {
+    server_label: recipe::NO_LABEL,
+    points: "a bucket per server (no weights)",
+    key_hash: "Java's String.hashCode() of the key, unsigned",
+    pick: "bucket hash % servers",
+    order: recipe::ORDER_MODULO,
 };
 pub(crate) const BUILD_NATIVE: Build = |_, nodes, _| Ok(Box::new(Buckets::new(&NATIVE_RULES, nodes)?));
 

@@ -15,7 +15,7 @@
 
 use super::about::KeySpace;
 use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
 use md5::Digest as _;
@@ -48,7 +48,16 @@ pub(crate) const META: Entry = Entry {
     on_down: DOWN,
     on_stale: STALE,
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE_META), ..Extras::NONE },
+};
+
+/// How META picks a server, step by step.
+const RECIPE_META: Recipe = Recipe {
+    server_label: "\"name-i\", the name as given",
+    points: "160 × weight, one per MD5 digest (all 128 bits)",
+    key_hash: "MD5 of the key, all 128 bits",
+    pick: recipe::FIRST_AFTER,
+    order: recipe::ORDER_FREE,
 };
 pub(crate) const BUILD_META: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&META_RULES, o, nodes)?));
 
@@ -72,7 +81,16 @@ pub(crate) const KETAMA: Entry = Entry {
     on_down: DOWN,
     on_stale: STALE,
     leaving: Leaving::Any,
-    extras: Extras::NONE,
+    extras: Extras { recipe: Some(&RECIPE_KETAMA), ..Extras::NONE },
+};
+
+/// How KETAMA picks a server, step by step.
+const RECIPE_KETAMA: Recipe = Recipe {
+    server_label: "\"name-i\", the name as given",
+    points: "(40 · servers · weight) // total labels, four points per MD5 digest",
+    key_hash: recipe::MD5_WORD0,
+    pick: recipe::FIRST_AFTER,
+    order: recipe::ORDER_TIES,
 };
 pub(crate) const BUILD_KETAMA: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?));
 

@@ -20,6 +20,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
+mod agreement;
 mod charts;
 mod frame;
 mod import;
@@ -28,6 +29,7 @@ mod scene;
 mod transition;
 
 pub use crate::import::{ConfigKind, CONFIG_KINDS};
+pub use agreement::{AgreementView, KeyAnswers};
 pub use charts::{SessionChart, CHART_KEYS};
 pub use frame::{Frame, FrameError, FrameOptions, OptionControl, SettingsView};
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};

@@ -1,5 +1,5 @@
 use super::*;
-use crate::algo::{Algorithm, Cluster};
+use crate::algo::{Algorithm, Cluster, Options};
 
 fn five(algorithm: Algorithm) -> Session {
     let settings = Settings { algorithm, keys: 1000, ..Settings::default() };
@@ -656,4 +656,33 @@ fn haproxy_server_ids_ride_in_the_link() {
 fn bad_server_ids_in_a_link_are_refused() {
     let base = "#ringlab=2&a=haproxy-consistent&h=xxh3&b=32&v=160&k=100&r=2&n=a&n=b";
     refused(base, "ids", &["7", "7,x", "7,7", "0,", "1,2,3", "-1,"], "7,");
+}
+
+#[test]
+fn two_clients_of_the_sessions_pool_agree_or_say_why() {
+    let pool = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"].map(NodeSpec::new);
+    let settings = Settings { algorithm: Algorithm::Dalli, ..Settings::default() };
+    let s = Session::new(settings, pool.to_vec()).unwrap();
+    let a = s.agreement(Algorithm::Pymemcache, Some("user:42")).unwrap();
+    assert_eq!((a.algorithm, a.with, a.agreement.exact, a.agreement.keys), ("dalli", "pymemcache", false, 10_000));
+    let key = a.key.unwrap();
+    // Each answer is that placement's own locate.
+    let dalli = Cluster::new(Options::new(Algorithm::Dalli), pool.to_vec()).unwrap();
+    let pymemcache = Cluster::new(Options::new(Algorithm::Pymemcache), pool.to_vec()).unwrap();
+    assert_eq!(
+        (key.a.as_str(), key.b.as_str()),
+        (dalli.locate("user:42").unwrap(), pymemcache.locate("user:42").unwrap())
+    );
+    assert!(a.text.starts_with("Dalli") && a.text.contains("of 10,000 keys to different servers"), "{}", a.text);
+    // Against itself: everything agrees, exactly, and the words say so.
+    let same = s.agreement(Algorithm::Dalli, None).unwrap();
+    assert!(same.agreement.exact && same.agreement.disagree == 0.0 && same.agreement.reasons.is_empty());
+    assert!(same.text.contains("every key of the key space"), "{}", same.text);
+    // The matrix offers every cache client that takes these names, itself included.
+    let m = s.agreement_matrix().unwrap();
+    assert!(m.algorithms.contains(&"dalli") && m.algorithms.contains(&"memjs"));
+    let i = m.algorithms.iter().position(|&n| n == "dalli").unwrap();
+    let j = m.algorithms.iter().position(|&n| n == "pymemcache").unwrap();
+    assert_eq!(m.disagree[i][j], m.disagree[j][i]);
+    assert_eq!(m.disagree[i][i], 0.0);
 }

@@ -69,6 +69,38 @@ pub fn compare_algorithms(options: JsValue, prefix: JsValue, count: JsValue) -> 
     to_js(&rows)
 }
 
+/// `agreementMatrix(options, keys, settings)`'s settings, every field optional.
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct MatrixArgs {
+    algorithms: Option<Vec<String>>,
+}
+
+/// How far every two cache clients agree on one pool: `{algorithms, disagree: [[share]],
+/// exact: [[bool]], keys, refused: [{algorithm, error, code}]}`. `options` takes the same
+/// fields as `new Ring` (its `nodes` are the pool); `keys` a count of generated keys `key:0`
+/// .. for the pairs that cannot be exact (default: 65,000 / algorithms, at most 10,000); `settings.algorithms` the names to compare (default:
+/// every cache client of the catalog). At most 65,000 algorithm × key lookups.
+#[wasm_bindgen(js_name = agreementMatrix)]
+pub fn agreement_matrix(options: JsValue, keys: JsValue, settings: JsValue) -> Result<JsValue, JsValue> {
+    let args = ring_args(&options)?;
+    let m: MatrixArgs = super::options(&settings, &["algorithms"])?;
+    let algorithms = match m.algorithms {
+        Some(names) => {
+            limits::check("algorithms", names.len() as u64, Algorithm::ALL.len() as u64).map_err(error)?;
+            names.iter().map(|n| Algorithm::from_name(n)).collect::<Result<Vec<_>, _>>().map_err(error)?
+        }
+        None => Algorithm::ALL.into_iter().filter(|a| a.entry().family == algo::Family::Client).collect(),
+    };
+    // By default as many keys as the cap allows for these algorithms, up to 10,000.
+    let count = if keys.is_undefined() {
+        algo::agreement::DEFAULT_KEYS.min(limits::MAX_COMPARE_WORK as usize / algorithms.len().max(1))
+    } else {
+        super::count(&keys, "the key count", limits::MAX_SAMPLE_KEYS)?
+    };
+    to_js(&algo::agreement::matrix(&args.options, &args.nodes, &algorithms, "key:", count).map_err(error)?)
+}
+
 /// `metrics(options, keys, settings)`'s settings, every field optional.
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]

@@ -391,4 +391,25 @@ impl Ring {
         let m = migration::sample_between(&before.inner, &after.inner, &KeySample { keys }, s).map_err(error)?;
         to_js(&m)
     }
+
+    /// How far `a` and `b`, two placements of one pool, agree:
+    /// `{disagree, exact, keys, pairs: [{a, b, share}], reasons: [{step, a, b}]}`. `keys`
+    /// omitted: the whole key space, exactly, where both are circles of points that hash keys
+    /// alike, else 10,000 generated keys `key:0` ..; a count: that many generated keys; an
+    /// array of strings: those keys. At most 65,000 keys.
+    pub fn agreement(a: &Ring, b: &Ring, keys: JsValue) -> Result<JsValue, JsValue> {
+        use crate::algo::agreement::{self, Keys};
+        let keys = if keys.is_undefined() || keys.is_null() {
+            Keys::Exact { prefix: "key:".into(), count: agreement::DEFAULT_KEYS }
+        } else if keys.as_f64().is_some() {
+            Keys::Generated { prefix: "key:".into(), count: count(&keys, "the key count", limits::MAX_SAMPLE_KEYS)? }
+        } else {
+            let list = super::list(&keys, "keys", limits::MAX_KEY_LIST)?;
+            let list: Vec<String> = serde_wasm_bindgen::from_value(list.into())
+                .map_err(|_| bad_argument("keys must be a count or an array of strings".into()))?;
+            limits::check_keys("keys", &list, limits::MAX_KEY_LIST).map_err(error)?;
+            Keys::List(list)
+        };
+        to_js(&agreement::agreement(&a.inner, &b.inner, &keys).map_err(error)?)
+    }
 }

@@ -163,6 +163,24 @@ impl Session {
         Ok(out)
     }
 
+    /// This pool placed by another algorithm too: `agreement(with, key?)` →
+    /// `{algorithm, label, with, withLabel, disagree, exact, keys, pairs, reasons, text, key}`,
+    /// where `key` is `{key, a, b, agree}` (each placement's server) when a key is given.
+    /// (Not in the element's first module: it compares the catalog's clients.)
+    #[cfg(feature = "catalog")]
+    pub fn agreement(&self, with: JsValue, key: JsValue) -> Result<JsValue, JsValue> {
+        let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
+        let key = if key.is_undefined() || key.is_null() { None } else { Some(string(&key, "the key")?) };
+        to_js(&self.inner.agreement(with, key.as_deref()).map_err(error)?)
+    }
+
+    /// How far every cache client agrees with every other on this pool: as `agreementMatrix`.
+    #[cfg(feature = "catalog")]
+    #[wasm_bindgen(js_name = agreementMatrix)]
+    pub fn agreement_matrix(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.agreement_matrix().map_err(error)?)
+    }
+
     /// Adds a node: `add(name, {weight, zone})`; returns the transition.
     pub fn add(&mut self, name: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
         let name = string(&name, "the node name")?;

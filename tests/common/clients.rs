@@ -86,3 +86,68 @@ pub fn libmemcached_order() -> usize {
     }
     compared
 }
+
+/// Two real clients given the same pool, and how far they agree, as the real libraries
+/// answered (keys placed on different servers) and as `agreement` computes it.
+pub struct Agreed {
+    pub a: Algorithm,
+    pub b: Algorithm,
+    pub servers: usize,
+    pub keys: usize,
+    pub real: f64,
+    pub ringlab: f64,
+}
+
+/// One fixture case: its algorithm, nodes, keys, and each key's server as the real library
+/// named it (`None` where it placed none).
+type Case = (Algorithm, Value, Vec<String>, Vec<Option<String>>);
+
+/// Every pair of fixture cases, across the client fixtures, that placed the same keys on the
+/// same pool (the same servers with the same weights, in the same order): the share of keys
+/// the two real libraries sent to different servers, beside `agreement`'s answer.
+pub fn agreements() -> Vec<Agreed> {
+    use ringlab::algo::agreement::{agreement, Keys};
+    let fixtures = [PYMEMCACHE, PYTHON_MEMCACHED, UHASHRING, DALLI, REDIS_RB, SPYMEMCACHED, NPM_HASHRING, MEMJS];
+    let mut cases: Vec<Case> = Vec::new();
+    for fixture in fixtures {
+        let f: Value = serde_json::from_str(fixture).expect("fixture parses");
+        let keys: Vec<String> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap().to_string()).collect();
+        for case in f["cases"].as_array().unwrap() {
+            let algorithm = Algorithm::from_name(case["algorithm"].as_str().unwrap()).unwrap();
+            let nodes = case["nodes"].clone();
+            let owners = case["owners"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o.as_u64().map(|i| nodes[i as usize][0].as_str().unwrap().to_string()))
+                .collect();
+            cases.push((algorithm, nodes, keys.clone(), owners));
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (a, nodes_a, keys_a, owners_a)) in cases.iter().enumerate() {
+        for (b, nodes_b, keys_b, owners_b) in &cases[i + 1..] {
+            if a == b || nodes_a != nodes_b || keys_a != keys_b {
+                continue;
+            }
+            // The keys both real libraries placed.
+            let both: Vec<usize> =
+                (0..keys_a.len()).filter(|&k| owners_a[k].is_some() && owners_b[k].is_some()).collect();
+            let apart = both.iter().filter(|&&k| owners_a[k] != owners_b[k]).count();
+            let pool = specs(nodes_a);
+            let ca = Cluster::new(Options::new(*a), pool.clone()).unwrap();
+            let cb = Cluster::new(Options::new(*b), pool).unwrap();
+            let keys = Keys::List(both.iter().map(|&k| keys_a[k].clone()).collect());
+            let got = agreement(&ca, &cb, &keys).unwrap();
+            out.push(Agreed {
+                a: *a,
+                b: *b,
+                servers: nodes_a.as_array().unwrap().len(),
+                keys: both.len(),
+                real: apart as f64 / both.len() as f64,
+                ringlab: got.disagree,
+            });
+        }
+    }
+    out
+}

@@ -3,12 +3,13 @@
 // say what each call returns; a wrong one fails the compile.
 import init, {
   Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, metrics, theoreticalRsd,
+  agreementMatrix,
   palette, elementThemeCss, configKinds, catalog,
 } from "ringlab";
 import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
   SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule, AlgorithmInfo, Frame,
-  MetricsRow,
+  MetricsRow, Agreement, AgreementMatrix, SessionAgreement,
 } from "ringlab";
 import "ringlab/hash-ring";
 import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
@@ -79,6 +80,16 @@ const restored: number | null = "error" in anchorRow ? null : anchorRow.removal?
 // @ts-expect-error: not a removal order
 metrics({ nodes: ["a", "b"] }, 10, { removalOrder: "lru" });
 void [measured, restored];
+const pool = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"];
+const dalli = new Ring({ algorithm: "dalli", nodes: pool });
+const pymemcache = new Ring({ algorithm: "pymemcache", nodes: pool });
+const agreed: Agreement = Ring.agreement(dalli, pymemcache);
+const split: string = agreed.pairs[0]?.a ?? agreed.reasons[0].step;
+const everyClient: AgreementMatrix = agreementMatrix({ nodes: pool });
+const onScreen: SessionAgreement = Session.fromLink("#a=dalli&n=a&n=b").agreement("memjs", "user:42");
+// @ts-expect-error: not an algorithm
+Session.fromLink("#a=dalli&n=a").agreement("no-such-client");
+void [split, everyClient.disagree[0][1], onScreen.key?.agree];
 
 const viaDoor: Ring = Ring.fromConfig("nginx", "upstream u {\n  hash $request_uri consistent;\n  server 10.0.0.1:80;\n}");
 const fromList: Ring = Ring.fromConfig("memcached", "10.0.0.1:11211\n", { algorithm: "libketama" });

@@ -127,6 +127,23 @@ try {
 for (const row of api.compareAlgorithms({ nodes: ["a", { name: "b", weight: 2 }, "c"] }, "key:", 500)) {
   shape("error" in row ? "AlgorithmFailure" : "AlgorithmReport", row, `compareAlgorithms(): ${row.algorithm}`);
 }
+// Two clients of one pool, on keys and exactly; the matrix of every cache client.
+{
+  const pool = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"];
+  const dalli = new api.Ring({ algorithm: "dalli", nodes: pool });
+  const spy = new api.Ring({ algorithm: "spymemcached-ketama", nodes: pool });
+  shape("Agreement", api.Ring.agreement(dalli, spy), "Ring.agreement(keys omitted)");
+  shape("Agreement", api.Ring.agreement(dalli, spy, ["user:1", "user:2"]), "Ring.agreement(keys)");
+  const ring = new api.Ring({ nodes: pool });
+  shape("Agreement", api.Ring.agreement(ring, new api.Ring({ nodes: pool, vnodes: 10 })), "Ring.agreement(exact)");
+  const m = api.agreementMatrix({ nodes: ["a", "b", "c"] }, 200, { algorithms: ["dalli", "memjs", "libketama"] });
+  shape("AgreementMatrix", m, "agreementMatrix()");
+  for (const f of m.refused) shape("AlgorithmFailure", f, "agreementMatrix().refused");
+  const session = api.Session.fromLink(`#a=dalli&${pool.map((n) => `n=${encodeURIComponent(n)}`).join("&")}`);
+  shape("SessionAgreement", session.agreement("pymemcache", "user:42"), "session.agreement(key)");
+  shape("SessionAgreement", session.agreement("dalli"), "session.agreement()");
+  shape("AgreementMatrix", session.agreementMatrix(), "session.agreementMatrix()");
+}
 // The papers' metrics in each removal order: jump-like algorithms refuse FIFO (removal null), a
 // weighted node is refused by the algorithms without weights (an AlgorithmFailure row).
 const measured = { removal: 0, refused: 0, failed: 0 };

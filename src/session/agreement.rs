@@ -1,0 +1,100 @@
+//! The playground's "do two clients agree?": this pool placed by the session's algorithm and by
+//! another, in the engine's words ([`crate::algo::agreement`] computes the figures).
+
+use super::transition::{percent, thousands};
+use super::Session;
+use crate::algo::agreement::{self, Agreement, Keys, Matrix};
+use crate::algo::{Algorithm, Cluster, Family, Options};
+use crate::{Error, NodeSpec};
+use serde::Serialize;
+
+/// Two placements of the session's pool, side by side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgreementView {
+    /// The session's algorithm and the other, by name and label.
+    pub algorithm: &'static str,
+    pub label: &'static str,
+    pub with: &'static str,
+    pub with_label: &'static str,
+    #[serde(flatten)]
+    pub agreement: Agreement,
+    /// The headline: "Dalli and pymemcache send 66.5% of 10,000 keys to different servers."
+    pub text: String,
+    /// Each placement's answer for the key asked about, if any.
+    pub key: Option<KeyAnswers>,
+}
+
+/// Where each of the two sends one key.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeyAnswers {
+    pub key: String,
+    pub a: String,
+    pub b: String,
+    pub agree: bool,
+}
+
+impl Session {
+    /// The session's pool placed by `with` too (the session's settings, its algorithm
+    /// replaced; down marks are not carried): how far the two agree, why, and where each
+    /// sends `key`. Exact where both are circles of points hashing keys alike, else on
+    /// [`agreement::DEFAULT_KEYS`] generated keys.
+    pub fn agreement(&self, with: Algorithm, key: Option<&str>) -> Result<AgreementView, Error> {
+        let (a, b) = (self.pool_placement(self.settings().algorithm)?, self.pool_placement(with)?);
+        let keys = Keys::Exact { prefix: "key:".into(), count: agreement::DEFAULT_KEYS };
+        let found = agreement::agreement(&a, &b, &keys)?;
+        let key = key
+            .map(|k| -> Result<KeyAnswers, Error> {
+                crate::limits::check_keys("the key", &[k.to_string()], 1)?;
+                let answer = |c: &Cluster| c.locate(k).map_or_else(|e| format!("({e})"), str::to_string);
+                let (x, y) = (answer(&a), answer(&b));
+                Ok(KeyAnswers { key: k.to_string(), agree: x == y, a: x, b: y })
+            })
+            .transpose()?;
+        let (ea, eb) = (a.algorithm().entry(), b.algorithm().entry());
+        let of = if found.exact { "the key space".to_string() } else { format!("{} keys", thousands(found.keys)) };
+        let text = if found.disagree == 0.0 {
+            format!("{} and {} send every key of {of} to the same server.", ea.label, eb.label)
+        } else {
+            format!(
+                "{} and {} send {} of {of} to different servers: each of those is a miss, and a second copy, for one of them.",
+                ea.label,
+                eb.label,
+                percent(found.disagree, 1)
+            )
+        };
+        Ok(AgreementView {
+            algorithm: ea.name,
+            label: ea.label,
+            with: eb.name,
+            with_label: eb.label,
+            agreement: found,
+            text,
+            key,
+        })
+    }
+
+    /// How far every cache client of the catalog agrees with every other on the session's
+    /// pool (those that refuse its names listed apart), on as many generated keys as the
+    /// comparison's cap allows, up to [`agreement::DEFAULT_KEYS`].
+    pub fn agreement_matrix(&self) -> Result<Matrix, Error> {
+        let clients: Vec<Algorithm> = Algorithm::ALL
+            .into_iter()
+            .filter(|a| a.available().is_ok() && a.entry().family == Family::Client)
+            .collect();
+        let count = agreement::DEFAULT_KEYS.min(crate::limits::MAX_COMPARE_WORK as usize / clients.len().max(1));
+        agreement::matrix(&self.pool_options(self.settings().algorithm), &self.pool(), &clients, "key:", count)
+    }
+
+    fn pool(&self) -> Vec<NodeSpec> {
+        self.nodes().iter().map(crate::Node::spec).collect()
+    }
+
+    fn pool_options(&self, algorithm: Algorithm) -> Options {
+        Options { algorithm, ..self.cluster().options().clone() }
+    }
+
+    fn pool_placement(&self, algorithm: Algorithm) -> Result<Cluster, Error> {
+        Cluster::new(self.pool_options(algorithm), self.pool())
+    }
+}
