@@ -104,6 +104,21 @@ export interface RingOptions {
   vnodes?: number;
   /** The nodes at construction (the "create" moment of stateful systems). */
   nodes?: NodeInput[];
+  /** `ring`: the point label template, with `{name}` and `{i}`, at most 64 bytes (default
+   * `"{name}#{i}"`; a Python simulation's is `"node-{name}#vnode-{i}"`). */
+  label?: string;
+  /** `ring`: how a digest becomes a position (default `"first4-le"`, the hash's low bits, on a
+   * 64-bit ring `"first8-le"`); the others read `md5` or `sha256` digest bytes big-endian: the
+   * first 4, the last 4 (`int(hexdigest, 16) % 2**32`), the first 8, or the first 8 as a Java
+   * signed `long` (`"first8-be-signed"`: first8-be's owners, the circle drawn from −2⁶³). */
+  position?: "first4-le" | "first4-be" | "last4-be" | "first8-le" | "first8-be" | "first8-be-signed";
+  /** `ring`: a key's point, the first at or after its position (default, `>=`) or after it (`>`,
+   * Python's `bisect.bisect`). */
+  lookup?: "at-or-after" | "after";
+  /** `ring`: who holds a position two nodes share: the smaller name, both points kept (default),
+   * or one map entry, the later or the earlier put's; a removal deletes a map's entry, whoever
+   * holds it. */
+  ties?: "smaller-name" | "later-added" | "earlier-added";
   /** `cassandra`: tokens per node (default 16). */
   numTokens?: number;
   /** `groupcache`: points per node (default 50). */
