@@ -50,6 +50,9 @@ fn presets_are_the_fixtures_rings() {
             assert_eq!(got.get(option), want.get(option), "{} ({name}): {option}", preset.name);
         }
         assert!(!preset.differs.is_empty());
+        assert_eq!(session.link(), preset.link, "{}: the link keeps every option", preset.name);
+        let controls: Vec<&str> = session.frame(&Default::default()).options.iter().map(|c| c.option.name).collect();
+        assert_eq!(controls, ["label", "position", "lookup", "ties"], "the page's controls");
     }
 }
 

@@ -892,6 +892,19 @@ export function elementThemeCss(): string;
 export function configKinds(): ConfigKind[];
 /** Everything about each algorithm, from the engine's catalog, in its order. */
 export function catalog(): AlgorithmInfo[];
+/** A ring of a tutorial or homegrown code, reproduced bit for bit: open `link` to see it. */
+export interface RingPreset {
+  /** What it is: "Go `hash/fnv`". */
+  name: string;
+  /** The code, in a line. */
+  code: string;
+  /** Which detail, unlike ringlab's ring, moves which keys. */
+  differs: string;
+  /** The share link (`#ringlab=2&a=ring&…`) that opens it. */
+  link: string;
+}
+/** "Your own ring": the five tutorial rings, in the order of issue 29's table. */
+export function ringPresets(): RingPreset[];
 
 /** What `init` accepts: the `.wasm`'s URL or bytes, or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
