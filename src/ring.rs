@@ -336,7 +336,9 @@ impl Ring {
     pub fn set_weight(&mut self, name: &str, weight: f64) -> Result<(), Error> {
         let idx = self.index_of(name)?;
         let points = self.config.points_for(weight)?;
-        let total = self.points.len() as u64 - u64::from(self.nodes[idx].points) + u64::from(points);
+        // The points the node holds now: fewer than its labels where a map lost one to a collision.
+        let held = self.points.entries().filter(|&(_, owner)| owner as usize == idx).count() as u64;
+        let total = self.points.len() as u64 - held + u64::from(points);
         if total > MAX_POINTS {
             return Err(Error::TooManyPoints { points: total });
         }

@@ -150,6 +150,8 @@ fn the_colliding_pair_under_every_rule() {
                 run(ties, lookup, &create, &ops).unwrap();
                 let one_by_one = [Op::Add(1, 1), Op::Remove(0), Op::Add(0, 2), Op::Weight(0, 1)];
                 run(ties, lookup, &create[..1], &one_by_one).unwrap();
+                // Alone on the ring after losing a point to the removal: a weight change then.
+                run(ties, lookup, &create, &[Op::Remove(1), Op::Weight(0, 1), Op::Weight(0, 2)]).unwrap();
             }
         }
     }
