@@ -55,7 +55,18 @@ impl Arcs for Ring {
         self.config().bits.size()
     }
     fn key_mapping(&self) -> String {
-        format!("ring/{}/{}", self.config().hash, self.config().bits.bits())
+        let rules = self.rules();
+        match rules.keys_as_default() {
+            true => format!("ring/{}/{}", self.config().hash, self.config().bits.bits()),
+            // Positions mean other keys under another position or lookup rule.
+            false => format!(
+                "ring/{}/{}/{}/{}",
+                self.config().hash,
+                self.config().bits.bits(),
+                rules.position.name(),
+                rules.lookup.name()
+            ),
+        }
     }
     fn point_count(&self) -> usize {
         Ring::point_count(self)

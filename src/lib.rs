@@ -45,6 +45,7 @@ mod order;
 mod points;
 mod replicas;
 mod ring;
+mod ring_rules;
 pub mod session;
 pub mod theme;
 
@@ -56,3 +57,4 @@ pub use hash::Hash;
 pub use node::{Node, NodeSpec};
 pub use replicas::Replicas;
 pub use ring::{Config, Ring, RingBits, MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
+pub use ring_rules::{Label, Lookup, Position, RingRules, Ties, MAX_LABEL_TEMPLATE_LEN};

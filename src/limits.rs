@@ -62,6 +62,8 @@ pub const MAX_SESSION_NODES: usize = 1_000;
 pub const MAX_FOLLOW_REPLICAS: usize = 8;
 /// Longest prefix of a generated key sample (`"{prefix}{i}"`), in bytes.
 pub const MAX_KEY_PREFIX_LEN: usize = 64;
+/// Longest point label template of ringlab's ring (the `label` option), in bytes.
+pub const MAX_LABEL_TEMPLATE_LEN: usize = 64;
 /// Most keys in a generated sample (`keyCount`).
 pub const MAX_SAMPLE_KEYS: usize = 100_000;
 /// Most keys in a key list given to one `Ring` call (`diffKeys`). A session's own key list

@@ -10,6 +10,10 @@
 //! hands the position to the next name. The rule depends only on names, never on the order
 //! nodes were added, so two clients that add the same nodes in any order agree on every key.
 //!
+//! **Other rings.** [`RingRules`] describe a hand-written ring instead: another label
+//! template, another way to read the digest, "first point after" lookups, and a map's ties
+//! (one owner a position; a removal deletes it). The defaults are the rules above.
+//!
 //! **Speed.** The common ring (32 bits, XXH3, no node down) takes a fast path chosen once
 //! per change, not per lookup: the hash inline, then the points' branch-free search with
 //! no dispatch or bounds checks; a replica list of up to 4 (no zones) reads the owners at
@@ -18,7 +22,8 @@
 
 use crate::node::{check_names, check_weight};
 use crate::points::{decode_run, Points};
-use crate::{Error, Hash, Node, NodeSpec, Replicas};
+use crate::ring_rules::Ties;
+use crate::{Error, Hash, Node, NodeSpec, Replicas, RingRules};
 use std::ops::ControlFlow;
 
 /// Replica lists up to this long, on rings without zones, are gathered on the stack.
@@ -127,6 +132,8 @@ impl Config {
 #[derive(Clone, Debug)]
 pub struct Ring {
     config: Config,
+    /// Labels, positions, lookups and ties (ringlab's own by default).
+    rules: RingRules,
     nodes: Vec<Node>,
     points: Points,
     /// Whether any node has a zone (replicas then take the zone-aware walk).
@@ -148,10 +155,17 @@ pub struct Ring {
 impl Ring {
     /// An empty ring.
     pub fn new(config: Config) -> Result<Ring, Error> {
+        Ring::new_with_rules(config, RingRules::default())
+    }
+
+    /// An empty ring with these rules.
+    pub fn new_with_rules(config: Config, rules: RingRules) -> Result<Ring, Error> {
         config.validate()?;
+        rules.check(config.hash, config.bits)?;
         let points = Points::new(config.bits.bits());
         Ok(Ring {
             config,
+            rules,
             nodes: Vec::new(),
             points,
             zoned: false,
@@ -176,7 +190,27 @@ impl Ring {
         I: IntoIterator,
         I::Item: Into<NodeSpec>,
     {
-        let mut ring = Ring::new(config)?;
+        Ring::with_rules(config, RingRules::default(), nodes)
+    }
+
+    /// A ring with these rules and nodes, the nodes added in order (which decides a map's
+    /// ties, see [`RingRules`]).
+    ///
+    /// ```
+    /// use ringlab::{Config, Hash, Label, Lookup, Position, Ring, RingRules};
+    /// // Python's `int(md5(x).hexdigest(), 16) % 2**32` with `bisect.bisect`.
+    /// let rules = RingRules { position: Position::Last4Be, lookup: Lookup::After, ..RingRules::default() };
+    /// let config = Config { hash: Hash::Md5, vnodes: 3, ..Config::default() };
+    /// let ring = Ring::with_rules(config, rules, ["a", "b"])?;
+    /// assert_eq!(ring.point_label(0).unwrap().split('#').count(), 2);
+    /// # Ok::<(), ringlab::Error>(())
+    /// ```
+    pub fn with_rules<I>(config: Config, rules: RingRules, nodes: I) -> Result<Ring, Error>
+    where
+        I: IntoIterator,
+        I::Item: Into<NodeSpec>,
+    {
+        let mut ring = Ring::new_with_rules(config, rules)?;
         let specs: Vec<NodeSpec> = nodes.into_iter().map(Into::into).collect();
         check_names(&[], &specs)?;
         let mut total = 0u64;
@@ -193,7 +227,16 @@ impl Ring {
             }
         }
         let nodes = &ring.nodes;
-        crate::order::sort_points(&mut entries, crate::order::Tie::Name(&|owner| nodes[owner as usize].name.as_str()));
+        let tie = match ring.rules.ties {
+            Ties::SmallerName => crate::order::Tie::Name(&|owner| nodes[owner as usize].name.as_str()),
+            // Nodes are indexed in the order they were added: the first of a run holds it.
+            Ties::LaterAdded => crate::order::Tie::Later,
+            Ties::EarlierAdded => crate::order::Tie::Earlier,
+        };
+        crate::order::sort_points(&mut entries, tie);
+        if ring.rules.ties != Ties::SmallerName {
+            entries.dedup_by_key(|e| e.0);
+        }
         ring.points.set(&entries);
         ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
         ring.down = vec![false; ring.nodes.len()];
@@ -204,6 +247,11 @@ impl Ring {
     /// The settings the ring was made with.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The rules the ring was made with.
+    pub fn rules(&self) -> &RingRules {
+        &self.rules
     }
 
     /// The nodes, in the order they were added.
@@ -253,17 +301,26 @@ impl Ring {
         self.zoned |= node.zone.is_some();
         self.nodes.push(node);
         self.down.push(false);
-        self.merge_points(u32::MAX, fresh);
+        if self.rules.ties == Ties::SmallerName {
+            self.merge_points(u32::MAX, fresh);
+        } else {
+            self.put_points(&[], fresh);
+        }
         Ok(())
     }
 
     /// Removes a node and exactly its points. On error the ring is unchanged.
     pub fn remove(&mut self, name: &str) -> Result<Node, Error> {
         let idx = self.index_of(name)? as u32;
+        // A map deletes the positions of the node's labels, whoever holds them.
+        let deleted = match self.rules.ties {
+            Ties::SmallerName => Vec::new(),
+            _ => self.node_entries(name, self.nodes[idx as usize].points, idx).into_iter().map(|e| e.0).collect(),
+        };
         let entries: Vec<(u64, u32)> = self
             .points
             .entries()
-            .filter(|&(_, owner)| owner != idx)
+            .filter(|&(pos, owner)| owner != idx && deleted.binary_search(&pos).is_err())
             .map(|(pos, owner)| (pos, if owner > idx { owner - 1 } else { owner }))
             .collect();
         self.points.set(&entries);
@@ -279,15 +336,24 @@ impl Ring {
     pub fn set_weight(&mut self, name: &str, weight: f64) -> Result<(), Error> {
         let idx = self.index_of(name)?;
         let points = self.config.points_for(weight)?;
-        let total = self.points.len() as u64 - u64::from(self.nodes[idx].points) + u64::from(points);
+        // The points the node holds now: fewer than its labels where a map lost one to a collision.
+        let held = self.points.entries().filter(|&(_, owner)| owner as usize == idx).count() as u64;
+        let total = self.points.len() as u64 - held + u64::from(points);
         if total > MAX_POINTS {
             return Err(Error::TooManyPoints { points: total });
         }
         let fresh = self.node_entries(name, points, idx as u32);
+        let old = self.node_entries(name, self.nodes[idx].points, idx as u32);
         let node = &mut self.nodes[idx];
         node.weight = weight;
         node.points = points;
-        self.merge_points(idx as u32, fresh);
+        if self.rules.ties == Ties::SmallerName {
+            self.merge_points(idx as u32, fresh);
+        } else {
+            // A map: the old labels' positions deleted, then the new labels put.
+            let deleted: Vec<u64> = old.into_iter().map(|e| e.0).collect();
+            self.put_points(&deleted, fresh);
+        }
         Ok(())
     }
 
@@ -297,6 +363,28 @@ impl Ring {
         let mut fresh: Vec<(u64, u32)> = (0..points).map(|i| (self.label_position(name, i, &mut label), idx)).collect();
         fresh.sort_unstable();
         fresh
+    }
+
+    /// A map's puts: deletes the positions in `deleted` (sorted), then puts `fresh` (sorted,
+    /// one node's), overwriting (`later-added`) or keeping (`earlier-added`) a taken position.
+    fn put_points(&mut self, deleted: &[u64], mut fresh: Vec<(u64, u32)>) {
+        fresh.dedup_by_key(|e| e.0);
+        let kept: Vec<(u64, u32)> =
+            self.points.entries().filter(|&(pos, _)| deleted.binary_search(&pos).is_err()).collect();
+        let taken = |pos: u64| kept.binary_search_by_key(&pos, |e| e.0).is_ok();
+        let merged = match self.rules.ties {
+            Ties::EarlierAdded => {
+                fresh.retain(|e| !taken(e.0));
+                merge(kept.iter().copied(), fresh, |a, b| a.0.cmp(&b.0))
+            }
+            _ => {
+                let overwritten = |pos: u64| fresh.binary_search_by_key(&pos, |e| e.0).is_ok();
+                let survivors: Vec<(u64, u32)> = kept.iter().copied().filter(|e| !overwritten(e.0)).collect();
+                merge(survivors.into_iter(), fresh, |a, b| a.0.cmp(&b.0))
+            }
+        };
+        self.points.set(&merged);
+        self.points_changed();
     }
 
     /// Replaces the points of node `replaced` (none if out of range) with `fresh`, keeping the
@@ -359,6 +447,7 @@ impl Ring {
     /// Rebuilds the serving owners after any change (nothing to keep when no node is down).
     fn refresh_live(&mut self) {
         self.fast = self.config.hash == Hash::Xxh3
+            && self.rules.keys_as_default()
             && self.points.is_space_32()
             && self.down_count == 0
             && !self.points.is_empty()
@@ -396,7 +485,13 @@ impl Ring {
     /// The position of a key on this ring.
     #[inline(always)]
     pub fn key_position(&self, key: impl AsRef<[u8]>) -> u64 {
-        self.config.bits.position(self.config.hash.hash(key.as_ref()))
+        self.rules.key_position(self.config.hash, self.config.bits, key.as_ref())
+    }
+
+    /// The position a key hashes to, before the lookup rule: [`key_position`](Ring::key_position)
+    /// but for [`Lookup::After`](crate::Lookup::After), which looks from one position on.
+    pub fn hash_position(&self, key: impl AsRef<[u8]>) -> u64 {
+        self.rules.position(self.config.hash, self.config.bits, key.as_ref())
     }
 
     /// The index in [`nodes`](Ring::nodes) of the node that owns `position`.
@@ -632,7 +727,7 @@ impl Ring {
         }
     }
 
-    /// The label of point `i`, `"{name}#{vnode}"`, found by re-hashing the owner's labels
+    /// The label of point `i` (`"{name}#{vnode}"` by default), found by re-hashing the owner's labels
     /// (labels are not stored, which keeps a point at 8–12 bytes).
     pub fn point_label(&self, i: usize) -> Option<String> {
         if i >= self.point_count() {
@@ -643,7 +738,7 @@ impl Ring {
         let mut label = Vec::new();
         (0..node.points)
             .find(|&v| self.label_position(&node.name, v, &mut label) == pos)
-            .map(|v| format!("{}#{v}", node.name))
+            .map(|v| self.rules.label.expand(&node.name, v))
     }
 
     /// The index of the node with this name.
@@ -677,11 +772,8 @@ impl Ring {
     }
 
     fn label_position(&self, name: &str, vnode: u32, buf: &mut Vec<u8>) -> u64 {
-        buf.clear();
-        buf.extend_from_slice(name.as_bytes());
-        buf.push(b'#');
-        buf.extend_from_slice(itoa::Buffer::new().format(vnode).as_bytes());
-        self.config.bits.position(self.config.hash.hash(buf))
+        self.rules.label.write(name, vnode, buf);
+        self.rules.position(self.config.hash, self.config.bits, buf)
     }
 }
 

@@ -8,6 +8,8 @@
 
 #[path = "common/real.rs"]
 mod real;
+#[path = "common/tutorial.rs"]
+mod tutorial;
 
 use wasm_bindgen_test::*;
 
@@ -56,4 +58,14 @@ fn jump_buckets() {
 #[wasm_bindgen_test]
 fn groupcache_every_key() {
     assert!(real::groupcache() > 10_000);
+}
+
+/// The five tutorial rings (Go, Python, Java), every key after every step, as natively
+/// (tests/real_tutorial.rs).
+#[wasm_bindgen_test]
+fn tutorial_rings_every_key() {
+    for (name, text) in tutorial::ALL {
+        let (checked, on_points) = tutorial::replay(text);
+        assert!(checked > 25_000 && on_points > 1_000, "{name}: {checked} keys, {on_points} on points");
+    }
 }

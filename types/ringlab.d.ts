@@ -115,6 +115,21 @@ export interface RingOptions {
   vnodes?: number;
   /** The nodes at construction (the "create" moment of stateful systems). */
   nodes?: NodeInput[];
+  /** `ring`: the point label template, with `{name}` and `{i}`, at most 64 bytes (default
+   * `"{name}#{i}"`; a Python simulation's is `"node-{name}#vnode-{i}"`). */
+  label?: string;
+  /** `ring`: how a digest becomes a position (default `"first4-le"`, the hash's low bits, on a
+   * 64-bit ring `"first8-le"`); the others read `md5` or `sha256` digest bytes big-endian: the
+   * first 4, the last 4 (`int(hexdigest, 16) % 2**32`), the first 8, or the first 8 as a Java
+   * signed `long` (`"first8-be-signed"`: first8-be's owners, the circle drawn from −2⁶³). */
+  position?: "first4-le" | "first4-be" | "last4-be" | "first8-le" | "first8-be" | "first8-be-signed";
+  /** `ring`: a key's point, the first at or after its position (default, `>=`) or after it (`>`,
+   * Python's `bisect.bisect`). */
+  lookup?: "at-or-after" | "after";
+  /** `ring`: who holds a position two nodes share: the smaller name, both points kept (default),
+   * or one map entry, the later or the earlier put's; a removal deletes a map's entry, whoever
+   * holds it. */
+  ties?: "smaller-name" | "later-added" | "earlier-added";
   /** `cassandra`: tokens per node (default 16). */
   numTokens?: number;
   /** `groupcache`: points per node (default 50). */
@@ -980,6 +995,19 @@ export function elementThemeCss(): string;
 export function configKinds(): ConfigKind[];
 /** Everything about each algorithm, from the engine's catalog, in its order. */
 export function catalog(): AlgorithmInfo[];
+/** A ring of a tutorial or homegrown code, reproduced bit for bit: open `link` to see it. */
+export interface RingPreset {
+  /** What it is: "Go `hash/fnv`". */
+  name: string;
+  /** The code, in a line. */
+  code: string;
+  /** Which detail, unlike ringlab's ring, moves which keys. */
+  differs: string;
+  /** The share link (`#ringlab=2&a=ring&…`) that opens it. */
+  link: string;
+}
+/** "Your own ring": the five tutorial rings, in the order of issue 29's table. */
+export function ringPresets(): RingPreset[];
 
 /** What `init` accepts: the `.wasm`'s URL or bytes, or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;

@@ -22,6 +22,9 @@ pub enum KeySpace {
     Slots { count: u32 },
     /// Cassandra's signed Murmur3 tokens, `−2^63` at the top.
     Tokens,
+    /// Signed values of `bits` bits, `−2^(bits−1)` at the top (a circle ordered as Java's
+    /// signed `long`s).
+    Signed { bits: u32 },
     /// Maglev's lookup-table entries `0 .. size`.
     Table { size: u64 },
     /// Buckets `0 .. count` of a bucket-based hash with a fixed number of them (AnchorHash's
@@ -39,6 +42,10 @@ impl KeySpace {
             }
             KeySpace::Slots { count } => quarters(u64::from(count)).map(|s| format!("slot {s}")),
             KeySpace::Tokens => ["−2⁶³".into(), "−2⁶²".into(), "0".into(), "2⁶²".into()],
+            KeySpace::Signed { bits } => {
+                let quarter = power(bits.saturating_sub(2));
+                [format!("−{}", power(bits.saturating_sub(1))), format!("−{quarter}"), "0".into(), quarter]
+            }
             KeySpace::Table { size } => quarters(size).map(|e| format!("entry {e}")),
             KeySpace::Buckets { count } => quarters(u64::from(count)).map(|b| format!("bucket {b}")),
         }
@@ -50,6 +57,7 @@ impl KeySpace {
             KeySpace::Hash { bits } => format!("{} hash values", power(bits)),
             KeySpace::Slots { count } => format!("{} slots", thousands(u64::from(count))),
             KeySpace::Tokens => "Murmur3 tokens from −2⁶³ to 2⁶³".into(),
+            KeySpace::Signed { bits } => format!("signed values from −{0} to {0}", power(bits.saturating_sub(1))),
             KeySpace::Table { size } => format!("{} table entries", thousands(size)),
             KeySpace::Buckets { count } => format!("{} buckets", thousands(u64::from(count))),
         }

@@ -173,6 +173,13 @@ pub fn catalog() -> Result<JsValue, JsValue> {
     super::to_js(&entries)
 }
 
+/// "Your own ring": the rings of tutorials and homegrown code as share links, `[{name, code,
+/// differs, link}]` (each reproduced bit for bit from the code itself).
+#[wasm_bindgen(js_name = ringPresets)]
+pub fn ring_presets() -> Result<JsValue, JsValue> {
+    to_js(&crate::algo::ring::PRESETS)
+}
+
 /// The kinds of configuration text `Session.fromConfig` reads: `[{kind, label, example}]`.
 #[wasm_bindgen(js_name = configKinds)]
 pub fn config_kinds() -> Result<JsValue, JsValue> {

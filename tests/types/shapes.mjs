@@ -161,6 +161,13 @@ for (const row of api.metrics({ nodes: ["a", { name: "b", weight: 2 }, "c"] }, [
 if (!measured.removal || !measured.refused || !measured.failed) problems.push(`metrics(): some row kind unchecked ${JSON.stringify(measured)}`);
 for (const info of api.catalog()) shape("AlgorithmInfo", info, `catalog(): ${info.name}`);
 if (api.catalog().map((a) => a.name).join() !== api.algorithms().join()) problems.push("catalog() and algorithms() list different algorithms");
+for (const preset of api.ringPresets()) {
+  shape("RingPreset", preset, `ringPresets(): ${preset.name}`);
+  // Each opens as a session whose link is the preset's own.
+  const opened = api.Session.fromLink(preset.link);
+  if (opened.frame().link !== preset.link) problems.push(`ringPresets(): ${preset.name} reopens as ${opened.frame().link}`);
+  opened.free();
+}
 fits(api.algorithms(), "AlgorithmName[]", "algorithms()") || problems.push(`algorithms() has a name outside AlgorithmName`);
 fits(api.hashes(), "HashName[]", "hashes()") || problems.push(`hashes() has a name outside HashName`);
 try {
