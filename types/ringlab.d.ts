@@ -508,7 +508,10 @@ export interface Scene {
   /** Labels at the top, right, bottom and left, in the algorithm's key space. */
   axis: [string, string, string, string];
   description: string;
+  /** The state in one sentence; balance is over the serving nodes (a down node is left out). */
   summary: string;
+  /** How to read the picture, in plain words for this algorithm (arcs or none). */
+  reading: string;
 }
 
 /** A row of the session's node table. */

@@ -22,6 +22,8 @@ pub struct Scene {
     pub description: String,
     /// The state in one sentence: nodes, points, balance.
     pub summary: String,
+    /// How to read the picture, in plain words for this algorithm (arcs or none).
+    pub reading: String,
 }
 
 /// One row of the node table.
@@ -141,6 +143,24 @@ impl Session {
             axis: cluster.key_space().axis_labels(),
             description: cluster.describe(),
             summary: self.summary(),
+            reading: self.reading(),
+        }
+    }
+
+    /// How to read the picture: what the band, the dots and the marks after a change are.
+    fn reading(&self) -> String {
+        let keys = if self.key_list.is_some() { "your keys" } else { "sample keys (key:0, key:1, …)" };
+        if self.cluster().arcs().is_some() {
+            format!(
+                "Each coloured arc of the ring is the part of the key space one node owns; the dots inside \
+                 are {keys}, coloured by their owner. After a change, the stretches marked just outside \
+                 the ring changed owner, and the keys in them light up as they move."
+            )
+        } else {
+            format!(
+                "This algorithm has no arcs to draw: each dot is one of the {keys} at its hash, coloured by \
+                 its owner. After a change, the keys that changed owner light up as they move."
+            )
         }
     }
 
@@ -165,18 +185,23 @@ impl Session {
             }
             text.push(')');
         }
+        // Balance is over the nodes that serve: a down node carries nothing and is no sign
+        // of imbalance among the others.
+        let serving = cluster.healthy_count();
+        let over = if down > 0 { format!(" of the {serving} serving nodes") } else { String::new() };
         match self.spread() {
             Some(s) => text.push_str(&format!(
-                ". Busiest node carries {:.2}× its fair share; load varies by {} (relative std dev).",
+                ". The busiest{over} carries {:.2}× its fair share; load varies by {} (relative std dev).",
                 s.max_over_mean,
                 percent(s.rsd, 1)
             )),
+            None if serving == 0 => text.push_str(". Every node is down: no key has an owner."),
             None => text.push_str(". Its shares can only be sampled: see the key counts."),
         }
         if self.settings().zipf > 0.0 {
             let rows = self.node_rows();
-            if let Some(hot) = rows.iter().max_by(|a, b| a.traffic.total_cmp(&b.traffic)) {
-                let fair = 1.0 / rows.len() as f64;
+            if let Some(hot) = rows.iter().filter(|r| !r.down).max_by(|a, b| a.traffic.total_cmp(&b.traffic)) {
+                let fair = 1.0 / serving.max(1) as f64;
                 text.push_str(&format!(
                     " With Zipf s = {}, the hottest node, {}, serves {} of the requests ({:.2}× its fair share).",
                     self.settings().zipf,
