@@ -207,6 +207,9 @@ export interface ImportOptions {
   pool?: string;
   /** `envoy`: the cluster to read when the text has several (a `clusters:` list). */
   cluster?: string;
+  /** The section to read when the text has several (see `configSections`): a whole
+   * `nginx.conf`'s `upstream`, a `haproxy.cfg`'s `backend`/`listen`, a pool, a cluster. */
+  section?: string;
 }
 
 /** A value a `one-of` or `choice` option takes. */
@@ -878,6 +881,8 @@ export function palette(): string[];
 export function elementThemeCss(): string;
 /** The kinds of configuration text `Ring.fromConfig` and `Session.fromConfig` read. */
 export function configKinds(): ConfigKind[];
+/** The sections a configuration text offers to choose from, in order (empty: nothing to choose). */
+export function configSections(kind: ConfigKind["kind"], text: string): string[];
 /** Everything about each algorithm, from the engine's catalog, in its order. */
 export function catalog(): AlgorithmInfo[];
 
