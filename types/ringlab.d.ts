@@ -732,11 +732,11 @@ export class Session {
   setWorkload(workload: Workload | null): void;
   workload(): Workload | null;
   /** The user's own keys (one per line, or CSV `key,count`), or `null` for `key:0 ..`. */
-  useKeys(text: string | null): { keys: number; requests: number } | null;
+  useKeys(text: string | null): { keys: number; requests: number; text: string } | null;
   /** The same, read in pieces of whole lines: `beginKeys()`, `pushKeys(lines)`…, `endKeys()`. */
   beginKeys(): void;
   pushKeys(lines: string): void;
-  endKeys(): { keys: number; requests: number };
+  endKeys(): { keys: number; requests: number; text: string };
   /** New settings for the same nodes. */
   configure(settings: SessionConfigure): Transition;
   /** `null` when there is nothing to undo. Throws `too-large` (and changes nothing) when the

@@ -460,11 +460,15 @@ fn a_key_list_built_by_hand_is_checked_and_a_bad_one_changes_nothing() {
     let list = |keys: &[&str], counts: &[u64]| KeyList {
         keys: keys.iter().map(|k| k.to_string()).collect(),
         counts: counts.to_vec(),
+        csv: true,
     };
     let refusals = [
         (list(&["a", "b", "c"], &[1]), "one count a key"),
         (list(&["a", "b", "a"], &[1, 1, 1]), "holds \"a\" twice"),
-        (KeyList { keys: vec!["k".repeat(crate::keys::MAX_LIST_KEY_LEN + 1)], counts: vec![1] }, "at most 1024"),
+        (
+            KeyList { keys: vec!["k".repeat(crate::keys::MAX_LIST_KEY_LEN + 1)], counts: vec![1], csv: false },
+            "at most 1024",
+        ),
     ];
     for (bad, says) in refusals {
         let e = s.use_key_list(Some(bad)).unwrap_err();
