@@ -567,6 +567,9 @@ export interface ArcHit {
 export interface KeyHit {
   index: number;
   key: string;
+  /** Its owner's index in `nodes()`, and name. */
+  node: number;
+  owner: string;
   text: string;
 }
 

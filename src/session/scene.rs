@@ -97,6 +97,9 @@ pub struct ArcHit {
 pub struct KeyHit {
     pub index: u32,
     pub key: String,
+    /// Its owner's index in the node list, and name.
+    pub node: u32,
+    pub owner: String,
     pub text: String,
 }
 
@@ -318,8 +321,14 @@ impl Session {
         let (end, node) = a.point(i);
         let owner = a.node_name(node).to_string();
         let label = cluster.as_ring().and_then(|r| r.point_label(i));
-        let text =
-            format!("{owner} owns {start}–{end}") + &label.as_ref().map_or(String::new(), |l| format!(" (point {l})"));
+        // A down node's point: its arc is served by the next node up.
+        let text = match &label {
+            Some(l) if !l.starts_with(&format!("{owner}#")) => {
+                format!("{owner} serves {start}–{end}: the arc of point {l}, whose node is down")
+            }
+            Some(l) => format!("{owner} owns {start}–{end} (point {l})"),
+            None => format!("{owner} owns {start}–{end}"),
+        };
         Some(ArcHit {
             start: start.to_string(),
             end: end.to_string(),
@@ -356,7 +365,8 @@ impl Session {
             let names: Vec<&str> = follow.walk.iter().map(|s| s.name.as_str()).collect();
             text.push_str(&format!(", replicas {}", names.join(", ")));
         }
-        Some(KeyHit { index: index as u32, key, text })
+        let node = self.nodes().iter().position(|n| n.name == follow.owner)? as u32;
+        Some(KeyHit { index: index as u32, key, node, owner: follow.owner, text })
     }
 
     /// Where `key` lands and the walk to its owner (and replicas, per the settings). A key

@@ -13,6 +13,7 @@ const NAMES = ["node-1", "node-2", "node-3", "node-4", "node-5"];
 
 test("a join reports items, bytes and misses beside hash % N, and the link keeps the workload", async () => {
   const { page, problems, context } = await open(chrome.browser);
+  await page.click("#costs summary");
   for (const [id, v] of [["work-items", "10000000"], ["work-bytes", "1000"], ["work-rate", "5000"]]) {
     await page.fill(`#${id}`, v);
     await page.dispatchEvent(`#${id}`, "change");
