@@ -222,7 +222,7 @@ function show(t, status = "") {
   selected = undefined;
   closePopover(false);
   $("history-status").textContent = status;
-  $("last-change").textContent = t.text;
+  $("last-change").textContent = $("flash").textContent = t.text;
   view.play(t);
   // The new state's frame in a task of its own: a big ring's change and its redraw would
   // otherwise block input together.
@@ -383,7 +383,7 @@ function replace(next) {
   $("tooltip").hidden = true;
   $("follow-key").value = "";
   $("follow-out").textContent = "";
-  $("last-change").textContent = "";
+  $("last-change").textContent = $("flash").textContent = "";
   $("history-status").textContent = "";
   for (const id of ["add-error", "legend-error", "keys-error", "work-error", "import-error"]) $(id).textContent = "";
   // The user's keys were the old session's: the new one counts on the generated keys.
@@ -600,7 +600,7 @@ function wire() {
     session.setCompareModulo($("compare-modulo").checked);
     const [t] = fromHistory(() => session.lastChange()) ?? [];
     if (t) {
-      $("last-change").textContent = t.text;
+      $("last-change").textContent = $("flash").textContent = t.text;
       view.play(t);
     }
   });

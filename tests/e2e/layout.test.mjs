@@ -113,7 +113,9 @@ for (const [name, viewport] of SIZES) {
     else await page.mouse.click(down.x + down.width / 2, down.y + down.height / 2);
     await settle(page);
     assert.equal(await page.isHidden("#popover"), true);
-    assert.equal(await page.evaluate(() => window.scrollY), scrollY, "acting from the popover did not scroll");
+    // (The readout above grew: the browser's scroll anchoring may keep what is on screen in
+    // place by moving scrollY. The ring stays in view.)
+    await ringInView(page, "after acting from the popover");
     assert.match(await page.textContent("#last-change"), new RegExp(`^Marked ${arc.owner} down`));
     // A tap elsewhere closes it too.
     if (name === "phone") await page.touchscreen.tap(at.x, at.y);
