@@ -283,3 +283,45 @@ for (const width of [360, 768, 1280]) {
     await context.close();
   });
 }
+
+test("past 16 nodes the colours repeat with a pattern: swatches and arcs tell them apart", async () => {
+  const nodes = Array.from({ length: 20 }, (_, i) => `n${i + 1}`).join(",");
+  const { page, problems, context } = await open(chrome.browser, { viewport: { width: 1280, height: 800 } }, `#a=ring&v=8&n=${nodes}`);
+  const swatches = await page.$$eval("#legend .swatch", (s) => s.map((e) => [e.className, getComputedStyle(e).backgroundImage !== "none"]));
+  const colours = await engine(page, (mod, link) => mod.Session.fromLink(link).scene().colours, await page.evaluate(() => location.hash));
+  swatches.forEach(([cls, patterned], i) => {
+    const second = colours[i] >= 16;
+    assert.equal(patterned, second, `node ${i + 1} (slot ${colours[i]}): ${cls}`);
+    assert.equal(cls.includes("pattern-1"), second);
+  });
+  // n17 and n1 share a colour; on the ring n17's arcs carry stripes in the background
+  // colour, so its band has background-coloured pixels where n1's has (nearly) none.
+  const striped = await page.evaluate(async () => {
+    const mod = await import("./pkg/ringlab.js");
+    const s = mod.Session.fromLink(location.hash);
+    const { points, pointOwners } = s.scene();
+    const view = window.__ringlab.view, g = view.geometry(), dpr = devicePixelRatio;
+    const ctx = document.getElementById("ring").getContext("2d");
+    const bg = getComputedStyle(document.documentElement).getPropertyValue("--bg").trim();
+    const bgRgb = [1, 3, 5].map((i) => parseInt(bg.slice(i, i + 2), 16));
+    const count = (owner) => {
+      let n = 0;
+      for (let i = 0; i < points.length; i++) {
+        if (pointOwners[i] !== owner) continue;
+        const from = i === 0 ? points[points.length - 1] - 1 : points[i - 1];
+        for (let f = from; f < points[i]; f += 0.0005) {
+          const a = f * 2 * Math.PI - Math.PI / 2;
+          const p = ctx.getImageData(Math.round((g.cx + Math.cos(a) * g.r) * dpr), Math.round((g.cy + Math.sin(a) * g.r) * dpr), 1, 1).data;
+          if (Math.abs(p[0] - bgRgb[0]) + Math.abs(p[1] - bgRgb[1]) + Math.abs(p[2] - bgRgb[2]) < 30) n++;
+        }
+      }
+      return n;
+    };
+    return { plain: count(0), patterned: count(16) };
+  });
+  // (A tick between two points is background-coloured too: a few samples land on one.)
+  assert.ok(striped.patterned > 5 * striped.plain + 5, `n17's band is striped, n1's solid: ${JSON.stringify(striped)}`);
+  await (await page.$(".picture")).screenshot({ path: join(SHOTS, "23-twenty-nodes.png") });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
