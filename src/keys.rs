@@ -111,8 +111,8 @@ pub struct KeyList {
 impl KeyList {
     /// How the text was read, in words: the format and what it came to.
     pub fn read_as(&self) -> String {
-        let keys = crate::algo::about::thousands(self.keys.len() as u64);
-        let requests = thousands_u128(self.total_count());
+        let keys = thousands(self.keys.len() as u128);
+        let requests = thousands(self.total_count());
         if self.csv {
             format!("Read as key,count lines: {keys} distinct keys, {requests} requests.")
         } else {
@@ -384,9 +384,17 @@ fn ambiguous(line: &str) -> Option<String> {
     })
 }
 
-/// `n` with thousands separators (counts of requests pass u64 only in theory).
-fn thousands_u128(n: u128) -> String {
-    u64::try_from(n).map_or_else(|_| n.to_string(), crate::algo::about::thousands)
+/// `n` with thousands separators: "1,234,567".
+fn thousands(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A CSV count: a whole number ≥ 0.
@@ -471,6 +479,7 @@ mod tests {
         assert_eq!(plain.read_as(), "Read one key a line: 2 distinct keys, 2 lines.");
         let csv = super::parse_key_list("key,count\nu1,10\nu2,5\n").unwrap();
         assert_eq!(csv.read_as(), "Read as key,count lines: 2 distinct keys, 15 requests.");
+        assert_eq!([0, 999, 1000, 1234567].map(super::thousands), ["0", "999", "1,000", "1,234,567"]);
         // In a CSV list a bad count is already an error naming the line.
         assert!(super::parse_key_list("u1,3\na,-5").unwrap_err().to_string().starts_with("line 2"));
     }
