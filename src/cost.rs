@@ -176,7 +176,11 @@ pub fn of_change(
             let list = match keys {
                 Some(list) => list,
                 None => {
-                    generated = KeyList { keys: KeySample::generated("key:", 10_000).keys, counts: vec![1; 10_000] };
+                    generated = KeyList {
+                        keys: KeySample::generated("key:", 10_000).keys,
+                        counts: vec![1; 10_000],
+                        csv: false,
+                    };
                     &generated
                 }
             };

@@ -104,9 +104,22 @@ pub struct KeyList {
     /// `counts[i]` is how often `keys[i]` is requested: the sum of its counts (CSV) or the
     /// number of lines that name it (one key per line).
     pub counts: Vec<u64>,
+    /// How the lines were read: `key,count` (CSV) or one key a line.
+    pub csv: bool,
 }
 
 impl KeyList {
+    /// How the text was read, in words: the format and what it came to.
+    pub fn read_as(&self) -> String {
+        let keys = thousands(self.keys.len() as u128);
+        let requests = thousands(self.total_count());
+        if self.csv {
+            format!("Read as key,count lines: {keys} distinct keys, {requests} requests.")
+        } else {
+            format!("Read one key a line: {keys} distinct keys, {requests} lines.")
+        }
+    }
+
     /// All requests, the sum of the counts.
     pub fn total_count(&self) -> u128 {
         self.counts.iter().map(|&c| u128::from(c)).sum()
@@ -260,6 +273,9 @@ impl KeyListBuilder {
             let (key, count) = if csv {
                 csv_line(line).map_err(|message| Error::Parse { line: number, message })?
             } else {
+                if let Some(message) = ambiguous(line) {
+                    return Err(Error::Parse { line: number, message });
+                }
                 (std::borrow::Cow::Borrowed(line), 1)
             };
             if key.is_empty() {
@@ -306,7 +322,7 @@ impl KeyListBuilder {
 
     /// The list read so far.
     pub fn finish(self) -> KeyList {
-        KeyList { keys: self.keys, counts: self.counts }
+        KeyList { keys: self.keys, counts: self.counts, csv: self.csv == Some(true) }
     }
 }
 
@@ -348,6 +364,37 @@ fn csv_line(line: &str) -> Result<(std::borrow::Cow<'_, str>, u64), String> {
         (Cow::Borrowed(key), count)
     };
     count_of(rest).map(|count| (key, count))
+}
+
+/// Why a line of a one-key-a-line list is ambiguous, if it is: it ends in a comma and
+/// something number-like that is not a whole count (`a,-5`, `a,1e308`, `a,2.5`), so it may
+/// be meant as `key,count` with a bad count, or as one key. Refused rather than guessed.
+fn ambiguous(line: &str) -> Option<String> {
+    let (key, tail) = line.rsplit_once(',')?;
+    let tail = tail.trim();
+    let numeric = !tail.is_empty()
+        && tail.bytes().any(|b| b.is_ascii_digit())
+        && tail.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'))
+        && tail.parse::<f64>().is_ok();
+    numeric.then(|| {
+        format!(
+            "{line:?} could be the key {key:?} with the count {tail}, but a count is a whole number ≥ 0; \
+             write a whole count (and `key,count` as the first line), or leave the comma out"
+        )
+    })
+}
+
+/// `n` with thousands separators: "1,234,567".
+fn thousands(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A CSV count: a whole number ≥ 0.
@@ -408,12 +455,33 @@ mod tests {
         let list = parse_key_list("\"say \"\"hi\"\"\",2\r\nplain,key,7\n\n  \nplain,key,1\n").unwrap();
         assert_eq!(list.keys, ["say \"hi\"", "plain,key"]);
         assert_eq!(list.counts, [2, 8]);
-        // Not CSV: the first line has no count, so every line is a key as written.
-        let list = parse_key_list("a,b\n\"q\"\nc,3\n").unwrap();
-        assert_eq!(list.keys, ["a,b", "\"q\"", "c,3"]);
+        // Not CSV: the first line has no count, so every line is a key as written...
+        let list = parse_key_list("a,b\n\"q\"\nc,d3\n").unwrap();
+        assert_eq!(list.keys, ["a,b", "\"q\"", "c,d3"]);
         assert_eq!(list.counts, [1, 1, 1]);
+        // ...except one that reads as well as `key,count`: which was meant is not guessed.
+        assert!(parse_key_list("a,b\nc,3\n").unwrap_err().to_string().starts_with("line 2"));
         assert_eq!(parse_key_list("").unwrap(), KeyList::default());
-        assert_eq!(parse_key_list("KEY,COUNT\n").unwrap(), KeyList::default());
+        assert_eq!(parse_key_list("KEY,COUNT\n").unwrap(), KeyList { csv: true, ..KeyList::default() });
+    }
+
+    #[test]
+    fn ambiguous_lines_are_refused_and_the_format_is_said() {
+        for text in ["a,-5\nb", "a,1e308", "x\na,2.5"] {
+            let e = super::parse_key_list(text).unwrap_err();
+            assert_eq!(e.code(), "parse-error", "{text}: {e}");
+            assert!(e.to_string().contains("could be the key"), "{text}: {e}");
+        }
+        assert!(super::parse_key_list("x\na,2.5").unwrap_err().to_string().starts_with("line 2"));
+        // A comma before something that is not a number is part of the key.
+        let plain = super::parse_key_list("a,b\nuser,x1\n").unwrap();
+        assert_eq!((plain.keys.len(), plain.csv), (2, false));
+        assert_eq!(plain.read_as(), "Read one key a line: 2 distinct keys, 2 lines.");
+        let csv = super::parse_key_list("key,count\nu1,10\nu2,5\n").unwrap();
+        assert_eq!(csv.read_as(), "Read as key,count lines: 2 distinct keys, 15 requests.");
+        assert_eq!([0, 999, 1000, 1234567].map(super::thousands), ["0", "999", "1,000", "1,234,567"]);
+        // In a CSV list a bad count is already an error naming the line.
+        assert!(super::parse_key_list("u1,3\na,-5").unwrap_err().to_string().starts_with("line 2"));
     }
 
     #[test]

@@ -246,6 +246,9 @@ export interface ImportOptions {
   pool?: string;
   /** `envoy`: the cluster to read when the text has several (a `clusters:` list). */
   cluster?: string;
+  /** The section to read when the text has several (see `configSections`): a whole
+   * `nginx.conf`'s `upstream`, a `haproxy.cfg`'s `backend`/`listen`, a pool, a cluster. */
+  section?: string;
 }
 
 /** A value a `one-of` or `choice` option takes. */
@@ -555,7 +558,10 @@ export interface Scene {
   /** Labels at the top, right, bottom and left, in the algorithm's key space. */
   axis: [string, string, string, string];
   description: string;
+  /** The state in one sentence; balance is over the serving nodes (a down node is left out). */
   summary: string;
+  /** How to read the picture, in plain words for this algorithm (arcs or none). */
+  reading: string;
 }
 
 /** A row of the session's node table. */
@@ -608,6 +614,9 @@ export interface ArcHit {
 export interface KeyHit {
   index: number;
   key: string;
+  /** Its owner's index in `nodes()`, and name. */
+  node: number;
+  owner: string;
   text: string;
 }
 
@@ -773,11 +782,11 @@ export class Session {
   setWorkload(workload: Workload | null): void;
   workload(): Workload | null;
   /** The user's own keys (one per line, or CSV `key,count`), or `null` for `key:0 ..`. */
-  useKeys(text: string | null): { keys: number; requests: number } | null;
+  useKeys(text: string | null): { keys: number; requests: number; text: string } | null;
   /** The same, read in pieces of whole lines: `beginKeys()`, `pushKeys(lines)`…, `endKeys()`. */
   beginKeys(): void;
   pushKeys(lines: string): void;
-  endKeys(): { keys: number; requests: number };
+  endKeys(): { keys: number; requests: number; text: string };
   /** New settings for the same nodes. */
   configure(settings: SessionConfigure): Transition;
   /** `null` when there is nothing to undo. Throws `too-large` (and changes nothing) when the
@@ -993,6 +1002,8 @@ export function palette(): string[];
 export function elementThemeCss(): string;
 /** The kinds of configuration text `Ring.fromConfig` and `Session.fromConfig` read. */
 export function configKinds(): ConfigKind[];
+/** The sections a configuration text offers to choose from, in order (empty: nothing to choose). */
+export function configSections(kind: ConfigKind["kind"], text: string): string[];
 /** Everything about each algorithm, from the engine's catalog, in its order. */
 export function catalog(): AlgorithmInfo[];
 /** A ring of a tutorial or homegrown code, reproduced bit for bit: open `link` to see it. */

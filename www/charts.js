@@ -108,7 +108,13 @@ export class Charts {
         return session.prepareChart("algorithms");
       },
       (draw, c, dpr) => {
-        const out = draw(c, session.chartData("algorithms", { lookupNs }), { dark: dark(), dpr });
+        const data = session.chartData("algorithms", { lookupNs });
+        let out = draw(c, data, { dark: dark(), dpr });
+        if (out.height) {
+          // The chart's rows need this height at this width: size the box and draw again.
+          c.style.height = `${out.height}px`;
+          out = draw(c, data, { dark: dark(), dpr: fit(c) });
+        }
         this.renderTable(out.table);
         return out;
       },

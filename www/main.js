@@ -13,9 +13,15 @@ let engine;
 
 const $ = (id) => document.getElementById(id);
 
-// Slider position 0..1000 ↔ vnodes 1..1000 on a log scale.
-const sliderToVnodes = (s) => Math.max(1, Math.round(10 ** ((3 * s) / 1000)));
-const vnodesToSlider = (v) => Math.round((1000 * Math.log10(v)) / 3);
+// The vnodes slider moves by steps that each change the value, about logarithmically
+// (1, 2, … 10, 12, 16, 20, 25, 32, …, 1000): every arrow press lands on a new value. The number
+// field beside it takes any value; the engine checks it.
+const VNODE_STEPS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 16, 20, 25, 32, 40, 50, 64, 80, 100, 128, 150, 160, 200, 256, 320, 400, 500, 640, 800, 1000];
+const stepOf = (v) => {
+  let best = 0;
+  VNODE_STEPS.forEach((s, i) => Math.abs(Math.log(s) - Math.log(v)) < Math.abs(Math.log(VNODE_STEPS[best]) - Math.log(v)) && (best = i));
+  return best;
+};
 
 let session, view, charts, agreement;
 let frame; // the session's frame as last drawn
@@ -52,7 +58,7 @@ function render() {
   $("undo").title = caps.undo ? `Undo: ${caps.undo}` : "Nothing to undo";
   $("redo").title = caps.redo ? `Redo: ${caps.redo}` : "Nothing to redo";
   $("hash").disabled = !caps.hash;
-  $("vnodes").disabled = !caps.vnodes;
+  $("vnodes").disabled = $("vnodes-number").disabled = !caps.vnodes;
   $("add-weight").disabled = !caps.weights;
   syncControls();
   $("render-time").textContent = `${(performance.now() - start).toFixed(1)} ms`;
@@ -60,15 +66,45 @@ function render() {
   later(() => {
     if (frame !== shown) return; // a newer frame is on its way
     renderLegend(shown);
+    renderKey(shown);
     $("about").textContent = scene.description;
     $("summary").textContent = scene.summary;
+    $("reading").textContent = scene.reading;
     $("ring").setAttribute("aria-label", `Hash ring: ${scene.description} ${scene.summary}`);
     showFollow(shown);
+    refreshPopover();
   });
   // The link in a task of its own: replacing a long URL costs the browser several ms.
   later(() => frame === shown && saveUrl());
   if (frame.nodes.length >= 2) charts?.update(session);
   later(() => frame === shown && agreement?.update(session));
+}
+
+// The colour key beside the ring: each node's swatch and legend ("node-1 20.0%").
+function renderKey({ nodes }) {
+  const list = $("colour-key");
+  while (list.children.length > nodes.length) list.lastElementChild.remove();
+  while (list.children.length < nodes.length) {
+    const li = document.createElement("li");
+    li.append(Object.assign(document.createElement("span"), { className: "swatch" }), document.createTextNode(""));
+    list.append(li);
+  }
+  nodes.forEach((node, i) => {
+    const li = list.children[i];
+    paintSwatch(li.firstChild, node.colour);
+    li.lastChild.data = node.down ? `${node.legend} (down)` : node.legend;
+    li.className = node.down ? "down" : "";
+  });
+}
+
+// A swatch in a colour slot's colour, with the slot's pattern past the palette's colours.
+function paintSwatch(el, slot) {
+  const colour = view.slotColour(slot);
+  if (el.dataset.colour === colour && el.dataset.slot === String(slot)) return;
+  el.style.backgroundColor = colour; // the class's pattern is a background-image over it
+  el.className = `swatch${view.slotPattern(slot) ? ` pattern-${view.slotPattern(slot)}` : ""}`;
+  el.dataset.colour = colour;
+  el.dataset.slot = String(slot);
 }
 
 function cell(text, className) {
@@ -91,12 +127,12 @@ function renderLegend({ nodes, capabilities }) {
 // One row's elements and listeners; the listeners act on the node the row shows now.
 function legendRow() {
   const row = document.createElement("tr");
-  const name = cell("");
+  const name = cell("", "name");
   const swatch = document.createElement("span");
   swatch.className = "swatch";
   const label = document.createTextNode("");
   name.append(swatch, label);
-  const weightCell = document.createElement("td");
+  const weightCell = cell("", "weight");
   const weight = document.createElement("input");
   Object.assign(weight, { type: "number", step: "any", min: "0.01" });
   weight.addEventListener("change", () => apply(() => session.setWeight(row.node.name, Number(weight.value)), $("legend-error")));
@@ -106,10 +142,14 @@ function legendRow() {
   down.addEventListener("click", () => apply(() => session.setDown(row.node.name, !row.node.down), $("legend-error")));
   const remove = button("Remove");
   remove.addEventListener("click", () => apply(() => session.remove(row.node.name), $("legend-error")));
-  const action = document.createElement("td");
+  const action = cell("", "actions");
   action.append(down, remove);
-  const [zone, points, share, keys, traffic] = [cell(""), cell("", "num"), cell("", "num"), cell("", "num"), cell("", "num")];
-  row.append(name, zone, weightCell, points, share, keys, traffic, action);
+  const [zone, points, share, keys, traffic] = [cell("", "zone"), cell("", "num points"), cell("", "num share"), cell("", "num keys"), cell("", "num traffic")];
+  const cells = [name, zone, weightCell, points, share, keys, traffic, action];
+  row.append(...cells);
+  // The column names, for the narrow layout that shows each row as a card.
+  const headers = [...$("legend").tHead.rows[0].cells].map((th) => th.textContent.trim());
+  cells.forEach((c, i) => i > 0 && i < 7 && (c.dataset.label = headers[i]));
   row.parts = { swatch, label, zone, weight, points, share, keys, traffic, down, remove };
   return row;
 }
@@ -124,8 +164,7 @@ function fillRow(row, node, i, caps) {
     else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
   };
   attr(row, "class", [i === selected ? "selected" : "", node.down ? "down" : ""].join(" ").trim() || undefined);
-  const colour = view.slotColour(node.colour);
-  if (p.colour !== colour) p.swatch.style.background = p.colour = colour; // style reads back normalised
+  paintSwatch(p.swatch, node.colour);
   put(p.label, "data", node.name);
   put(p.zone, "textContent", node.zone ?? "–");
   put(p.weight, "value", String(node.weight));
@@ -183,8 +222,9 @@ function step(call) {
 function show(t, status = "") {
   if (!t) return;
   selected = undefined;
+  closePopover(false);
   $("history-status").textContent = status;
-  $("last-change").textContent = t.text;
+  $("last-change").textContent = $("flash").textContent = t.text;
   view.play(t);
   // The new state's frame in a task of its own: a big ring's change and its redraw would
   // otherwise block input together.
@@ -217,12 +257,12 @@ function hit(clientX, clientY) {
   return { at };
 }
 
-function hoverAt(clientX, clientY) {
+function hoverAt(clientX, clientY, { tip: showTip = true } = {}) {
   const tip = $("tooltip");
   const h = hit(clientX, clientY);
   view.setHover(h.arc);
   const text = h.arc?.text ?? h.key?.text;
-  if (!text) {
+  if (!text || !showTip) {
     tip.hidden = true;
     return h;
   }
@@ -234,6 +274,71 @@ function hoverAt(clientX, clientY) {
   return h;
 }
 
+// ---- the popover: what was tapped, beside it, with the node's actions -------------------
+
+let popover = null; // {node, text, x, y} while open
+
+function openPopover(node, text, clientX, clientY) {
+  const box = $("ring").closest(".picture").getBoundingClientRect();
+  popover = { node, text, x: clientX - box.left, y: clientY - box.top };
+  $("tooltip").hidden = true;
+  refreshPopover();
+  $("popover").hidden = false;
+  place($("popover"), popover.x, popover.y, box);
+  $("popover-close").focus({ preventScroll: true });
+}
+
+// Fills the popover from the frame shown (a change re-fills it with the new figures).
+function refreshPopover() {
+  if (!popover) return;
+  const row = frame.nodes[popover.node];
+  if (!row) return closePopover(false);
+  paintSwatch($("popover-swatch"), row.colour);
+  $("popover-title").textContent = row.down ? `${row.name} (down)` : row.name;
+  $("popover-text").textContent = popover.text;
+  const share = frame.capabilities.exactShares ? `share ${row.shareText}` : "share sampled";
+  $("popover-figures").textContent = `${share} · ${row.keys.toLocaleString("en-US")} keys · ${row.trafficText} of requests`;
+  $("popover-down").textContent = row.down ? "Mark up" : "Mark down";
+  $("popover-remove").disabled = Boolean(row.removalRule);
+  $("popover-remove").title = row.removalRule ?? "";
+}
+
+// Puts the popover beside the point (x, y) of the picture and inside it, leaving the point
+// itself in sight: to its right, its left, below or above, whichever fits first.
+function place(el, x, y, box) {
+  const w = el.offsetWidth, h = el.offsetHeight, gap = 14;
+  const clamp = (v, size, room) => Math.min(Math.max(0, v), Math.max(0, room - size));
+  const spots = [
+    [x + gap, clamp(y - h / 2, h, box.height)],
+    [x - gap - w, clamp(y - h / 2, h, box.height)],
+    [clamp(x - w / 2, w, box.width), y + gap],
+    [clamp(x - w / 2, w, box.width), y - gap - h],
+  ];
+  const fits = ([l, t]) => l >= 0 && t >= 0 && l + w <= box.width && t + h <= box.height;
+  const [left, top] = spots.find(fits) ?? [clamp(x + gap, w, box.width), clamp(y + gap, h, box.height)];
+  el.style.left = `${left}px`;
+  el.style.top = `${top}px`;
+}
+
+function closePopover(redraw = true) {
+  if (!popover) return;
+  const hadFocus = $("popover").contains(document.activeElement);
+  popover = null;
+  $("popover").hidden = true;
+  if (selected !== undefined) {
+    selected = undefined;
+    if (redraw) render();
+  }
+  if (hadFocus) $("ring").focus({ preventScroll: true });
+}
+
+function popoverAction(change) {
+  if (!popover) return;
+  const row = frame.nodes[popover.node];
+  closePopover(false);
+  apply(() => change(row), $("legend-error"));
+}
+
 // ---- controls ---------------------------------------------------------------------------
 
 // The controls show the frame's settings.
@@ -241,13 +346,18 @@ function syncControls() {
   const s = frame.settings;
   $("algorithm").value = s.algorithm;
   $("hash").value = s.hash;
-  $("vnodes").value = String(vnodesToSlider(s.vnodes));
-  $("vnodes-value").textContent = String(s.vnodes);
-  $("vnodes").setAttribute("aria-valuetext", `${s.vnodes} vnodes`);
+  showVnodes(s.vnodes);
   $("keys").value = String(s.keys);
   $("replicas").value = String(s.replicas);
   $("zipf").value = String(s.zipf);
   $("add-name").placeholder = frame.nextNodeName;
+}
+
+// The number field and the slider show `v` (the slider its nearest step).
+function showVnodes(v) {
+  if (document.activeElement !== $("vnodes-number") || Number($("vnodes-number").value) !== v) $("vnodes-number").value = String(v);
+  $("vnodes").value = String(stepOf(v));
+  $("vnodes").setAttribute("aria-valuetext", `${v} vnodes`);
 }
 
 function saveUrl() {
@@ -259,6 +369,11 @@ function configure(settings) {
   syncControls();
 }
 
+function configureVnodes(v) {
+  if (Number.isFinite(v) && v !== frame.settings.vnodes) configure({ vnodes: v });
+  else showVnodes(frame.settings.vnodes);
+}
+
 // A new session (an import, a link): nothing of the old one's change, walk or words stays.
 function replace(next) {
   session?.free();
@@ -266,28 +381,45 @@ function replace(next) {
   selected = undefined;
   followed = null;
   view?.clear();
+  closePopover(false);
+  $("tooltip").hidden = true;
   $("follow-key").value = "";
   $("follow-out").textContent = "";
-  $("last-change").textContent = "";
+  $("last-change").textContent = $("flash").textContent = "";
   $("history-status").textContent = "";
+  for (const id of ["add-error", "legend-error", "keys-error", "work-error", "import-error"]) $(id).textContent = "";
+  // The user's keys were the old session's: the new one counts on the generated keys.
+  keyReads++;
+  $("keys-status").textContent = keysHelp;
+  // "Compare with hash % N" is the page's choice: the new session follows it.
+  if ($("compare-modulo").checked) next.setCompareModulo(true);
 }
 
 // Replaces the session with one made from the user's config text.
-function importConfig() {
+// A text of several sections (a whole nginx.conf's upstreams, a haproxy.cfg's backends)
+// offers them in a picker; the first is loaded, and picking another loads it.
+function importConfig({ keepSection = false } = {}) {
   const kind = $("import-kind").value;
-  let next;
+  const text = $("import-text").value;
+  let next, sections;
   try {
-    next = engine.Session.fromConfig(kind, $("import-text").value);
+    sections = engine.configSections(kind, text);
+    if (!keepSection) {
+      $("import-section").replaceChildren(...sections.map((name) => new Option(name, name)));
+      $("import-pick").hidden = sections.length < 2;
+    }
+    const section = sections.length > 1 ? $("import-section").value : undefined;
+    next = engine.Session.fromConfig(kind, text, section ? { section } : {});
   } catch (e) {
     if (trapped(e)) return recover(e);
     $("import-error").textContent = e.message;
     return;
   }
   replace(next);
-  $("import-error").textContent = "";
   const label = engine.configKinds().find((k) => k.kind === kind)?.label ?? kind;
   render();
-  $("last-change").textContent = `Loaded ${frame.nodes.length} servers from your ${label}. Add a server or mark one down to see exactly what moves.`;
+  const from = sections.length > 1 ? `“${$("import-section").value}” (one of ${sections.length} in your text)` : `your ${label}`;
+  $("last-change").textContent = `Loaded ${frame.nodes.length} servers from ${from}. Add a server or mark one down to see exactly what moves.`;
 }
 
 // The tier's workload from the three fields: all filled, or none (costs not reported).
@@ -308,6 +440,7 @@ function syncWorkload() {
   $("work-items").value = w ? String(w.items) : "";
   $("work-bytes").value = w ? String(w.itemBytes) : "";
   $("work-rate").value = w ? String(w.requestsPerSec) : "";
+  if (w) $("costs").open = true;
 }
 
 // The user's keys from the box (or null: back to key:0 ..). A long list is read in pieces of
@@ -319,7 +452,7 @@ function useKeys(text) {
   const shown = (summary) => {
     $("keys-error").textContent = "";
     $("keys-status").textContent = summary
-      ? `Using your ${summary.keys.toLocaleString("en-US")} keys (${summary.requests.toLocaleString("en-US")} requests). They stay on this page.`
+      ? `${summary.text} Using them now; they stay on this page.`
       : "Using the generated keys key:0, key:1, …";
     view.clear();
     render();
@@ -384,13 +517,33 @@ function wire() {
   });
   const kinds = engine.configKinds();
   for (const k of kinds) $("import-kind").append(new Option(k.label, k.kind));
-  const example = () => kinds.find((k) => k.kind === $("import-kind").value)?.example ?? "";
-  $("import-text").placeholder = example();
-  $("import-kind").addEventListener("change", () => ($("import-text").placeholder = example()));
-  $("import-example").addEventListener("click", () => ($("import-text").value = example()));
+  // Examples load by a button, never as placeholder text that looks like content.
+  const kindOf = () => kinds.find((k) => k.kind === $("import-kind").value);
+  const exampleLabel = () => ($("import-example").textContent = `Use the example ${kindOf()?.label ?? ""}`.trim());
+  exampleLabel();
+  $("import-kind").addEventListener("change", () => {
+    exampleLabel();
+    $("import-pick").hidden = true;
+    $("import-error").textContent = "";
+  });
+  $("import-example").addEventListener("click", () => {
+    $("import-text").value = kindOf()?.example ?? "";
+    $("import-pick").hidden = true;
+    $("import-error").textContent = "";
+  });
+  $("import-text").addEventListener("input", () => ($("import-pick").hidden = true));
+  $("import-section").addEventListener("change", () => importConfig({ keepSection: true }));
   $("import-form").addEventListener("submit", (e) => {
     e.preventDefault();
     importConfig();
+  });
+  $("keys-example").addEventListener("click", () => {
+    $("keys-text").value = ["key,count", "user:42,120", "user:7,80", "session:9f2c,40", "cart:1001,25", "user:1,5"].join("\n");
+  });
+  $("work-example").addEventListener("click", () => {
+    const d = $("work-example").dataset;
+    [$("work-items").value, $("work-bytes").value, $("work-rate").value] = [d.items, d.bytes, d.rate];
+    applyWorkload();
   });
   charts = new Charts(later, () => engine);
   const labels = new Map(engine.catalog().map((a) => [a.name, a.label]));
@@ -405,15 +558,14 @@ function wire() {
   $("config-form").addEventListener("submit", (e) => e.preventDefault());
   $("algorithm").addEventListener("change", () => configure({ algorithm: $("algorithm").value }));
   $("hash").addEventListener("change", () => configure({ hash: $("hash").value }));
+  $("vnodes").max = String(VNODE_STEPS.length - 1);
   $("vnodes").addEventListener("input", () => {
-    const v = sliderToVnodes(Number($("vnodes").value));
-    $("vnodes-value").textContent = String(v);
+    const v = VNODE_STEPS[Number($("vnodes").value)];
+    $("vnodes-number").value = String(v);
     $("vnodes").setAttribute("aria-valuetext", `${v} vnodes`);
   });
-  $("vnodes").addEventListener("change", () => {
-    const v = sliderToVnodes(Number($("vnodes").value));
-    if (v !== frame.settings.vnodes) configure({ vnodes: v });
-  });
+  $("vnodes").addEventListener("change", () => configureVnodes(VNODE_STEPS[Number($("vnodes").value)]));
+  $("vnodes-number").addEventListener("change", () => configureVnodes(Number($("vnodes-number").value)));
   $("keys").addEventListener("change", () => configure({ keys: Number($("keys").value) }));
   $("replicas").addEventListener("change", () => configure({ replicas: Number($("replicas").value) }));
   $("zipf").addEventListener("change", () => configure({ zipf: Number($("zipf").value) }));
@@ -452,7 +604,7 @@ function wire() {
     session.setCompareModulo($("compare-modulo").checked);
     const [t] = fromHistory(() => session.lastChange()) ?? [];
     if (t) {
-      $("last-change").textContent = t.text;
+      $("last-change").textContent = $("flash").textContent = t.text;
       view.play(t);
     }
   });
@@ -466,21 +618,31 @@ function wire() {
     typing = setTimeout(() => follow($("follow-key").value.trim()), 250);
   });
   const canvas = $("ring");
-  canvas.addEventListener("pointermove", (e) => hoverAt(e.clientX, e.clientY));
+  // A touch has no hover: its tip would stay behind after the tap.
+  canvas.addEventListener("pointermove", (e) => !popover && hoverAt(e.clientX, e.clientY, { tip: e.pointerType !== "touch" }));
   canvas.addEventListener("pointerleave", () => {
     $("tooltip").hidden = true;
     view.setHover(undefined);
   });
+  // A tap on an arc or a key opens the popover beside it; the page does not scroll.
   canvas.addEventListener("click", (e) => {
-    const h = hoverAt(e.clientX, e.clientY);
+    const h = hoverAt(e.clientX, e.clientY, { tip: false });
     if (h.arc) {
-      selected = h.arc.node !== selected ? h.arc.node : undefined;
+      selected = h.arc.node;
       render();
-      if (selected !== undefined) $("legend").querySelectorAll("tbody tr")[selected]?.querySelector("input")?.focus();
+      openPopover(h.arc.node, h.arc.text, e.clientX, e.clientY);
     } else if (h.key) {
       $("follow-key").value = h.key.key;
       follow(h.key.key);
-    }
+      openPopover(h.key.node, h.key.text, e.clientX, e.clientY);
+    } else closePopover();
+  });
+  $("popover-close").addEventListener("click", () => closePopover());
+  $("popover-down").addEventListener("click", () => popoverAction((row) => session.setDown(row.name, !row.down)));
+  $("popover-remove").addEventListener("click", () => popoverAction((row) => session.remove(row.name)));
+  document.addEventListener("keydown", (e) => e.key === "Escape" && popover && closePopover());
+  document.addEventListener("pointerdown", (e) => {
+    if (popover && !$("popover").contains(e.target) && e.target !== canvas) closePopover();
   });
   new ResizeObserver(() => view.data && !view.fits() && render()).observe(canvas);
   watchTheme(render);
@@ -539,6 +701,8 @@ function open(link) {
   syncWorkload();
   return true;
 }
+
+const keysHelp = $("keys-status").textContent;
 
 async function main() {
   engine = firstEngine;

@@ -17,20 +17,9 @@ const angle = (fraction) => fraction * TAU - Math.PI / 2; // 0 at the top, clock
 const DOT_LIMIT = 5000;
 const LANES = 7;
 
-// Parsed once per colour: an animation frame mixes the colours of up to 5,000 moving keys.
-const parsed = new Map();
-function rgb(hex) {
-  let c = parsed.get(hex);
-  if (!c) {
-    const n = parseInt(hex.slice(1), 16);
-    parsed.set(hex, (c = [(n >> 16) & 255, (n >> 8) & 255, n & 255]));
-  }
-  return c;
-}
-function mix(a, b, t) {
-  const [x, y] = [rgb(a), rgb(b)];
-  return `rgb(${x.map((v, i) => Math.round(v + (y[i] - v) * t)).join(",")})`;
-}
+// Past the palette's colours, a node's colour repeats: a second encoding tells them apart,
+// a pattern on its arcs (and swatches) and a shape for its keys. Pattern 0 is plain.
+const PATTERNS = 4;
 
 const LABEL_FONT = "12px system-ui, sans-serif";
 // Between the band's outer edge and the side labels: the moved-arc marks and a followed
@@ -162,6 +151,16 @@ export class RingView {
     return slot === NO_OWNER ? this.data?.theme?.muted ?? "#888888" : this.palette[slot % this.palette.length];
   }
 
+  // The pattern of colour slot `slot` (0: plain; 1 stripes, 2 a centre line, 3 dots).
+  slotPattern(slot) {
+    return slot === NO_OWNER ? 0 : Math.floor(slot / this.palette.length) % PATTERNS;
+  }
+
+  // The pattern of node `index` in the current scene.
+  nodePattern(index) {
+    return index === NO_OWNER ? 0 : this.slotPattern(this.data.colours[index] ?? index);
+  }
+
   // The colour of node `index` in the current scene.
   nodeColour(index) {
     return index === NO_OWNER ? this.slotColour(NO_OWNER) : this.slotColour(this.data.colours[index] ?? index);
@@ -195,7 +194,17 @@ export class RingView {
     for (const [owner, path] of paths) {
       ctx.strokeStyle = this.nodeColour(owner);
       ctx.globalAlpha = selected === undefined || selected === owner ? 1 : 0.35;
+      ctx.lineWidth = g.band;
       ctx.stroke(path);
+      // The second encoding, drawn in the background colour over the arc.
+      const pattern = this.nodePattern(owner);
+      if (pattern) {
+        ctx.strokeStyle = theme.bg;
+        ctx.lineWidth = pattern === 2 ? g.band * 0.3 : g.band * 0.6;
+        ctx.setLineDash(pattern === 1 ? [3, 3] : pattern === 3 ? [1.5, 5] : []);
+        ctx.stroke(path);
+        ctx.setLineDash([]);
+      }
     }
     ctx.globalAlpha = 1;
 
@@ -264,12 +273,29 @@ export class RingView {
   }
 
   drawDots(ctx, g, keys, keyOwners) {
-    const d = 2;
     for (let k = 0; k < keys.length; k++) {
       const [x, y] = this.dotAt(g, k, keys[k]);
       ctx.fillStyle = this.nodeColour(keyOwners[k]);
-      ctx.fillRect(x - d, y - d, d * 2, d * 2);
+      this.mark(ctx, x, y, 2, this.nodePattern(keyOwners[k]));
     }
+  }
+
+  // A key's mark: a square, or past the palette a circle, a diamond or a triangle.
+  mark(ctx, x, y, d, shape) {
+    if (!shape) return ctx.fillRect(x - d, y - d, d * 2, d * 2);
+    ctx.beginPath();
+    if (shape === 1) ctx.arc(x, y, d * 1.15, 0, TAU);
+    else if (shape === 2) {
+      ctx.moveTo(x, y - d * 1.4);
+      ctx.lineTo(x + d * 1.4, y);
+      ctx.lineTo(x, y + d * 1.4);
+      ctx.lineTo(x - d * 1.4, y);
+    } else {
+      ctx.moveTo(x, y - d * 1.4);
+      ctx.lineTo(x + d * 1.3, y + d);
+      ctx.lineTo(x - d * 1.3, y + d);
+    }
+    ctx.fill();
   }
 
   // Keys binned by angle; each bin a radial bar in its majority owner's colour, its length
@@ -327,25 +353,21 @@ export class RingView {
       }
     }
 
-    // Keys that change owner: drawn larger, their colour going from the old owner's to the new.
+    // Keys that change owner: drawn larger and outlined, in the old owner's colour for the
+    // first half and the new owner's after, never a blend (which would look like a third node).
     const movers = overlay.movers;
     if (movers) {
       const t = overlay.t ?? 1;
-      // Most moving keys share a few (old owner, new owner) pairs: mix each pair once.
-      const mixed = new Map();
-      const colour = (from, to) => {
-        const key = `${from},${to}`;
-        let c = mixed.get(key);
-        if (c === undefined) mixed.set(key, (c = mix(this.slotColour(from), this.slotColour(to), t)));
-        return c;
-      };
+      const d = 3 + 2 * Math.sin(Math.PI * t);
       for (let m = 0; m < movers.index.length; m++) {
         const [x, y] = this.dotAt(g, movers.index[m], movers.position[m]);
-        const d = 3 + 2 * Math.sin(Math.PI * t);
+        const slot = t < 0.5 ? movers.from[m] : movers.to[m];
+        ctx.fillStyle = theme.moved;
+        ctx.fillRect(x - d - 1.5, y - d - 1.5, 2 * d + 3, 2 * d + 3);
         ctx.fillStyle = theme.bg;
-        ctx.fillRect(x - d - 1, y - d - 1, 2 * d + 2, 2 * d + 2);
-        ctx.fillStyle = colour(movers.from[m], movers.to[m]);
-        ctx.fillRect(x - d, y - d, 2 * d, 2 * d);
+        ctx.fillRect(x - d - 0.5, y - d - 0.5, 2 * d + 1, 2 * d + 1);
+        ctx.fillStyle = this.slotColour(slot);
+        this.mark(ctx, x, y, d - 0.5, this.slotPattern(slot));
       }
     }
 

@@ -340,23 +340,27 @@ impl Cluster {
         self.shares().fractions.clone()
     }
 
-    /// The spread of load over the nodes from their exact shares (integer arc lengths where
-    /// there are arcs, exact fractions otherwise), or `None` when they can only be sampled or
-    /// there are no nodes. One answer for `Ring` and `Session`, computed once per state.
+    /// The spread of load over the serving nodes (a node marked down serves nothing: it is
+    /// left out, not counted as a node with no load) from their exact shares (integer arc
+    /// lengths where there are arcs, exact fractions otherwise), or `None` when they can only
+    /// be sampled or no node serves. One answer for `Ring` and `Session`, computed once per
+    /// state.
     pub fn spread(&self) -> Option<crate::analysis::Spread> {
         self.shares().spread
     }
 
     fn shares(&self) -> &Shares {
         self.shares.get_or_init(|| {
-            let weights: Vec<f64> = self.nodes().iter().map(|n| n.weight).collect();
+            let serving: Vec<usize> = (0..self.nodes().len()).filter(|&i| !self.inner.is_down(i)).collect();
+            let weights: Vec<f64> = serving.iter().map(|&i| self.nodes()[i].weight).collect();
             let fractions = self.inner.exact_shares();
+            let of_serving = |shares: &[u128]| -> Vec<u128> { serving.iter().map(|&i| shares[i]).collect() };
             let spread = match self.inner.arcs() {
-                Some(arcs) => crate::analysis::Spread::of(&crate::analysis::shares(arcs), &weights),
+                Some(arcs) => crate::analysis::Spread::of(&of_serving(&crate::analysis::shares(arcs)), &weights),
                 // Exact fractions (modulo, bounded-load), in parts of 2^53.
                 None => fractions.as_ref().and_then(|shares| {
                     let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
-                    crate::analysis::Spread::of(&scaled, &weights)
+                    crate::analysis::Spread::of(&of_serving(&scaled), &weights)
                 }),
             };
             Shares { fractions, spread }

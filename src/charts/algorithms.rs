@@ -333,6 +333,24 @@ fn last_only_words(data: &AlgorithmsData) -> String {
 }
 
 #[cfg(feature = "charts")]
+impl AlgorithmsData {
+    /// The height, in CSS pixels, the chart needs at `width` CSS pixels so that every
+    /// algorithm's name shows in every panel (about 15 px a row): the page sizes the canvas
+    /// from it, since the panels stack on a narrow screen.
+    pub fn height_for(&self, width: f64) -> f64 {
+        // 12 px type is at most about 7 px a character.
+        let longest = self.rows.iter().map(|r| r.algorithm.chars().count()).max().unwrap_or(0) as f64;
+        let names_w = longest * 7.0 + 14.0;
+        let cols = ((width - names_w) / 150.0).floor().clamp(1.0, 5.0);
+        let panel_rows = (PANELS.len() as f64 / cols).ceil();
+        let panel_h = self.rows.len() as f64 * 15.0 + 100.0;
+        // The title, the subtitle's lines (about 110 characters) and the legend's rows.
+        let subtitle_lines = (110.0 * 6.5 / (width - 16.0).max(100.0)).ceil();
+        let legend_rows = if width < 420.0 { 2.0 } else { 1.0 };
+        24.0 + subtitle_lines * 17.0 + panel_rows * panel_h + legend_rows * 20.0 + 12.0
+    }
+}
+
 /// Legend labels, also used by the tests.
 fn labels() -> [String; 2] {
     ["measured".to_string(), "ideal: fair share of the node that joins or leaves".to_string()]
@@ -687,6 +705,23 @@ mod tests {
         assert_eq!(names((1200, 400)), 1, "one row of five panels");
         assert_eq!(names((330, 1400)), 5, "one panel per row");
         assert!(svg((300, 300), |a| draw(a, &data, &Theme::light())).is_err());
+    }
+
+    #[test]
+    fn every_name_shows_at_the_height_it_asks_for() {
+        let all: Vec<Algorithm> = Algorithm::ALL.to_vec();
+        let data = data(&Options::new(Algorithm::Ring), &nodes(4), &sample(), &all, &[]).unwrap();
+        let longest = data.rows.iter().max_by_key(|r| r.algorithm.len()).unwrap().algorithm.to_string();
+        for width in [360.0, 768.0, 1100.0] {
+            let h = data.height_for(width);
+            let text = svg((width as u32, h as u32), |a| draw(a, &data, &Theme::light())).unwrap();
+            for row in &data.rows {
+                let shown = text.matches(&format!(">\n{}\n<", row.algorithm)).count();
+                assert!(shown >= 1, "{} missing at {width}×{h}", row.algorithm);
+            }
+            assert!(has_text(&text, &longest), "{longest} at {width}");
+        }
+        assert!(data.height_for(360.0) > data.height_for(1100.0), "panels stack on a narrow screen");
     }
 
     #[test]

@@ -257,11 +257,24 @@ pub(crate) fn titled<DB: DrawingBackend>(
     subtitle: &str,
     theme: &Theme,
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
-    let body = area.titled(title, theme.title_font())?;
-    if subtitle.is_empty() {
+    let mut body = area.titled(title, theme.title_font())?;
+    // The subtitle in as many lines as the width needs: a narrow chart wraps it rather than
+    // clipping it.
+    let width = area.dim_in_pixel().0.saturating_sub(theme.px(16.0));
+    let mut line = String::new();
+    for word in subtitle.split(' ').filter(|w| !w.is_empty()) {
+        let longer = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if !line.is_empty() && area.estimate_text_size(&longer, &theme.small_font())?.0 > width {
+            body = body.titled(&line, theme.small_font())?;
+            line = word.to_string();
+        } else {
+            line = longer;
+        }
+    }
+    if line.is_empty() {
         return Ok(body);
     }
-    body.titled(subtitle, theme.small_font())
+    body.titled(&line, theme.small_font())
 }
 
 #[cfg(feature = "charts")]

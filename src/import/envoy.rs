@@ -30,6 +30,7 @@ pub(crate) const KIND: ConfigKind = ConfigKind {
     label: "Envoy cluster (RING_HASH or MAGLEV)",
     example: "name: cache\nconnect_timeout: 1s\ntype: STATIC\nlb_policy: RING_HASH\nring_hash_lb_config:\n  minimum_ring_size: 1024\n  hash_function: XX_HASH\nload_assignment:\n  cluster_name: cache\n  endpoints:\n  - lb_endpoints:\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.1, port_value: 8080 }\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.2, port_value: 8080 }\n      load_balancing_weight: 2\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.3, port_value: 8080 }\n",
     read: from_envoy_cluster,
+    sections: envoy_clusters,
 };
 
 /// The `Cluster` fields Envoy knows that do not change which host a hash picks.
@@ -100,8 +101,7 @@ pub fn from_envoy_cluster(text: &str, options: &ImportOptions) -> Result<Cluster
         return read_cluster(&doc);
     };
     let clusters = list.seq("clusters")?;
-    let name_of = |c: &Node| c.get("name").and_then(|n| n.text("name").ok()).unwrap_or("").to_string();
-    let chosen = match &options.cluster {
+    let chosen = match options.cluster.as_ref().or(options.section.as_ref()) {
         Some(wanted) => clusters.iter().find(|c| name_of(c) == *wanted).ok_or_else(|| {
             parse_error(list.line, format!("no cluster named {wanted:?} (the clusters: {})", names(clusters, name_of)))
         })?,
@@ -119,6 +119,24 @@ pub fn from_envoy_cluster(text: &str, options: &ImportOptions) -> Result<Cluster
         }
     };
     read_cluster(chosen)
+}
+
+/// The names of a text's clusters, when it lists them (`clusters:`); empty for one cluster.
+pub fn envoy_clusters(text: &str) -> Result<Vec<String>, Error> {
+    let doc = yaml::parse(text)?;
+    doc.map("an Envoy cluster")?;
+    let list = match doc.get("static_resources") {
+        Some(resources) => {
+            resources.map("static_resources")?;
+            resources.get("clusters")
+        }
+        None => doc.get("clusters"),
+    };
+    Ok(list.map(|l| l.seq("clusters")).transpose()?.map_or_else(Vec::new, |c| c.iter().map(name_of).collect()))
+}
+
+fn name_of(c: &Node) -> String {
+    c.get("name").and_then(|n| n.text("name").ok()).unwrap_or("").to_string()
 }
 
 fn names(clusters: &[Node], name_of: impl Fn(&Node) -> String) -> String {

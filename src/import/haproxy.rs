@@ -20,7 +20,8 @@ pub(crate) const KIND: ConfigKind = ConfigKind {
     kind: "haproxy",
     label: "HAProxy backend section",
     example: "backend cache\n    balance hdr(X-Key)\n    hash-type consistent sdbm avalanche\n    server c1 10.0.0.1:11211\n    server c2 10.0.0.2:11211 weight 2\n    server c3 10.0.0.3:11211 disabled\n",
-    read: |text, _| from_haproxy_backend(text),
+    read: |text, options| from_haproxy_cfg(text, options.section.as_deref()),
+    sections: haproxy_backends,
 };
 
 /// Server keywords that take no argument and do not change the choice.
@@ -106,6 +107,64 @@ const HAPROXY_SECTIONS: [&str; 15] = [
 ];
 /// Backend keywords that change the choice in ways not modelled.
 const HAPROXY_UNSUPPORTED: [&str; 4] = ["server-template", "use-server", "stick", "dynamic-cookie-key"];
+
+/// The sections of a text: (keyword, name, the lines from its keyword line to the next
+/// section's, 0-based).
+fn haproxy_sections(text: &str) -> Vec<(&str, &str, std::ops::Range<usize>)> {
+    let mut out: Vec<(&str, &str, std::ops::Range<usize>)> = Vec::new();
+    let count = text.lines().count();
+    for (n, raw) in text.lines().enumerate() {
+        let mut words = raw.split('#').next().unwrap_or_default().split_whitespace();
+        if let Some(keyword) = words.next().filter(|k| HAPROXY_SECTIONS.contains(k)) {
+            if let Some(last) = out.last_mut() {
+                last.2.end = n;
+            }
+            out.push((keyword, words.next().unwrap_or(""), n..count));
+        }
+    }
+    out
+}
+
+/// The names of the `backend` and `listen` sections of a text (a whole `haproxy.cfg`, or one
+/// section), in order.
+pub fn haproxy_backends(text: &str) -> Result<Vec<String>, Error> {
+    super::check_size(text)?;
+    let sections = haproxy_sections(text);
+    Ok(sections.iter().filter(|(k, _, _)| matches!(*k, "backend" | "listen")).map(|(_, n, _)| n.to_string()).collect())
+}
+
+/// A placement from one backend section, or from a whole `haproxy.cfg`: the `backend` (or
+/// `listen`) section called `section`, or the only one (a text with several names them and
+/// asks which). Line numbers in errors are the whole text's.
+pub fn from_haproxy_cfg(text: &str, section: Option<&str>) -> Result<Cluster, Error> {
+    super::check_size(text)?;
+    let sections = haproxy_sections(text);
+    if sections.len() <= 1 && section.is_none() {
+        return from_haproxy_backend(text);
+    }
+    let backends: Vec<_> = sections.iter().filter(|(k, _, _)| matches!(*k, "backend" | "listen")).collect();
+    let names = || backends.iter().map(|(_, n, _)| *n).collect::<Vec<_>>().join(", ");
+    let (_, _, lines) = match section {
+        Some(wanted) => backends
+            .iter()
+            .find(|(_, name, _)| *name == wanted)
+            .ok_or_else(|| parse_error(1, format!("no backend named {wanted:?} (the backends: {})", names())))?,
+        None if backends.len() == 1 => backends[0],
+        None if backends.is_empty() => {
+            return Err(parse_error(
+                1,
+                "no `backend` or `listen` section in this text: its servers are what ringlab reads",
+            ))
+        }
+        None => {
+            let line = backends[1].2.start + 1;
+            return Err(parse_error(line, format!("{} backends ({}): choose one", backends.len(), names())));
+        }
+    };
+    // The chosen section alone, on its own lines: errors keep the whole text's line numbers.
+    let masked: Vec<&str> = text.lines().enumerate().map(|(n, l)| if lines.contains(&n) { l } else { "" }).collect();
+    from_haproxy_backend(&masked.join("\n"))
+}
 
 /// A placement from a HAProxy `backend` (or `listen`) section: `balance` (a key hash:
 /// `hdr(name)`, `url_param`, `uri`, `hash`), `hash-type` with its function and `avalanche`,

@@ -24,6 +24,7 @@ pub(crate) const KIND: ConfigKind = ConfigKind {
     label: "memcached server list (libmemcached)",
     example: "# host:port [weight], as libmemcached and twemproxy list servers\n10.0.0.1:11211\n10.0.0.2:11211 2\n10.0.0.3:11211\n",
     read: |text, options| from_memcached_servers(text, options.algorithm.unwrap_or_else(default_algorithm)),
+    sections: super::no_sections,
 };
 
 /// The algorithms that read server lists.

@@ -52,6 +52,11 @@ pub struct ConfigKind {
     /// Reads a text of this kind (at most [`MAX_CONFIG_BYTES`], checked before).
     #[serde(skip)]
     pub read: fn(&str, &ImportOptions) -> Result<Cluster, Error>,
+    /// The sections of a text a user may choose from (a whole `nginx.conf`'s upstreams, a
+    /// `haproxy.cfg`'s backends, a `nutcracker.yml`'s pools, Envoy's clusters), in order;
+    /// empty for kinds that have none. [`ImportOptions::section`] picks one.
+    #[serde(skip)]
+    pub sections: fn(&str) -> Result<Vec<String>, Error>,
 }
 
 /// Choices a kind of text leaves open.
@@ -64,6 +69,10 @@ pub struct ImportOptions {
     pub pool: Option<String>,
     /// `envoy`: the cluster to read when the text has several (`clusters:`).
     pub cluster: Option<String>,
+    /// The section to read when the text has several (see [`ConfigKind::sections`]): an
+    /// nginx `upstream`, a HAProxy `backend`/`listen`, or (as `pool`/`cluster`) a twemproxy
+    /// pool or an Envoy cluster.
+    pub section: Option<String>,
 }
 
 /// Every kind, in the order a picker lists them.
@@ -83,7 +92,22 @@ pub fn kind(kind: &str) -> Result<&'static ConfigKind, Error> {
 pub fn from_config(kind: &str, text: &str, options: &ImportOptions) -> Result<Cluster, Error> {
     let kind = self::kind(kind)?;
     check_size(text)?;
+    if text.trim().is_empty() {
+        return Err(parse_error(1, format!("the text is empty: paste a {} or load the example", kind.label)));
+    }
     (kind.read)(text, options)
+}
+
+/// The sections a text of `kind` offers to choose from ([`ConfigKind::sections`]).
+pub fn sections(kind: &str, text: &str) -> Result<Vec<String>, Error> {
+    let kind = self::kind(kind)?;
+    check_size(text)?;
+    (kind.sections)(text)
+}
+
+/// No sections to choose from (a kind that reads one list).
+pub(crate) fn no_sections(_: &str) -> Result<Vec<String>, Error> {
+    Ok(Vec::new())
 }
 
 /// Texts over [`MAX_CONFIG_BYTES`] are refused before they are read.
@@ -108,5 +132,68 @@ pub(crate) fn on_line(line: usize, error: Error) -> Error {
     match error {
         Error::Parse { .. } => error,
         other => parse_error(line, other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NGINX_CONF: &str = "user nginx;\nevents { worker_connections 1024; }\nhttp {\n    upstream api {\n        hash $request_uri consistent;\n        server 10.0.0.1:80;\n        server 10.0.0.2:80;\n    }\n    upstream static {\n        hash $uri;\n        server 10.0.1.1:80 weight=2;\n        server 10.0.1.2:80;\n        server 10.0.1.3:80 down;\n    }\n    server {\n        listen 80;\n        location / { proxy_pass http://api; }\n    }\n}\n";
+
+    #[test]
+    fn a_whole_nginx_conf_offers_its_upstreams() {
+        assert_eq!(sections("nginx", NGINX_CONF).unwrap(), ["api", "static"]);
+        let e = from_config("nginx", NGINX_CONF, &ImportOptions::default()).unwrap_err();
+        assert!(e.to_string().starts_with("line 9: 2 upstream blocks (api, static)"), "{e}");
+        let pick = |name: &str| ImportOptions { section: Some(name.into()), ..ImportOptions::default() };
+        let api = from_config("nginx", NGINX_CONF, &pick("api")).unwrap();
+        assert_eq!(api.nodes().len(), 2);
+        let stat = from_config("nginx", NGINX_CONF, &pick("static")).unwrap();
+        assert_eq!((stat.nodes().len(), stat.nodes()[0].weight, stat.is_down_at(2)), (3, 2.0, true));
+        // The same block pasted alone reads the same.
+        let alone = "upstream static {\n        hash $uri;\n        server 10.0.1.1:80 weight=2;\n        server 10.0.1.2:80;\n        server 10.0.1.3:80 down;\n    }\n";
+        let one = from_config("nginx", alone, &ImportOptions::default()).unwrap();
+        for k in 0..200 {
+            assert_eq!(one.locate(format!("/k{k}")).unwrap(), stat.locate(format!("/k{k}")).unwrap());
+        }
+        assert!(from_config("nginx", NGINX_CONF, &pick("nope"))
+            .unwrap_err()
+            .to_string()
+            .contains("the upstreams: api, static"));
+        // Errors inside a block keep the whole text's line numbers.
+        let bad = NGINX_CONF.replace("server 10.0.1.2:80;", "server ;");
+        assert!(from_config("nginx", &bad, &pick("static")).unwrap_err().to_string().starts_with("line 12"));
+        let none = "http {\n    server { listen 80; }\n}\n";
+        assert!(from_config("nginx", none, &ImportOptions::default())
+            .unwrap_err()
+            .to_string()
+            .contains("no `upstream"));
+    }
+
+    const HAPROXY_CFG: &str = "global\n    maxconn 100\ndefaults\n    mode http\nfrontend fe\n    bind :80\n    default_backend cache\nbackend web\n    balance uri\n    hash-type consistent\n    server w1 10.0.0.1:80\n    server w2 10.0.0.2:80\nbackend cache\n    balance hdr(X-Key)\n    server c1 10.0.1.1:80\n    server c2 10.0.1.2:80 weight 2\n    server c3 10.0.1.3:80\n";
+
+    #[test]
+    fn a_whole_haproxy_cfg_offers_its_backends() {
+        assert_eq!(sections("haproxy", HAPROXY_CFG).unwrap(), ["web", "cache"]);
+        let e = from_config("haproxy", HAPROXY_CFG, &ImportOptions::default()).unwrap_err();
+        assert!(e.to_string().starts_with("line 13: 2 backends (web, cache)"), "{e}");
+        let pick = |name: &str| ImportOptions { section: Some(name.into()), ..ImportOptions::default() };
+        assert_eq!(from_config("haproxy", HAPROXY_CFG, &pick("web")).unwrap().nodes().len(), 2);
+        let cache = from_config("haproxy", HAPROXY_CFG, &pick("cache")).unwrap();
+        assert_eq!((cache.nodes().len(), cache.nodes()[1].weight), (3, 2.0));
+        let bad = HAPROXY_CFG.replace("server c2 10.0.1.2:80 weight 2", "server c2 10.0.1.2:80 weight x");
+        assert!(from_config("haproxy", &bad, &pick("cache")).unwrap_err().to_string().starts_with("line 16"));
+        // One section alone has nothing to choose; the examples neither.
+        assert_eq!(sections("haproxy", haproxy::KIND.example).unwrap().len(), 1);
+        assert!(sections("redis", redis::KIND.example).unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_empty_text_says_so() {
+        for kind in CONFIG_KINDS {
+            let e = from_config(kind.kind, " \n", &ImportOptions::default()).unwrap_err();
+            assert!(e.to_string().contains("the text is empty"), "{}: {e}", kind.kind);
+        }
     }
 }

@@ -19,7 +19,8 @@ pub(crate) const KIND: ConfigKind = ConfigKind {
     kind: "nginx",
     label: "nginx upstream block",
     example: "upstream cache {\n    hash $request_uri consistent;\n    server 10.0.0.1:11211;\n    server 10.0.0.2:11211 weight=2;\n    server 10.0.0.3:11211 down;\n}\n",
-    read: |text, _| from_nginx_upstream(text),
+    read: |text, options| from_nginx_conf(text, options.section.as_deref()),
+    sections: nginx_upstreams,
 };
 
 #[derive(Debug, PartialEq)]
@@ -112,9 +113,91 @@ const NGINX_OTHER_METHODS: [&str; 6] = ["ip_hash", "least_conn", "random", "leas
 pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
     super::check_size(text)?;
     let tokens = nginx_tokens(text)?;
+    from_tokens(&tokens, text.lines().count().max(1))
+}
+
+/// A placement from an upstream block, or from a whole `nginx.conf`: the `upstream` block
+/// called `section`, or the only one (a text with several names them and asks which).
+/// Line numbers in errors are the whole text's.
+pub fn from_nginx_conf(text: &str, section: Option<&str>) -> Result<Cluster, Error> {
+    super::check_size(text)?;
+    let tokens = nginx_tokens(text)?;
+    let blocks = upstream_blocks(&tokens)?;
+    let whole = blocks.len() == 1 && blocks[0].1 == (0..tokens.len());
+    if blocks.is_empty() && tokens.iter().any(|(t, _)| *t == Token::Open) {
+        let line = tokens.iter().find(|(t, _)| *t == Token::Open).map_or(1, |(_, l)| *l);
+        return Err(parse_error(
+            line,
+            "no `upstream NAME { ... }` block in this text: its servers are what ringlab reads",
+        ));
+    }
+    if blocks.is_empty() || (whole && section.is_none()) {
+        return from_tokens(&tokens, text.lines().count().max(1));
+    }
+    let names = || blocks.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ");
+    let (_, range) = match section {
+        Some(wanted) => blocks
+            .iter()
+            .find(|(name, _)| name == wanted)
+            .ok_or_else(|| parse_error(1, format!("no upstream named {wanted:?} (the upstreams: {})", names())))?,
+        None if blocks.len() == 1 => &blocks[0],
+        None => {
+            let line = tokens[blocks[1].1.start].1;
+            return Err(parse_error(line, format!("{} upstream blocks ({}): choose one", blocks.len(), names())));
+        }
+    };
+    from_tokens(&tokens[range.clone()], tokens[range.end - 1].1)
+}
+
+/// The names of the `upstream` blocks of a text (an `nginx.conf`, or one block), in order.
+pub fn nginx_upstreams(text: &str) -> Result<Vec<String>, Error> {
+    super::check_size(text)?;
+    Ok(upstream_blocks(&nginx_tokens(text)?)?.into_iter().map(|(name, _)| name).collect())
+}
+
+/// Every `upstream NAME { ... }` block at any depth (nginx allows them in `http` and
+/// `stream`), with its tokens' range, `upstream` to its closing `}`.
+fn upstream_blocks(tokens: &[(Token, usize)]) -> Result<Vec<(String, std::ops::Range<usize>)>, Error> {
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    // Only at the start of a directive: `upstream` can be a value elsewhere (`set $x upstream;`).
+    let mut at_start = true;
+    while i < tokens.len() {
+        match (&tokens[i].0, tokens.get(i + 1).map(|t| &t.0), tokens.get(i + 2).map(|t| &t.0)) {
+            (Token::Word(w), Some(Token::Word(name)), Some(Token::Open)) if at_start && w == "upstream" => {
+                let mut depth = 0usize;
+                let end = (i + 2..tokens.len()).find(|&j| {
+                    match tokens[j].0 {
+                        Token::Open => depth += 1,
+                        Token::Close => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                });
+                let Some(end) = end else {
+                    return Err(parse_error(
+                        tokens[i].1,
+                        format!("the upstream block {name:?} is not closed with `}}`"),
+                    ));
+                };
+                blocks.push((name.clone(), i..end + 1));
+                i = end + 1;
+                at_start = true;
+                continue;
+            }
+            (Token::Word(_), _, _) => at_start = false,
+            _ => at_start = true,
+        }
+        i += 1;
+    }
+    Ok(blocks)
+}
+
+/// A placement from an upstream block's tokens (or its body's); `last_line` is where an
+/// unclosed block is reported.
+fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, Error> {
     let mut statements: Vec<(Vec<String>, usize)> = Vec::new();
     let mut i = 0;
-    let last_line = text.lines().count().max(1);
     let mut wrapped = false;
     if matches!(tokens.first(), Some((Token::Word(w), _)) if w == "upstream") {
         let line = tokens[0].1;

@@ -30,6 +30,7 @@ e7d1eecce10fd6bb5eb35b9f99a514335d9ba9ca 10.0.0.2:6379@16379 master - 0 14262383
 67ed2db8d677e59ec4a4cefb06858cf2a1a89fa1 10.0.0.3:6379@16379 master,fail - 1426238316232 1426238314232 3 disconnected 10923-16383\n\
 292f8b365bb7edb5e285caf0b7e6ddc7265d2f4f 10.0.0.4:6379@16379 slave 07c37dfeb235213a872192d90877d0cd55635b91 0 1426238317741 1 connected\n",
     read: |text, _| from_redis_cluster_nodes(text),
+    sections: super::no_sections,
 };
 
 /// One line of `CLUSTER NODES`.

@@ -26,6 +26,7 @@ pub(crate) const KIND: ConfigKind = ConfigKind {
     label: "twemproxy pool (nutcracker.yml)",
     example: "cache:\n  listen: 127.0.0.1:22121\n  hash: fnv1a_64\n  distribution: ketama\n  hash_tag: \"{}\"\n  servers:\n   - 10.0.0.1:11211:1\n   - 10.0.0.2:11211:2\n   - 10.0.0.3:11212:1 cache-c\n",
     read: from_nutcracker_yml,
+    sections: nutcracker_pools,
 };
 
 /// Pool directives nutcracker knows that do not change which server a key goes to.
@@ -58,7 +59,7 @@ pub fn from_nutcracker_yml(text: &str, options: &ImportOptions) -> Result<Cluste
     if doc.get("servers").is_some() {
         return read_pool(&doc);
     }
-    let (_, body) = match &options.pool {
+    let (_, body) = match options.pool.as_ref().or(options.section.as_ref()) {
         Some(wanted) => top
             .iter()
             .find(|(name, _)| name == wanted)
@@ -72,6 +73,16 @@ pub fn from_nutcracker_yml(text: &str, options: &ImportOptions) -> Result<Cluste
         }
     };
     read_pool(body)
+}
+
+/// The pools of a `nutcracker.yml` (empty for a pool's body alone).
+pub fn nutcracker_pools(text: &str) -> Result<Vec<String>, Error> {
+    let doc = yaml::parse(text)?;
+    let top = doc.map("a nutcracker.yml")?;
+    if doc.get("servers").is_some() {
+        return Ok(Vec::new());
+    }
+    Ok(top.iter().map(|(name, _)| name.clone()).collect())
 }
 
 fn pool_names(top: &[(String, Node)]) -> String {

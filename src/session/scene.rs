@@ -22,6 +22,8 @@ pub struct Scene {
     pub description: String,
     /// The state in one sentence: nodes, points, balance.
     pub summary: String,
+    /// How to read the picture, in plain words for this algorithm (arcs or none).
+    pub reading: String,
 }
 
 /// One row of the node table.
@@ -95,6 +97,9 @@ pub struct ArcHit {
 pub struct KeyHit {
     pub index: u32,
     pub key: String,
+    /// Its owner's index in the node list, and name.
+    pub node: u32,
+    pub owner: String,
     pub text: String,
 }
 
@@ -141,6 +146,24 @@ impl Session {
             axis: cluster.key_space().axis_labels(),
             description: cluster.describe(),
             summary: self.summary(),
+            reading: self.reading(),
+        }
+    }
+
+    /// How to read the picture: what the band, the dots and the marks after a change are.
+    fn reading(&self) -> String {
+        let keys = if self.key_list.is_some() { "your keys" } else { "sample keys (key:0, key:1, …)" };
+        if self.cluster().arcs().is_some() {
+            format!(
+                "Each coloured arc of the ring is the part of the key space one node owns; the dots inside \
+                 are {keys}, coloured by their owner. After a change, the stretches marked just outside \
+                 the ring changed owner, and the keys in them light up as they move."
+            )
+        } else {
+            format!(
+                "This algorithm has no arcs to draw: each dot is one of the {keys} at its hash, coloured by \
+                 its owner. After a change, the keys that changed owner light up as they move."
+            )
         }
     }
 
@@ -165,18 +188,23 @@ impl Session {
             }
             text.push(')');
         }
+        // Balance is over the nodes that serve: a down node carries nothing and is no sign
+        // of imbalance among the others.
+        let serving = cluster.healthy_count();
+        let over = if down > 0 { format!(" of the {serving} serving nodes") } else { String::new() };
         match self.spread() {
             Some(s) => text.push_str(&format!(
-                ". Busiest node carries {:.2}× its fair share; load varies by {} (relative std dev).",
+                ". The busiest{over} carries {:.2}× its fair share; load varies by {} (relative std dev).",
                 s.max_over_mean,
                 percent(s.rsd, 1)
             )),
+            None if serving == 0 => text.push_str(". Every node is down: no key has an owner."),
             None => text.push_str(". Its shares can only be sampled: see the key counts."),
         }
         if self.settings().zipf > 0.0 {
             let rows = self.node_rows();
-            if let Some(hot) = rows.iter().max_by(|a, b| a.traffic.total_cmp(&b.traffic)) {
-                let fair = 1.0 / rows.len() as f64;
+            if let Some(hot) = rows.iter().filter(|r| !r.down).max_by(|a, b| a.traffic.total_cmp(&b.traffic)) {
+                let fair = 1.0 / serving.max(1) as f64;
                 text.push_str(&format!(
                     " With Zipf s = {}, the hottest node, {}, serves {} of the requests ({:.2}× its fair share).",
                     self.settings().zipf,
@@ -293,8 +321,14 @@ impl Session {
         let (end, node) = a.point(i);
         let owner = a.node_name(node).to_string();
         let label = cluster.as_ring().and_then(|r| r.point_label(i));
-        let text =
-            format!("{owner} owns {start}–{end}") + &label.as_ref().map_or(String::new(), |l| format!(" (point {l})"));
+        // A down node's point: its arc is served by the next node up.
+        let text = match &label {
+            Some(l) if !l.starts_with(&format!("{owner}#")) => {
+                format!("{owner} serves {start}–{end}: the arc of point {l}, whose node is down")
+            }
+            Some(l) => format!("{owner} owns {start}–{end} (point {l})"),
+            None => format!("{owner} owns {start}–{end}"),
+        };
         Some(ArcHit {
             start: start.to_string(),
             end: end.to_string(),
@@ -331,7 +365,8 @@ impl Session {
             let names: Vec<&str> = follow.walk.iter().map(|s| s.name.as_str()).collect();
             text.push_str(&format!(", replicas {}", names.join(", ")));
         }
-        Some(KeyHit { index: index as u32, key, text })
+        let node = self.nodes().iter().position(|n| n.name == follow.owner)? as u32;
+        Some(KeyHit { index: index as u32, key, node, owner: follow.owner, text })
     }
 
     /// Where `key` lands and the walk to its owner (and replicas, per the settings). A key

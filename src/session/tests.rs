@@ -468,11 +468,15 @@ fn a_key_list_built_by_hand_is_checked_and_a_bad_one_changes_nothing() {
     let list = |keys: &[&str], counts: &[u64]| KeyList {
         keys: keys.iter().map(|k| k.to_string()).collect(),
         counts: counts.to_vec(),
+        csv: true,
     };
     let refusals = [
         (list(&["a", "b", "c"], &[1]), "one count a key"),
         (list(&["a", "b", "a"], &[1, 1, 1]), "holds \"a\" twice"),
-        (KeyList { keys: vec!["k".repeat(crate::keys::MAX_LIST_KEY_LEN + 1)], counts: vec![1] }, "at most 1024"),
+        (
+            KeyList { keys: vec!["k".repeat(crate::keys::MAX_LIST_KEY_LEN + 1)], counts: vec![1], csv: false },
+            "at most 1024",
+        ),
     ];
     for (bad, says) in refusals {
         let e = s.use_key_list(Some(bad)).unwrap_err();
@@ -685,4 +689,46 @@ fn two_clients_of_the_sessions_pool_agree_or_say_why() {
     let j = m.algorithms.iter().position(|&n| n == "pymemcache").unwrap();
     assert_eq!(m.disagree[i][j], m.disagree[j][i]);
     assert_eq!(m.disagree[i][i], 0.0);
+}
+
+#[test]
+fn balance_is_over_the_serving_nodes_and_says_how_many_are_down() {
+    // On ringlab's ring a down node's keys fail over clockwise: the others then own exactly
+    // what they would own on a ring without it, so their spread is that ring's.
+    let mut s = five(Algorithm::Ring);
+    s.apply(Change::SetDown { name: "node-3".into(), down: true }).unwrap();
+    let without =
+        Cluster::new(s.settings().options(), ["node-1", "node-2", "node-4", "node-5"].into_iter().map(NodeSpec::new))
+            .unwrap();
+    let (down, alone) = (s.spread().unwrap(), without.spread().unwrap());
+    assert!((down.rsd - alone.rsd).abs() < 1e-12, "{down:?} vs {alone:?}");
+    assert!((down.max_over_mean - alone.max_over_mean).abs() < 1e-12);
+    let summary = s.scene().summary;
+    assert!(summary.contains("(1 down)") && summary.contains("of the 4 serving nodes"), "{summary}");
+    // Every node down: no balance to speak of, and the summary says why.
+    for name in ["node-1", "node-2", "node-4", "node-5"] {
+        s.apply(Change::SetDown { name: name.into(), down: true }).unwrap();
+    }
+    assert_eq!(s.spread(), None);
+    assert!(s.scene().summary.contains("Every node is down"), "{}", s.scene().summary);
+}
+
+#[test]
+fn hash_mod_n_is_named_only_when_the_serving_count_changes() {
+    let mut s = five(Algorithm::Ring);
+    let vnodes = s.apply(Change::Configure(Settings { vnodes: 64, ..s.settings().clone() })).unwrap();
+    assert!(vnodes.text.contains("exactly") && !vnodes.text.contains("hash % N"), "{}", vnodes.text);
+    let weight = s.apply(Change::SetWeight { name: "node-1".into(), weight: 2.0 }).unwrap();
+    assert!(!weight.text.contains("hash % N"), "{}", weight.text);
+    // A join changes N: 5 → 6 servers, hash % N moves 5/6 of the keys (83.3%).
+    let join = s.apply(Change::Add(NodeSpec::new("node-6"))).unwrap();
+    assert!(join.text.contains("hash % N would have moved 83.3%"), "{}", join.text);
+    let down = s.apply(Change::SetDown { name: "node-2".into(), down: true }).unwrap();
+    assert!(down.text.contains("hash % N would have moved"), "{}", down.text);
+}
+
+#[test]
+fn the_reading_says_arcs_only_where_there_are_arcs() {
+    assert!(five(Algorithm::Ring).scene().reading.contains("coloured arc"));
+    assert!(five(Algorithm::Jump).scene().reading.contains("no arcs"));
 }

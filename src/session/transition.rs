@@ -165,13 +165,17 @@ impl Session {
             ) as f64
                 / size as f64;
         }
+        // hash % N is a baseline for a change in how many servers answer: a change of
+        // vnodes, hash or weights keeps N, so the comparison would say nothing.
+        let serving_changed = before.cluster.healthy_count() != after.cluster.healthy_count();
         match &exact {
-            Some(e) => text.push_str(&format!(
+            Some(e) if serving_changed => text.push_str(&format!(
                 "; exactly {} of the key space — ideal {} — hash % N would have moved {}.",
                 percent(e.moved_fraction, 2),
                 percent(e.ideal_fraction, 2),
                 percent(e.modulo_fraction, 1)
             )),
+            Some(e) => text.push_str(&format!("; exactly {} of the key space.", percent(e.moved_fraction, 2))),
             None if before.cluster.key_space() != after.cluster.key_space()
                 || before.settings.algorithm != after.settings.algorithm
                 || before.cluster.options().applied_hash() != after.cluster.options().applied_hash() =>
@@ -195,13 +199,15 @@ impl Session {
             text.push_str(&cost_words(c, w));
         }
         let mut movers = movers;
-        if self.compare_modulo {
+        if self.compare_modulo && serving_changed {
             let modulo = modulo_movers(before, after, after_keys, self.key_list.as_deref());
             text.push_str(&format!(
                 " Replayed under hash % N (the highlighted keys): {} keys would move.",
                 thousands(modulo.count)
             ));
             movers = modulo;
+        } else if self.compare_modulo {
+            text.push_str(" Under hash % N nothing would move: the same servers answer.");
         }
         Transition { label, text, exact, sample: Some(sample), movers, lost, cost }
     }

@@ -1,7 +1,8 @@
 //! `drawChart(canvas, chart, {dark, dpr})`: draws a chart's data, as the engine module's
 //! `session.chartData(kind, opts)` returned it (`{kind, data}`), with plotters on a canvas;
 //! returns `{csv, table}` (`table` for the algorithms chart: `{caption, headers, rows}`, else
-//! `null`). It is the charts module's one export: the page fetches that module only when it
+//! `null`), or `{height}` when the chart needs its canvas that many CSS pixels high at its
+//! width (the algorithms chart: one row per algorithm, panels stacked on a narrow screen). It is the charts module's one export: the page fetches that module only when it
 //! first shows a chart.
 
 use super::canvas::MeasuringCanvas;
@@ -38,6 +39,20 @@ pub fn draw_chart(canvas: JsValue, chart: JsValue, opts: JsValue) -> Result<JsVa
     let chart: SessionChart = serde_wasm_bindgen::from_value(super::plain(&chart, "the chart")?)
         .map_err(|e| error(Error::InvalidOption(format!("that is not a chart from session.chartData: {e}"))))?;
     let o: DrawOptions = options(&opts, &["dark", "dpr"])?;
+    // A chart of many rows needs a height for its names at the canvas's width: when the box
+    // has another, nothing is drawn and the answer is `{height}`, for the page to set and
+    // draw again.
+    if let SessionChart::Algorithms(d) = &chart {
+        let (width, height) = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
+        let wanted = d.height_for(width).round();
+        if width > 0.0 && (wanted - height).abs() > 1.0 {
+            #[derive(Serialize)]
+            struct Resize {
+                height: f64,
+            }
+            return to_js(&Resize { height: wanted });
+        }
+    }
     let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
     let theme = theme.scaled(o.dpr.unwrap_or(1.0));
     let area = MeasuringCanvas::new(canvas)

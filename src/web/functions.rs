@@ -180,6 +180,16 @@ pub fn ring_presets() -> Result<JsValue, JsValue> {
     to_js(&crate::algo::ring::PRESETS)
 }
 
+/// The sections a configuration text offers to choose from (a whole `nginx.conf`'s
+/// upstreams, a `haproxy.cfg`'s backends, ...): `configSections(kind, text)` → names, in
+/// order; `fromConfig(kind, text, {section})` reads one.
+#[wasm_bindgen(js_name = configSections)]
+pub fn config_sections(kind: JsValue, text: JsValue) -> Result<Vec<String>, JsValue> {
+    let kind = string(&kind, "the config kind")?;
+    let text = string(&text, "the config text")?;
+    crate::import::sections(&kind, &text).map_err(error)
+}
+
 /// The kinds of configuration text `Session.fromConfig` reads: `[{kind, label, example}]`.
 #[wasm_bindgen(js_name = configKinds)]
 pub fn config_kinds() -> Result<JsValue, JsValue> {

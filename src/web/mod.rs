@@ -257,7 +257,7 @@ pub(crate) fn option_value(
 }
 
 /// `fromConfig(kind, text, options)`'s arguments: the kind's name, the text, and the kind's
-/// choices (`{algorithm}` for a memcached list).
+/// choices (`{algorithm}` for a memcached list, `{section}` for a text of several sections).
 pub(crate) fn import_args(
     kind: &JsValue,
     text: &JsValue,
@@ -266,7 +266,7 @@ pub(crate) fn import_args(
     let kind = string(kind, "the config kind")?;
     let text = string(text, "the config text")?;
     let mut parsed = crate::import::ImportOptions::default();
-    if let Some(object) = fields(options, &["algorithm", "pool", "cluster"])? {
+    if let Some(object) = fields(options, &["algorithm", "pool", "cluster", "section"])? {
         if let Some(algorithm) = field(&object, "algorithm") {
             let name = string(&algorithm, "the algorithm")?;
             parsed.algorithm = Some(crate::algo::Algorithm::from_name(&name).map_err(error)?);
@@ -276,6 +276,9 @@ pub(crate) fn import_args(
         }
         if let Some(cluster) = field(&object, "cluster") {
             parsed.cluster = Some(string(&cluster, "the cluster")?);
+        }
+        if let Some(section) = field(&object, "section") {
+            parsed.section = Some(string(&section, "the section")?);
         }
     }
     Ok((kind, text, parsed))

@@ -63,7 +63,7 @@ impl Session {
     }
 
     /// Uses the user's own keys (one per line, or CSV `key,count`; errors name the line), or
-    /// `null` to go back to `key:0 ..`: `{keys, requests}`.
+    /// `null` to go back to `key:0 ..`: `{keys, requests, text}` (`text`: how the lines were read).
     #[wasm_bindgen(js_name = useKeys)]
     pub fn use_keys(&mut self, text: JsValue) -> Result<JsValue, JsValue> {
         if text.is_null() || text.is_undefined() {
@@ -71,12 +71,7 @@ impl Session {
             return Ok(JsValue::NULL);
         }
         let list = crate::keys::parse_key_list(&string(&text, "the key list")?).map_err(error)?;
-        #[derive(Serialize)]
-        struct Summary {
-            keys: usize,
-            requests: f64,
-        }
-        let summary = Summary { keys: list.keys.len(), requests: list.total_count() as f64 };
+        let summary = KeysSummary::of(&list);
         self.inner.use_key_list(Some(list)).map_err(error)?;
         to_js(&summary)
     }
@@ -94,16 +89,11 @@ impl Session {
         self.inner.push_keys(&string(&text, "the key list")?).map_err(error)
     }
 
-    /// Uses the key list read since `beginKeys()`: `{keys, requests}`.
+    /// Uses the key list read since `beginKeys()`: `{keys, requests, text}`.
     #[wasm_bindgen(js_name = endKeys)]
     pub fn end_keys(&mut self) -> Result<JsValue, JsValue> {
-        #[derive(Serialize)]
-        struct Summary {
-            keys: usize,
-            requests: f64,
-        }
         let list = self.inner.end_keys().map_err(error)?;
-        to_js(&Summary { keys: list.keys.len(), requests: list.total_count() as f64 })
+        to_js(&KeysSummary::of(list))
     }
 
     /// What the current algorithm's real clients do with a down node: `{kind, text}` with
@@ -211,5 +201,19 @@ impl Session {
         let kind = string(&kind, "the chart kind")?;
         let o: ChartArg = options(&opts, &["band"])?;
         self.inner.prepare_chart(&kind, o.band.unwrap_or(false)).map_err(error)
+    }
+}
+
+/// What `useKeys` and `endKeys` answer: the list's size, and how its lines were read.
+#[derive(Serialize)]
+struct KeysSummary {
+    keys: usize,
+    requests: f64,
+    text: String,
+}
+
+impl KeysSummary {
+    fn of(list: &crate::keys::KeyList) -> KeysSummary {
+        KeysSummary { keys: list.keys.len(), requests: list.total_count() as f64, text: list.read_as() }
     }
 }

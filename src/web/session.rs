@@ -196,7 +196,7 @@ impl Session {
     }
 
     /// What to draw: `{points, pointOwners, keys, keyOwners, colours}` as typed arrays, and
-    /// `{axis, description, summary}`.
+    /// `{axis, description, summary, reading}`.
     pub fn scene(&self) -> Result<JsValue, JsValue> {
         scene_object(&self.inner.scene())
     }
@@ -230,6 +230,7 @@ fn scene_object(scene: &engine::Scene) -> Result<JsValue, JsValue> {
     set("axis", &to_js(&scene.axis)?)?;
     set("description", &JsValue::from_str(&scene.description))?;
     set("summary", &JsValue::from_str(&scene.summary))?;
+    set("reading", &JsValue::from_str(&scene.reading))?;
     Ok(out.into())
 }
 

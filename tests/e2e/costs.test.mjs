@@ -13,6 +13,7 @@ const NAMES = ["node-1", "node-2", "node-3", "node-4", "node-5"];
 
 test("a join reports items, bytes and misses beside hash % N, and the link keeps the workload", async () => {
   const { page, problems, context } = await open(chrome.browser);
+  await page.click("#costs summary");
   for (const [id, v] of [["work-items", "10000000"], ["work-bytes", "1000"], ["work-rate", "5000"]]) {
     await page.fill(`#${id}`, v);
     await page.dispatchEvent(`#${id}`, "change");
@@ -40,7 +41,7 @@ test("your own keys: per-node counts and what a removal moves are counted on the
   await page.fill("#keys-text", keys.join("\n"));
   await page.click("#keys-load");
   await settle(page);
-  assert.match(await page.textContent("#keys-status"), /^Using your 300 keys \(300 requests\)/);
+  assert.match(await page.textContent("#keys-status"), /^Read one key a line: 300 distinct keys, 300 lines\. Using them now/);
   const shown = await page.$$eval("#legend tbody tr", (rows) => rows.map((r) => Number(r.cells[5].textContent.replace(/,/g, ""))));
   const expected = await engine(page, (mod, [names, keys]) => {
     const r = new mod.Ring({ vnodes: 32, nodes: names });

@@ -99,9 +99,9 @@ test("weight, vnodes, hash and algorithm controls change the ring", async () => 
   assert.ok(text.startsWith("Set node-1's weight to 3: moved "), text);
   const reweighed = await movedBetween(page, { vnodes: 32, nodes: ["node-1", ...rest] }, { vnodes: 32, nodes: weighted });
   assert.deepEqual(movedInText(text), { moved: reweighed, of: 2000 });
-  // Vnodes slider (log scale): 1000 vnodes.
-  await page.$eval("#vnodes", (el) => { el.value = "1000"; el.dispatchEvent(new Event("input")); el.dispatchEvent(new Event("change")); });
-  await page.waitForFunction(() => document.querySelector("#vnodes-value").textContent === "1000");
+  // Vnodes slider (log steps): its last step, 1000 vnodes.
+  await page.$eval("#vnodes", (el) => { el.value = el.max; el.dispatchEvent(new Event("input")); el.dispatchEvent(new Event("change")); });
+  await page.waitForFunction(() => document.querySelector("#vnodes-number").value === "1000");
   await settle(page);
   assert.match(await page.textContent("#summary"), /7,000 points/);
   // Hash function.
