@@ -23,7 +23,7 @@ use md5::Digest as _;
 /// Longest label template, in bytes.
 pub const MAX_LABEL_TEMPLATE_LEN: usize = crate::limits::MAX_LABEL_TEMPLATE_LEN;
 
-/// How a hand-written ring differs from ringlab's (see the [module docs](self)).
+/// How a hand-written ring differs from ringlab's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RingRules {
     pub label: Label,

@@ -7,7 +7,7 @@
 //! copy) for one of them.
 //!
 //! - **Exact**, over the whole key space, where both placements are circles of points that
-//!   hash keys the same way ([`Arcs::key_mapping`]): the two point lists are walked together
+//!   hash keys the same way ([`Arcs::key_mapping`](crate::analysis::Arcs::key_mapping)): the two point lists are walked together
 //!   and every run of positions whose owners differ is counted ([`migration::between`]).
 //! - **On keys** otherwise, or when keys are given: each key is placed by both.
 //!
