@@ -107,6 +107,7 @@ const haproxy: string = Ring.fromHaproxyBackend("backend b\n  balance uri\n  ser
 const tuned: Ring = new Ring({ algorithm: "haproxy-consistent", haproxyHash: "crc32", haproxyAvalanche: true, nodes: ["s1", "s2"] });
 const kinds: ConfigKind[] = configKinds();
 const sections: string[] = configSections("nginx", "http {\n  upstream a {\n    hash $uri;\n    server 10.0.0.1:80;\n  }\n}\n");
+void sections;
 const cassandra: string = new Ring({ algorithm: "cassandra", nodes: ["c1", "c2"],
   tokens: { c1: "-9223372036854775808, 0", c2: "-4611686018427387904, 4611686018427387904" } }).locate("user:42");
 const imported: Session = Session.fromConfig("nginx", kinds[0].example);
