@@ -42,10 +42,12 @@ pub mod limits;
 pub mod migration;
 mod node;
 mod order;
+pub mod plan;
 mod points;
 mod replicas;
 mod ring;
 mod ring_rules;
+pub mod rollout;
 pub mod session;
 pub mod theme;
 

@@ -165,3 +165,24 @@ pub fn check_generated(prefix: &str, count: usize) -> Result<(), Error> {
     check("the key prefix's bytes", prefix.len() as u64, MAX_KEY_PREFIX_LEN as u64)?;
     check("keys in a sample", count as u64, MAX_SAMPLE_KEYS as u64)
 }
+
+/// Most clients in one propagation ([`rollout`](crate::rollout)).
+pub const MAX_ROLLOUT_CLIENTS: usize = 10_000;
+/// Longest duration, lag or interval of a propagation: a day, in milliseconds.
+pub const MAX_ROLLOUT_MS: f64 = 86_400_000.0;
+/// Most times in one timeline (`duration / step + 1`).
+pub const MAX_ROLLOUT_TIMES: usize = 2_001;
+/// Most clients × times in one timeline (each client's epoch is read at each time).
+pub const MAX_ROLLOUT_WORK: u64 = 4_000_000;
+/// Most requests per second a propagation counts.
+pub const MAX_ROLLOUT_RATE: f64 = 1e9;
+/// Most keys in a propagation's or a plan's sample, where the algorithm has no arcs.
+pub const MAX_ROLLOUT_KEYS: usize = 50_000;
+/// Most steps of a staged change ([`plan`](crate::plan)), and epochs of a propagation.
+pub const MAX_PLAN_STEPS: usize = 16;
+/// Most points built over all the states of a staged change (each step is a placement).
+pub const MAX_STAGE_POINTS: u64 = 1_500_000;
+/// Most strategies compared side by side ([`rollout::compare`](crate::rollout::compare)).
+pub const MAX_STRATEGIES: usize = 8;
+/// Most nodes a sizing ([`plan::vnodes_for`](crate::plan::vnodes_for)) places.
+pub const MAX_SIZING_NODES: usize = 200;

@@ -1,0 +1,207 @@
+//! Sizing a ring: the vnodes per node that keep the busiest node within a target of its
+//! share, measured on the engine's own exact shares (arcs), with and without the worst
+//! single node lost.
+
+use crate::analysis::{self, Arcs};
+use crate::{limits, Config, Error, Ring};
+
+/// What to size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SizingOptions {
+    /// Nodes on the ring, all of weight 1, named `node-0`, `node-1`, ...
+    pub nodes: usize,
+    /// The target: the busiest node's share over the mean share, above 1 (1.1 = 10% over).
+    pub max_over_mean: f64,
+    /// Also after losing the node whose loss is worst.
+    pub after_losing: bool,
+    /// The ring's hash and size (its `vnodes` is what is sized).
+    pub config: Config,
+    /// Items the cluster stores and their size, for the memory per node.
+    pub items: f64,
+    pub item_bytes: f64,
+}
+
+impl Default for SizingOptions {
+    fn default() -> SizingOptions {
+        SizingOptions {
+            nodes: 10,
+            max_over_mean: 1.1,
+            after_losing: false,
+            config: Config::default(),
+            items: 1e6,
+            item_bytes: 1024.0,
+        }
+    }
+}
+
+/// A real system's default vnodes, and the spread ringlab's ring reaches with as many.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SizingDefault {
+    pub system: &'static str,
+    pub vnodes: u32,
+    /// The busiest node over the mean at that count (after losing the worst node, if asked).
+    pub max_over_mean: f64,
+    pub meets: bool,
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sizing {
+    /// The fewest vnodes found that meet the target, or `None` if none within the point cap.
+    pub vnodes: Option<u32>,
+    /// The busiest node over the mean at that count, on all nodes.
+    pub max_over_mean: f64,
+    /// The same after losing the worst node (when asked).
+    pub after_losing: Option<f64>,
+    /// The normal approximation of each node's share (a sum of `V` exponential spacings, so
+    /// relative deviation `1/√V`, and the busiest of N about `√(2 ln N)` deviations over):
+    /// `V ≈ 2 ln N / (target − 1)²`. The measured answer is the engine's own.
+    pub estimate: u32,
+    /// The busiest node's bytes: items × bytes × its share.
+    pub bytes_per_node: f64,
+    /// The ring's own memory, which each client holds.
+    pub ring_bytes: usize,
+    /// Real systems' defaults, measured the same way on this ring.
+    pub defaults: Vec<SizingDefault>,
+}
+
+/// The worst spread at `vnodes`: all nodes, and optionally after losing the worst one.
+fn spread_at(options: &SizingOptions, vnodes: u32) -> Result<(f64, Option<f64>, usize), Error> {
+    let config = Config { vnodes, ..options.config };
+    let names: Vec<String> = (0..options.nodes).map(|i| format!("node-{i}")).collect();
+    let ring = Ring::with_nodes(config, names.iter().map(String::as_str))?;
+    let shares = analysis::shares(&ring);
+    let size = Arcs::size(&ring) as f64;
+    let mean = size / options.nodes as f64;
+    let all = shares.iter().copied().max().unwrap_or(0) as f64 / mean;
+    let lost = if options.after_losing && options.nodes > 1 { Some(worst_loss(&ring, &shares, size)) } else { None };
+    Ok((all, lost, ring.memory_bytes()))
+}
+
+/// The busiest node over the mean after losing each node in turn, at its worst: a lost
+/// node's arcs go to the owner of the next point that is not its own, so one walk over the
+/// points gives every loss exactly.
+fn worst_loss(ring: &Ring, shares: &[u128], size: f64) -> f64 {
+    let n = shares.len();
+    let count = Arcs::point_count(ring);
+    // gained[(lost, to)]: positions `to` gains when `lost` leaves.
+    let mut gained: std::collections::BTreeMap<(usize, usize), u128> = std::collections::BTreeMap::new();
+    let top = Arcs::size(ring);
+    for i in 0..count {
+        let (at, owner) = Arcs::point(ring, i);
+        let previous = if i == 0 { Arcs::point(ring, count - 1).0 } else { Arcs::point(ring, i - 1).0 };
+        let arc =
+            if i == 0 { u128::from(at) + 1 + (top - 1 - u128::from(previous)) } else { u128::from(at - previous) };
+        let next = (1..count).map(|k| Arcs::point(ring, (i + k) % count).1).find(|&o| o != owner);
+        if let Some(to) = next {
+            *gained.entry((owner, to)).or_insert(0) += arc;
+        }
+    }
+    // The two largest shares, for the nodes a loss leaves as they were.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| shares[b].cmp(&shares[a]));
+    let mean = size / (n - 1) as f64;
+    (0..n)
+        .map(|lost| {
+            let untouched = order.iter().find(|&&o| o != lost).map_or(0, |&o| shares[o]);
+            let grown = gained.range((lost, 0)..(lost + 1, 0)).map(|(&(_, to), &g)| shares[to] + g).max().unwrap_or(0);
+            untouched.max(grown) as f64 / mean
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The fewest vnodes per node that keep the busiest node within `max_over_mean` of the mean
+/// (doubling, then halving the interval: each candidate measured on the exact shares), or
+/// `None` within the point cap.
+///
+/// ```
+/// use ringlab::plan::{vnodes_for, SizingOptions};
+/// let s = vnodes_for(&SizingOptions { nodes: 10, max_over_mean: 1.2, ..SizingOptions::default() })?;
+/// assert!(s.max_over_mean <= 1.2);
+/// # Ok::<(), ringlab::Error>(())
+/// ```
+pub fn vnodes_for(options: &SizingOptions) -> Result<Sizing, Error> {
+    if options.nodes == 0 {
+        return Err(Error::InvalidOption("sizing needs at least one node".into()));
+    }
+    limits::check("nodes in a sizing", options.nodes as u64, limits::MAX_SIZING_NODES as u64)?;
+    if !(options.max_over_mean.is_finite() && options.max_over_mean > 1.0 && options.max_over_mean <= 10.0) {
+        return Err(Error::InvalidOption("the target (busiest over mean) is above 1, at most 10".into()));
+    }
+    let fine = |x: f64| x.is_finite() && (0.0..=super::MAX_PLAN_QUANTITY).contains(&x);
+    if !fine(options.items) || !fine(options.item_bytes) {
+        return Err(Error::InvalidOption("items and item bytes are ≥ 0, at most 1e15".into()));
+    }
+    let cap = ((limits::MAX_POINTS / options.nodes as u64) as u32).min(limits::MAX_VNODES);
+    let worst = |v: u32| -> Result<(f64, Option<f64>, usize), Error> { spread_at(options, v) };
+    let meets = |s: &(f64, Option<f64>, usize)| s.0.max(s.1.unwrap_or(0.0)) <= options.max_over_mean;
+    // Doubling, then bisection between the last miss and the first hit.
+    let (mut miss, mut hit) = (0u32, None);
+    let mut v = 1u32;
+    while v <= cap {
+        let s = worst(v)?;
+        if meets(&s) {
+            hit = Some((v, s));
+            break;
+        }
+        miss = v;
+        if v == cap {
+            break;
+        }
+        v = (v * 2).min(cap);
+    }
+    if let Some((mut best, mut at)) = hit.clone() {
+        while best - miss > 1 {
+            let mid = miss + (best - miss) / 2;
+            let s = worst(mid)?;
+            if meets(&s) {
+                (best, at) = (mid, s);
+            } else {
+                miss = mid;
+            }
+        }
+        hit = Some((best, at));
+    }
+    let ln = libm::log(options.nodes.max(2) as f64);
+    let estimate = libm::ceil(2.0 * ln / (options.max_over_mean - 1.0).powi(2)) as u32;
+    let defaults = [
+        ("libketama (160 points per server)", 160),
+        ("Envoy ring_hash (minimum ring 1,024)", 1024u32.div_ceil(options.nodes as u32).max(1)),
+        ("Cassandra 4.0 (num_tokens 16)", 16),
+        ("groupcache (50 replicas)", 50),
+    ]
+    .into_iter()
+    .filter(|&(_, v)| v <= cap)
+    .map(|(system, v)| {
+        let s = worst(v)?;
+        Ok(SizingDefault { system, vnodes: v, max_over_mean: s.0.max(s.1.unwrap_or(0.0)), meets: meets(&s) })
+    })
+    .collect::<Result<Vec<_>, Error>>()?;
+    let per_node = options.items * options.item_bytes / options.nodes as f64;
+    Ok(match hit {
+        Some((v, (all, lost, bytes))) => Sizing {
+            vnodes: Some(v),
+            max_over_mean: all,
+            after_losing: lost,
+            estimate,
+            bytes_per_node: per_node
+                * all.max(lost.unwrap_or(0.0) * options.nodes as f64 / (options.nodes - 1).max(1) as f64),
+            ring_bytes: bytes,
+            defaults,
+        },
+        None => {
+            let (all, lost, bytes) = worst(cap)?;
+            Sizing {
+                vnodes: None,
+                max_over_mean: all,
+                after_losing: lost,
+                estimate,
+                bytes_per_node: per_node * all,
+                ring_bytes: bytes,
+                defaults,
+            }
+        }
+    })
+}

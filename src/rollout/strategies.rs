@@ -1,0 +1,98 @@
+//! Rollout strategies side by side: the same change, spread in different ways.
+
+use super::{propagate_epochs, Lag, Rollout, Timeline};
+use crate::algo::Cluster;
+use crate::{limits, Error};
+
+/// A way to roll a change out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Strategy {
+    /// Every client switches at the change (lag 0).
+    AllAtOnce,
+    /// The settings' own lag, as given.
+    AsGiven,
+    /// Clients poll for the new ring every `every_ms`, and do not refresh on a redirect.
+    Poll { every_ms: f64 },
+    /// Clients learn of the change only from a redirect.
+    OnRedirect,
+    /// The settings' lag, with leaving nodes kept serving until every client has switched.
+    DrainFirst,
+    /// The change in `steps` weight steps (or slot batches), one every `every_ms`, each
+    /// spreading with the settings' lag.
+    Ramp { steps: usize, every_ms: f64 },
+}
+
+impl Strategy {
+    /// In words, for a legend.
+    pub fn label(self) -> String {
+        match self {
+            Strategy::AllAtOnce => "all at once".into(),
+            Strategy::AsGiven => "as set".into(),
+            Strategy::Poll { every_ms } => format!("poll every {every_ms} ms"),
+            Strategy::OnRedirect => "refresh on redirect only".into(),
+            Strategy::DrainFirst => "drain first, then switch".into(),
+            Strategy::Ramp { steps, every_ms } => format!("{steps} steps, one every {every_ms} ms"),
+        }
+    }
+}
+
+/// One strategy's timeline.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Compared {
+    pub label: String,
+    pub timeline: Timeline,
+}
+
+/// Each strategy's timeline for the change from `before` to `after`, with `base`'s other
+/// settings.
+pub fn compare(
+    before: &Cluster,
+    after: &Cluster,
+    base: &Rollout,
+    strategies: &[Strategy],
+) -> Result<Vec<Compared>, Error> {
+    limits::check("strategies compared", strategies.len() as u64, limits::MAX_STRATEGIES as u64)?;
+    super::check(base)?;
+    let times = (base.duration_ms / base.step_ms).floor() as u64 + 1;
+    let work = times.saturating_mul(base.clients as u64).saturating_mul(strategies.len() as u64);
+    limits::check("clients × times × strategies", work, 2 * limits::MAX_ROLLOUT_WORK)?;
+    let pair = [before.clone(), after.clone()];
+    strategies
+        .iter()
+        .map(|&strategy| {
+            let mut options = base.clone();
+            let timeline = match strategy {
+                Strategy::AllAtOnce => {
+                    options.lag = Lag::Fixed { ms: 0.0 };
+                    propagate_epochs(&pair, &[0.0], &options)?
+                }
+                Strategy::AsGiven => propagate_epochs(&pair, &[0.0], &options)?,
+                Strategy::Poll { every_ms } => {
+                    options.lag = Lag::Poll { every_ms };
+                    options.refresh_on_redirect = Some(false);
+                    propagate_epochs(&pair, &[0.0], &options)?
+                }
+                Strategy::OnRedirect => {
+                    options.lag = Lag::OnRedirect;
+                    propagate_epochs(&pair, &[0.0], &options)?
+                }
+                Strategy::DrainFirst => {
+                    options.drain = true;
+                    propagate_epochs(&pair, &[0.0], &options)?
+                }
+                Strategy::Ramp { steps, every_ms } => {
+                    if !(every_ms.is_finite() && (0.0..=limits::MAX_ROLLOUT_MS).contains(&every_ms)) {
+                        return Err(Error::InvalidOption(
+                            "a ramp's interval is milliseconds ≥ 0, at most a day".into(),
+                        ));
+                    }
+                    let (states, _, _) = crate::plan::stages(before, after, steps)?;
+                    let published: Vec<f64> = (0..states.len() - 1).map(|j| j as f64 * every_ms).collect();
+                    propagate_epochs(&states, &published, &options)?
+                }
+            };
+            Ok(Compared { label: strategy.label(), timeline })
+        })
+        .collect()
+}
