@@ -435,6 +435,151 @@ export class Ring {
    * 65,000 keys.
    */
   static agreement(a: Ring, b: Ring, keys?: number | string[]): Agreement;
+  /** The change from `before` to `after` while it spreads over stale clients: one value per
+   * time; exact over the arcs where the algorithm has them (`exact`), else on a key sample. */
+  static propagate(before: Ring, after: Ring, options?: PropagateOptions): Propagation;
+  /** The same change under each rollout strategy, side by side. */
+  static compareRollouts(before: Ring, after: Ring, options: PropagateOptions | undefined, strategies: RolloutStrategy[]): ComparedRollout[];
+  /** The change staged in `steps` steps (weights, Redis slot batches, or node by node). */
+  static plan(before: Ring, after: Ring, options?: PlanOptions): ChangePlan;
+}
+
+/** When each client adopts a new epoch. */
+export type Lag =
+  | { kind: "fixed"; ms: number }
+  | { kind: "even"; ms: number }
+  | { kind: "exponential"; meanMs: number; seed?: number }
+  | { kind: "poll"; everyMs: number }
+  | { kind: "on-redirect" };
+
+/** What a stale client's misrouted request costs (a catalog entry's `stale.kind`). */
+export type StaleSystem = "client-side" | "redirect" | "proxy" | "coordinator";
+
+/** `Ring.propagate`'s settings; every field optional. Caps: 10,000 clients, 2,001 times,
+ * clients × times ≤ 4,000,000, durations and lags ≤ 86,400,000 ms. */
+export interface PropagateOptions {
+  /** Clients routing requests (default 10). */
+  clients?: number;
+  /** Default `{kind: "even", ms: 1000}`. */
+  lag?: Lag;
+  /** How requests split over clients (default even). */
+  traffic?: { kind: "even" } | { kind: "zipf"; s: number };
+  /** Default: the algorithm's own rule (its catalog entry's `stale`). */
+  system?: StaleSystem;
+  /** Default 2000. */
+  durationMs?: number;
+  /** Default 10. */
+  stepMs?: number;
+  /** All clients' requests per second (default 10,000): when a redirect comes. */
+  requestsPerSec?: number;
+  /** The share of requests that are writes (default 0.1). */
+  writeShare?: number;
+  /** Whether a redirect updates a client (default: yes for a redirecting system). */
+  refreshOnRedirect?: boolean;
+  /** Leaving nodes keep serving until every client has switched. */
+  drain?: boolean;
+  /** Keys sampled where there are no arcs (default 10,000; at most 50,000). */
+  sampleKeys?: number;
+}
+
+/** Counts over the whole timeline, in requests. */
+export interface RolloutTotals {
+  requests: number;
+  misrouted: number;
+  hops: number;
+  misses: number;
+  staleReads: number;
+  inconsistentWrites: number;
+}
+
+/** `Ring.propagate`: shares of all requests at each time. */
+export interface Propagation {
+  times: number[];
+  misrouted: number[];
+  hops: number[];
+  misses: number[];
+  staleReads: number[];
+  inconsistentWrites: number[];
+  /** Requests from clients on a stale epoch. */
+  staleTraffic: number[];
+  /** When the last client adopts the last epoch; `null` if one never does. */
+  convergedAtMs: number | null;
+  /** When each epoch is published. */
+  epochs: number[];
+  /** The share of keys the whole change moves. */
+  moved: number;
+  totals: RolloutTotals;
+  exact: boolean;
+  keys: number | null;
+  system: StaleSystem;
+  /** The algorithm's stale rule, in words, with its source. */
+  rule: string;
+  /** What each counter means for this system. */
+  counters: string;
+}
+
+export type RolloutStrategy =
+  | { kind: "all-at-once" }
+  | { kind: "as-given" }
+  | { kind: "poll"; everyMs: number }
+  | { kind: "on-redirect" }
+  | { kind: "drain-first" }
+  | { kind: "ramp"; steps: number; everyMs: number };
+
+export interface ComparedRollout {
+  label: string;
+  timeline: Propagation;
+}
+
+/** `Ring.plan`'s settings (at most 16 steps). */
+export interface PlanOptions {
+  steps?: number;
+  items?: number;
+  itemBytes?: number;
+  /** The migration's bandwidth cap. */
+  bytesPerSec?: number;
+  sampleKeys?: number;
+}
+
+export interface PlanStep {
+  /** The share of keys the step moves. */
+  moved: number;
+  items: number;
+  bytes: number;
+  seconds: number;
+  label: string;
+}
+
+export interface ChangePlan {
+  steps: PlanStep[];
+  total: PlanStep;
+  atOnce: PlanStep;
+  staging: "weights" | "slots" | "nodes" | "at-once";
+  exact: boolean;
+  keys: number | null;
+}
+
+/** `vnodesFor`'s question: at most 200 nodes. */
+export interface SizingOptions {
+  nodes: number;
+  /** The busiest node over the mean share, above 1 (default 1.1). */
+  maxOverMean?: number;
+  afterLosing?: boolean;
+  items?: number;
+  itemBytes?: number;
+}
+
+export interface Sizing {
+  /** The fewest vnodes found that meet the target; `null` if none within the point cap. */
+  vnodes: number | null;
+  maxOverMean: number;
+  afterLosing: number | null;
+  /** The normal approximation `2 ln N / (target − 1)²`. */
+  estimate: number;
+  bytesPerNode: number;
+  ringBytes: number;
+  /** Real systems' defaults on the same ring. */
+  defaults: { system: string; vnodes: number; maxOverMean: number; meets: boolean }[];
 }
 
 /** A session's settings, as `session.settings()` reports them. */
@@ -971,6 +1116,8 @@ export type MetricsRow = AlgorithmMetrics | AlgorithmFailure;
 
 /** `sqrt((N - 1) / (N·V + 1))`: the expected load RSD of `nodes` equal nodes with `vnodes` each. */
 export function theoreticalRsd(nodes: number, vnodes: number): number;
+/** The vnodes a ringlab ring needs for a target spread, measured on its exact shares. */
+export function vnodesFor(options: SizingOptions): Sizing;
 export function algorithms(): AlgorithmName[];
 export function hashes(): HashName[];
 /** The Redis Cluster slot of `key` (CRC16-XMODEM mod 16384, hash tags honoured). */

@@ -30,6 +30,8 @@ mod lists;
 mod playground;
 #[cfg(feature = "engine")]
 mod ring;
+#[cfg(feature = "engine")]
+mod rollout;
 #[cfg(feature = "element")]
 mod session;
 
@@ -41,6 +43,8 @@ pub use functions::*;
 pub use lists::*;
 #[cfg(feature = "engine")]
 pub use ring::Ring;
+#[cfg(feature = "engine")]
+pub use rollout::vnodes_for;
 #[cfg(feature = "element")]
 pub use session::Session;
 

@@ -66,6 +66,11 @@ impl Ring {
     pub(crate) fn from_cluster(inner: Cluster) -> Ring {
         Ring { inner }
     }
+
+    /// The placement inside.
+    pub(crate) fn cluster(&self) -> &Cluster {
+        &self.inner
+    }
 }
 
 #[wasm_bindgen]

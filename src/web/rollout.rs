@@ -1,0 +1,227 @@
+//! `Ring.propagate`, `Ring.compareRollouts`, `Ring.plan` and `vnodesFor`: stale rings while a
+//! change spreads, and planning the change ([`rollout`](crate::rollout), [`plan`](crate::plan)).
+
+use super::ring::Ring;
+use super::{error, options, to_js, whole};
+use crate::plan::{self, PlanOptions, SizingOptions};
+use crate::rollout::{self, Lag, Rollout, Strategy, System, Traffic};
+use crate::Error;
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum LagArg {
+    Fixed {
+        ms: f64,
+    },
+    Even {
+        ms: f64,
+    },
+    Exponential {
+        #[serde(rename = "meanMs")]
+        mean_ms: f64,
+        seed: Option<f64>,
+    },
+    Poll {
+        #[serde(rename = "everyMs")]
+        every_ms: f64,
+    },
+    OnRedirect,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum TrafficArg {
+    Even,
+    Zipf { s: f64 },
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct PropagateArgs {
+    clients: Option<f64>,
+    lag: Option<LagArg>,
+    traffic: Option<TrafficArg>,
+    system: Option<String>,
+    duration_ms: Option<f64>,
+    step_ms: Option<f64>,
+    requests_per_sec: Option<f64>,
+    write_share: Option<f64>,
+    refresh_on_redirect: Option<bool>,
+    drain: Option<bool>,
+    sample_keys: Option<f64>,
+}
+
+const PROPAGATE_FIELDS: &[&str] = &[
+    "clients",
+    "lag",
+    "traffic",
+    "system",
+    "durationMs",
+    "stepMs",
+    "requestsPerSec",
+    "writeShare",
+    "refreshOnRedirect",
+    "drain",
+    "sampleKeys",
+];
+
+fn rollout_options(value: &JsValue) -> Result<Rollout, JsValue> {
+    let args: PropagateArgs = options(value, PROPAGATE_FIELDS)?;
+    let d = Rollout::default();
+    let seed = |s: Option<f64>| s.map_or(Ok(0), |s| whole(s, "the seed"));
+    Ok(Rollout {
+        clients: args.clients.map_or(Ok(d.clients as u64), |c| whole(c, "clients")).map_err(error)? as usize,
+        lag: match args.lag {
+            None => d.lag,
+            Some(LagArg::Fixed { ms }) => Lag::Fixed { ms },
+            Some(LagArg::Even { ms }) => Lag::Even { ms },
+            Some(LagArg::Exponential { mean_ms, seed: s }) => {
+                Lag::Exponential { mean_ms, seed: seed(s).map_err(error)? }
+            }
+            Some(LagArg::Poll { every_ms }) => Lag::Poll { every_ms },
+            Some(LagArg::OnRedirect) => Lag::OnRedirect,
+        },
+        traffic: match args.traffic {
+            None | Some(TrafficArg::Even) => Traffic::Even,
+            Some(TrafficArg::Zipf { s }) => Traffic::Zipf { s },
+        },
+        system: args.system.map(|s| System::from_name(&s)).transpose().map_err(error)?,
+        duration_ms: args.duration_ms.unwrap_or(d.duration_ms),
+        step_ms: args.step_ms.unwrap_or(d.step_ms),
+        requests_per_sec: args.requests_per_sec.unwrap_or(d.requests_per_sec),
+        write_share: args.write_share.unwrap_or(d.write_share),
+        refresh_on_redirect: args.refresh_on_redirect,
+        drain: args.drain.unwrap_or(false),
+        sample_keys: args.sample_keys.map_or(Ok(d.sample_keys as u64), |k| whole(k, "sampleKeys")).map_err(error)?
+            as usize,
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum StrategyArg {
+    AllAtOnce,
+    AsGiven,
+    Poll {
+        #[serde(rename = "everyMs")]
+        every_ms: f64,
+    },
+    OnRedirect,
+    DrainFirst,
+    Ramp {
+        steps: f64,
+        #[serde(rename = "everyMs")]
+        every_ms: f64,
+    },
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct PlanArgs {
+    steps: Option<f64>,
+    items: Option<f64>,
+    item_bytes: Option<f64>,
+    bytes_per_sec: Option<f64>,
+    sample_keys: Option<f64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct SizingArgs {
+    nodes: Option<f64>,
+    max_over_mean: Option<f64>,
+    after_losing: Option<bool>,
+    items: Option<f64>,
+    item_bytes: Option<f64>,
+}
+
+#[wasm_bindgen]
+impl Ring {
+    /// The change from `before` to `after` as it spreads over `clients` clients:
+    /// `{times, misrouted, hops, misses, staleReads, inconsistentWrites, staleTraffic,
+    /// convergedAtMs, moved, totals, exact, keys, system, rule, counters, epochs}`.
+    pub fn propagate(before: &Ring, after: &Ring, options: JsValue) -> Result<JsValue, JsValue> {
+        let options = rollout_options(&options)?;
+        to_js(&rollout::propagate(before.cluster(), after.cluster(), &options).map_err(error)?)
+    }
+
+    /// The same change under each strategy (`[{kind: "all-at-once"}, {kind: "poll", everyMs},
+    /// {kind: "on-redirect"}, {kind: "drain-first"}, {kind: "ramp", steps, everyMs},
+    /// {kind: "as-given"}]`), the other settings from `options`: `[{label, timeline}]`.
+    #[wasm_bindgen(js_name = compareRollouts)]
+    pub fn compare_rollouts(
+        before: &Ring,
+        after: &Ring,
+        options: JsValue,
+        strategies: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let base = rollout_options(&options)?;
+        let list = super::list(&strategies, "strategies", crate::limits::MAX_STRATEGIES)?;
+        let parsed: Vec<StrategyArg> = serde_wasm_bindgen::from_value(list.into()).map_err(|e| {
+            error(Error::InvalidOption(format!(
+                "each strategy is {{kind}}: all-at-once, as-given, poll (everyMs), on-redirect, drain-first or ramp \
+                 (steps, everyMs) ({e})"
+            )))
+        })?;
+        let strategies = parsed
+            .into_iter()
+            .map(|s| {
+                Ok(match s {
+                    StrategyArg::AllAtOnce => Strategy::AllAtOnce,
+                    StrategyArg::AsGiven => Strategy::AsGiven,
+                    StrategyArg::Poll { every_ms } => Strategy::Poll { every_ms },
+                    StrategyArg::OnRedirect => Strategy::OnRedirect,
+                    StrategyArg::DrainFirst => Strategy::DrainFirst,
+                    StrategyArg::Ramp { steps, every_ms } => {
+                        let steps = whole(steps, "a ramp's steps")?;
+                        crate::limits::check("a ramp's steps", steps, crate::limits::MAX_PLAN_STEPS as u64)?;
+                        Strategy::Ramp { steps: steps as usize, every_ms }
+                    }
+                })
+            })
+            .collect::<Result<Vec<Strategy>, Error>>()
+            .map_err(error)?;
+        to_js(&rollout::compare(before.cluster(), after.cluster(), &base, &strategies).map_err(error)?)
+    }
+
+    /// The change in `steps` steps (weights, slot batches or node by node):
+    /// `{steps: [{moved, items, bytes, seconds, label}], total, atOnce, staging, exact, keys}`.
+    pub fn plan(before: &Ring, after: &Ring, options: JsValue) -> Result<JsValue, JsValue> {
+        let args: PlanArgs = super::options(&options, &["steps", "items", "itemBytes", "bytesPerSec", "sampleKeys"])?;
+        let d = PlanOptions::default();
+        let steps = args.steps.map_or(Ok(d.steps as u64), |s| whole(s, "steps")).map_err(error)?;
+        crate::limits::check("steps of a staged change", steps, crate::limits::MAX_PLAN_STEPS as u64).map_err(error)?;
+        let sample_keys =
+            args.sample_keys.map_or(Ok(d.sample_keys as u64), |k| whole(k, "sampleKeys")).map_err(error)?;
+        let options = PlanOptions {
+            steps: steps as usize,
+            items: args.items.unwrap_or(d.items),
+            item_bytes: args.item_bytes.unwrap_or(d.item_bytes),
+            bytes_per_sec: args.bytes_per_sec.unwrap_or(d.bytes_per_sec),
+            sample_keys: sample_keys.min(u64::from(u32::MAX)) as usize,
+        };
+        to_js(&plan::plan(before.cluster(), after.cluster(), &options).map_err(error)?)
+    }
+}
+
+/// The vnodes per node a ringlab ring of `nodes` equal nodes needs so that the busiest node
+/// stays within `maxOverMean` of its share (optionally after losing the worst node):
+/// `{vnodes, maxOverMean, afterLosing, estimate, bytesPerNode, ringBytes, defaults}`.
+#[wasm_bindgen(js_name = vnodesFor)]
+pub fn vnodes_for(options: JsValue) -> Result<JsValue, JsValue> {
+    let args: SizingArgs = super::options(&options, &["nodes", "maxOverMean", "afterLosing", "items", "itemBytes"])?;
+    let d = SizingOptions::default();
+    let nodes = args.nodes.map_or(Ok(d.nodes as u64), |n| whole(n, "nodes")).map_err(error)?;
+    crate::limits::check("nodes in a sizing", nodes, crate::limits::MAX_SIZING_NODES as u64).map_err(error)?;
+    let options = SizingOptions {
+        nodes: nodes as usize,
+        max_over_mean: args.max_over_mean.unwrap_or(d.max_over_mean),
+        after_losing: args.after_losing.unwrap_or(false),
+        items: args.items.unwrap_or(d.items),
+        item_bytes: args.item_bytes.unwrap_or(d.item_bytes),
+        ..d
+    };
+    to_js(&plan::vnodes_for(&options).map_err(error)?)
+}
