@@ -127,8 +127,7 @@ fn brute_force(
             let mut row = [0.0; 5];
             for i in 0..clients {
                 let held = (1..=published.len()).filter(|&e| adopt(i, e) <= t).max().unwrap_or(0);
-                for slot in 0..16384 {
-                    let (old, new) = (owners[held][slot], owners[current][slot]);
+                for (&old, &new) in owners[held].iter().zip(&owners[current]) {
                     if old == new {
                         continue;
                     }

@@ -152,7 +152,7 @@ pub fn vnodes_for(options: &SizingOptions) -> Result<Sizing, Error> {
         }
         v = (v * 2).min(cap);
     }
-    if let Some((mut best, mut at)) = hit.clone() {
+    if let Some((mut best, mut at)) = hit {
         while best - miss > 1 {
             let mid = miss + (best - miss) / 2;
             let s = worst(mid)?;

@@ -242,8 +242,7 @@ pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout
         return Err(Error::InvalidOption("a propagation needs a state before and one per published epoch".into()));
     }
     limits::check("epochs", published.len() as u64, limits::MAX_PLAN_STEPS as u64)?;
-    if published[0] != 0.0 || published.windows(2).any(|w| !(w[0] <= w[1])) || published.iter().any(|p| !p.is_finite())
-    {
+    if published[0] != 0.0 || published.windows(2).any(|w| w[0] > w[1]) || published.iter().any(|p| !p.is_finite()) {
         return Err(Error::InvalidOption("epochs are published in order, the first at 0".into()));
     }
     let last = states.last().expect("two states at least");
