@@ -4,7 +4,7 @@
 //! it after a lag of a chosen [`Lag`] shape, and carries a share of the requests ([`Traffic`]).
 //! Until it adopts, a client routes with its own epoch: a request for a key whose owner
 //! changed goes to the old owner, and what that costs is the system's rule
-//! ([`OnStale`](crate::algo::entry::OnStale), a field of each catalog entry): a `MOVED` hop (Redis
+//! ([`OnStale`], a field of each catalog entry): a `MOVED` hop (Redis
 //! Cluster), a stale read or a write that leaves two copies disagreeing (client-side hashing,
 //! a proxy tier), an extra hop through a coordinator (Cassandra).
 //!
