@@ -54,7 +54,8 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
                     "--profile",
                     &b.profile,
                 ])
-                .args(b.module_args(module)),
+                .args(b.module_args(module))
+                .env("CARGO_TARGET_DIR", build_dir()),
         )?;
         let compiled = compiled_wasm(settings, &module.out_name);
         std::fs::copy(cargo_output(settings), &compiled)
@@ -83,8 +84,7 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
                 .arg("-o")
                 .arg(&wasm),
         )?;
-        let bytes = std::fs::read(&wasm).map_err(|e| Failure::new("measure wasm", e.to_string()))?;
-        modules.push(BuiltModule { raw_bytes: bytes.len() as u64, gzip_bytes: gzip_len(&bytes), wasm });
+        modules.push(measure(wasm)?);
     }
     // The page's colours come from the engine's theme: one source for the page, the embed
     // and the charts.
@@ -99,6 +99,22 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
         println!("    {}: {} bytes raw, {} bytes gzip (level 9)", m.wasm.display(), m.raw_bytes, m.gzip_bytes);
     }
     Ok(Built { modules })
+}
+
+/// The modules a finished build wrote to the output directory (built by another process).
+pub fn built(settings: &Settings) -> Result<Built, Failure> {
+    let b = &settings.build;
+    let modules = b
+        .modules
+        .iter()
+        .map(|m| measure(PathBuf::from(&b.out_dir).join(format!("{}_bg.wasm", m.out_name))))
+        .collect::<Result<_, _>>()?;
+    Ok(Built { modules })
+}
+
+fn measure(wasm: PathBuf) -> Result<BuiltModule, Failure> {
+    let bytes = std::fs::read(&wasm).map_err(|e| Failure::new("measure wasm", format!("{}: {e}", wasm.display())))?;
+    Ok(BuiltModule { raw_bytes: bytes.len() as u64, gzip_bytes: gzip_len(&bytes), wasm })
 }
 
 /// `pkg/builds.js`: the algorithms the element's first build (`ringlab_element.js`, no
@@ -120,11 +136,18 @@ fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
 }
 
+/// Where the release modules are compiled: a target directory of their own, so that
+/// `cargo xtask test` builds them while the native and wasm tests use the main one (cargo
+/// locks a target directory for one build at a time).
+fn build_dir() -> PathBuf {
+    target_dir().join("pkg-build")
+}
+
 /// The wasm file cargo compiles, whichever features (the same path for every module).
 fn cargo_output(settings: &Settings) -> PathBuf {
     let b = &settings.build;
     let profile_dir = if b.profile == "dev" { "debug" } else { &b.profile };
-    target_dir().join("wasm32-unknown-unknown").join(profile_dir).join(format!("{}.wasm", b.package.replace('-', "_")))
+    build_dir().join("wasm32-unknown-unknown").join(profile_dir).join(format!("{}.wasm", b.package.replace('-', "_")))
 }
 
 /// Module `out_name`'s wasm as cargo compiled it (before wasm-bindgen), kept by [`package`].

@@ -10,7 +10,8 @@
 //!    `tests/web_lb.rs` (nginx and HAProxy), `tests/web_proxies.rs` (twemproxy and Envoy) and
 //!    `tests/web_clients.rs` (the cache-client libraries) under wasm-bindgen-test in each
 //!    browser of `wasm-pack.toml`;
-//! 3. page: `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
+//! 3. page: the release build of `wasm-pack.toml`'s modules (`cargo xtask build`, run in
+//!    the background from stage 1 on, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
 //!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
 //!    Content-Security-Policy (`RINGLAB_CSP_URL`);
@@ -39,11 +40,17 @@ pub fn run() -> Result<(), Failure> {
     tools::for_test()?;
     let settings = settings::load()?;
     let features = settings.build.feature_args();
-    let mut tallies = vec![lint()?, native(&features)?];
+    let mut tallies = vec![lint()?];
+    // The release modules the page tests load build in another process meanwhile: their
+    // link-time optimisation is one long single-threaded job a module, and the browser tests
+    // leave a core idle.
+    let release = ReleaseBuild::start()?;
+    tallies.push(native(&features)?);
     for browser in &settings.test.browsers {
         tallies.push(wasm(browser, &features)?);
     }
-    tallies.push(page(&settings)?);
+    release.finish()?;
+    tallies.push(page(&build::built(&settings)?)?);
     tallies.push(checks_stage(&settings)?);
 
     println!("\n==> summary");
@@ -191,8 +198,52 @@ fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
     tally(&name, &lines, start, ok, rust_counts)
 }
 
-fn page(settings: &Settings) -> Result<Tally, Failure> {
-    let built = build::package(settings)?;
+/// `cargo xtask build-modules` (the build without its tool check) running in the background,
+/// its output kept in a log printed when it finishes.
+struct ReleaseBuild {
+    child: std::process::Child,
+    log: std::path::PathBuf,
+    start: Instant,
+}
+
+impl ReleaseBuild {
+    const NAME: &'static str = "release build of the page's modules (in the background)";
+
+    fn start() -> Result<ReleaseBuild, Failure> {
+        let fail = |e: std::io::Error| Failure::new(Self::NAME, e.to_string());
+        std::fs::create_dir_all("target").map_err(fail)?;
+        let log = std::path::PathBuf::from("target/xtask-release-build.log");
+        let out = std::fs::File::create(&log).map_err(fail)?;
+        let err = out.try_clone().map_err(fail)?;
+        let exe = std::env::current_exe().map_err(fail)?;
+        let child = Command::new(exe).arg("build-modules").stdout(out).stderr(err).spawn().map_err(fail)?;
+        println!("\n==> {} started; its output goes to {}", Self::NAME, log.display());
+        Ok(ReleaseBuild { child, log, start: Instant::now() })
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        announce(Self::NAME);
+        let status = self.child.wait().map_err(|e| Failure::new(Self::NAME, e.to_string()))?;
+        print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+        println!("    {}: done {:.1}s after it started", Self::NAME, step::secs(self.start));
+        if !status.success() {
+            return Err(Failure::new(Self::NAME, format!("exited with {status} (see above)")));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for ReleaseBuild {
+    /// A stage failed before the build was waited for: stop it rather than leave it writing.
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn page(built: &build::Built) -> Result<Tally, Failure> {
     let name = "page tests (node --test, Chromium)";
     announce(name);
     let start = Instant::now();
