@@ -12,6 +12,9 @@ pub enum Goal {
     AtLeast(f64),
     /// The value itself must be at most this (e.g. bytes per point); no ratio.
     ValueAtMost(f64),
+    /// A size budget: the value must be at most this, and `cargo xtask bench` fails (after
+    /// writing the table) when it is not.
+    Budget(f64),
     /// Shown for context; no goal.
     None,
 }
@@ -83,7 +86,7 @@ impl Row {
         match self.goal {
             Goal::AtMost(g) => self.ratio.map(|r| r <= g),
             Goal::AtLeast(g) => self.ratio.map(|r| r >= g),
-            Goal::ValueAtMost(g) => Some(self.value <= g),
+            Goal::ValueAtMost(g) | Goal::Budget(g) => Some(self.value <= g),
             Goal::None => None,
         }
     }
@@ -99,6 +102,11 @@ pub struct Table {
 }
 
 impl Table {
+    /// The rows over their size budget.
+    pub fn over_budget(&self) -> Vec<&Row> {
+        self.rows.iter().filter(|r| matches!(r.goal, Goal::Budget(_)) && r.met() == Some(false)).collect()
+    }
+
     /// The table as Markdown (also readable as plain text in a terminal).
     pub fn markdown(&self) -> String {
         let mut out = String::new();
@@ -112,6 +120,7 @@ impl Table {
                 Goal::AtMost(g) => format!("≤ {g}×"),
                 Goal::AtLeast(g) => format!("≥ {g}×"),
                 Goal::ValueAtMost(g) => format!("≤ {g} {}", row.unit),
+                Goal::Budget(g) => format!("budget ≤ {g} {}", row.unit),
                 Goal::None => String::new(),
             };
             let met = match row.met() {
