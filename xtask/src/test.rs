@@ -148,7 +148,51 @@ fn native(features: &[String]) -> Result<Tally, Failure> {
     let first = ["test", "--package", "ringlab", "--no-default-features", "--test", "first_build"];
     let (more, first_ok) = step::run_capturing(name, step::cargo().args(first))?;
     lines.extend(more);
+    let examples = examples(features)?;
+    lines.push(format!("test result: ok. {examples} passed; 0 failed (the examples, run)"));
     tally(name, &lines, start, ok && first_ok, rust_counts)
+}
+
+/// Runs each of `examples/` (built by `cargo test` above) on a small input and checks what
+/// it wrote: the studies README shows must keep working. The number that passed.
+fn examples(features: &[String]) -> Result<u64, Failure> {
+    let name = "examples";
+    let fail = |what: &str, why: String| Failure::new(name, format!("{what}: {why}"));
+    let run = |what: &str, args: &[&str]| -> Result<String, Failure> {
+        let out = step::cargo()
+            .args(["run", "--quiet", "--package", "ringlab"])
+            .args(features)
+            .args(["--example", what, "--"])
+            .args(args)
+            .output()
+            .map_err(|e| fail(what, e.to_string()))?;
+        if !out.status.success() {
+            return Err(fail(what, String::from_utf8_lossy(&out.stderr).into_owned()));
+        }
+        println!("    example {what}: ok");
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    std::fs::create_dir_all("target/examples-run").map_err(|e| fail("compare", e.to_string()))?;
+    let keys: String = (0..2000).map(|i| format!("session:{i}\n")).collect();
+    std::fs::write("target/examples-run/keys.txt", keys).map_err(|e| fail("compare", e.to_string()))?;
+    let csv = run("compare", &["target/examples-run/keys.txt", "6"])?;
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    let named =
+        ringlab::algo::Algorithm::ALL.iter().all(|a| rows.iter().any(|r| r.starts_with(&format!("{},", a.name()))));
+    if rows.len() != ringlab::algo::Algorithm::ALL.len() || !named {
+        return Err(fail("compare", format!("expected one row per algorithm, got:\n{csv}")));
+    }
+    let svg_path = "target/examples-run/sweep.svg";
+    let table = run("sweep", &["5", svg_path])?;
+    let svg = std::fs::read_to_string(svg_path).map_err(|e| fail("sweep", e.to_string()))?;
+    if !svg.contains("Spread vs vnodes") || !table.starts_with("vnodes_per_node,") {
+        return Err(fail("sweep", "no chart title in the SVG or no CSV on stdout".into()));
+    }
+    let plan = run("plan", &["redis"])?;
+    if plan.lines().filter(|l| l.contains("total (at once")).count() != 4 {
+        return Err(fail("plan", format!("expected a total for 1..4 steps, got:\n{plan}")));
+    }
+    Ok(3)
 }
 
 fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
