@@ -29,7 +29,7 @@ fn keys() -> Vec<String> {
     (0..300).map(|i| format!("user:{i}")).chain(["", "{tag}x", "caf\u{e9}", "a\tb"].map(String::from)).collect()
 }
 
-fn step<'a>(chain: &'a Explanation, kind: StepKind) -> &'a str {
+fn step(chain: &Explanation, kind: StepKind) -> &str {
     match chain.steps.iter().find(|s| s.kind == kind) {
         Some(s) => &s.value,
         None => panic!("no {kind:?} step in {chain:#?}"),
