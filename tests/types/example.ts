@@ -185,4 +185,5 @@ drawChart(canvas, "spread");
 void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
   reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
-  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, read, rule, ketama, why, table, prepared];
+  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, read, rule, ketama, why, table, prepared,
+  explained, firstStep, explainedOwner, pair, partsAt, sessionChain, sessionPair];
