@@ -188,7 +188,7 @@ fn libketama_steps_are_the_published_hashes_and_points() {
             let key = k["key"].as_str().unwrap();
             let chain = cluster.explain(key, 0).unwrap();
             let (hash, point) = (k["hash"].as_u64().unwrap(), k["point"].as_u64().unwrap());
-            assert!(step(&chain, StepKind::Position).ends_with(&format!("= 0x{hash:08x}")), "{key:?} {chain:#?}");
+            assert!(step(&chain, StepKind::Position).ends_with(&format!("md5 0x{hash:08x}")), "{key:?} {chain:#?}");
             assert!(step(&chain, StepKind::Point).ends_with(&format!("at 0x{point:08x}")), "{key:?}");
             assert_eq!(chain.owner.as_deref(), k["server"].as_str());
             // "10.0.1.1:11211-37 (MD5 word 2)": that word of MD5("10.0.1.1:11211-37") is the point.

@@ -13,38 +13,39 @@ const el = (tag, text, className) => {
 
 export class ExplainView {
   // `root` is the <details>; `labels` maps algorithm names to their catalog labels;
-  // `highlight(at)` marks a step's `at` ({fraction, node}) on the figure, `null` clears it.
-  constructor(root, labels, { highlight }) {
+  // `highlight(at)` marks a step's `at` ({fraction, node}) on the figure, `null` clears it;
+  // `session()` is the playground's session now.
+  constructor(root, labels, { highlight, session }) {
     this.root = root;
     this.labels = labels;
     this.highlight = highlight;
-    this.session = null;
+    this.current = session;
     this.$ = (id) => root.querySelector(`#${id}`);
     const select = this.$("explain-with");
     select.append(...[...labels].map(([name, label]) => new Option(label, name)));
     let typing;
     this.$("explain-key").addEventListener("input", () => {
       clearTimeout(typing);
-      typing = setTimeout(() => this.update(this.session), 200);
+      typing = setTimeout(() => this.update(), 200);
     });
     this.$("explain-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      this.update(this.session);
+      this.update();
     });
-    select.addEventListener("change", () => this.update(this.session));
-    root.addEventListener("toggle", () => (root.open ? this.update(this.session) : this.highlight(null)));
+    select.addEventListener("change", () => this.update());
+    root.addEventListener("toggle", () => (root.open ? this.update() : this.highlight(null)));
   }
 
   // Explains `key` (a key clicked on the ring), opening the panel.
   setKey(key) {
     this.$("explain-key").value = key;
     this.root.open = true;
-    this.update(this.session);
+    this.update();
   }
 
-  // Redraws from `session` (the playground's), if open.
-  update(session) {
-    this.session = session;
+  // Redraws from the playground's session, if open.
+  update() {
+    const session = this.current();
     if (!this.root.open || !session) return;
     const key = this.$("explain-key").value;
     const with_ = this.$("explain-with").value;

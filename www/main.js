@@ -79,7 +79,7 @@ function render() {
   later(() => frame === shown && saveUrl());
   if (frame.nodes.length >= 2) charts?.update(session);
   later(() => frame === shown && agreement?.update(session));
-  later(() => frame === shown && explainView?.update(session));
+  later(() => frame === shown && explainView?.update());
 }
 
 // The colour key beside the ring: each node's swatch and legend ("node-1 20.0%").
@@ -557,7 +557,7 @@ function wire() {
   charts = new Charts(later, () => engine);
   const labels = new Map(engine.catalog().map((a) => [a.name, a.label]));
   agreement = new AgreementView($("agreement"), labels, { onChange: () => agreement.update(session) });
-  explainView = new ExplainView($("explain"), labels, { highlight: highlightStep });
+  explainView = new ExplainView($("explain"), labels, { highlight: highlightStep, session: () => session });
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("add-name").value.trim() || frame.nextNodeName;

@@ -420,7 +420,9 @@ impl Placement for Continuum {
         chain.bytes("the key", key);
         let position = self.key_position(key);
         let label = format!("the key's hash, as {} reads it: its position", self.rules.algorithm.entry().label);
-        let value = format!("{} = {}", (self.rules.describe_key)(key, position), hex(position, bits));
+        // The system's own words ("md5 0x…", "token …"), with the position where they omit it.
+        let (described, at) = ((self.rules.describe_key)(key, position), hex(position, bits));
+        let value = if described.contains(&at) { described } else { format!("{described} = {at}") };
         chain.push(Step::new(StepKind::Position, label, value).at_fraction(position as f64 / size));
         let i = self.points.successor(position);
         let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);

@@ -65,8 +65,9 @@ for (const [scheme, viewport] of [["light", { width: 1280, height: 800 }], ["dar
     }
     // Hovering (and focusing) a step with a place marks the ring; leaving it clears the mark.
     const plain = (await canvasStats(page)).hash;
-    await page.focus("#explain-out li[tabindex]");
+    await page.focus("#explain-out li.kind-point[tabindex]");
     assert.notEqual((await canvasStats(page)).hash, plain, "a focused step marks the ring");
+    await page.screenshot({ path: `${SHOTS}/explain-focused-${viewport.width}-${scheme}.png`, fullPage: false });
     await page.focus("#explain-key");
     assert.equal((await canvasStats(page)).hash, plain, "and the mark goes with the focus");
     await page.screenshot({ path: `${SHOTS}/explain-${viewport.width}-${scheme}.png`, fullPage: false });
