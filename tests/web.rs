@@ -511,3 +511,56 @@ fn two_placements_agree_or_say_where_and_why_from_js() {
         "invalid-option"
     );
 }
+
+/// "Explain this key" from JS: on every algorithm, with a node down too, the chain's owner is
+/// what `locate` answers (or its error code), and a ring's replicas are `replicas`'.
+#[wasm_bindgen_test]
+fn explain_agrees_with_locate_on_every_algorithm() {
+    let pool = r#"["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211", "10.0.0.4:11211"]"#;
+    let mut checked = 0;
+    for algorithm in ringlab::algo::Algorithm::ALL {
+        let Ok(mut ring) = Ring::new(js(&format!(r#"{{"algorithm": "{}", "nodes": {pool}}}"#, algorithm.name())))
+        else {
+            continue;
+        };
+        for down in [false, true] {
+            if down && ring.set_down(s("10.0.0.2:11211"), JsValue::TRUE).is_err() {
+                continue;
+            }
+            for i in 0..60 {
+                let key = format!("user:{i}");
+                let chain = ring.explain(s(&key), js(r#"{"replicas": 2}"#)).unwrap();
+                let steps = Array::from(&get(&chain, "steps"));
+                assert!(steps.length() >= 2, "{} {key}", algorithm.name());
+                match ring.locate(s(&key)) {
+                    Ok(owner) => {
+                        assert_eq!(get(&chain, "owner").as_string(), Some(owner), "{} {key}", algorithm.name())
+                    }
+                    Err(e) => {
+                        let code = Reflect::get(&e, &s("code")).unwrap().as_string();
+                        assert_eq!(get(&chain, "error").as_string(), code, "{} {key}", algorithm.name());
+                        assert!(get(&chain, "owner").is_null());
+                    }
+                }
+                if algorithm == ringlab::algo::Algorithm::Ring {
+                    let listed: Vec<String> =
+                        Array::from(&get(&chain, "replicas")).iter().map(|v| v.as_string().unwrap()).collect();
+                    assert_eq!(listed, ring.replicas(s(&key), n(2.0)).unwrap());
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 30 * 60, "checked {checked}");
+    // A pair parts at the first differing step; bad arguments are refused with codes.
+    let a = Ring::new(js(&format!(r#"{{"algorithm": "libketama", "nodes": {pool}}}"#))).unwrap();
+    let b = Ring::new(js(&format!(r#"{{"algorithm": "groupcache", "nodes": {pool}}}"#))).unwrap();
+    let pair = Ring::explain_pair(&a, &b, s("user:1"), JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&pair, "partsAt").as_f64(), Some(1.0), "MD5 and CRC-32 part at the position");
+    let same = Ring::explain_pair(&a, &a, s("user:1"), JsValue::UNDEFINED).unwrap();
+    assert!(get(&same, "partsAt").is_null());
+    assert_eq!(code(a.explain(n(1.0), JsValue::UNDEFINED)), "invalid-argument");
+    assert_eq!(code(a.explain(s(&"k".repeat(2000)), JsValue::UNDEFINED)), "too-large");
+    assert_eq!(code(a.explain(s("k"), js(r#"{"replicas": -1}"#))), "invalid-option");
+    assert_eq!(code(a.explain(s("k"), js(r#"{"nope": 1}"#))), "invalid-option");
+}

@@ -421,6 +421,14 @@ export class Ring {
   keyPosition(key: string): `0x${string}`;
   /** How `key` is placed, in the algorithm's terms: `"xxh3 0x…"`, `"slot 12739"`, `"token …"`. */
   describeKey(key: string): string;
+  /**
+   * "Explain this key": every value the algorithm computes on the way to the owner `locate`
+   * answers (or the error code it gives), in its own terms, each step with what it points at
+   * on the figure; `replicas` (ringlab's ring) adds the preference list. Keys up to 1,024 bytes.
+   */
+  explain(key: string, options?: { replicas?: number }): Explanation;
+  /** One key's chains on two placements side by side, and the first step where they part. */
+  static explainPair(a: Ring, b: Ring, key: string, options?: { replicas?: number }): ExplanationPair;
   /** The exact migration between two rings of points that map keys the same way. */
   static diff(before: Ring, after: Ring): RingDiff;
   /** Moved keys on `"{prefix}0" .. "{prefix}{count-1}"`; `zipfS` defaults to 0. */
@@ -949,6 +957,11 @@ export class Session {
   agreement(withAlgorithm: AlgorithmName, key?: string): SessionAgreement;
   /** Every cache client against every other on this pool (as `agreementMatrix`). */
   agreementMatrix(): AgreementMatrix;
+  /** "Explain this key" at the current state (down marks included), replicas as the session asks. */
+  explain(key: string): Explanation;
+  /** `key`'s chains on this pool placed by the session's algorithm and by `withAlgorithm`
+   * (as `agreement` places them: down marks not carried), and the first step where they part. */
+  explainPair(withAlgorithm: AlgorithmName, key: string): ExplanationPair;
   nodes(): SessionNode[];
   capabilities(): Capabilities;
   spread(): Spread | null;
@@ -1022,6 +1035,50 @@ export interface AgreementReason {
   step: string;
   a: string;
   b: string;
+}
+
+/** What an explanation step computes. */
+export type ExplanationStepKind =
+  | "bytes" | "hash" | "position" | "point" | "label" | "slot" | "bucket" | "entry"
+  | "candidate" | "down" | "owner" | "replicas" | "unavailable";
+
+/** What a step points at on the figure: a place on the circle (`[0, 1)`), a node (index into
+ * `nodes()`), the nodes of a list. */
+export interface ExplanationTarget {
+  fraction: number | null;
+  node: number | null;
+  nodes: number[];
+}
+
+/** One computed value: its kind, what it is in words, the value as the algorithm writes it. */
+export interface ExplanationStep {
+  kind: ExplanationStepKind;
+  label: string;
+  value: string;
+  at: ExplanationTarget;
+}
+
+/** `ring.explain(key)`: the chain from the key's bytes to its owner. */
+export interface Explanation {
+  key: string;
+  algorithm: AlgorithmName;
+  steps: ExplanationStep[];
+  /** `locate`'s answer, or `null` (then `error` is its code). */
+  owner: string | null;
+  ownerIndex: number | null;
+  /** The preference list asked for (ringlab's ring), else `null`. */
+  replicas: string[] | null;
+  error: ErrorCode | null;
+}
+
+/** Two chains for one key; `partsAt` is the first step index whose kind or value differs
+ * (`null`: the same chain). */
+export interface ExplanationPair {
+  a: Explanation;
+  b: Explanation;
+  partsAt: number | null;
+  agree: boolean;
+  reasons: AgreementReason[];
 }
 
 /** `agreementMatrix`: every two accepting algorithms' disagreement on one pool. */

@@ -623,6 +623,21 @@ export class HashRing extends HTMLElement {
     return f;
   }
 
+  // "Explain this key": the engine's chain for `key` at the element's state (see
+  // `Session.explain`); the element says the owner.
+  async explain(key) {
+    if (!(await this.#ready())) return null;
+    let chain;
+    try {
+      chain = this.#session.explain(key);
+    } catch (e) {
+      if (trapped(e)) return void recoverAll(e, this.#mod);
+      return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
+    }
+    this.#say(chain.steps.map((s) => `${s.label}: ${s.value}`).join("; "));
+    return chain;
+  }
+
   async reset() {
     if (!(await this.#ready()) && !this.#mod) return null;
     return (await this.#build()) ? true : null;

@@ -8,6 +8,7 @@ import * as firstEngine from "./pkg/ringlab.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 import { AgreementView } from "./agreement.js";
+import { ExplainView } from "./explain.js";
 import { loadEngine, onUncaughtTrap, themeColours, trapped, watchTheme } from "./host.js";
 let engine;
 
@@ -23,7 +24,7 @@ const stepOf = (v) => {
   return best;
 };
 
-let session, view, charts, agreement;
+let session, view, charts, agreement, explainView;
 let frame; // the session's frame as last drawn
 let selected; // node index picked on the canvas
 let followed = null; // the key the user follows
@@ -78,6 +79,7 @@ function render() {
   later(() => frame === shown && saveUrl());
   if (frame.nodes.length >= 2) charts?.update(session);
   later(() => frame === shown && agreement?.update(session));
+  later(() => frame === shown && explainView?.update());
 }
 
 // The colour key beside the ring: each node's swatch and legend ("node-1 20.0%").
@@ -236,6 +238,13 @@ function show(t, status = "") {
 }
 
 // ---- follow a key and hover -------------------------------------------------------------
+
+// An explained step's place: a spoke on the ring, and its node's (or nodes') table rows.
+function highlightStep(at) {
+  view.setHighlight(at?.fraction ?? null);
+  const marked = new Set(at ? [at.node, ...at.nodes].filter((n) => n !== null) : []);
+  [...$("legend").querySelector("tbody").rows].forEach((row, i) => row.classList.toggle("explained", marked.has(i)));
+}
 
 // Follows `key` (or stops following): the frame carries its walk, which the view plays.
 function follow(key) {
@@ -548,6 +557,7 @@ function wire() {
   charts = new Charts(later, () => engine);
   const labels = new Map(engine.catalog().map((a) => [a.name, a.label]));
   agreement = new AgreementView($("agreement"), labels, { onChange: () => agreement.update(session) });
+  explainView = new ExplainView($("explain"), labels, { highlight: highlightStep, session: () => session });
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("add-name").value.trim() || frame.nextNodeName;
@@ -634,6 +644,7 @@ function wire() {
     } else if (h.key) {
       $("follow-key").value = h.key.key;
       follow(h.key.key);
+      if ($("explain").open) explainView.setKey(h.key.key);
       openPopover(h.key.node, h.key.text, e.clientX, e.clientY);
     } else closePopover();
   });

@@ -38,6 +38,7 @@ export class RingView {
     this.change = null; // the change playing: {moved, movers, t, duration}
     this.walk = null; // the key followed: {fraction, stops, t, duration}
     this.hover = undefined; // the arc under the pointer
+    this.highlight = null; // an explained step's place: {fraction}
     this.paused = false;
     this.speed = 1;
     this.last = 0;
@@ -86,6 +87,12 @@ export class RingView {
 
   setHover(arc) {
     this.hover = arc ?? undefined;
+    if (this.data) this.draw();
+  }
+
+  // Marks one place on the circle (an "Explain a key" step's `at.fraction`), or none.
+  setHighlight(fraction) {
+    this.highlight = Number.isFinite(fraction) ? { fraction } : null;
     if (this.data) this.draw();
   }
 
@@ -327,7 +334,7 @@ export class RingView {
   draw() {
     const start = performance.now();
     const c = this.change, w = this.walk;
-    this.drawFrame({ moved: c?.moved, movers: c?.movers, t: c?.t ?? 1, walk: w ?? undefined, walkT: w?.t, hover: this.hover });
+    this.drawFrame({ moved: c?.moved, movers: c?.movers, t: c?.t ?? 1, walk: w ?? undefined, walkT: w?.t, hover: this.hover, highlight: this.highlight });
     this.onFrame?.(performance.now() - start);
   }
 
@@ -381,6 +388,21 @@ export class RingView {
     }
 
     if (overlay.walk) this.drawWalk(ctx, g, overlay.walk, overlay.walkT ?? 1, theme);
+    if (overlay.highlight) {
+      // A spoke across the band to an open ring outside it: visible over any node's colour.
+      const a = angle(overlay.highlight.fraction);
+      const [c, sn] = [Math.cos(a), Math.sin(a)];
+      const out = g.r + g.band / 2 + 12;
+      ctx.strokeStyle = theme.fg;
+      ctx.lineWidth = 3;
+      ctx.beginPath();
+      ctx.moveTo(g.cx + c * (g.inner - 4), g.cy + sn * (g.inner - 4));
+      ctx.lineTo(g.cx + c * (out - 7), g.cy + sn * (out - 7));
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(g.cx + c * out, g.cy + sn * out, 7, 0, TAU);
+      ctx.stroke();
+    }
   }
 
   // Follow a key: the hash drops onto the ring, then walks clockwise to each stop.

@@ -112,6 +112,7 @@ static RULES: Rules = Rules {
         out.extend((0..count).map(|i| (position(token(format!("{name}#{i}").as_bytes())), idx)));
     },
     key_position: |key| position(token(key)),
+    point_label: Some(|name, k| format!("{name}#{k}")),
     describe_key: |key, _| format!("token {}", token(key)),
     lookup: Lookup::AtOrAfter,
     weighted_switch: None,

@@ -17,6 +17,7 @@
 //! - libketama and groupcache have no failover: the down node's keys are unavailable.
 
 use super::down::{self, DownSet, Rebuilt};
+use super::explain::{hex, Chain, Step, StepKind};
 use super::{index_of, new_nodes, specs, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::order;
@@ -46,6 +47,9 @@ pub(crate) struct Rules {
     /// Appends node `idx`'s `count` points, named `name`.
     pub(crate) push_points: fn(&str, u32, u32, &mut Vec<(u64, u32)>),
     pub(crate) key_position: fn(&[u8]) -> u64,
+    /// The label that put a node's `k`-th pushed point there (in `push_points`' order), where
+    /// the system hashes labels into points; `None` where it does not (explicit tokens).
+    pub(crate) point_label: Option<fn(&str, u32) -> String>,
     /// How a key is placed, in the system's terms, given its position.
     pub(crate) describe_key: fn(&[u8], u64) -> String,
     /// Which point owns a key's position (every system here wraps round the circle).
@@ -313,6 +317,11 @@ pub(crate) fn be_word0(digest: &[u8]) -> u64 {
     u64::from(u32::from_be_bytes(digest[..4].try_into().expect("4 bytes")))
 }
 
+/// The label of a node's `k`-th [`push_md5_quads`] point: `"{prefix}-{k / 4}"`, word `k % 4`.
+pub(crate) fn md5_quad_label(prefix: &str, k: u32) -> String {
+    format!("{prefix}-{} (MD5 word {})", k / 4, k % 4)
+}
+
 /// Points from MD5 digests of labels, four points a digest (libketama, weighted ketama):
 /// `count / 4` labels `"{prefix}-{i}"`.
 pub(crate) fn push_md5_quads(prefix: &str, count: u32, idx: u32, out: &mut Vec<(u64, u32)>) {
@@ -405,8 +414,54 @@ impl Placement for Continuum {
     fn lookup_cost(&self) -> u64 {
         self.rules.lookup_cost
     }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let bits = self.rules.bits;
+        let size = self.size() as f64;
+        chain.bytes("the key", key);
+        let position = self.key_position(key);
+        let label = format!("the key's hash, as {} reads it: its position", self.rules.algorithm.entry().label);
+        // The system's own words ("md5 0x…", "token …"), with the position where they omit it.
+        let (described, at) = ((self.rules.describe_key)(key, position), hex(position, bits));
+        let value = if described.contains(&at) { described } else { format!("{described} = {at}") };
+        chain.push(Step::new(StepKind::Position, label, value).at_fraction(position as f64 / size));
+        let i = self.points.successor(position);
+        let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+        let label = match self.rules.lookup {
+            Lookup::AtOrAfter => "the first point at or after it, clockwise (wrapping past the top)",
+            Lookup::After => "the first point strictly after it: the arc it falls in ends here",
+            Lookup::AtOrBefore => "the last point at or before it: the arc it falls in ends here",
+        };
+        let value = format!("point {i} of {} at {}", self.points.len(), hex(at, bits));
+        chain.push(Step::new(StepKind::Point, label, value).at_fraction(at as f64 / size).at_node(owner));
+        if let Some(text) = self.label_of(at, owner) {
+            let step = Step::new(StepKind::Label, "its label: what was hashed to put the point there", text);
+            chain.push(step.at_fraction(at as f64 / size).at_node(owner));
+        }
+        Some(owner)
+    }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())
+    }
+}
+
+impl Continuum {
+    /// The label of the point at `position` held by `owner`, found by pushing the owner's
+    /// points again (labels are not stored): where points sit where their labels hash
+    /// (first-at-or-after lookups, no explicit tokens) and the rules name labels.
+    fn label_of(&self, position: u64, owner: usize) -> Option<String> {
+        let label = self.rules.point_label?;
+        let node = self.nodes.get(owner)?;
+        if self.rules.lookup != Lookup::AtOrAfter || self.tokens.contains_key(&node.name) {
+            return None;
+        }
+        let points_rules = match (self.weighted, self.rules.weighted_switch) {
+            (true, Some(switch)) => switch,
+            _ => self.rules,
+        };
+        let mut entries = Vec::with_capacity(node.points as usize);
+        (points_rules.push_points)(&node.name, node.points, owner as u32, &mut entries);
+        let k = entries.iter().position(|e| e.0 == position)?;
+        Some(label(&node.name, k as u32))
     }
 }
 

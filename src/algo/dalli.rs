@@ -74,6 +74,7 @@ static RULES: Rules = Rules {
         out.extend((0..count).map(|i| (be_word0(&sha1::Sha1::digest(format!("{label}:{i}").as_bytes())), idx)));
     },
     key_position: |key| crc32(&ring_key(key)),
+    point_label: Some(|name, k| format!("{}:{k}", server(name).map_or_else(|_| name.to_string(), |s| s.name))),
     describe_key: |key, position| {
         if ring_key(key) == key {
             format!("crc32 0x{position:08x}")

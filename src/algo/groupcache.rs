@@ -73,6 +73,7 @@ static RULES: Rules = Rules {
         out.extend((0..count).map(|i| (u64::from(CRC32.checksum(format!("{i}{name}").as_bytes())), idx)));
     },
     key_position: |key| u64::from(CRC32.checksum(key)),
+    point_label: Some(|name, k| format!("{k}{name}")),
     describe_key: |_, position| format!("crc32 0x{position:08x}"),
     lookup: Lookup::AtOrAfter,
     weighted_switch: None,

@@ -4,6 +4,7 @@
 //! own file (hash, hash range, weights, what a down server means).
 
 use super::down;
+use super::explain::{Chain, Step, StepKind};
 use super::members::Members;
 use super::{Algorithm, Placement};
 use crate::{Error, Node, NodeSpec};
@@ -120,6 +121,20 @@ impl Placement for Buckets {
             self.buckets.len(),
             hash % self.buckets.len().max(1) as u64
         )
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        chain.bytes("the bytes hashed: the whole key", key);
+        if self.buckets.is_empty() {
+            return None;
+        }
+        let hash = (self.rules.hash)(key);
+        let hashed = Step::new(StepKind::Hash, format!("{} of the key", self.rules.describe_hash), hash.to_string());
+        chain.push(hashed.at_fraction(self.key_fraction(key)));
+        let (n, bucket) = (self.buckets.len(), hash % self.buckets.len() as u64);
+        let owner = self.buckets[bucket as usize] as usize;
+        let label = format!("the hash mod {n} buckets (servers repeated by weight, in order)");
+        chain.push(Step::new(StepKind::Bucket, label, format!("{hash} % {n} = {bucket}")).at_node(owner));
+        Some(owner)
     }
     /// Exact over the whole hash range: bucket `b` takes the hash values `≡ b` mod the
     /// bucket count, each counted by its preimages.

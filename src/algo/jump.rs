@@ -4,6 +4,7 @@
 //! Jump hash can only grow or shrink at the end: removing any node but the last would
 //! renumber every bucket after it, so it is refused with an explanation.
 
+use super::explain::{hex, Chain, Step, StepKind};
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
@@ -103,6 +104,16 @@ impl Placement for Jump {
     fn describe_key(&self, key: &[u8]) -> String {
         let h = Hash::Xxh3.hash(key);
         format!("xxh3 0x{h:016x}, bucket {}", jump_hash(h, self.members.nodes.len().max(1) as u32))
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        chain.bytes("the bytes hashed: the whole key", key);
+        let h = Hash::Xxh3.hash(key);
+        chain.push(Step::new(StepKind::Hash, "xxh3 of the key", hex(h, 64)).at_fraction(super::fraction64(h)));
+        let n = self.members.nodes.len() as u32;
+        let bucket = jump_hash(h, n);
+        let label = format!("jump hash of it into {n} buckets (the last jump below {n})");
+        chain.push(Step::new(StepKind::Bucket, label, bucket.to_string()).at_node(bucket as usize));
+        Some(bucket as usize)
     }
     fn memory_bytes(&self) -> usize {
         self.members.memory_bytes()

@@ -3,7 +3,7 @@
 //! (`ketama.c`: `ketama_create_continuum`, glibc's stable `qsort`).
 
 use super::about::KeySpace;
-use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
 use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
@@ -69,6 +69,7 @@ pub(crate) static RULES: Rules = Rules {
     // ketama.c: "%s-%d" of the server's address and k, four points per digest.
     push_points: push_md5_quads,
     key_position: |key| md5_word(key, 0),
+    point_label: Some(md5_quad_label),
     describe_key: |_, position| format!("md5 0x{position:08x}"),
     lookup: Lookup::AtOrAfter,
     weighted_switch: None,

@@ -5,7 +5,7 @@
 //! (`continuum_item_cmp`).
 
 use super::about::KeySpace;
-use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
 use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, ServerList, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
@@ -136,6 +136,7 @@ static WEIGHTED_RULES: Rules = Rules {
     push_points: |name, count, idx, out| push_md5_quads(&label_prefix(name), count, idx, out),
     // libmemcached skips hashing with one server; the answer is the same.
     key_position: |key| md5_word(key, 0),
+    point_label: Some(|name, k| md5_quad_label(&label_prefix(name), k)),
     describe_key: |_, position| format!("md5 0x{position:08x}"),
     lookup: Lookup::AtOrAfter,
     weighted_switch: None,
@@ -154,6 +155,7 @@ static KETAMA_RULES: Rules = Rules {
         let prefix = label_prefix(name);
         out.extend((0..count).map(|i| (md5_word(format!("{prefix}-{i}").as_bytes(), 0), idx)));
     },
+    point_label: Some(|name, k| format!("{}-{k}", label_prefix(name))),
     // A weight > 1 switches libmemcached to weighted ketama (hosts.cc `server_add`).
     weighted_switch: Some(&WEIGHTED_RULES),
     switch_starts_off: |o| !ketama_weighted(o),

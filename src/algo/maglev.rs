@@ -7,6 +7,7 @@
 //! healthy ones (NSDI 2016, §3.4), so a down node's entries go to the others and a few
 //! entries of healthy nodes change too.
 
+use super::explain::{hex, Chain, Step, StepKind};
 use super::about::{thousands, KeySpace};
 use super::down::Rebuilt;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
@@ -175,6 +176,17 @@ impl Placement for Maglev {
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         (self.entry(key) as f64 + 0.5) / self.size as f64
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        chain.bytes("the bytes hashed: the whole key", key);
+        let h = self.hash.hash(key);
+        chain.push(Step::new(StepKind::Hash, format!("{} of the key", self.hash), hex(h, self.hash.bits())));
+        let entry = self.entry(key);
+        let owner = *self.table.get(entry as usize)? as usize;
+        let label = format!("its entry in the lookup table of {} (the hash mod {})", self.size, self.size);
+        let value = format!("entry {entry}");
+        chain.push(Step::new(StepKind::Entry, label, value).at_fraction(self.key_fraction(key)).at_node(owner));
+        Some(owner)
     }
     fn arcs(&self) -> Option<&dyn Arcs> {
         match &self.live {

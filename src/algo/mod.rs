@@ -27,6 +27,7 @@ pub mod compat;
 mod continuum;
 pub mod down;
 pub mod entry;
+pub mod explain;
 mod hash_mod;
 pub mod loads;
 mod members;
@@ -148,6 +149,24 @@ pub trait Placement: std::fmt::Debug {
     /// How the key is placed, in the algorithm's own terms.
     fn describe_key(&self, key: &[u8]) -> String {
         format!("at {:.6} of the circle", self.key_fraction(key))
+    }
+    /// The steps from `key` to the node this algorithm's own structure picks, in its terms
+    /// (the bytes hashed, the hash, the point, slot, bucket or entry, its label), computed by
+    /// the functions its lookup uses; answers that node, before down nodes are accounted for
+    /// ([`Cluster::explain`] adds the rest), or `None` where the steps name none. Called only
+    /// with nodes. The default: [`describe_key`](Placement::describe_key) at
+    /// [`key_fraction`](Placement::key_fraction).
+    fn explain_key(&self, key: &[u8], chain: &mut explain::Chain) -> Option<usize> {
+        let step = explain::Step::new(explain::StepKind::Position, "where the key lands", self.describe_key(key));
+        chain.push(step.at_fraction(self.key_fraction(key)));
+        None
+    }
+    /// The walk past down nodes from where [`explain_key`](Placement::explain_key) stopped,
+    /// where the algorithm walks (ringlab's ring names each point it passes); `false`: none,
+    /// and [`Cluster::explain`] states the algorithm's down rule instead.
+    fn explain_down(&self, key: &[u8], chain: &mut explain::Chain) -> bool {
+        let _ = (key, chain);
+        false
     }
     fn boxed_clone(&self) -> Box<dyn Placement>;
     /// Marks node `index` down (it stays a node: nginx's `down`, HAProxy's `disabled`, a

@@ -1,6 +1,7 @@
 //! `hash % N`: the baseline. Node `i` (in the order added) takes the keys whose hash value
 //! is `i` mod N; removing a node shifts every node after it.
 
+use super::explain::{Chain, Step, StepKind};
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
@@ -65,6 +66,16 @@ impl Placement for Modulo {
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         self.hash.hash(key) as f64 / 2f64.powi(self.hash.bits() as i32)
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        chain.bytes("the bytes hashed: the whole key", key);
+        let h = self.hash.hash(key);
+        let hashed = Step::new(StepKind::Hash, format!("{} of the key", self.hash), h.to_string());
+        chain.push(hashed.at_fraction(self.key_fraction(key)));
+        let n = self.members.nodes.len() as u64;
+        let owner = (h % n) as usize;
+        chain.push(Step::new(StepKind::Bucket, format!("the hash mod {n} nodes"), format!("{h} % {n} = {owner}")).at_node(owner));
+        Some(owner)
     }
     /// Exact: of the `2^bits` hash values, `⌊(2^bits - 1 - i) / N⌋ + 1` are `i` mod N.
     fn exact_shares(&self) -> Option<Vec<f64>> {

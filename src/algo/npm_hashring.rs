@@ -8,7 +8,7 @@
 //! (connection-parse).
 
 use super::about::KeySpace;
-use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
 use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
 use crate::Node;
@@ -64,6 +64,7 @@ static RULES: Rules = Rules {
     point_counts,
     push_points: |name, count, idx, out| push_md5_quads(label_prefix(name), count, idx, out),
     key_position: |key| md5_word(key, 0),
+    point_label: Some(|name, k| md5_quad_label(label_prefix(name), k)),
     describe_key: |_, position| format!("md5 0x{position:08x}"),
     lookup: Lookup::AtOrAfter,
     weighted_switch: None,

@@ -27,6 +27,7 @@
 //! assert_eq!(key_slot(b"{user1000}.following"), key_slot(b"{user1000}.followers"));
 //! ```
 
+use super::explain::{hex, Chain, Step, StepKind};
 use super::about::KeySpace;
 use super::down::{self, DownSet};
 use super::entry::{Build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
@@ -104,11 +105,17 @@ pub const MAX_WEIGHT: f64 = 1e30;
 /// The slot of `key`, with the hash-tag rule: if the key has a `{` and a later `}` with at
 /// least one byte between them, only those bytes are hashed.
 pub fn key_slot(key: &[u8]) -> u16 {
+    CRC16.checksum(hashed_part(key)) & (SLOTS as u16 - 1)
+}
+
+/// The bytes Redis hashes for a key's slot: the hash tag, the bytes between the first `{`
+/// and the first `}` after it when there are some, else the whole key.
+fn hashed_part(key: &[u8]) -> &[u8] {
     let tagged = key.iter().position(|&b| b == b'{').and_then(|open| {
         let close = key[open + 1..].iter().position(|&b| b == b'}')?;
         (close > 0).then(|| &key[open + 1..open + 1 + close])
     });
-    CRC16.checksum(tagged.unwrap_or(key)) & (SLOTS as u16 - 1)
+    tagged.unwrap_or(key)
 }
 
 /// The slot ranges `[first, last]` `redis-cli --cluster create` gives `masters` masters, in
@@ -504,6 +511,25 @@ impl Placement for Slots {
     }
     fn describe_key(&self, key: &[u8]) -> String {
         format!("slot {}", key_slot(key))
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let part = hashed_part(key);
+        let what = if part.len() == key.len() { "the bytes hashed: the whole key (no hash tag)" } else { "the bytes hashed: the key's hash tag, between { and }" };
+        chain.bytes(what, part);
+        let crc = CRC16.checksum(part);
+        chain.push(Step::new(StepKind::Hash, "CRC16 (XMODEM) of them", format!("{} = {crc}", hex(u64::from(crc), 16))));
+        let slot = key_slot(key);
+        let fraction = self.key_fraction(key);
+        chain.push(Step::new(StepKind::Slot, "its low 14 bits (mod 16384): the hash slot", slot.to_string()).at_fraction(fraction));
+        match self.owner[usize::from(slot)] {
+            NOBODY => None,
+            o => {
+                let label = "the master that holds the slot";
+                let step = Step::new(StepKind::Entry, label, self.nodes[usize::from(o)].name.clone());
+                chain.push(step.at_fraction(fraction).at_node(usize::from(o)));
+                Some(usize::from(o))
+            }
+        }
     }
     /// None while some slot has no master (a run of unserved slots is no arc).
     fn arcs(&self) -> Option<&dyn Arcs> {

@@ -111,6 +111,7 @@ static V4_RULES: Rules = Rules {
         out.extend((0..count).map(|i| (crc32(format!("{id}:{i}").as_bytes()), idx)));
     },
     key_position: |key| crc32(hashed_part(key)),
+    point_label: None,
     describe_key: |key, position| match hashed_part(key).len() == key.len() {
         true => format!("crc32 0x{position:08x}"),
         false => format!("crc32 0x{position:08x} of its tag {:?}", String::from_utf8_lossy(hashed_part(key))),

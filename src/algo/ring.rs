@@ -9,6 +9,7 @@
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope, BITS, HASH, VNODES};
+use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
 use super::{down, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
 use crate::{Error, Label, Lookup, Node, NodeSpec, Position, Ring, RingRules, Ties};
@@ -211,6 +212,70 @@ impl Placement for Ring {
             Position::First8BeSigned => format!("{} {}", self.config().hash, (position ^ (1 << 63)) as i64),
             _ => format!("{} 0x{position:0width$x}", self.config().hash),
         }
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let (config, rules) = (self.config(), self.rules());
+        let bits = config.bits.bits();
+        chain.bytes("the bytes hashed: the whole key", key);
+        let size = config.bits.size() as f64;
+        let hashed = self.hash_position(key);
+        match rules.position {
+            Position::First4Le | Position::First8Le => {
+                let hash = config.hash.hash(key);
+                chain.push(Step::new(StepKind::Hash, format!("{} of the key", config.hash), hex(hash, config.hash.bits())));
+                let label = format!("its low {bits} bits: the key's position");
+                chain.push(Step::new(StepKind::Position, label, hex(hashed, bits)).at_fraction(hashed as f64 / size));
+            }
+            other => {
+                let label = format!("{} of the key, digest read {}: the key's position", config.hash, other.name());
+                chain.push(Step::new(StepKind::Position, label, hex(hashed, bits)).at_fraction(hashed as f64 / size));
+            }
+        }
+        let position = self.key_position(key);
+        if position != hashed {
+            let label = "looked up from the next position (the first point strictly after it)";
+            chain.push(Step::new(StepKind::Position, label, hex(position, bits)).at_fraction(position as f64 / size));
+        }
+        let i = self.point_of(position).ok()?;
+        let (at, owner) = self.point(i);
+        let label = "the first point at or after it, clockwise (wrapping past the top)";
+        let value = format!("point {i} of {} at {}", self.point_count(), hex(at, bits));
+        chain.push(Step::new(StepKind::Point, label, value).at_fraction(at as f64 / size).at_node(owner));
+        if let Some(name) = self.point_label(i) {
+            let label = format!("its label: {} hashed there", rules.label.text());
+            chain.push(Step::new(StepKind::Label, label, name).at_fraction(at as f64 / size).at_node(owner));
+        }
+        Some(owner)
+    }
+    /// Walks clockwise from the key's point past the points of down nodes to the first point
+    /// whose node is up (what [`Ring::serving_owner`] stores), naming the first few.
+    fn explain_down(&self, key: &[u8], chain: &mut Chain) -> bool {
+        let Ok(start) = self.point_of(self.key_position(key)) else { return false };
+        let (count, bits) = (self.point_count(), self.config().bits.bits());
+        let size = self.config().bits.size() as f64;
+        let mut passed = 0usize;
+        for k in 1..count {
+            let i = (start + k) % count;
+            let (at, owner) = self.point(i);
+            let name = &Ring::nodes(self)[owner].name;
+            let place = |what: &str| format!("point {i} at {} ({what})", hex(at, bits));
+            if !self.is_down_at(owner) {
+                if passed > MAX_WALK_STEPS {
+                    let label = format!("… and {} more points of down nodes", passed - MAX_WALK_STEPS);
+                    chain.push(Step::new(StepKind::Down, label, ""));
+                }
+                let label = self.point_label(i).unwrap_or_else(|| name.clone());
+                let step = Step::new(StepKind::Point, "the next point whose node is up", place(&label));
+                chain.push(step.at_fraction(at as f64 / size).at_node(owner));
+                return true;
+            }
+            passed += 1;
+            if passed <= MAX_WALK_STEPS {
+                let step = Step::new(StepKind::Down, format!("next point: {name} is down, walk on"), place(name));
+                chain.push(step.at_fraction(at as f64 / size).at_node(owner));
+            }
+        }
+        false
     }
     fn boxed_clone(&self) -> Box<dyn Placement> {
         Box::new(self.clone())

@@ -18,7 +18,7 @@
 
 use super::about::KeySpace;
 use super::hash_mod::{self, Buckets};
-use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
 use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
@@ -110,6 +110,7 @@ static KETAMA_RULES: Rules = Rules {
     point_counts: |nodes, _| vec![160; nodes.len()],
     push_points: |name, count, idx, out| push_md5_quads(&label(name), count, idx, out),
     key_position: |key| md5_word(key, 0),
+    point_label: Some(|name, k| md5_quad_label(&label(name), k)),
     describe_key: |_, position| format!("md5 0x{position:08x}"),
     lookup: Lookup::AtOrAfter,
     weighted_switch: Some(&WEIGHTED_RULES),

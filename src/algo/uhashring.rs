@@ -14,7 +14,7 @@
 //! node's conf dict).
 
 use super::about::KeySpace;
-use super::continuum::{md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
 use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
@@ -116,6 +116,7 @@ static META_RULES: Rules = Rules {
         out.extend((0..count).map(|w| (md5_top64(format!("{name}-{w}").as_bytes()), idx)));
     },
     key_position: md5_top64,
+    point_label: Some(|name, w| format!("{name}-{w}")),
     describe_key: |_, position| format!("md5 0x{position:016x}…"),
     lookup: Lookup::After,
     weighted_switch: None,
@@ -135,6 +136,7 @@ static KETAMA_RULES: Rules = Rules {
     // `"{name}-{w}"`, replicas 0..4: the digest's little-endian words.
     push_points: push_md5_quads,
     key_position: |key| md5_word(key, 0),
+    point_label: Some(md5_quad_label),
     describe_key: |_, position| format!("md5 0x{position:08x}"),
     ..META_RULES
 };

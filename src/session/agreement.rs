@@ -4,6 +4,7 @@
 use super::transition::{percent, thousands};
 use super::Session;
 use crate::algo::agreement::{self, Agreement, Keys, Matrix};
+use crate::algo::explain;
 use crate::algo::{Algorithm, Cluster, Family, Options};
 use crate::{Error, NodeSpec};
 use serde::Serialize;
@@ -72,6 +73,14 @@ impl Session {
             text,
             key,
         })
+    }
+
+    /// "Explain this key" on this pool placed by the session's algorithm and by `with` (as
+    /// [`agreement`](Session::agreement) places them: down marks not carried), side by side,
+    /// with the first step where the chains part; replicas as the session asks.
+    pub fn explain_pair(&self, with: Algorithm, key: &str) -> Result<explain::Pair, Error> {
+        let (a, b) = (self.pool_placement(self.settings().algorithm)?, self.pool_placement(with)?);
+        explain::pair(&a, &b, key, self.settings().replicas)
     }
 
     /// How far every cache client of the catalog agrees with every other on the session's

@@ -56,6 +56,18 @@ pub(crate) fn ring_args(value: &JsValue) -> Result<RingArgs, JsValue> {
     Ok(RingArgs { options, nodes })
 }
 
+/// `explain`'s `{replicas}` (0 when omitted).
+fn explain_replicas(options: &JsValue) -> Result<usize, JsValue> {
+    #[derive(serde::Deserialize, Default)]
+    struct ExplainOptions {
+        replicas: Option<f64>,
+    }
+    let o: ExplainOptions = super::options(options, &["replicas"])?;
+    let replicas = super::whole(o.replicas.unwrap_or(0.0), "replicas").map_err(error)?;
+    limits::check("replicas", replicas, limits::MAX_NODES as u64).map_err(error)?;
+    Ok(replicas as usize)
+}
+
 /// A consistent-hash ring, or any other placement algorithm (`algorithm` option).
 #[wasm_bindgen]
 pub struct Ring {
@@ -201,6 +213,25 @@ impl Ring {
             error(Error::Unsupported(format!("replicas: {} has no preference lists", self.inner.algorithm().name())))
         })?;
         Ok(ring.replicas(key, n).map_err(error)?.into_iter().map(str::to_string).collect())
+    }
+
+    /// "Explain this key": `explain(key, {replicas})` → `{key, algorithm, steps: [{kind,
+    /// label, value, at: {fraction, node, nodes}}], owner, ownerIndex, replicas, error}`:
+    /// every value the algorithm computes on the way to the owner `locate` answers (or the
+    /// `error` code it gives), and the preference list of `replicas` (ringlab's ring).
+    pub fn explain(&self, key: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let key = string(&key, "the key")?;
+        let replicas = explain_replicas(&options)?;
+        to_js(&self.inner.explain(key, replicas).map_err(error)?)
+    }
+
+    /// One key's chains on two placements, side by side: `{a, b, partsAt, agree, reasons}`,
+    /// `partsAt` the index of the first step that differs (`null`: none).
+    #[wasm_bindgen(js_name = explainPair)]
+    pub fn explain_pair(a: &Ring, b: &Ring, key: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let key = string(&key, "the key")?;
+        let replicas = explain_replicas(&options)?;
+        to_js(&crate::algo::explain::pair(&a.inner, &b.inner, key, replicas).map_err(error)?)
     }
 
     /// `[{name, weight, zone, points, share, down}]`, in the order nodes were added; `share`

@@ -174,6 +174,24 @@ impl Session {
         to_js(&self.inner.agreement(with, key.as_deref()).map_err(error)?)
     }
 
+    /// The chains of `key` on this pool placed by the session's algorithm and by `with`:
+    /// `{a, b, partsAt, agree, reasons}`, each chain as `explain` gives it; `partsAt` is the
+    /// index of the first step that differs (`null`: none).
+    #[cfg(feature = "catalog")]
+    #[wasm_bindgen(js_name = explainPair)]
+    pub fn explain_pair(&self, with: JsValue, key: JsValue) -> Result<JsValue, JsValue> {
+        let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
+        to_js(&self.inner.explain_pair(with, &string(&key, "the key")?).map_err(error)?)
+    }
+
+    /// "Explain this key" at the current state: `{key, algorithm, steps: [{kind, label,
+    /// value, at: {fraction, node, nodes}}], owner, ownerIndex, replicas, error}`, the owner
+    /// the one `locate` answers, the replicas the session's count (ringlab's ring).
+    pub fn explain(&self, key: JsValue) -> Result<JsValue, JsValue> {
+        let key = string(&key, "the key")?;
+        to_js(&self.inner.cluster().explain(key, self.inner.settings().replicas).map_err(error)?)
+    }
+
     /// How far every cache client agrees with every other on this pool: as `agreementMatrix`.
     #[cfg(feature = "catalog")]
     #[wasm_bindgen(js_name = agreementMatrix)]

@@ -9,7 +9,7 @@ import init, {
 import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
   SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule, AlgorithmInfo, Frame,
-  MetricsRow, Agreement, AgreementMatrix, SessionAgreement,
+  MetricsRow, Agreement, AgreementMatrix, SessionAgreement, Explanation, ExplanationPair, ExplanationStepKind,
 } from "ringlab";
 import "ringlab/hash-ring";
 import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
@@ -29,6 +29,12 @@ const sweep: SweepStep[] = ring.vnodeSweep([1, 10, 100]);
 const owners: Uint32Array = ring.keyOwners("key:", 1000);
 const position: string = ring.keyPosition("user:42");
 const described: string = ring.describeKey("user:42");
+const explained: Explanation = ring.explain("user:42", { replicas: 2 });
+const firstStep: { kind: ExplanationStepKind; label: string; value: string; at: { fraction: number | null } } =
+  explained.steps[0];
+const explainedOwner: string | null = explained.owner;
+const pair: ExplanationPair = Ring.explainPair(ring, ring.clone(), "user:42");
+const partsAt: number | null = pair.partsAt;
 const before: Ring = ring.clone();
 ring.remove("cache-a");
 const diff: RingDiff = Ring.diff(before, ring);
@@ -66,6 +72,8 @@ const undoLabel: string | null = can.undo;
 const arc: ArcHit | null = session.arcAt(0.25);
 const near: KeyHit | null = session.keyNear(0.5, 0.01);
 const followed: Follow = session.follow("user:42");
+const sessionChain: Explanation = session.explain("user:42");
+const sessionPair: ExplanationPair = session.explainPair("libketama", "user:42");
 const reopened: Session = Session.fromLink(session.link());
 
 const memcached: string = new Ring({ algorithm: "libmemcached-weighted", nodes: ["10.0.1.1:11211", "10.0.1.2:11211"] })
@@ -177,4 +185,5 @@ drawChart(canvas, "spread");
 void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
   reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
-  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, read, rule, ketama, why, table, prepared];
+  tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, read, rule, ketama, why, table, prepared,
+  explained, firstStep, explainedOwner, pair, partsAt, sessionChain, sessionPair];

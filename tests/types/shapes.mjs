@@ -143,6 +143,15 @@ for (const row of api.compareAlgorithms({ nodes: ["a", { name: "b", weight: 2 },
   shape("SessionAgreement", session.agreement("pymemcache", "user:42"), "session.agreement(key)");
   shape("SessionAgreement", session.agreement("dalli"), "session.agreement()");
   shape("AgreementMatrix", session.agreementMatrix(), "session.agreementMatrix()");
+  // "Explain this key": one chain, a pair, a key without an owner (a down libketama server).
+  shape("Explanation", ring.explain("user:42", { replicas: 2 }), "ring.explain()");
+  shape("Explanation", dalli.explain("user:42"), "dalli.explain()");
+  shape("ExplanationPair", api.Ring.explainPair(dalli, spy, "user:42"), "Ring.explainPair()");
+  const ketama = new api.Ring({ algorithm: "libketama", nodes: pool });
+  ketama.setDown(ketama.locate("user:42"), true);
+  shape("Explanation", ketama.explain("user:42"), "ketama.explain(down owner)");
+  shape("Explanation", session.explain("user:42"), "session.explain()");
+  shape("ExplanationPair", session.explainPair("pymemcache", "user:42"), "session.explainPair()");
 }
 // The papers' metrics in each removal order: jump-like algorithms refuse FIFO (removal null), a
 // weighted node is refused by the algorithms without weights (an AlgorithmFailure row).

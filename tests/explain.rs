@@ -1,0 +1,282 @@
+//! "Explain this key": the chain ends where `locate` and `replicas` answer, on every algorithm
+//! with nodes up and down, and its steps are the algorithm's own values: hashes from an
+//! independent implementation (twox-hash, md-5) and the real programs' recorded hashes,
+//! points and slots (tests/real/fixtures).
+
+use ringlab::algo::explain::{self, Explanation, StepKind};
+use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::keys::KeySample;
+use ringlab::{Config, NodeSpec};
+use serde_json::Value;
+
+const KETAMA_PUBLISHED: &str = include_str!("real/fixtures/ketama_published.json");
+const REDIS: &str = include_str!("real/fixtures/redis_cluster.json");
+
+fn options(algorithm: Algorithm) -> Options {
+    let mut options = Options::new(algorithm);
+    options.config = Config { vnodes: 40, ..Config::default() };
+    options.table_size = 1009;
+    options.keys = KeySample::generated("k", 400);
+    options.replicas = 20;
+    options
+}
+
+fn names(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("10.0.0.{i}:11211")).collect()
+}
+
+fn keys() -> Vec<String> {
+    (0..300).map(|i| format!("user:{i}")).chain(["", "{tag}x", "caf\u{e9}", "a\tb"].map(String::from)).collect()
+}
+
+fn step(chain: &Explanation, kind: StepKind) -> &str {
+    match chain.steps.iter().find(|s| s.kind == kind) {
+        Some(s) => &s.value,
+        None => panic!("no {kind:?} step in {chain:#?}"),
+    }
+}
+
+/// The chain's owner is `locate`'s (or the same error), its last step says so, and on
+/// ringlab's ring its replicas are `replicas`'.
+fn check_chains(cluster: &Cluster, what: &str) -> usize {
+    let mut checked = 0;
+    for key in keys() {
+        let chain = cluster.explain(&key, 3).unwrap();
+        let last = chain.steps.last().expect("a chain has steps");
+        match cluster.locate(&key) {
+            Ok(owner) => {
+                assert_eq!(chain.owner.as_deref(), Some(owner), "{what} {key:?}");
+                assert_eq!(chain.owner_index, Some(cluster.locate_index(&key).unwrap()), "{what} {key:?}");
+                assert_eq!(chain.error, None);
+                let owner_step = chain.steps.iter().rfind(|s| s.kind == StepKind::Owner).unwrap();
+                assert_eq!(owner_step.value, owner, "{what} {key:?}");
+                assert_eq!(owner_step.at.node, chain.owner_index);
+            }
+            Err(e) => {
+                assert_eq!(chain.owner, None, "{what} {key:?}");
+                assert_eq!(chain.error, Some(e.code()), "{what} {key:?}");
+                assert_eq!(last.kind, StepKind::Unavailable);
+                assert_eq!(last.value, e.to_string());
+            }
+        }
+        match cluster.as_ring() {
+            Some(ring) if chain.owner.is_some() => {
+                let expected: Vec<String> = ring.replicas(&key, 3).unwrap().iter().map(|s| s.to_string()).collect();
+                assert_eq!(chain.replicas.as_ref(), Some(&expected), "{what} {key:?}");
+                assert_eq!(last.kind, StepKind::Replicas);
+            }
+            _ => assert_eq!(chain.replicas, None, "{what} {key:?}"),
+        }
+        for s in &chain.steps {
+            assert!(s.at.fraction.is_none_or(|f| (0.0..1.0).contains(&f)), "{what} {key:?} {s:?}");
+            assert!(s.at.node.is_none_or(|n| n < cluster.nodes().len()), "{what} {key:?} {s:?}");
+        }
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn every_algorithm_s_chain_ends_at_locate_and_replicas_with_nodes_up_and_down() {
+    let mut checked = 0;
+    for algorithm in Algorithm::ALL {
+        let names = names(5);
+        let mut cluster = Cluster::new(options(algorithm), names.iter().map(|s| s.as_str())).unwrap();
+        checked += check_chains(&cluster, algorithm.name());
+        // One down, two down, all down (where the algorithm has down nodes).
+        for down in [&[1usize][..], &[0, 3], &[0, 1, 2, 3, 4]] {
+            let mut marked = cluster.clone();
+            if down.iter().all(|&d| marked.set_down(&names[d], true).is_ok()) {
+                checked += check_chains(&marked, &format!("{} down {down:?}", algorithm.name()));
+            }
+        }
+        // No nodes: explained as the empty-ring error, not a panic.
+        for name in names.iter().rev() {
+            if cluster.remove(name).is_err() {
+                break;
+            }
+        }
+        if cluster.nodes().is_empty() {
+            checked += check_chains(&cluster, &format!("{} empty", algorithm.name()));
+        }
+    }
+    // 39 algorithms, at least 3 states each, 304 keys.
+    assert!(checked > Algorithm::ALL.len() * 3 * 304, "checked {checked} chains");
+}
+
+#[test]
+fn a_key_over_the_cap_is_refused() {
+    let cluster = Cluster::new(options(Algorithm::Ring), ["a", "b"]).unwrap();
+    let key = "k".repeat(ringlab::limits::MAX_KEY_LEN + 1);
+    assert_eq!(cluster.explain(&key, 0).unwrap_err().code(), "too-large");
+    assert!(cluster.explain("k".repeat(ringlab::limits::MAX_KEY_LEN), 0).is_ok());
+}
+
+/// ringlab's ring: the hash is XXH3 of the key's bytes (twox-hash, not the code under test),
+/// the position its low 32 bits, the point the first at or after it in the ring's own points,
+/// and the label the one that hashes to the point.
+#[test]
+fn ring_steps_are_the_hash_the_position_the_point_and_its_label() {
+    let cluster = Cluster::new(options(Algorithm::Ring), names(4).iter().map(|s| s.as_str())).unwrap();
+    let ring = cluster.as_ring().unwrap();
+    for key in keys() {
+        let chain = cluster.explain(&key, 0).unwrap();
+        let hash = twox_hash::XxHash3_64::oneshot(key.as_bytes());
+        assert_eq!(step(&chain, StepKind::Hash), format!("0x{hash:016x}"));
+        let position = hash & 0xffff_ffff;
+        assert_eq!(step(&chain, StepKind::Position), format!("0x{position:08x}"));
+        let points: Vec<(u64, usize)> = (0..ring.point_count()).map(|i| ring.point(i)).collect();
+        let i = points.iter().position(|p| p.0 >= position).unwrap_or(0);
+        assert_eq!(step(&chain, StepKind::Point), format!("point {i} of {} at 0x{:08x}", points.len(), points[i].0));
+        let label = step(&chain, StepKind::Label);
+        let (name, v) = label.rsplit_once('#').unwrap();
+        assert_eq!(name, ring.nodes()[points[i].1].name);
+        let hashed = twox_hash::XxHash3_64::oneshot(label.as_bytes()) & 0xffff_ffff;
+        assert_eq!(hashed, points[i].0, "{label} (vnode {v}) hashes to its point");
+        assert_eq!(chain.owner.as_deref(), Some(name));
+    }
+}
+
+/// A down owner on ringlab's ring: the walk names each point passed, each of a down node,
+/// and stops at the first point of an up node, which serves.
+#[test]
+fn ring_walk_passes_only_down_nodes_points() {
+    let names = names(4);
+    let mut cluster = Cluster::new(options(Algorithm::Ring), names.iter().map(|s| s.as_str())).unwrap();
+    cluster.set_down(&names[0], true).unwrap();
+    cluster.set_down(&names[2], true).unwrap();
+    let mut walked = 0;
+    for key in keys() {
+        let chain = cluster.explain(&key, 2).unwrap();
+        let Some(c) = chain.steps.iter().position(|s| s.kind == StepKind::Candidate) else { continue };
+        walked += 1;
+        let down_node = chain.steps[c].at.node.unwrap();
+        assert!(cluster.is_down_at(down_node));
+        let after = &chain.steps[c + 1..];
+        let stop = after.iter().position(|s| s.kind == StepKind::Point).unwrap();
+        assert!(after[..stop]
+            .iter()
+            .all(|s| s.kind == StepKind::Down && s.at.node.is_none_or(|n| cluster.is_down_at(n))));
+        assert_eq!(after[stop].at.node, chain.owner_index);
+        assert!(!cluster.is_down_at(chain.owner_index.unwrap()));
+    }
+    assert!(walked > 100, "about half the keys had a down owner: {walked}");
+}
+
+fn md5_word0(bytes: &[u8]) -> u64 {
+    use md5::Digest;
+    let d = md5::Md5::digest(bytes);
+    u64::from(u32::from_le_bytes([d[0], d[1], d[2], d[3]]))
+}
+
+/// libketama: the position and the point are the ones the published ketama vectors record
+/// (`ketama_hashi` and the point found, from libketama's own tests and MediaWiki's), and the
+/// label's MD5 word is the point.
+#[test]
+fn libketama_steps_are_the_published_hashes_and_points() {
+    let f: Value = serde_json::from_str(KETAMA_PUBLISHED).unwrap();
+    let mut checked = 0;
+    for vector in f["vectors"].as_array().unwrap() {
+        let servers: Vec<NodeSpec> = vector["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|sv| NodeSpec::new(sv["name"].as_str().unwrap()).weight(sv["weight"].as_f64().unwrap()))
+            .collect();
+        let cluster = Cluster::new(Options::new(Algorithm::Libketama), servers).unwrap();
+        for k in vector["keys"].as_array().unwrap() {
+            let key = k["key"].as_str().unwrap();
+            let chain = cluster.explain(key, 0).unwrap();
+            let (hash, point) = (k["hash"].as_u64().unwrap(), k["point"].as_u64().unwrap());
+            assert!(step(&chain, StepKind::Position).ends_with(&format!("md5 0x{hash:08x}")), "{key:?} {chain:#?}");
+            assert!(step(&chain, StepKind::Point).ends_with(&format!("at 0x{point:08x}")), "{key:?}");
+            assert_eq!(chain.owner.as_deref(), k["server"].as_str());
+            // "10.0.1.1:11211-37 (MD5 word 2)": that word of MD5("10.0.1.1:11211-37") is the point.
+            let label = step(&chain, StepKind::Label);
+            let (text, word) = label.split_once(" (MD5 word ").unwrap();
+            let word: usize = word.trim_end_matches(')').parse().unwrap();
+            assert!(text.starts_with(k["server"].as_str().unwrap()));
+            use md5::Digest;
+            let d = md5::Md5::digest(text.as_bytes());
+            let value = u32::from_le_bytes(d[4 * word..4 * word + 4].try_into().unwrap());
+            assert_eq!(u64::from(value), point, "{label}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "checked {checked}");
+    // And MD5's first word of the key (md-5 directly) is the position for any key.
+    let cluster = Cluster::new(Options::new(Algorithm::Libketama), names(3).iter().map(|s| s.as_str())).unwrap();
+    for key in keys() {
+        let chain = cluster.explain(&key, 0).unwrap();
+        assert!(step(&chain, StepKind::Position).ends_with(&format!("0x{:08x}", md5_word0(key.as_bytes()))));
+    }
+}
+
+/// Redis Cluster: the slot step is what `CLUSTER KEYSLOT` answered, hash tags included, and
+/// the bytes step names the tag.
+#[test]
+fn redis_slot_steps_are_what_redis_answered() {
+    let f: Value = serde_json::from_str(REDIS).unwrap();
+    let cluster = Cluster::new(Options::new(Algorithm::RedisCluster), names(3).iter().map(|s| s.as_str())).unwrap();
+    let slots = f["keyslots"].as_array().unwrap();
+    for k in slots {
+        let key = k["key"].as_str().unwrap();
+        let chain = cluster.explain(key, 0).unwrap();
+        assert_eq!(step(&chain, StepKind::Slot), k["slot"].as_u64().unwrap().to_string(), "{key:?}");
+    }
+    assert!(slots.len() > 3000);
+    let chain = cluster.explain("{user1000}.following", 0).unwrap();
+    assert_eq!(step(&chain, StepKind::Bytes), "\"user1000\" (8 bytes)");
+    // The spec's CRC16 check value: CRC16("123456789") = 0x31C3, slot 12739.
+    let chain = cluster.explain("123456789", 0).unwrap();
+    assert_eq!(step(&chain, StepKind::Hash), "0x31c3 = 12739");
+}
+
+/// jump hash: the bucket step is the jump of XXH3 (twox-hash) into the bucket count, by the
+/// paper's loop written here.
+#[test]
+fn jump_steps_are_xxh3_and_the_paper_s_jump() {
+    fn jump(mut key: u64, buckets: i64) -> i64 {
+        let (mut b, mut j) = (-1i64, 0i64);
+        while j < buckets {
+            b = j;
+            key = key.wrapping_mul(2862933555777941757).wrapping_add(1);
+            j = ((b + 1) as f64 * ((1u64 << 31) as f64 / ((key >> 33) + 1) as f64)) as i64;
+        }
+        b
+    }
+    let cluster = Cluster::new(Options::new(Algorithm::Jump), names(7).iter().map(|s| s.as_str())).unwrap();
+    for key in keys() {
+        let chain = cluster.explain(&key, 0).unwrap();
+        let h = twox_hash::XxHash3_64::oneshot(key.as_bytes());
+        assert_eq!(step(&chain, StepKind::Hash), format!("0x{h:016x}"));
+        assert_eq!(step(&chain, StepKind::Bucket), jump(h, 7).to_string());
+    }
+}
+
+/// Two clients of one pool: the chains part at the first step whose value differs, and agree
+/// to the end on a placement compared with itself.
+#[test]
+fn pairs_part_at_the_first_differing_step() {
+    let names = names(4);
+    let a = Cluster::new(Options::new(Algorithm::Libketama), names.iter().map(|s| s.as_str())).unwrap();
+    let b = Cluster::new(Options::new(Algorithm::LibmemcachedWeighted), names.iter().map(|s| s.as_str())).unwrap();
+    // spymemcached's ketama labels and counts points as libketama does for 4 servers of weight 1.
+    let spy = Cluster::new(Options::new(Algorithm::SpymemcachedKetama), names.iter().map(|s| s.as_str())).unwrap();
+    let c = Cluster::new(Options::new(Algorithm::Groupcache), names.iter().map(|s| s.as_str())).unwrap();
+    for key in keys() {
+        let same = explain::pair(&a, &a, &key, 0).unwrap();
+        assert_eq!((same.parts_at, same.agree), (None, true));
+        let twins = explain::pair(&a, &spy, &key, 0).unwrap();
+        assert_eq!((twins.parts_at, twins.agree), (None, true), "{key:?}");
+        let p = explain::pair(&a, &b, &key, 0).unwrap();
+        let at = p.parts_at.expect("other labels give other points");
+        assert!(at > 0, "both hash the key's bytes the same way first");
+        for i in 0..at {
+            assert_eq!((p.a.steps[i].kind, &p.a.steps[i].value), (p.b.steps[i].kind, &p.b.steps[i].value));
+        }
+        assert_eq!(p.agree, p.a.owner == p.b.owner);
+        let q = explain::pair(&a, &c, &key, 0).unwrap();
+        assert_eq!(q.parts_at, Some(1), "MD5 and CRC-32 part at the key's position");
+    }
+}
