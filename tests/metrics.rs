@@ -238,6 +238,7 @@ fn each_metrics_winner_is_the_best_figure_by_its_direction() {
             metrics::metrics(&Options::new(Algorithm::Ring), &nodes, &sample, &Algorithm::ALL, &settings, &lookup);
         let comparison = metrics::comparison(&rows, &settings, sample.keys.len());
         assert_eq!(comparison.winners.len(), comparison.metrics.len());
+        assert_eq!(comparison.headers.len(), comparison.metrics.len() + 2, "the name, each metric, the note");
         for (i, (metric, winner)) in comparison.metrics.iter().zip(&comparison.winners).enumerate() {
             assert_eq!(winner.metric, metric.key);
             let figures: Vec<(&str, f64, bool)> = rows
@@ -262,6 +263,7 @@ fn each_metrics_winner_is_the_best_figure_by_its_direction() {
             // The cells carry the same figures.
             for (row, (a, r)) in comparison.rows.iter().zip(&rows) {
                 assert_eq!(row.algorithm, a.name());
+                assert_eq!(row.wins[i], expected.contains(&a.name()), "{} {}", metric.key, a.name());
                 let (v, _) = figure(metric.key, r.as_ref().unwrap());
                 let cell = &row.cells[i];
                 match v {

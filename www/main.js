@@ -8,6 +8,7 @@ import * as firstEngine from "./pkg/ringlab.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 import { AgreementView } from "./agreement.js";
+import { MetricsView } from "./metrics.js";
 import { loadEngine, onUncaughtTrap, themeColours, trapped, watchTheme } from "./host.js";
 let engine;
 
@@ -23,7 +24,7 @@ const stepOf = (v) => {
   return best;
 };
 
-let session, view, charts, agreement;
+let session, view, charts, agreement, metrics;
 let frame; // the session's frame as last drawn
 let selected; // node index picked on the canvas
 let followed = null; // the key the user follows
@@ -78,6 +79,7 @@ function render() {
   later(() => frame === shown && saveUrl());
   if (frame.nodes.length >= 2) charts?.update(session);
   later(() => frame === shown && agreement?.update(session));
+  metrics?.update(session);
 }
 
 // The colour key beside the ring: each node's swatch and legend ("node-1 20.0%").
@@ -546,6 +548,8 @@ function wire() {
     applyWorkload();
   });
   charts = new Charts(later, () => engine);
+  metrics = new MetricsView($("metrics"), later, () => engine);
+  metrics.update(session);
   const labels = new Map(engine.catalog().map((a) => [a.name, a.label]));
   agreement = new AgreementView($("agreement"), labels, { onChange: () => agreement.update(session) });
   $("add-form").addEventListener("submit", (event) => {

@@ -439,7 +439,7 @@ fn percent(f: f64) -> f64 {
 pub const METRICS: [Metric; 11] = [
     Metric {
         key: "balance",
-        label: "Balance (max/mean)",
+        label: "Balance: max/mean",
         unit: "×",
         description: "The busiest node's load over the mean load, per unit of weight: 1 is perfectly even.",
         better: Better::Lower,
@@ -448,7 +448,7 @@ pub const METRICS: [Metric; 11] = [
     },
     Metric {
         key: "rsd",
-        label: "Balance (RSD)",
+        label: "Balance: RSD",
         unit: "%",
         description: "The relative standard deviation of the nodes' loads (standard deviation over the mean): \
                       0 is perfectly even.",
@@ -625,6 +625,8 @@ pub struct Comparison {
     pub order_words: &'static str,
     pub keys: usize,
     pub removals: usize,
+    /// The table's column headers: "Algorithm", each metric's label and unit, "Note".
+    pub headers: Vec<String>,
     /// The columns after the algorithm's name, in order.
     pub metrics: Vec<Metric>,
     pub rows: Vec<ComparisonRow>,
@@ -638,6 +640,8 @@ pub struct Comparison {
 pub struct ComparisonRow {
     pub algorithm: String,
     pub cells: Vec<String>,
+    /// Per metric: whether this algorithm is among its winners.
+    pub wins: Vec<bool>,
     pub note: String,
 }
 
@@ -667,23 +671,33 @@ pub fn comparison(rows: &[(Algorithm, Result<Metrics, Error>)], settings: &Metri
         super::about::thousands(keys as u64),
         settings.removal_order.words(),
     );
+    let winners = winners(rows);
     let table_rows = rows
         .iter()
-        .map(|(a, r)| match r {
-            Ok(m) => ComparisonRow {
-                algorithm: a.name().to_string(),
-                cells: METRICS
-                    .iter()
-                    .map(|metric| (metric.value)(m).map_or(NA.to_string(), |v| metric.format(v)))
-                    .collect(),
-                note: m.removal_refused.clone().unwrap_or_default(),
-            },
-            Err(e) => ComparisonRow {
-                algorithm: a.name().to_string(),
-                cells: vec![NA.to_string(); METRICS.len()],
-                note: e.to_string(),
-            },
+        .map(|(a, r)| {
+            let wins = winners.iter().map(|w| w.algorithms.iter().any(|n| n == a.name())).collect();
+            match r {
+                Ok(m) => ComparisonRow {
+                    algorithm: a.name().to_string(),
+                    cells: METRICS
+                        .iter()
+                        .map(|metric| (metric.value)(m).map_or(NA.to_string(), |v| metric.format(v)))
+                        .collect(),
+                    wins,
+                    note: m.removal_refused.clone().unwrap_or_default(),
+                },
+                Err(e) => ComparisonRow {
+                    algorithm: a.name().to_string(),
+                    cells: vec![NA.to_string(); METRICS.len()],
+                    wins,
+                    note: e.to_string(),
+                },
+            }
         })
+        .collect();
+    let headers = std::iter::once("Algorithm".to_string())
+        .chain(METRICS.iter().map(|m| format!("{} ({})", m.label, m.unit)))
+        .chain(["Note".to_string()])
         .collect();
     Comparison {
         caption,
@@ -691,9 +705,10 @@ pub fn comparison(rows: &[(Algorithm, Result<Metrics, Error>)], settings: &Metri
         order_words: settings.removal_order.words(),
         keys,
         removals: settings.removals,
+        headers,
         metrics: METRICS.to_vec(),
         rows: table_rows,
-        winners: winners(rows),
+        winners,
     }
 }
 
