@@ -200,3 +200,87 @@ fn metrics_refuse_what_is_over_a_cap() {
     assert!(refuse(&small, MetricsSettings { removals: 4, ..MetricsSettings::default() }), "all nodes");
     assert!(refuse(&small, MetricsSettings { removals: 0, ..MetricsSettings::default() }));
 }
+
+/// Each metric's figure, read here from the report's fields (not through the metric's own
+/// accessor), in the unit the comparison shows, and whether the lowest or the nearest 1 wins.
+fn figure(key: &str, m: &metrics::Metrics) -> (Option<f64>, bool) {
+    let removal = m.removal.as_ref();
+    let lower = true;
+    match key {
+        "balance" => (Some(m.balance.max_over_mean), lower),
+        "rsd" => (Some(m.balance.rsd * 100.0), lower),
+        "balance-after-add" => (Some(m.balance_after_add.max_over_mean), lower),
+        "balance-after-removal" => (removal.map(|r| r.balance_after.max_over_mean), lower),
+        "monotonicity-add" => (Some(m.add.moved_between_others * 100.0), lower),
+        "monotonicity-removal" => (removal.map(|r| r.change.moved_between_others * 100.0), lower),
+        "disruption-add" => (Some(m.add.moved / m.add.ideal), !lower),
+        "disruption-removal" => (removal.map(|r| r.change.moved / r.change.ideal), !lower),
+        "restore" => (removal.map(|r| r.restore_moved * 100.0), lower),
+        "lookup" => (m.lookup_ns, lower),
+        "bytes-per-node" => (Some(m.memory_bytes as f64 / m.nodes as f64), lower),
+        other => panic!("a metric this test does not know: {other}"),
+    }
+}
+
+/// The winner of each metric is every algorithm with the best figure by the metric's
+/// direction (the lowest; the nearest 1 for a ratio to the ideal), and its sentence names
+/// them and the figure; each row's cells are its figures, "n/a" where it has none.
+#[test]
+fn each_metrics_winner_is_the_best_figure_by_its_direction() {
+    let nodes: Vec<NodeSpec> = (0..7).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+    let sample = KeySample::generated("key:", 800);
+    // Lookup times as a caller measured them: distinct, the smallest on the fifth algorithm.
+    let lookup: Vec<Option<f64>> =
+        (0..Algorithm::ALL.len()).map(|i| Some(if i == 4 { 3.0 } else { 10.0 + i as f64 })).collect();
+    for order in RemovalOrder::ALL {
+        let settings = MetricsSettings { removal_order: order, removals: 2, seed: 3 };
+        let rows =
+            metrics::metrics(&Options::new(Algorithm::Ring), &nodes, &sample, &Algorithm::ALL, &settings, &lookup);
+        let comparison = metrics::comparison(&rows, &settings, sample.keys.len());
+        assert_eq!(comparison.winners.len(), comparison.metrics.len());
+        assert_eq!(comparison.headers.len(), comparison.metrics.len() + 2, "the name, each metric, the note");
+        for (i, (metric, winner)) in comparison.metrics.iter().zip(&comparison.winners).enumerate() {
+            assert_eq!(winner.metric, metric.key);
+            let figures: Vec<(&str, f64, bool)> = rows
+                .iter()
+                .filter_map(|(a, r)| {
+                    let (v, lower) = figure(metric.key, r.as_ref().ok()?);
+                    v.map(|v| (a.name(), v, lower))
+                })
+                .collect();
+            let lower = figures[0].2;
+            assert_eq!(metric.better == metrics::Better::Lower, lower, "{}", metric.key);
+            let distance = |v: f64| if lower { v } else { (v - 1.0).abs() };
+            let best = figures.iter().map(|f| distance(f.1)).fold(f64::INFINITY, f64::min);
+            let expected: Vec<&str> =
+                figures.iter().filter(|f| (distance(f.1) - best).abs() <= 1e-9 * best.max(1e-9)).map(|f| f.0).collect();
+            assert_eq!(winner.algorithms, expected, "{} {order:?}", metric.key);
+            assert!(figures.iter().all(|f| distance(f.1) >= distance(winner.best.unwrap()) - 1e-12));
+            for name in &expected {
+                assert!(winner.sentence.contains(name), "{}: {}", metric.key, winner.sentence);
+            }
+            assert!(winner.sentence.contains(&metric.format(winner.best.unwrap())), "{}", winner.sentence);
+            // The cells carry the same figures.
+            for (row, (a, r)) in comparison.rows.iter().zip(&rows) {
+                assert_eq!(row.algorithm, a.name());
+                assert_eq!(row.wins[i], expected.contains(&a.name()), "{} {}", metric.key, a.name());
+                let (v, _) = figure(metric.key, r.as_ref().unwrap());
+                let cell = &row.cells[i];
+                match v {
+                    Some(v) => assert!(
+                        (cell.parse::<f64>().unwrap() - v).abs() <= 0.51 * 10f64.powi(-(metric.decimals as i32)),
+                        "{} {cell} {v}",
+                        metric.key
+                    ),
+                    None => assert_eq!(cell, "n/a"),
+                }
+            }
+        }
+        let lookup_winner = comparison.winners.iter().find(|w| w.metric == "lookup").unwrap();
+        assert_eq!(lookup_winner.algorithms, [Algorithm::ALL[4].name()]);
+        assert_eq!(lookup_winner.sentence, format!("{} wins with 3.0 ns (lower is better).", Algorithm::ALL[4].name()));
+        // Jump-like algorithms give no removal figures in FIFO or random order, and say why.
+        let jump = comparison.rows.iter().find(|r| r.algorithm == "jump").unwrap();
+        assert_eq!(jump.note.is_empty(), order == RemovalOrder::Lifo, "{order:?}: {}", jump.note);
+    }
+}

@@ -962,6 +962,10 @@ export class Session {
   /** `key`'s chains on this pool placed by the session's algorithm and by `withAlgorithm`
    * (as `agreement` places them: down marks not carried), and the first step where they part. */
   explainPair(withAlgorithm: AlgorithmName, key: string): ExplanationPair;
+  /** The papers' metrics of every algorithm on this pool and settings, as the playground's
+   * comparison: the figures as text, each metric's words and its winners. The same figures as
+   * `metrics(options, keys, settings)` on the session's first `keys` keys (at most 2,000). */
+  metrics(settings?: SessionMetricsSettings): MetricsComparison;
   nodes(): SessionNode[];
   capabilities(): Capabilities;
   spread(): Spread | null;
@@ -1170,6 +1174,64 @@ export interface AlgorithmMetrics {
 }
 
 export type MetricsRow = AlgorithmMetrics | AlgorithmFailure;
+
+/** `session.metrics`' settings: `metrics`' without `algorithms` (it measures every one). */
+export interface SessionMetricsSettings {
+  removalOrder?: RemovalOrder;
+  removals?: number;
+  seed?: number;
+  /** The measured lookup time of each of `algorithms()`, in ns. */
+  lookupNs?: number[];
+}
+
+/** One metric of the comparison: its words and which way is better. */
+export interface MetricColumn {
+  /** A stable name: `"balance"`, `"rsd"`, `"balance-after-add"`, `"balance-after-removal"`,
+   * `"monotonicity-add"`, `"monotonicity-removal"`, `"disruption-add"`, `"disruption-removal"`,
+   * `"restore"`, `"lookup"`, `"bytes-per-node"`. */
+  key: string;
+  label: string;
+  /** The unit the cells are in: `"×"`, `"%"`, `"ns"`, `"bytes"`. */
+  unit: string;
+  description: string;
+  /** `"lower"`: the smallest wins; `"nearest-one"`: the nearest 1 (a ratio to the ideal). */
+  better: "lower" | "nearest-one";
+}
+
+/** Which algorithms are best at one metric (ties included). */
+export interface MetricWinner {
+  metric: string;
+  /** The best figure, in the metric's unit, or `null` when no algorithm has one. */
+  best: number | null;
+  algorithms: AlgorithmName[];
+  /** "maglev wins with 1.002× (lower is better)." */
+  sentence: string;
+}
+
+/** One algorithm's row of the comparison. */
+export interface MetricsComparisonRow {
+  algorithm: AlgorithmName;
+  /** One per metric, in its unit ("n/a": no figure). */
+  cells: string[];
+  /** One per metric: among its winners. */
+  wins: boolean[];
+  /** Why figures are missing (a refused removal order, refused nodes), or "". */
+  note: string;
+}
+
+/** `session.metrics()`: the table and the words. */
+export interface MetricsComparison {
+  caption: string;
+  order: RemovalOrder;
+  orderWords: string;
+  keys: number;
+  removals: number;
+  /** "Algorithm", each metric's label and unit, "Note". */
+  headers: string[];
+  metrics: MetricColumn[];
+  rows: MetricsComparisonRow[];
+  winners: MetricWinner[];
+}
 
 /** `sqrt((N - 1) / (N·V + 1))`: the expected load RSD of `nodes` equal nodes with `vnodes` each. */
 export function theoreticalRsd(nodes: number, vnodes: number): number;

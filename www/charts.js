@@ -22,8 +22,8 @@ function download(name, blob) {
 }
 
 // Nanoseconds per lookup of `algorithm` in this browser, on the session's nodes (a clock is
-// the browser's: wasm has none).
-function lookupCost(session, algorithm) {
+// the browser's: wasm has none). Also the metrics' lookup figures.
+export function lookupCost(session, algorithm) {
   let ring;
   try {
     ring = session.ringFor(algorithm);

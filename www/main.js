@@ -9,6 +9,7 @@ import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 import { AgreementView } from "./agreement.js";
 import { ExplainView } from "./explain.js";
+import { MetricsView } from "./metrics.js";
 import { loadEngine, onUncaughtTrap, themeColours, trapped, watchTheme } from "./host.js";
 let engine;
 
@@ -24,7 +25,7 @@ const stepOf = (v) => {
   return best;
 };
 
-let session, view, charts, agreement, explainView;
+let session, view, charts, agreement, explainView, metrics;
 let frame; // the session's frame as last drawn
 let selected; // node index picked on the canvas
 let followed = null; // the key the user follows
@@ -80,6 +81,7 @@ function render() {
   if (frame.nodes.length >= 2) charts?.update(session);
   later(() => frame === shown && agreement?.update(session));
   later(() => frame === shown && explainView?.update());
+  metrics?.update(session);
 }
 
 // The colour key beside the ring: each node's swatch and legend ("node-1 20.0%").
@@ -555,6 +557,8 @@ function wire() {
     applyWorkload();
   });
   charts = new Charts(later, () => engine);
+  metrics = new MetricsView($("metrics"), later, () => engine);
+  metrics.update(session);
   const labels = new Map(engine.catalog().map((a) => [a.name, a.label]));
   agreement = new AgreementView($("agreement"), labels, { onChange: () => agreement.update(session) });
   explainView = new ExplainView($("explain"), labels, { highlight: highlightStep, session: () => session });

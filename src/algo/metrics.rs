@@ -367,6 +367,354 @@ fn moves(
     (moved as f64 / keys, between as f64 / keys, false)
 }
 
+/// Which way a metric is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Better {
+    /// The smallest value wins.
+    Lower,
+    /// The value nearest 1 wins (a ratio to the ideal: more is disruption, less is a node
+    /// left short).
+    NearestOne,
+}
+
+impl Better {
+    /// How far `value` is from the best: the smaller, the better.
+    pub fn score(self, value: f64) -> f64 {
+        match self {
+            Better::Lower => value,
+            Better::NearestOne => (value - 1.0).abs(),
+        }
+    }
+
+    /// "lower is better", "nearest 1 is best".
+    pub fn words(self) -> &'static str {
+        match self {
+            Better::Lower => "lower is better",
+            Better::NearestOne => "nearest 1 is best",
+        }
+    }
+}
+
+/// One metric as a column of the comparison: its words, its direction and where its figure is.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metric {
+    /// A stable name: `balance`, `rsd`, `monotonicity-add`, ...
+    pub key: &'static str,
+    pub label: &'static str,
+    /// The unit the figures are shown in (`×`, `%`, `ns`, `bytes`).
+    pub unit: &'static str,
+    /// What it means, in a sentence.
+    pub description: &'static str,
+    pub better: Better,
+    /// The figure in the shown unit, or `None` where the row has none.
+    #[serde(skip)]
+    pub value: fn(&Metrics) -> Option<f64>,
+    /// Decimals the figure is shown with.
+    #[serde(skip)]
+    pub decimals: usize,
+}
+
+impl Metric {
+    /// `value` as shown in a cell: `decimals` places, the unit left to the header.
+    pub fn format(&self, value: f64) -> String {
+        format!("{value:.*}", self.decimals)
+    }
+
+    /// `value` with its unit, as a sentence says it.
+    pub fn with_unit(&self, value: f64) -> String {
+        match self.unit {
+            "%" | "×" => format!("{}{}", self.format(value), self.unit),
+            unit => format!("{} {unit}", self.format(value)),
+        }
+    }
+}
+
+fn percent(f: f64) -> f64 {
+    f * 100.0
+}
+
+/// The metrics the comparison shows, in its column order.
+pub const METRICS: [Metric; 11] = [
+    Metric {
+        key: "balance",
+        label: "Balance: max/mean",
+        unit: "×",
+        description: "The busiest node's load over the mean load, per unit of weight: 1 is perfectly even.",
+        better: Better::Lower,
+        value: |m| Some(m.balance.max_over_mean),
+        decimals: 3,
+    },
+    Metric {
+        key: "rsd",
+        label: "Balance: RSD",
+        unit: "%",
+        description: "The relative standard deviation of the nodes' loads (standard deviation over the mean): \
+                      0 is perfectly even.",
+        better: Better::Lower,
+        value: |m| Some(percent(m.balance.rsd)),
+        decimals: 2,
+    },
+    Metric {
+        key: "balance-after-add",
+        label: "Resize balance: a join",
+        unit: "×",
+        description: "Balance (max/mean) once a node joins: whether the newcomer takes a fair share.",
+        better: Better::Lower,
+        value: |m| Some(m.balance_after_add.max_over_mean),
+        decimals: 3,
+    },
+    Metric {
+        key: "balance-after-removal",
+        label: "Resize balance: the removal",
+        unit: "×",
+        description: "Balance (max/mean) over the nodes that stay once the removal is made: whether the \
+                      leaver's keys spread evenly.",
+        better: Better::Lower,
+        value: |m| m.removal.as_ref().map(|r| r.balance_after.max_over_mean),
+        decimals: 3,
+    },
+    Metric {
+        key: "monotonicity-add",
+        label: "Monotonicity: a join",
+        unit: "%",
+        description: "Keys that move between two nodes that did not change when a node joins: 0 for a \
+                      consistent hash, most keys for hash % N.",
+        better: Better::Lower,
+        value: |m| Some(percent(m.add.moved_between_others)),
+        decimals: 2,
+    },
+    Metric {
+        key: "monotonicity-removal",
+        label: "Monotonicity: the removal",
+        unit: "%",
+        description: "Keys that move between two nodes that stay when the removal is made: 0 when only the \
+                      leaver's keys move.",
+        better: Better::Lower,
+        value: |m| m.removal.as_ref().map(|r| percent(r.change.moved_between_others)),
+        decimals: 2,
+    },
+    Metric {
+        key: "disruption-add",
+        label: "Disruption: a join",
+        unit: "×",
+        description: "Keys moved by a join over the fewest any scheme must move (the joiner's fair share): 1 \
+                      is minimal; more moves keys for nothing, less leaves the newcomer short.",
+        better: Better::NearestOne,
+        value: |m| Some(m.add.moved / m.add.ideal),
+        decimals: 2,
+    },
+    Metric {
+        key: "disruption-removal",
+        label: "Disruption: the removal",
+        unit: "×",
+        description: "Keys moved by the removal over the leavers' fair share: 1 is minimal.",
+        better: Better::NearestOne,
+        value: |m| m.removal.as_ref().map(|r| r.change.moved / r.change.ideal),
+        decimals: 2,
+    },
+    Metric {
+        key: "restore",
+        label: "Not restored",
+        unit: "%",
+        description: "Keys not back on their first owner once the leavers rejoin, last out first back: 0 \
+                      where re-adding a node restores the placement.",
+        better: Better::Lower,
+        value: |m| m.removal.as_ref().map(|r| percent(r.restore_moved)),
+        decimals: 2,
+    },
+    Metric {
+        key: "lookup",
+        label: "Lookup",
+        unit: "ns",
+        description: "Time to find one key's node, as the caller measured it (the page: 10,000 lookups in \
+                      this browser).",
+        better: Better::Lower,
+        value: |m| m.lookup_ns,
+        decimals: 1,
+    },
+    Metric {
+        key: "bytes-per-node",
+        label: "Memory per node",
+        unit: "bytes",
+        description: "The placement's heap bytes (its points, tables or state) over the nodes.",
+        better: Better::Lower,
+        value: |m| Some(m.bytes_per_node),
+        decimals: 0,
+    },
+];
+
+/// Which algorithms are best at one metric.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Winner {
+    /// The metric's [`key`](Metric::key).
+    pub metric: &'static str,
+    /// The best figure, in the metric's unit (`None`: no row has one).
+    pub best: Option<f64>,
+    /// Every algorithm whose figure is the best (ties included), in the rows' order.
+    pub algorithms: Vec<String>,
+    /// "maglev wins with 1.002× (lower is better)."
+    pub sentence: String,
+}
+
+/// Figures this close to the best tie with it: equal counts give equal floats, but a ratio
+/// reached by two roads may differ in its last bits.
+fn ties(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-9)
+}
+
+/// The winner of each of [`METRICS`] among `rows` (rows with an error, or no figure for
+/// the metric, take no part), by the metric's direction.
+pub fn winners(rows: &[(Algorithm, Result<Metrics, Error>)]) -> Vec<Winner> {
+    METRICS
+        .iter()
+        .map(|metric| {
+            let figures: Vec<(&str, f64)> = rows
+                .iter()
+                .filter_map(|(a, r)| r.as_ref().ok().and_then(metric.value).map(|v| (a.name(), v)))
+                .filter(|(_, v)| v.is_finite())
+                .collect();
+            let best = figures
+                .iter()
+                .map(|&(_, v)| v)
+                .min_by(|a, b| metric.better.score(*a).total_cmp(&metric.better.score(*b)));
+            let algorithms: Vec<String> = match best {
+                Some(b) => figures
+                    .iter()
+                    .filter(|&&(_, v)| ties(metric.better.score(v), metric.better.score(b)))
+                    .map(|&(name, _)| name.to_string())
+                    .collect(),
+                None => Vec::new(),
+            };
+            let sentence = match (best, algorithms.as_slice()) {
+                (Some(b), [one]) => format!("{one} wins with {} ({}).", metric.with_unit(b), metric.better.words()),
+                (Some(b), many) => format!(
+                    "{} tie with {} ({}): {}.",
+                    many.len(),
+                    metric.with_unit(b),
+                    metric.better.words(),
+                    and_list(many)
+                ),
+                (None, _) => "No algorithm has a figure here.".to_string(),
+            };
+            Winner { metric: metric.key, best, algorithms, sentence }
+        })
+        .collect()
+}
+
+/// "a, b and c".
+fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The comparison as the page shows it: a table of [`METRICS`] (figures as text, in each
+/// metric's unit), the words for each metric and the winner of each.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comparison {
+    /// "27 algorithms on 5 nodes and 2,000 sampled keys; FIFO: node-1 leaves, then rejoins."
+    pub caption: String,
+    /// The removal order, and its words.
+    pub order: &'static str,
+    pub order_words: &'static str,
+    pub keys: usize,
+    pub removals: usize,
+    /// The table's column headers: "Algorithm", each metric's label and unit, "Note".
+    pub headers: Vec<String>,
+    /// The columns after the algorithm's name, in order.
+    pub metrics: Vec<Metric>,
+    pub rows: Vec<ComparisonRow>,
+    /// One per metric, in the columns' order.
+    pub winners: Vec<Winner>,
+}
+
+/// One algorithm's row: a cell per metric ("n/a" where it has no figure) and a note (why not).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ComparisonRow {
+    pub algorithm: String,
+    pub cells: Vec<String>,
+    /// Per metric: whether this algorithm is among its winners.
+    pub wins: Vec<bool>,
+    pub note: String,
+}
+
+impl RemovalOrder {
+    /// "FIFO: the first node added leaves first", ...
+    pub fn words(self) -> &'static str {
+        match self {
+            RemovalOrder::Fifo => "FIFO: the first node added leaves first",
+            RemovalOrder::Lifo => "LIFO: the last node added leaves first",
+            RemovalOrder::Random => "random: a seeded shuffle picks who leaves",
+        }
+    }
+}
+
+/// The comparison of `rows` ([`metrics`]' answer for `settings`, on `keys` sampled keys).
+pub fn comparison(rows: &[(Algorithm, Result<Metrics, Error>)], settings: &MetricsSettings, keys: usize) -> Comparison {
+    let nodes = rows.iter().find_map(|(_, r)| r.as_ref().ok().map(|m| m.nodes)).unwrap_or(0);
+    let removed = rows.iter().find_map(|(_, r)| r.as_ref().ok().and_then(|m| m.removal.as_ref()));
+    let leaving = match removed {
+        Some(r) if r.removed.len() == 1 => format!("{} leaves, then rejoins", r.removed[0]),
+        Some(r) => format!("{} leave in that order, then rejoin", and_list(&r.removed)),
+        None => "no algorithm could make the removal".to_string(),
+    };
+    let caption = format!(
+        "{} algorithms on {nodes} nodes and {} sampled keys; {}: {leaving}.",
+        rows.len(),
+        super::about::thousands(keys as u64),
+        settings.removal_order.words(),
+    );
+    let winners = winners(rows);
+    let table_rows = rows
+        .iter()
+        .map(|(a, r)| {
+            let wins = winners.iter().map(|w| w.algorithms.iter().any(|n| n == a.name())).collect();
+            match r {
+                Ok(m) => ComparisonRow {
+                    algorithm: a.name().to_string(),
+                    cells: METRICS
+                        .iter()
+                        .map(|metric| (metric.value)(m).map_or(NA.to_string(), |v| metric.format(v)))
+                        .collect(),
+                    wins,
+                    note: m.removal_refused.clone().unwrap_or_default(),
+                },
+                Err(e) => ComparisonRow {
+                    algorithm: a.name().to_string(),
+                    cells: vec![NA.to_string(); METRICS.len()],
+                    wins,
+                    note: e.to_string(),
+                },
+            }
+        })
+        .collect();
+    let headers = std::iter::once("Algorithm".to_string())
+        .chain(METRICS.iter().map(|m| format!("{} ({})", m.label, m.unit)))
+        .chain(["Note".to_string()])
+        .collect();
+    Comparison {
+        caption,
+        order: settings.removal_order.name(),
+        order_words: settings.removal_order.words(),
+        keys,
+        removals: settings.removals,
+        headers,
+        metrics: METRICS.to_vec(),
+        rows: table_rows,
+        winners,
+    }
+}
+
+/// A cell without a figure.
+pub const NA: &str = "n/a";
+
 #[cfg(test)]
 mod tests {
     use super::*;

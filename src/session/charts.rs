@@ -2,7 +2,7 @@
 //! a view only says which chart and how large.
 
 use super::{Session, KEY_PREFIX, NO_OWNER};
-use crate::algo::Algorithm;
+use crate::algo::{metrics, Algorithm};
 use crate::charts::{algorithms, moves, shares, spread};
 use crate::keys::KeySample;
 use crate::{Error, Node, NodeSpec};
@@ -159,6 +159,25 @@ impl Session {
                 Ok(Job::Algorithms(algorithms::AlgorithmsJob::new(&base, &specs, &sample, &Algorithm::ALL)?))
             }
         }
+    }
+
+    /// The papers' metrics of every algorithm on the session's nodes and settings, as the
+    /// page's comparison ([`metrics::comparison`]): on as many of the session's sample keys
+    /// as [`CHART_KEYS`] and the metrics' cap for every algorithm allow; `lookup_ns[i]` is
+    /// the measured lookup time of `Algorithm::ALL[i]`.
+    #[cfg(feature = "catalog")]
+    pub fn metrics(
+        &self,
+        settings: &metrics::MetricsSettings,
+        lookup_ns: &[Option<f64>],
+    ) -> Result<metrics::Comparison, Error> {
+        let specs: Vec<NodeSpec> = self.nodes().iter().map(Node::spec).collect();
+        let most = crate::limits::MAX_METRICS_WORK as usize / Algorithm::ALL.len();
+        let sample = KeySample::generated(KEY_PREFIX, self.settings().keys.min(CHART_KEYS).min(most));
+        metrics::check_work(&specs, &sample, Algorithm::ALL.len(), settings)?;
+        let base = crate::algo::Options { keys: sample.clone(), ..self.cluster().options().clone() };
+        let rows = metrics::metrics(&base, &specs, &sample, &Algorithm::ALL, settings, lookup_ns);
+        Ok(metrics::comparison(&rows, settings, sample.keys.len()))
     }
 
     /// The shares chart over the generated keys `key:0 ..` (as many as the settings say).

@@ -104,12 +104,29 @@ pub fn agreement_matrix(options: JsValue, keys: JsValue, settings: JsValue) -> R
 /// `metrics(options, keys, settings)`'s settings, every field optional.
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-struct MetricsArgs {
+pub(super) struct MetricsArgs {
     removal_order: Option<String>,
     removals: Option<f64>,
     seed: Option<f64>,
     algorithms: Option<Vec<String>>,
-    lookup_ns: Option<Vec<f64>>,
+    pub(super) lookup_ns: Option<Vec<f64>>,
+}
+
+impl MetricsArgs {
+    /// The removal order, removals and seed given, the defaults for the others.
+    pub(super) fn settings(&self) -> Result<algo::metrics::MetricsSettings, JsValue> {
+        let mut parsed = algo::metrics::MetricsSettings::default();
+        if let Some(order) = &self.removal_order {
+            parsed.removal_order = algo::metrics::RemovalOrder::from_name(order).map_err(error)?;
+        }
+        if let Some(removals) = self.removals {
+            parsed.removals = super::whole(removals, "removals").map_err(error)?.min(usize::MAX as u64) as usize;
+        }
+        if let Some(seed) = self.seed {
+            parsed.seed = super::whole(seed, "seed").map_err(error)?;
+        }
+        Ok(parsed)
+    }
 }
 
 /// The papers' metrics (`algo::metrics`) of each algorithm on the same nodes and keys:
@@ -131,16 +148,7 @@ pub fn metrics(options: JsValue, keys: JsValue, settings: JsValue) -> Result<JsV
     };
     let known = ["removalOrder", "removals", "seed", "algorithms", "lookupNs"];
     let m: MetricsArgs = super::options(&settings, &known)?;
-    let mut parsed = algo::metrics::MetricsSettings::default();
-    if let Some(order) = m.removal_order {
-        parsed.removal_order = algo::metrics::RemovalOrder::from_name(&order).map_err(error)?;
-    }
-    if let Some(removals) = m.removals {
-        parsed.removals = super::whole(removals, "removals").map_err(error)?.min(usize::MAX as u64) as usize;
-    }
-    if let Some(seed) = m.seed {
-        parsed.seed = super::whole(seed, "seed").map_err(error)?;
-    }
+    let parsed = m.settings()?;
     let algorithms = match m.algorithms {
         Some(names) => {
             limits::check("algorithms", names.len() as u64, Algorithm::ALL.len() as u64).map_err(error)?;

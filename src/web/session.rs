@@ -199,6 +199,19 @@ impl Session {
         to_js(&self.inner.agreement_matrix().map_err(error)?)
     }
 
+    /// The papers' metrics of every algorithm on this session's nodes and settings, as the
+    /// playground's comparison: `metrics({removalOrder, removals, seed, lookupNs})` →
+    /// `{caption, order, orderWords, keys, removals, metrics: [{key, label, unit, description,
+    /// better}], rows: [{algorithm, cells, note}], winners: [{metric, best, algorithms,
+    /// sentence}]}` (`lookupNs[i]`: the measured lookup time of `algorithms()[i]`). The same
+    /// figures as `metrics(options, keys, settings)` on the session's first `keys` keys.
+    #[cfg(feature = "engine")]
+    pub fn metrics(&self, settings: JsValue) -> Result<JsValue, JsValue> {
+        let m: super::functions::MetricsArgs = options(&settings, &["removalOrder", "removals", "seed", "lookupNs"])?;
+        let lookup: Vec<Option<f64>> = m.lookup_ns.clone().unwrap_or_default().into_iter().map(Some).collect();
+        to_js(&self.inner.metrics(&m.settings()?, &lookup).map_err(error)?)
+    }
+
     /// Adds a node: `add(name, {weight, zone})`; returns the transition.
     pub fn add(&mut self, name: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
         let name = string(&name, "the node name")?;

@@ -10,6 +10,7 @@ import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
   SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule, AlgorithmInfo, Frame,
   MetricsRow, Agreement, AgreementMatrix, SessionAgreement, Explanation, ExplanationPair, ExplanationStepKind,
+  MetricsComparison,
 } from "ringlab";
 import "ringlab/hash-ring";
 import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
@@ -98,6 +99,9 @@ const onScreen: SessionAgreement = Session.fromLink("#a=dalli&n=a&n=b").agreemen
 // @ts-expect-error: not an algorithm
 Session.fromLink("#a=dalli&n=a").agreement("no-such-client");
 void [split, everyClient.disagree[0][1], onScreen.key?.agree];
+const compared2: MetricsComparison = Session.fromLink("#a=ring&n=a&n=b&n=c").metrics({ removalOrder: "random", seed: 4 });
+const balanceWinner: string = compared2.winners[0].sentence;
+void [compared2.rows[0].cells[0], balanceWinner];
 
 const viaDoor: Ring = Ring.fromConfig("nginx", "upstream u {\n  hash $request_uri consistent;\n  server 10.0.0.1:80;\n}");
 const fromList: Ring = Ring.fromConfig("memcached", "10.0.0.1:11211\n", { algorithm: "libketama" });

@@ -168,6 +168,16 @@ for (const row of api.metrics({ nodes: ["a", { name: "b", weight: 2 }, "c"] }, [
   if ("error" in row) measured.failed++;
 }
 if (!measured.removal || !measured.refused || !measured.failed) problems.push(`metrics(): some row kind unchecked ${JSON.stringify(measured)}`);
+// The playground's comparison: a weighted node, so some rows are refused; FIFO, so jump's
+// removal figures are missing and its note says why.
+{
+  const session = new api.Session();
+  session.add("heavy", { weight: 2 });
+  const comparison = session.metrics({ removalOrder: "fifo", lookupNs: [20, 30] });
+  shape("MetricsComparison", comparison, "session.metrics()");
+  if (!comparison.rows.some((r) => r.note) || !comparison.rows.some((r) => !r.note)) problems.push("session.metrics(): notes unchecked");
+  session.free();
+}
 for (const info of api.catalog()) shape("AlgorithmInfo", info, `catalog(): ${info.name}`);
 if (api.catalog().map((a) => a.name).join() !== api.algorithms().join()) problems.push("catalog() and algorithms() list different algorithms");
 for (const preset of api.ringPresets()) {
