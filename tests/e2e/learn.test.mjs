@@ -319,6 +319,29 @@ test("a deep link opens its step; the reduced-motion sequence ends at once", asy
   await context.close();
 });
 
+test("sequence.js: docs' example plays its steps in order; a bad step is refused before any change", async () => {
+  const context = await chrome.browser.newContext({ reducedMotion: "reduce" });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.goto(`${URL}docs.html#sequences`);
+  await page.click('button[data-demo="sequence"]');
+  await page.waitForFunction(() => /Removed b/.test(document.querySelector('[data-out="sequence"]').textContent), null, { timeout: 20000 });
+  const legend = () => page.locator("#ex-sequence").evaluate((r) => [...r.shadowRoot.querySelectorAll("[part=legend] li")].map((li) => li.textContent.split(" ")[0]));
+  assert.deepEqual(await legend(), ["a", "c", "d", "e"]);
+  const refused = await page.evaluate(async () => {
+    const { play } = await import("./sequence.js");
+    return play(document.getElementById("ex-sequence"), [{ add: "f" }, { ad: "g" }]).then(() => "played", (e) => e.name);
+  });
+  assert.equal(refused, "TypeError");
+  assert.deepEqual(await legend(), ["a", "c", "d", "e"], "nothing changed");
+  // Played again: it starts from the attributes (reset), so it ends the same.
+  await page.click('button[data-demo="sequence"]');
+  await page.waitForFunction(() => document.getElementById("ex-sequence").shadowRoot.querySelectorAll("[part=legend] li").length === 4);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 for (const scheme of ["light", "dark"]) {
   test(`every step has no axe violation (${scheme}), fits 360 px, and is photographed`, async () => {
     const { page, problems, context } = await openTour({ colorScheme: scheme });
