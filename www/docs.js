@@ -62,6 +62,18 @@ const demos = {
     const ring = document.getElementById("ex-hidden");
     ring.hidden = !ring.hidden;
   },
+  async sequence() {
+    const { play } = await import("./sequence.js");
+    const ring = document.getElementById("ex-sequence");
+    const results = await play(ring, [
+      { reset: true },
+      { set: { nodes: "a, b, c, d", vnodes: 32 } },
+      { add: "e" },
+      { follow: "user:7" },
+      { remove: "b" },
+    ], { pause: 1500 });
+    return results.at(-1)?.text;
+  },
   async replicas() {
     await document.getElementById("ex-replicas").follow("user:42");
   },

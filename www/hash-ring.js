@@ -5,7 +5,8 @@
 //
 // docs.html documents every attribute, property, method, event and CSS hook. In short:
 // - Attributes (each also a property): nodes ("name*2" for weight 2), vnodes, hash, algorithm,
-//   keys, replicas, bits, view (ring | migrate | shares | spread), theme (auto | light | dark).
+//   keys, replicas, bits, down (names of nodes marked down), view (ring | migrate | shares |
+//   spread), theme (auto | light | dark).
 //   Changes made in one task are applied together: one build.
 // - Methods (each waits for the engine, never rejects): add(name, {weight, zone}), remove(name),
 //   follow(key), reset(). Events: ready, change {movedFraction, movedKeys, ...}, error {code, message}.
@@ -33,6 +34,8 @@ const ENGINES = {
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits"];
 const NUMERIC = new Set(["vnodes", "keys", "replicas", "bits"]);
+// Nodes marked down after the build ("node-2, node-4"): they stay, their keys fail over.
+const STATE_ATTRS = ["down"];
 const VIEWS = ["ring", "migrate", "shares", "spread"];
 const THEMES = ["auto", "light", "dark"];
 const MIGRATE_PERIOD_MS = 2600;
@@ -153,7 +156,7 @@ function unfollow(el) {
 
 
 export class HashRing extends HTMLElement {
-  static observedAttributes = [...ENGINE_ATTRS, "view", "theme"];
+  static observedAttributes = [...ENGINE_ATTRS, ...STATE_ATTRS, "view", "theme"];
 
   #mod; // the engine module, once loaded
   #session;
@@ -226,7 +229,7 @@ export class HashRing extends HTMLElement {
 
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
-    this.#dirty.add(ENGINE_ATTRS.includes(name) ? "engine" : name);
+    this.#dirty.add(ENGINE_ATTRS.includes(name) || STATE_ATTRS.includes(name) ? "engine" : name);
     if (this.#queued) return;
     this.#queued = true;
     // Every change made in this task lands in one update.
@@ -240,7 +243,7 @@ export class HashRing extends HTMLElement {
   connectedCallback() {
     // Properties a script set before this class was defined sit on the instance and hide
     // the accessors: hand them to the accessors.
-    for (const name of [...ENGINE_ATTRS, "view", "theme"]) {
+    for (const name of [...ENGINE_ATTRS, ...STATE_ATTRS, "view", "theme"]) {
       if (Object.hasOwn(this, name)) {
         const value = this[name];
         delete this[name];
@@ -341,7 +344,11 @@ export class HashRing extends HTMLElement {
     let next;
     try {
       next = new this.#mod.Session(this.#options());
+      for (const name of (this.getAttribute("down") ?? "").split(",").map((n) => n.trim()).filter(Boolean)) {
+        next.setDown(name, true);
+      }
     } catch (e) {
+      next?.free();
       if (e?.code === "not-built-in" && loaded.get(this.#mod) !== "full") return this.#buildInFull();
       this.#failedBuild = true;
       this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
@@ -662,7 +669,7 @@ export class HashRing extends HTMLElement {
 }
 
 // Engine attributes as properties: strings, numbers for the numeric ones (null when unset).
-for (const name of ENGINE_ATTRS) {
+for (const name of [...ENGINE_ATTRS, ...STATE_ATTRS]) {
   Object.defineProperty(HashRing.prototype, name, {
     get() {
       const raw = this.getAttribute(name);

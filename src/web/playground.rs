@@ -103,15 +103,6 @@ impl Session {
         to_js(&crate::algo::down::rule(self.inner.settings().algorithm))
     }
 
-    /// Marks a node down (`true`) or up again; returns the transition (the keys that fail
-    /// over, or go back).
-    #[wasm_bindgen(js_name = setDown)]
-    pub fn set_down(&mut self, name: JsValue, down: JsValue) -> Result<JsValue, JsValue> {
-        let name = string(&name, "the node name")?;
-        let down = flag(&down, "down")?;
-        transition(&self.inner.apply(Change::SetDown { name, down }).map_err(error)?)
-    }
-
     /// `setDown(name, true)`.
     #[wasm_bindgen(js_name = markDown)]
     pub fn mark_down(&mut self, name: JsValue) -> Result<JsValue, JsValue> {

@@ -226,6 +226,15 @@ impl Session {
         transition(&self.inner.apply(Change::Remove(name)).map_err(error)?)
     }
 
+    /// Marks a node down (`true`) or up again; returns the transition (the keys that fail
+    /// over, or go back). The element's `down` attribute uses it too.
+    #[wasm_bindgen(js_name = setDown)]
+    pub fn set_down(&mut self, name: JsValue, down: JsValue) -> Result<JsValue, JsValue> {
+        let name = string(&name, "the node name")?;
+        let down = super::flag(&down, "down")?;
+        transition(&self.inner.apply(Change::SetDown { name, down }).map_err(error)?)
+    }
+
     /// What to draw: `{points, pointOwners, keys, keyOwners, colours}` as typed arrays, and
     /// `{axis, description, summary, reading}`.
     pub fn scene(&self) -> Result<JsValue, JsValue> {
