@@ -8,7 +8,9 @@
 //! - `cargo xtask checks`: build, then only the checks stage of `test` (workflows, URLs,
 //!   npm package, types, crate).
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests,
-//!   and the checks (workflows, URLs, npm package, types, crate).
+//!   the checks (workflows, URLs, npm package, types, crate), and the packed npm package in a
+//!   fresh project (Node, tsc, Vite, webpack, the element from a CDN-style URL).
+//! - `cargo xtask package-test`: build, then only that last stage.
 //! - `cargo xtask fuzz [RUNS]`: build, then a long run of the random call sequences of
 //!   `tests/e2e/fuzz.test.mjs` (default 20,000 sequences) in Chromium, with a summary.
 //! - `cargo xtask bench`: criterion and throughput benchmarks, wasm in node and Chromium, the page
@@ -30,7 +32,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | checks | test | fuzz [RUNS] | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | checks | test | package-test | fuzz [RUNS] | bench>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Some("package") => package::run(),
         Some("checks") => test::checks_only(),
         Some("test") => test::run(),
+        Some("package-test") => test::package_only(),
         Some("bench") => bench::run(),
         Some("fuzz") => test::fuzz(&args[1..]),
         _ => Err(step::Failure::new("arguments", USAGE)),
