@@ -7,9 +7,12 @@
 // - types: `tsc --strict` at target ES2020 and ES2022, no skipLibCheck (app/types.ts);
 // - Vite and webpack: each builds app.js with no configuration, and the built app answers
 //   and draws in Chromium (the engine, the chart drawing, the element);
-// - CDN: the element from one URL of the installed package's folder, served as a CDN would.
+// - CDN: the element from one URL of the installed package's folder, served as a CDN would;
+// - the bundle (`cargo xtask bundle`, RINGLAB_BUNDLE): the element from that folder, as a
+//   writer who unzipped it into a site serves it.
 //
-// Nothing here reads the repository's www/ or target/npm: only the installed package.
+// Nothing here reads the repository's www/ or target/npm: only the installed package (and
+// the bundle's folder).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -21,6 +24,7 @@ import { promisify } from "node:util";
 import { chromium } from "../e2e/node_modules/playwright-core/index.mjs";
 
 const APP = process.env.RINGLAB_APP;
+const BUNDLE = process.env.RINGLAB_BUNDLE;
 const TSC = new URL("../../xtask/node_modules/typescript/bin/tsc", import.meta.url).pathname;
 const TOOLS = new URL("./node_modules/", import.meta.url).pathname;
 const FIXTURE = new URL("../real/fixtures/ketama.json", import.meta.url).pathname;
@@ -150,4 +154,9 @@ test("webpack: builds with no configuration; the built app answers and draws", a
 test("CDN: the element from one URL of the published package", async () => {
   fill(join(APP, "cdn.html"));
   await checkPage({ "/": APP, [`/npm/ringlab@${VERSION}/`]: PACKAGE }, "/cdn.html", { app: false });
+});
+
+test("bundle: the element from the unzipped bundle's folder on a site", async () => {
+  assert.ok(BUNDLE, "RINGLAB_BUNDLE: the folder cargo xtask bundle wrote");
+  await checkPage({ "/": APP, [`/npm/ringlab@${VERSION}/`]: BUNDLE }, "/cdn.html", { app: false });
 });

@@ -5,6 +5,8 @@
 //! - `cargo xtask serve [--port N] [--csp] [--prefix /ringlab/]`: build, then serve `www/` on
 //!   127.0.0.1 (`--csp` sends the Content-Security-Policy a deployment would).
 //! - `cargo xtask package`: build, then write the npm package to `target/npm/`.
+//! - `cargo xtask bundle`: after a build, the element as one folder and one zip to copy to a
+//!   site, `www/bundle/ringlab-element-VERSION/` and `.zip` (the Pages workflow publishes them).
 //! - `cargo xtask checks`: build, then only the checks stage of `test` (workflows, URLs,
 //!   npm package, types, crate).
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests,
@@ -22,6 +24,7 @@
 
 mod bench;
 mod build;
+mod bundle;
 mod checks;
 mod package;
 mod serve;
@@ -32,7 +35,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | checks | test | package-test | fuzz [RUNS] | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | bundle | checks | test | package-test | fuzz [RUNS] | bench>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Some("build") => build::run().map(drop),
         Some("serve") => serve::run(&args[1..]),
         Some("package") => package::run(),
+        Some("bundle") => bundle::run(),
         Some("checks") => test::checks_only(),
         Some("test") => test::run(),
         Some("package-test") => test::package_only(),

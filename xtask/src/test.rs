@@ -19,14 +19,15 @@
 //! 5. package: the npm package as a user gets it, `npm pack`ed and installed into a fresh
 //!    project in a temporary folder (`tests/package/app/`), then `node --test
 //!    tests/package/package.test.mjs`: Node, tsc --strict at ES2020 and ES2022, a Vite and a
-//!    webpack build opened in Chromium, the element from a CDN-style URL.
+//!    webpack build opened in Chromium, the element from a CDN-style URL, and from the
+//!    bundle folder of `cargo xtask bundle`.
 
 use crate::checks;
-use crate::package;
 use crate::serve::{self, Server};
 use crate::settings::{self, Settings};
 use crate::step::{self, announce, Failure};
 use crate::{build, tools};
+use crate::{bundle, package};
 use std::process::Command;
 use std::time::Instant;
 
@@ -94,10 +95,13 @@ fn package_stage(settings: &Settings) -> Result<Tally, Failure> {
     announce(name);
     let start = Instant::now();
     let app = package::install_fresh(settings)?;
+    let (bundle, _) = bundle::write()?;
+    let bundle = std::env::current_dir().map_err(|e| Failure::new(name, e.to_string()))?.join(bundle);
     let mut cmd = Command::new("node");
     cmd.args(["--test", "--test-concurrency=1", "--test-timeout=180000", "--test-reporter=spec"])
         .arg("tests/package/package.test.mjs")
         .env("RINGLAB_APP", &app)
+        .env("RINGLAB_BUNDLE", &bundle)
         .env("RINGLAB_CHROMIUM", tools::CHROMIUM);
     let (lines, ok) = step::run_capturing(name, &mut cmd)?;
     tally(name, &lines, start, ok, node_counts)
