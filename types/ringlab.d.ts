@@ -6,6 +6,8 @@
 // return have exactly these fields, and tests/types/example.ts (README's example, typed)
 // compiles against this file with `tsc --strict`. A new export goes here too.
 
+/// <reference path="./disposable.d.ts" />
+
 /** Every placement algorithm `algorithms()` lists. */
 export type AlgorithmName =
   | "ring"

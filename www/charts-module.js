@@ -2,7 +2,10 @@
 // fetched the first time a chart is drawn: the first download of the page and of every
 // <hash-ring> is the ring's alone. One load serves the page and every element on it.
 
+// Both files named whole in `new URL("…", import.meta.url)`, so that bundlers find them; the
+// wasm is passed to init, since the glue's own guess (beside itself) fails in a bundle.
 const CHARTS = new URL("./pkg/ringlab_charts.js", import.meta.url).href;
+const CHARTS_WASM = new URL("./pkg/ringlab_charts_bg.wasm", import.meta.url).href;
 
 let loading;
 // The module's drawChart, once loadCharts() has resolved (a live binding for importers).
@@ -10,9 +13,9 @@ export let drawChart;
 
 // Imports and starts the module once; a failed load is tried again on the next call.
 export function loadCharts() {
-  loading ??= import(CHARTS).then(
+  loading ??= import(/* webpackIgnore: true */ /* @vite-ignore */ CHARTS).then(
     async (mod) => {
-      await mod.default();
+      await mod.default({ module_or_path: CHARTS_WASM });
       drawChart = mod.drawChart;
       return mod;
     },

@@ -26,9 +26,16 @@ export { hostTheme };
 // algorithm. An element fetches the full one at once when its `algorithm` is not among the
 // first's (`firstBuild`, written by the build from the engine), or later when the first
 // answers `not-built-in`.
+// Each file named whole in `new URL("…", import.meta.url)`, so that bundlers find it.
 const ENGINES = {
-  first: new URL("./pkg/ringlab_element", import.meta.url).href,
-  full: new URL("./pkg/ringlab_element_full", import.meta.url).href,
+  first: {
+    glue: new URL("./pkg/ringlab_element.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_element_bg.wasm", import.meta.url).href,
+  },
+  full: {
+    glue: new URL("./pkg/ringlab_element_full.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_element_full_bg.wasm", import.meta.url).href,
+  },
 };
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];

@@ -7,13 +7,16 @@
 // A trapped engine: a bug (every input gets an Error instead) that killed the module.
 export const trapped = (e) => e instanceof WebAssembly.RuntimeError;
 
-// Imports an engine module (`base` + ".js") and starts it with its wasm (`base` + "_bg.wasm"),
-// fetched alongside the glue rather than after it. `fresh` loads a new instance of the glue
-// (after a trap, or after a failed download the browser would otherwise keep).
-export async function loadEngine(base, { fresh = false } = {}) {
-  const wasm = fetch(`${base}_bg.wasm`);
+// Imports an engine module (its wasm-bindgen glue, `engine.glue`) and starts it with its wasm
+// (`engine.wasm`), fetched alongside the glue rather than after it. `fresh` loads a new
+// instance of the glue (after a trap, or after a failed download the browser would otherwise
+// keep). Both are URLs a caller made with `new URL("./pkg/….js", import.meta.url)`: Vite and
+// webpack copy such files into a build as they are, and leave this import of a URL alone.
+export async function loadEngine(engine, { fresh = false } = {}) {
+  const wasm = fetch(engine.wasm);
   wasm.catch(() => {}); // a failure shows through the module's init below
-  const mod = await import(`${base}.js${fresh ? `?instance=${Date.now()}` : ""}`);
+  const glue = `${engine.glue}${fresh ? `?instance=${Date.now()}` : ""}`;
+  const mod = await import(/* webpackIgnore: true */ /* @vite-ignore */ glue);
   await mod.default({ module_or_path: wasm });
   return mod;
 }

@@ -14,6 +14,11 @@ import { loadEngine, onUncaughtTrap, themeColours, trapped, watchTheme } from ".
 let engine;
 
 const $ = (id) => document.getElementById(id);
+// The engine's files, for a fresh instance after a trap.
+const ENGINE = {
+  glue: new URL("./pkg/ringlab.js", import.meta.url).href,
+  wasm: new URL("./pkg/ringlab_bg.wasm", import.meta.url).href,
+};
 
 // The vnodes slider moves by steps that each change the value, about logarithmically
 // (1, 2, … 10, 12, 16, 20, 25, 32, …, 1000): every arrow press lands on a new value. The number
@@ -680,7 +685,7 @@ async function recover(error) {
   recovering = true;
   console.error("ringlab: the engine stopped; reopening the last good state", error);
   try {
-    engine = await loadEngine(new URL("./pkg/ringlab", import.meta.url).href, { fresh: true });
+    engine = await loadEngine(ENGINE, { fresh: true });
     session = undefined; // the dead module's objects cannot even be freed
     open(location.hash);
     $("config-error").textContent =

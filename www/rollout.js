@@ -13,6 +13,10 @@ const SERIES = [
 const TOTALS = ["misrouted", "hops", "misses", "staleReads", "inconsistentWrites"];
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
+const ENGINE = {
+  glue: new URL("./pkg/ringlab.js", import.meta.url).href,
+  wasm: new URL("./pkg/ringlab_bg.wasm", import.meta.url).href,
+};
 const pct = (x) => `${(100 * x).toFixed(x > 0 && x < 0.001 ? 4 : 2)}%`;
 const count = (x) => Math.round(x).toLocaleString("en-US");
 const ms = (x) => (x === null ? "never" : `${x.toFixed(x < 10 ? 2 : 0)} ms`);
@@ -228,7 +232,7 @@ function sizing() {
 }
 
 async function main() {
-  engine = await loadEngine(new URL("./pkg/ringlab", import.meta.url).href);
+  engine = await loadEngine(ENGINE);
   const select = field($("change"), "algorithm");
   for (const a of engine.catalog()) {
     const option = document.createElement("option");

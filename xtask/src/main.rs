@@ -5,10 +5,14 @@
 //! - `cargo xtask serve [--port N] [--csp] [--prefix /ringlab/]`: build, then serve `www/` on
 //!   127.0.0.1 (`--csp` sends the Content-Security-Policy a deployment would).
 //! - `cargo xtask package`: build, then write the npm package to `target/npm/`.
+//! - `cargo xtask bundle`: after a build, the element as one folder and one zip to copy to a
+//!   site, `www/bundle/ringlab-element-VERSION/` and `.zip` (the Pages workflow publishes them).
 //! - `cargo xtask checks`: build, then only the checks stage of `test` (workflows, URLs,
 //!   npm package, types, crate).
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests,
-//!   and the checks (workflows, URLs, npm package, types, crate).
+//!   the checks (workflows, URLs, npm package, types, crate), and the packed npm package in a
+//!   fresh project (Node, tsc, Vite, webpack, the element from a CDN-style URL).
+//! - `cargo xtask package-test`: build, then only that last stage.
 //! - `cargo xtask fuzz [RUNS]`: build, then a long run of the random call sequences of
 //!   `tests/e2e/fuzz.test.mjs` (default 20,000 sequences) in Chromium, with a summary.
 //! - `cargo xtask bench`: criterion and throughput benchmarks, wasm in node and Chromium, the page
@@ -20,6 +24,7 @@
 
 mod bench;
 mod build;
+mod bundle;
 mod checks;
 mod package;
 mod serve;
@@ -30,7 +35,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | checks | test | fuzz [RUNS] | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | bundle | checks | test | package-test | fuzz [RUNS] | bench>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,8 +50,10 @@ fn main() -> ExitCode {
         Some("build-modules") => settings::load().and_then(|s| build::package(&s)).map(drop),
         Some("serve") => serve::run(&args[1..]),
         Some("package") => package::run(),
+        Some("bundle") => bundle::run(),
         Some("checks") => test::checks_only(),
         Some("test") => test::run(),
+        Some("package-test") => test::package_only(),
         Some("bench") => bench::run(),
         Some("fuzz") => test::fuzz(&args[1..]),
         _ => Err(step::Failure::new("arguments", USAGE)),

@@ -5,16 +5,19 @@
 //! alone, and `pkg/ringlab_element_full.js` and `pkg/ringlab_element_full_bg.wasm`, with
 //! `pkg/builds.js` saying which algorithms the first has; the chart
 //! drawing: `pkg/ringlab_charts.js` and `pkg/ringlab_charts_bg.wasm`) with the hand-written
-//! types (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`), the `<hash-ring>` element with
+//! types (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`, and `types/disposable.d.ts`, which
+//! the first references), Node's entries of the two library modules (`pkg/ringlab.node.js`,
+//! `pkg/ringlab_charts.node.js`, written here), the `<hash-ring>` element with
 //! what it imports (as in `www/`, so its relative imports hold), the README (its links into
 //! the repository made absolute), both license files, and a `package.json` whose version
 //! is Cargo.toml's.
 
 use crate::settings::{self, Settings};
-use crate::step::{announce, Failure};
+use crate::step::{self, announce, Failure};
 use crate::{build, tools};
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// Where the package is written.
 pub const DIR: &str = "target/npm";
@@ -22,8 +25,8 @@ pub const DIR: &str = "target/npm";
 const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
-/// build's output (the `pkg/` files) or written here (`package.json`).
-const FILES: [(&str, Option<&str>); 20] = [
+/// build's output (the `pkg/` files) or written here (`package.json`, the Node entries).
+const FILES: [(&str, Option<&str>); 23] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -31,6 +34,8 @@ const FILES: [(&str, Option<&str>); 20] = [
     ("pkg/ringlab.js", None),
     ("pkg/ringlab_bg.wasm", None),
     ("pkg/ringlab.d.ts", Some("types/ringlab.d.ts")),
+    ("pkg/disposable.d.ts", Some("types/disposable.d.ts")),
+    ("pkg/ringlab.node.js", None),
     ("pkg/ringlab_element.js", None),
     ("pkg/ringlab_element_bg.wasm", None),
     ("pkg/ringlab_element_full.js", None),
@@ -39,6 +44,7 @@ const FILES: [(&str, Option<&str>); 20] = [
     ("pkg/ringlab_charts.js", None),
     ("pkg/ringlab_charts_bg.wasm", None),
     ("pkg/ringlab_charts.d.ts", Some("types/ringlab_charts.d.ts")),
+    ("pkg/ringlab_charts.node.js", None),
     ("hash-ring.js", Some("www/hash-ring.js")),
     ("hash-ring.d.ts", Some("types/hash-ring.d.ts")),
     ("ring-view.js", Some("www/ring-view.js")),
@@ -70,6 +76,11 @@ pub fn write(settings: &Settings) -> Result<PathBuf, Failure> {
     for (to, from) in FILES {
         let from = match (to, from) {
             ("package.json", _) => continue,
+            (_, None) if to.ends_with(".node.js") => {
+                let module = to.trim_start_matches("pkg/").trim_end_matches(".node.js");
+                std::fs::write(dir.join(to), node_entry(module)).map_err(|e| fail(e.to_string()))?;
+                continue;
+            }
             (_, Some(from)) => PathBuf::from(from),
             // The build's output: the modules' `.js` and `_bg.wasm`, named as in wasm-pack.toml.
             (_, None) => built.join(to.trim_start_matches("pkg/")),
@@ -84,6 +95,62 @@ pub fn write(settings: &Settings) -> Result<PathBuf, Failure> {
     std::fs::write(dir.join("package.json"), text).map_err(|e| fail(e.to_string()))?;
     println!("    {}: {} files", dir.display(), FILES.len());
     Ok(dir)
+}
+
+/// Where the package stage makes its fresh project: outside the repository, so nothing there
+/// resolves to the repository's files.
+fn fresh_dir() -> PathBuf {
+    std::env::temp_dir().join("ringlab-package-test")
+}
+
+/// Writes the package, packs it (`npm pack`), and installs the tarball into a fresh copy of
+/// `tests/package/app/` in a temporary folder; returns that project's folder.
+pub fn install_fresh(settings: &Settings) -> Result<PathBuf, Failure> {
+    let name = "install the packed package into a fresh project";
+    let fail = |e: String| Failure::new(name, e);
+    let dir = write(settings)?;
+    announce(name);
+    let root = fresh_dir();
+    if root.exists() {
+        std::fs::remove_dir_all(&root).map_err(|e| fail(format!("{}: {e}", root.display())))?;
+    }
+    std::fs::create_dir_all(&root).map_err(|e| fail(e.to_string()))?;
+    let out = Command::new("npm")
+        .args(["pack", "--ignore-scripts", "--pack-destination"])
+        .arg(&root)
+        .current_dir(&dir)
+        .output()
+        .map_err(|e| fail(format!("npm pack: {e}")))?;
+    if !out.status.success() {
+        return Err(fail(format!("npm pack: {}", String::from_utf8_lossy(&out.stderr))));
+    }
+    let tarball = String::from_utf8_lossy(&out.stdout).lines().last().unwrap_or_default().trim().to_string();
+    let app = root.join("app");
+    copy_dir(Path::new("tests/package/app"), &app).map_err(|e| fail(format!("copy tests/package/app: {e}")))?;
+    // The tarball has no dependencies: nothing is fetched.
+    step::run(
+        &format!("npm install {tarball}"),
+        Command::new("npm")
+            .args(["install", "--offline", "--no-audit", "--no-fund", "--no-package-lock"])
+            .arg(root.join(&tarball))
+            .current_dir(&app),
+    )?;
+    println!("    {}: {tarball} installed", app.display());
+    Ok(app)
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
 }
 
 /// The files `npm pack` must list: exactly [`FILES`].
@@ -113,12 +180,19 @@ fn package_json() -> Result<serde_json::Value, Failure> {
         "main": "./pkg/ringlab.js",
         "types": "./pkg/ringlab.d.ts",
         "exports": {
-            ".": { "types": "./pkg/ringlab.d.ts", "default": "./pkg/ringlab.js" },
+            // Node reads the wasm from the package (its fetch cannot load a file: URL);
+            // browsers and bundlers take the module that finds it by `new URL(…,
+            // import.meta.url)`.
+            ".": { "types": "./pkg/ringlab.d.ts", "node": "./pkg/ringlab.node.js", "default": "./pkg/ringlab.js" },
             "./hash-ring": { "types": "./hash-ring.d.ts", "default": "./hash-ring.js" },
             "./ringlab_bg.wasm": "./pkg/ringlab_bg.wasm",
             // The chart drawing: a module of its own, which the page fetches when it first
             // shows a chart.
-            "./charts": { "types": "./pkg/ringlab_charts.d.ts", "default": "./pkg/ringlab_charts.js" },
+            "./charts": {
+                "types": "./pkg/ringlab_charts.d.ts",
+                "node": "./pkg/ringlab_charts.node.js",
+                "default": "./pkg/ringlab_charts.js"
+            },
             "./ringlab_charts_bg.wasm": "./pkg/ringlab_charts_bg.wasm",
             "./package.json": "./package.json"
         },
@@ -127,6 +201,29 @@ fn package_json() -> Result<serde_json::Value, Failure> {
         "sideEffects": ["./hash-ring.js"]
     }))
 }
+
+/// `pkg/{module}.node.js`, the module's entry in Node (package.json's `node` condition): the
+/// browser's module, whose `init()` with no argument fetches `{module}_bg.wasm` by URL, which
+/// Node's `fetch` refuses for a `file:` URL. This one reads those bytes from the package's
+/// folder and hands them to the same `init`; anything passed to `init` goes through as given.
+fn node_entry(module: &str) -> String {
+    NODE_ENTRY.replace("MODULE", module)
+}
+
+const NODE_ENTRY: &str = r#"// Written by `cargo xtask package`: MODULE.js for Node, whose fetch cannot load the wasm by
+// a file: URL. init() with no argument reads it from this folder instead.
+import { readFile } from "node:fs/promises";
+import init from "./MODULE.js";
+
+export * from "./MODULE.js";
+
+export default async function initNode(module_or_path) {
+  if (module_or_path === undefined) {
+    module_or_path = { module_or_path: await readFile(new URL("./MODULE_bg.wasm", import.meta.url)) };
+  }
+  return init(module_or_path);
+}
+"#;
 
 /// The README's repository-relative links (the screenshot) point into the repository, since
 /// the package does not hold those files.
@@ -138,7 +235,7 @@ fn absolute_readme_links(readme: &Path) -> Result<(), Failure> {
     std::fs::write(readme, text).map_err(|e| fail(e.to_string()))
 }
 
-fn cargo_field(key: &str) -> Result<String, Failure> {
+pub(crate) fn cargo_field(key: &str) -> Result<String, Failure> {
     let text = std::fs::read_to_string("Cargo.toml").map_err(|e| Failure::new(STEP, e.to_string()))?;
     let cargo: toml::Value = text.parse().map_err(|e: toml::de::Error| Failure::new(STEP, e.to_string()))?;
     cargo
@@ -166,7 +263,7 @@ fn check_imports(dir: &Path) -> Result<(), Failure> {
 
 /// The `"./x"` / `"../x"` of `from "…"` and `import("…")` (wasm-bindgen's glue and the page's
 /// modules use only these forms).
-fn relative_imports(source: &str) -> Vec<String> {
+pub(crate) fn relative_imports(source: &str) -> Vec<String> {
     let mut found = Vec::new();
     for marker in ["from \"", "from '", "import(\"", "import('", "import \"", "import '"] {
         for (at, _) in source.match_indices(marker) {

@@ -16,13 +16,19 @@
 //!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
 //!    Content-Security-Policy (`RINGLAB_CSP_URL`);
 //! 4. checks: the workflows (actionlint), relative URLs, the npm package and its types (npm
-//!    pack, tsc), the crate as published and its docs (`checks.rs`).
+//!    pack, tsc), the crate as published and its docs (`checks.rs`);
+//! 5. package: the npm package as a user gets it, `npm pack`ed and installed into a fresh
+//!    project in a temporary folder (`tests/package/app/`), then `node --test
+//!    tests/package/package.test.mjs`: Node, tsc --strict at ES2020 and ES2022, a Vite and a
+//!    webpack build opened in Chromium, the element from a CDN-style URL, and from the
+//!    bundle folder of `cargo xtask bundle`.
 
 use crate::checks;
 use crate::serve::{self, Server};
 use crate::settings::{self, Settings};
 use crate::step::{self, announce, Failure};
 use crate::{build, tools};
+use crate::{bundle, package};
 use std::process::Command;
 use std::time::Instant;
 
@@ -52,6 +58,7 @@ pub fn run() -> Result<(), Failure> {
     release.finish()?;
     tallies.push(page(&build::built(&settings)?)?);
     tallies.push(checks_stage(&settings)?);
+    tallies.push(package_stage(&settings)?);
 
     println!("\n==> summary");
     for t in &tallies {
@@ -76,6 +83,35 @@ pub fn checks_only() -> Result<(), Failure> {
     let tally = checks_stage(&settings)?;
     println!("{} passed, {} failed", tally.passed, tally.failed);
     Ok(())
+}
+
+/// `cargo xtask package-test`: the package stage's tools and the build, then that stage alone.
+pub fn package_only() -> Result<(), Failure> {
+    tools::announce_checks();
+    tools::for_package_test()?;
+    let settings = settings::load()?;
+    build::package(&settings)?;
+    let tally = package_stage(&settings)?;
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    Ok(())
+}
+
+/// The packed package in a fresh project: each use a user has for it, one test each.
+fn package_stage(settings: &Settings) -> Result<Tally, Failure> {
+    let name = "package (Node, types, Vite, webpack, CDN)";
+    announce(name);
+    let start = Instant::now();
+    let app = package::install_fresh(settings)?;
+    let (bundle, _) = bundle::write()?;
+    let bundle = std::env::current_dir().map_err(|e| Failure::new(name, e.to_string()))?.join(bundle);
+    let mut cmd = Command::new("node");
+    cmd.args(["--test", "--test-concurrency=1", "--test-timeout=180000", "--test-reporter=spec"])
+        .arg("tests/package/package.test.mjs")
+        .env("RINGLAB_APP", &app)
+        .env("RINGLAB_BUNDLE", &bundle)
+        .env("RINGLAB_CHROMIUM", tools::CHROMIUM);
+    let (lines, ok) = step::run_capturing(name, &mut cmd)?;
+    tally(name, &lines, start, ok, node_counts)
 }
 
 /// Formatting and lints, each command one check: a failing one names itself.

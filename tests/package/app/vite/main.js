@@ -1,0 +1,2 @@
+// `vite build` in this folder: index.html's entry.
+import "../app.js";
