@@ -352,6 +352,7 @@ impl AlgorithmsData {
 }
 
 /// Legend labels, also used by the tests.
+#[cfg(feature = "charts")]
 fn labels() -> [String; 2] {
     ["measured".to_string(), "ideal: fair share of the node that joins or leaves".to_string()]
 }
