@@ -489,7 +489,12 @@ export class HashRing extends HTMLElement {
       if (drawChart) {
         try {
           if (frame.chartError) throw Object.assign(new Error(frame.chartError.message), { code: frame.chartError.code });
-          drawChart(canvas, frame.chart, { dark: this.resolvedTheme === "dark", dpr: fitCanvas(canvas).dpr });
+          // Not laid out yet (hidden, or in a closed <details>): the resize observer draws it
+          // once it has a size, rather than refuse a 1 × 1 px area.
+          const box = canvas.getBoundingClientRect();
+          if (box.width > 0 && box.height > 0) {
+            drawChart(canvas, frame.chart, { dark: this.resolvedTheme === "dark", dpr: fitCanvas(canvas, box).dpr });
+          }
         } catch (e) {
           this.#fail(e?.code ?? "unsupported", e?.message ?? String(e));
         }

@@ -291,6 +291,8 @@ function wireExercises(e, answers) {
   slider.addEventListener("input", () => {
     $("[data-vnodes-out]").textContent = slider.value;
     fig.setAttribute("vnodes", slider.value);
+    // The chart beside it marks the same count.
+    $("#fig-4-spread").setAttribute("vnodes", slider.value);
   });
   vnodes.addEventListener("submit", (ev) => {
     ev.preventDefault();
