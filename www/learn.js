@@ -347,7 +347,10 @@ async function main() {
   wireTheme();
   wirePlays();
   show(stepOf(location.hash));
-  const e = await loadEngine(new URL("./pkg/ringlab", import.meta.url).href);
+  const e = await loadEngine({
+    glue: new URL("./pkg/ringlab.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_bg.wasm", import.meta.url).href,
+  });
   const { f, answers } = facts(e);
   fill(f);
   wireExercises(e, answers);
