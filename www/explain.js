@@ -30,6 +30,9 @@ export class ExplainView {
     });
     this.$("explain-form").addEventListener("submit", (e) => {
       e.preventDefault();
+      // Enter answers now: the typing pause's redraw would rebuild the list under the
+      // reader (and take the focus from a step they moved to).
+      clearTimeout(typing);
       this.update();
     });
     select.addEventListener("change", () => this.update());
