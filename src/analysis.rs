@@ -183,6 +183,37 @@ pub fn theoretical_rsd(nodes: u32, vnodes: u32) -> f64 {
     ((n - 1.0) / (n * v + 1.0)).sqrt()
 }
 
+/// A reader's estimate of a count of sample keys (how many move, how many a node gets),
+/// judged against the count the engine made: right within two binomial standard deviations
+/// of that count, `2·√(n·p·(1 − p))` with `p = counted / sample`, and at least one key. An
+/// estimate from the idea ("about 1/5 of them") is then right, as the sample itself varies
+/// that much around its expectation; one from another idea (`hash % N`'s 80%) is not.
+///
+/// ```
+/// use ringlab::analysis::judge_estimate;
+/// let j = judge_estimate(200.0, 183, 1000); // a fifth of 1,000 keys, against 183 counted
+/// assert!(j.right && j.tolerance == 25);
+/// assert!(!judge_estimate(800.0, 183, 1000).right); // hash % N's answer
+/// ```
+pub fn judge_estimate(guess: f64, counted: usize, sample: usize) -> Judgement {
+    let n = sample.max(counted).max(1) as f64;
+    let p = counted as f64 / n;
+    let tolerance = ((2.0 * (n * p * (1.0 - p)).sqrt()).ceil() as usize).max(1);
+    let right = guess.is_finite() && (guess - counted as f64).abs() <= tolerance as f64;
+    Judgement { right, counted, tolerance }
+}
+
+/// What [`judge_estimate`] decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Judgement {
+    pub right: bool,
+    /// The engine's count.
+    pub counted: usize,
+    /// How far from it an estimate may be, in keys.
+    pub tolerance: usize,
+}
+
 /// One step of a [`vnode_sweep`].
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

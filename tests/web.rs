@@ -281,6 +281,11 @@ fn wrong_types_and_counts_are_refused_not_trapped() {
     assert_eq!(code(ring.replicas(s("k"), n(-3.0))), "invalid-argument");
     assert_eq!(code(web::compare_algorithms(js(r#"{"nodes": ["a", "b"]}"#), s("k"), n(-1.0))), "invalid-argument");
     assert_eq!(code(web::jump_hash(n(1.0), n(3.0))), "invalid-argument", "the key must be a BigInt");
+    assert_eq!(code(web::judge_estimate(s("200"), n(183.0), n(1000.0))), "invalid-argument");
+    assert_eq!(code(web::judge_estimate(n(200.0), n(1001.0), n(1000.0))), "too-large", "more counted than sampled");
+    assert_eq!(code(web::judge_estimate(n(200.0), n(1.0), n(1e9))), "too-large");
+    let judged = web::judge_estimate(n(200.0), n(183.0), n(1000.0)).unwrap();
+    assert_eq!(get(&judged, "tolerance").as_f64(), Some(25.0), "⌈2·√(1000 · 0.183 · 0.817)⌉");
     assert_eq!(code(Ring::new(js(r#"{"vnodes": -5}"#))), "invalid-option");
     assert_eq!(code(Ring::new(js("[1, 2]"))), "invalid-argument");
     // `typeof` says "object" for both; the message says what was passed.

@@ -1,5 +1,6 @@
 // `ringlab/hash-ring`: importing it defines the <hash-ring> element (a side effect); it
-// exports nothing. Attributes: nodes ("a, b*2"), vnodes, hash, algorithm, keys.
+// exports nothing. Attributes: nodes ("a, b*2"), vnodes, hash, algorithm, keys, replicas,
+// bits, zipf (key popularity), down, view, theme (see docs.html).
 export {};
 
 declare global {

@@ -1237,6 +1237,15 @@ export interface MetricsComparison {
 
 /** `sqrt((N - 1) / (N·V + 1))`: the expected load RSD of `nodes` equal nodes with `vnodes` each. */
 export function theoreticalRsd(nodes: number, vnodes: number): number;
+/** `judgeEstimate`'s answer: right within `tolerance` keys of the engine's `counted`. */
+export interface Judgement {
+  right: boolean;
+  counted: number;
+  /** Two binomial standard deviations of the count on the sample, at least 1. */
+  tolerance: number;
+}
+/** A reader's estimate of a count of sample keys (how many move), judged against the engine's count. */
+export function judgeEstimate(guess: number, counted: number, sampleKeys: number): Judgement;
 /** The vnodes a ringlab ring needs for a target spread, measured on its exact shares. */
 export function vnodesFor(options: SizingOptions): Sizing;
 export function algorithms(): AlgorithmName[];

@@ -13,7 +13,8 @@ const el = (tag, text, className) => {
 
 export class ExplainView {
   // `root` is the <details>; `labels` maps algorithm names to their catalog labels;
-  // `highlight(at)` marks a step's `at` ({fraction, node}) on the figure, `null` clears it;
+  // `highlight(marks)` marks steps' places (`[{at, second}]`, `at` being a step's
+  // {fraction, node, nodes}; `second` for the side-by-side chain) on the figure, `null` clears;
   // `session()` is the playground's session now.
   constructor(root, labels, { highlight, session }) {
     this.root = root;
@@ -75,7 +76,7 @@ export class ExplainView {
       heading.id = `explain-chain-${c}`;
       const list = el("ol");
       list.setAttribute("aria-labelledby", heading.id);
-      chain.steps.forEach((step, i) => list.append(this.item(step, i === pair?.partsAt, c === 0)));
+      chain.steps.forEach((step, i) => list.append(this.item(chains, c, i, pair)));
       column.append(heading, list);
       return column;
     });
@@ -94,19 +95,25 @@ export class ExplainView {
     return `${title(a)} sends it to ${say(a)}; ${title(b)} to ${say(b)}${pair.agree ? " (they agree)" : ""}. ${parts}`;
   }
 
-  // One step: its words and value; the session's own chain's steps mark their place when
-  // hovered or focused (the other algorithm's places are in its own key space).
-  item(step, parts, onFigure) {
+  // Step `i` of chain `c`: its words and value. Hovered or focused, it marks its place on
+  // the ring (the second chain's dashed: its algorithm's own key space drawn on the same
+  // circle); the step where the chains part marks both chains' places at once.
+  item(chains, c, i, pair) {
+    const step = chains[c].steps[i];
+    const parts = i === pair?.partsAt;
     const li = el("li", undefined, `explain-step kind-${step.kind}`);
     li.append(el("span", step.label, "explain-label"), " ", el("code", step.value, "explain-value"));
     if (parts) {
       li.classList.add("parts");
       li.append(" ", el("strong", "first difference", "explain-parts"));
     }
-    const marks = step.at.fraction !== null || step.at.node !== null || step.at.nodes.length > 0;
-    if (onFigure && marks) {
+    const places = (s) => s && (s.at.fraction !== null || s.at.node !== null || s.at.nodes.length > 0);
+    const marks = (parts ? chains.map((chain, k) => [chain.steps[i], k]) : [[step, c]])
+      .filter(([s]) => places(s))
+      .map(([s, k]) => ({ at: s.at, second: k === 1 }));
+    if (marks.length) {
       li.tabIndex = 0;
-      const on = () => this.highlight(step.at);
+      const on = () => this.highlight(marks);
       const off = () => this.highlight(null);
       li.addEventListener("pointerenter", on);
       li.addEventListener("focus", on);

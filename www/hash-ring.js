@@ -39,8 +39,8 @@ const ENGINES = {
 };
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
-const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits"];
-const NUMERIC = new Set(["vnodes", "keys", "replicas", "bits"]);
+const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits", "zipf"];
+const NUMERIC = new Set(["vnodes", "keys", "replicas", "bits", "zipf"]);
 // Nodes marked down after the build ("node-2, node-4"): they stay, their keys fail over.
 const STATE_ATTRS = ["down"];
 const VIEWS = ["ring", "migrate", "shares", "spread"];

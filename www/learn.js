@@ -65,7 +65,7 @@ function facts(e) {
   f["s3.modulo"] = pct(d.moduloFraction);
   const sample3 = e.Ring.diffSample(r4, r5, "key:", 400);
   f["s3.keys"] = int.format(sample3.keys);
-  const answers = { movedKeys: sample3.movedKeys, movedKeysFraction: sample3.movedFraction, modulo: f["s3.modulo"] };
+  const answers = { movedKeys: sample3.movedKeys, sampleKeys: sample3.keys, movedKeysFraction: sample3.movedFraction, modulo: f["s3.modulo"] };
 
   // 4. Virtual nodes: the exact spread at V = 1, 10, 150 and the curve.
   f["s4.table"] = [1, 10, 150].map((v) => {
@@ -117,7 +117,7 @@ function facts(e) {
   answers.ownerChoices = without.nodes().map((n) => n.name);
 
   // 8. Hot keys: the engine's own sentence for each state.
-  f["s8.hot"] = session({ nodes: names(5), vnodes: 160, keys: 10000, zipf: 1 }).scene().summary;
+  f["s8.hot"] = session({ nodes: names(5), vnodes: 160, keys: 1000, zipf: 1 }).scene().summary;
   const bounded = session({ algorithm: "bounded-load", nodes: names(5), keys: 1000, zipf: 1 });
   f["s8.bounded"] = `with ε = ${bounded.settings().options.epsilon}, ${bounded.scene().summary}`;
 
@@ -277,11 +277,12 @@ function wireExercises(e, answers) {
     const raw = moved.elements.answer.value.trim();
     const guess = Number(raw);
     if (raw === "" || !Number.isFinite(guess)) return verdict(moved, false, "Type a whole number of keys.");
-    const right = Math.abs(guess - answers.movedKeys) <= 20;
+    // The engine judges: within two standard deviations of its count on this sample.
+    const { right, tolerance } = e.judgeEstimate(guess, answers.movedKeys, answers.sampleKeys);
     verdict(
       moved,
       right,
-      `The engine counts ${int.format(answers.movedKeys)} keys (${pct(answers.movedKeysFraction)}): node-5 takes only the arcs just before its points, so about its share of the keys move, and all go to node-5.${right ? "" : ` A guess near ${answers.modulo} is hash % N's answer, not the ring's.`}`,
+      `The engine counts ${int.format(answers.movedKeys)} keys (${pct(answers.movedKeysFraction)}): node-5 takes only the arcs just before its points, so about its share of the keys move, and all go to node-5. Within ${int.format(tolerance)} keys of the count is right: a sample of ${int.format(answers.sampleKeys)} keys varies that much.${right ? "" : ` A guess near ${answers.modulo} is hash % N's answer, not the ring's.`}`,
     );
   });
 

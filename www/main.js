@@ -246,10 +246,11 @@ function show(t, status = "") {
 
 // ---- follow a key and hover -------------------------------------------------------------
 
-// An explained step's place: a spoke on the ring, and its node's (or nodes') table rows.
-function highlightStep(at) {
-  view.setHighlight(at?.fraction ?? null);
-  const marked = new Set(at ? [at.node, ...at.nodes].filter((n) => n !== null) : []);
+// Explained steps' places (`[{at, second}]`, or null): spokes on the ring, and their nodes'
+// table rows.
+function highlightStep(marks) {
+  view.setHighlight((marks ?? []).map((m) => ({ fraction: m.at.fraction, second: m.second })));
+  const marked = new Set((marks ?? []).flatMap((m) => [m.at.node, ...m.at.nodes]).filter((n) => n !== null));
   [...$("legend").querySelector("tbody").rows].forEach((row, i) => row.classList.toggle("explained", marked.has(i)));
 }
 

@@ -90,9 +90,11 @@ export class RingView {
     if (this.data) this.draw();
   }
 
-  // Marks one place on the circle (an "Explain a key" step's `at.fraction`), or none.
-  setHighlight(fraction) {
-    this.highlight = Number.isFinite(fraction) ? { fraction } : null;
+  // Marks places on the circle ("Explain a key" steps' `at.fraction`): `[{fraction, second}]`,
+  // the second chain's (another algorithm's, in its own key space) drawn open and dashed.
+  setHighlight(marks) {
+    const kept = (marks ?? []).filter((m) => Number.isFinite(m?.fraction));
+    this.highlight = kept.length ? kept : null;
     if (this.data) this.draw();
   }
 
@@ -388,19 +390,23 @@ export class RingView {
     }
 
     if (overlay.walk) this.drawWalk(ctx, g, overlay.walk, overlay.walkT ?? 1, theme);
-    if (overlay.highlight) {
+    for (const mark of overlay.highlight ?? []) {
       // A spoke across the band to an open ring outside it: visible over any node's colour.
-      const a = angle(overlay.highlight.fraction);
+      // The second chain's is dashed and ends in a square, so the two read apart in any theme.
+      const a = angle(mark.fraction);
       const [c, sn] = [Math.cos(a), Math.sin(a)];
       const out = g.r + g.band / 2 + 12;
       ctx.strokeStyle = theme.fg;
       ctx.lineWidth = 3;
+      ctx.setLineDash(mark.second ? [5, 3] : []);
       ctx.beginPath();
       ctx.moveTo(g.cx + c * (g.inner - 4), g.cy + sn * (g.inner - 4));
       ctx.lineTo(g.cx + c * (out - 7), g.cy + sn * (out - 7));
       ctx.stroke();
+      ctx.setLineDash([]);
       ctx.beginPath();
-      ctx.arc(g.cx + c * out, g.cy + sn * out, 7, 0, TAU);
+      if (mark.second) ctx.rect(g.cx + c * out - 6, g.cy + sn * out - 6, 12, 12);
+      else ctx.arc(g.cx + c * out, g.cy + sn * out, 7, 0, TAU);
       ctx.stroke();
     }
   }

@@ -46,7 +46,7 @@ pub struct NodeRow {
     /// The traffic share in words: `"12.3%"`.
     pub traffic_text: String,
     /// What a legend shows for it: `"node-1 20.0%"`, or `"node-1 412 keys"` where shares are
-    /// not exact.
+    /// not exact; with popular keys (Zipf s > 0) also `" · 31.2% of requests"`.
     pub legend: String,
     pub colour: u32,
     /// Why it may not leave, if it may not (jump hash: only the last bucket).
@@ -266,6 +266,7 @@ impl Session {
             traffic[o as usize] += self.keys.traffic[k];
         }
         let count = cluster.nodes().len();
+        let zipf = self.settings().zipf;
         cluster
             .nodes()
             .iter()
@@ -280,9 +281,16 @@ impl Session {
                 traffic: traffic[i],
                 share_text: shares.as_ref().map_or_else(|| "sampled".to_string(), |s| percent(s[i], 2)),
                 traffic_text: percent(traffic[i], 1),
-                legend: match &shares {
-                    Some(s) => format!("{} {}", n.name, percent(s[i], 1)),
-                    None => format!("{} {} keys", n.name, thousands(keys[i])),
+                legend: {
+                    let mut legend = match &shares {
+                        Some(s) => format!("{} {}", n.name, percent(s[i], 1)),
+                        None => format!("{} {} keys", n.name, thousands(keys[i])),
+                    };
+                    // With popular keys, what a node serves is no longer what it holds.
+                    if zipf > 0.0 {
+                        legend.push_str(&format!(" · {} of requests", percent(traffic[i], 1)));
+                    }
+                    legend
                 },
                 colour: self.state.colours[i],
                 removal_rule: cluster.algorithm().removal_rule(i, count),

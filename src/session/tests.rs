@@ -392,6 +392,23 @@ fn bounded_load_says_what_its_cap_does_to_the_hottest_node() {
 }
 
 #[test]
+fn the_legend_says_what_each_node_serves_once_keys_are_popular() {
+    let mut s = five(Algorithm::Ring);
+    assert!(s.node_rows().iter().all(|r| !r.legend.contains("requests")), "uniform keys: shares alone");
+    s.apply(Change::Configure(Settings { zipf: 1.0, ..s.settings().clone() })).unwrap();
+    // Independently: each node's sum of 1/(k+1) over the sample keys it owns.
+    let total: f64 = (0..1000).map(|k| 1.0 / (k + 1) as f64).sum();
+    let mut per = [0f64; 5];
+    for k in 0..1000 {
+        per[s.cluster().locate_index(format!("key:{k}")).unwrap()] += 1.0 / (k + 1) as f64 / total;
+    }
+    for (row, served) in s.node_rows().iter().zip(per) {
+        let want = format!(" · {:.1}% of requests", served * 100.0);
+        assert!(row.legend.starts_with(&row.name) && row.legend.ends_with(&want), "{} vs {want}", row.legend);
+    }
+}
+
+#[test]
 fn every_change_reports_its_cost_beside_modulo() {
     // The tier: 10 nodes going to 11, 10M items of 1 KB.
     let settings = Settings { vnodes: 160, ..Settings::default() };

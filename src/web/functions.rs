@@ -19,6 +19,17 @@ pub fn theoretical_rsd(nodes: JsValue, vnodes: JsValue) -> Result<f64, JsValue> 
     Ok(analysis::theoretical_rsd(n, v))
 }
 
+/// Judges a reader's estimate of a count of sample keys against the engine's count:
+/// `{right, counted, tolerance}` (see `analysis::judge_estimate`: two binomial standard
+/// deviations).
+#[wasm_bindgen(js_name = judgeEstimate)]
+pub fn judge_estimate(guess: JsValue, counted: JsValue, sample: JsValue) -> Result<JsValue, JsValue> {
+    let guess = super::number(&guess, "the estimate")?;
+    let sample = count(&sample, "the sample's keys", limits::MAX_SAMPLE_KEYS)?;
+    let counted = count(&counted, "the count", sample)?;
+    to_js(&analysis::judge_estimate(guess, counted, sample))
+}
+
 /// The Redis Cluster slot of `key` (CRC16-XMODEM mod 16384, with hash tags).
 #[wasm_bindgen(js_name = redisKeySlot)]
 pub fn redis_key_slot(key: JsValue) -> Result<u16, JsValue> {

@@ -44,6 +44,37 @@ test("one build on load for seven attributes; properties mirror attributes; a ba
   await context.close();
 });
 
+test("zipf: the legend says each node's share of requests beside its share of keys, as the session does", async () => {
+  const { page, context, problems } = await openHost(chrome.browser, hostPage('<hash-ring id="r" nodes="a, b, c" vnodes="160" keys="2000"></hash-ring>'));
+  await events(page, "r", "ready");
+  const legend = () => page.evaluate(() => [...document.getElementById("r").shadowRoot.querySelectorAll("[part=legend] li")].map((li) => li.textContent));
+  assert.ok((await legend()).every((l) => !l.includes("requests")), "uniform popularity: keys' shares alone");
+  await page.evaluate(() => document.getElementById("r").setAttribute("zipf", "1"));
+  await events(page, "r", "ready", 2);
+  assert.equal(await page.evaluate(() => document.getElementById("r").zipf), 1);
+  // Independently of the element: the library's owners of key:0 .. key:1999, weighed 1/(k+1).
+  const served = await page.evaluate(async () => {
+    const mod = await import("./pkg/ringlab.js");
+    await mod.default();
+    const ring = new mod.Ring({ nodes: ["a", "b", "c"], vnodes: 160 });
+    const per = { a: 0, b: 0, c: 0 };
+    let total = 0;
+    for (let k = 0; k < 2000; k++) {
+      per[ring.locate(`key:${k}`)] += 1 / (k + 1);
+      total += 1 / (k + 1);
+    }
+    ring.free();
+    return Object.fromEntries(Object.entries(per).map(([n, w]) => [n, ((100 * w) / total).toFixed(1)]));
+  });
+  const shown = await legend();
+  for (const [name, pct] of Object.entries(served)) {
+    assert.ok(shown.some((l) => l.startsWith(`${name} `) && l.endsWith(` · ${pct}% of requests`)), `${name} ${pct}%: ${shown}`);
+  }
+  assert.match(await page.evaluate(() => document.getElementById("r").shadowRoot.querySelector("canvas").getAttribute("aria-label")), /the hottest node, \w+, serves \d+\.\d% of the requests/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test("change events carry the exact moved fraction and the moved keys' count", async () => {
   const { page, context, problems } = await openHost(chrome.browser, hostPage(RING));
   await events(page, "r", "ready");
@@ -86,6 +117,8 @@ test("bad attributes and refused calls show a message and fire error, never thro
     ["hash", "djb2", "unknown-hash", /djb2/],
     ["view", "pie", "invalid-option", /view must be one of ring, migrate, shares, spread/],
     ["theme", "neon", "invalid-option", /theme must be one of auto, light, dark/],
+    ["zipf", "3", "invalid-option", /Zipf exponent must be between 0 and 2/],
+    ["zipf", "hot", "invalid-option", /Zipf exponent must be between 0 and 2/],
   ];
   let n = 0;
   for (const [name, value, code, words] of cases) {

@@ -85,6 +85,20 @@ for (const [scheme, viewport] of [["light", { width: 1280, height: 800 }], ["dar
     for (const column of pair) {
       assert.deepEqual(column.steps.map((s) => s.parts), column.steps.map((_, i) => i === refPair.partsAt));
     }
+    // The second chain's steps mark the ring too (dashed, in its own key space), and the step
+    // where they part marks both chains' places: three different drawings.
+    await page.mouse.move(-1, -1);
+    const unmarked = (await canvasStats(page)).hash;
+    await page.focus(".explain-chain:nth-child(1) li[tabindex]:not(.parts)");
+    const first = (await canvasStats(page)).hash;
+    await page.focus(".explain-chain:nth-child(2) li[tabindex]:not(.parts)");
+    const second = (await canvasStats(page)).hash;
+    await page.focus(".explain-chain:nth-child(2) li.parts[tabindex]");
+    const both = (await canvasStats(page)).hash;
+    assert.equal(new Set([unmarked, first, second, both]).size, 4, "unmarked, A's step, B's step, the parting step");
+    await page.screenshot({ path: `${SHOTS}/explain-pair-marked-${viewport.width}-${scheme}.png`, fullPage: false });
+    await page.focus("#explain-key");
+    assert.equal((await canvasStats(page)).hash, unmarked);
     await page.locator("#explain").scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/explain-pair-${viewport.width}-${scheme}.png`, fullPage: false });
     await page.selectOption("#explain-with", "");

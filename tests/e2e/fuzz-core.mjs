@@ -31,7 +31,7 @@ const SESSION_CALLS = ["add", "remove", "setWeight", "configure", "setDown", "ma
 const RING_CALLS = ["add", "remove", "setWeight", "locate", "replicas", "nodes", "spread", "vnodeSweep", "keyOwners", "keyPosition",
   "describeKey", "setDown", "isDown", "markDown", "markUp", "downRule", "clone"];
 // Free functions and constructors, called as `mod[name](...)` (statics as "Ring.x").
-const FREE_CALLS = ["compareAlgorithms", "jumpHash", "redisKeySlot", "cassandraToken", "theoreticalRsd", "Ring", "Session",
+const FREE_CALLS = ["compareAlgorithms", "jumpHash", "redisKeySlot", "cassandraToken", "theoreticalRsd", "judgeEstimate", "Ring", "Session",
   "Ring.fromNginxUpstream", "Ring.fromHaproxyBackend", "Ring.fromRedisClusterNodes", "Ring.fromMemcachedServers",
   "Session.fromLink", "Session.fromConfig", "Ring.diffSample", "Ring.diffKeys", "Ring.diff"];
 // What the <hash-ring> element's builds export (ringlab_element.js, ringlab_element_full.js).

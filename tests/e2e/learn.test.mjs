@@ -144,9 +144,16 @@ function reference(mod) {
     ownerBefore: new mod.Ring({ nodes: names(5), vnodes: 16 }).locate(KEY),
     ownerAfter: gone.locate(KEY),
   };
-  const hot = new mod.Session({ nodes: names(5), vnodes: 160, keys: 10000, zipf: 1 }).scene().summary;
+  const hotSession = new mod.Session({ nodes: names(5), vnodes: 160, keys: 1000, zipf: 1 });
+  const hot = hotSession.scene().summary;
   const bounded = new mod.Session({ algorithm: "bounded-load", nodes: names(5), keys: 1000, zipf: 1 });
-  r[8] = { "s8.hot": hot, "s8.bounded": bounded.scene().summary, epsilon: bounded.settings().options.epsilon };
+  r[8] = {
+    "s8.hot": hot,
+    "s8.bounded": bounded.scene().summary,
+    epsilon: bounded.settings().options.epsilon,
+    // What each figure's legend shows: the engine's rows at the figure's state.
+    legends: { "fig-8": hotSession.nodes().map((n) => n.legend), "fig-8-bounded": bounded.nodes().map((n) => n.legend) },
+  };
   r[9] = {};
   for (const [id, algorithm, nodes] of [["redis", "redis-cluster", "m1, m2, m3"], ["cassandra", "cassandra", "n1, n2, n3"], ["jump", "jump", "b0, b1, b2"], ["maglev", "maglev", "m1, m2, m3"]]) {
     const s = new mod.Session({ algorithm, nodes, keys: 300 });
@@ -221,6 +228,14 @@ test("the tour, walked with the keyboard: every number is the API's, every exerc
     // The screen reader's line names the step, then says the figure in the engine's words.
     await page.waitForFunction((n) => /^Step \d+ of \d+: .+\. \S/.test(document.getElementById("announce").textContent) && document.getElementById("announce").textContent.startsWith(`Step ${n} `), step);
     checkFacts(step, await factsShown(page), ref);
+    if (step === 8) {
+      // Each figure's legend is the engine's rows at its state: keys' shares and requests' shares.
+      for (const [id, want] of Object.entries(ref[8].legends)) {
+        const shown = await page.locator(`#${id}`).evaluate((r) => [...r.shadowRoot.querySelectorAll("[part=legend] li")].map((li) => li.textContent));
+        assert.deepEqual(shown, want, id);
+        assert.ok(want.every((l) => / · \d+\.\d% of requests$/.test(l)), `${id}: ${want}`);
+      }
+    }
     if (step === 1) {
       // The figure's own Add node: the modulo figure moves the keys the text says.
       await page.locator("#fig-1").evaluate((r) => r.shadowRoot.querySelector("[part~=add]").focus());
@@ -253,6 +268,16 @@ test("the tour, walked with the keyboard: every number is the API's, every exerc
       await page.keyboard.type(String(ref[3].movedKeys + 7));
       await press(page, "Enter");
       assert.match(await verdict(page, "moved-keys"), /^Right\. /);
+      // The margin is two binomial standard deviations of the count on the sample's keys.
+      const p = ref[3].movedKeys / ref[3]["s3.keys"][0];
+      const margin = Math.ceil(2 * Math.sqrt(ref[3]["s3.keys"][0] * p * (1 - p)));
+      assert.match(await verdict(page, "moved-keys"), new RegExp(`Within ${margin} keys of the count is right`));
+      for (const [guess, right] of [[ref[3].movedKeys - margin, true], [ref[3].movedKeys + margin + 1, false]]) {
+        await page.fill("#ex-moved", "");
+        await page.keyboard.type(String(guess));
+        await press(page, "Enter");
+        assert.match(await verdict(page, "moved-keys"), right ? /^Right\. / : /^Not quite\. /, `${guess} of ${ref[3].movedKeys} ± ${margin}`);
+      }
       await page.focus("#step-3-title");
     }
     if (step === 4) {

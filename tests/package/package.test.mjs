@@ -131,6 +131,7 @@ test("Node: init() with no argument, and every libketama fixture key", async () 
   assert.deepEqual(out.mismatches, []);
   assert.equal(out.checked, keys);
   assert.equal(out.charts, "function");
+  assert.deepEqual(out.sequence, { action: "add", refused: true }, "ringlab/sequence imports in Node");
 });
 
 // Both compiles start with the first test (two cores: about half the time), each test

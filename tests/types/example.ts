@@ -2,7 +2,7 @@
 // --noEmit` against the package's types (`cargo xtask test`, checks stage). The annotations
 // say what each call returns; a wrong one fails the compile.
 import init, {
-  Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, metrics, theoreticalRsd,
+  Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, metrics, theoreticalRsd, judgeEstimate,
   agreementMatrix,
   palette, elementThemeCss, configKinds, configSections, catalog,
 } from "ringlab";
@@ -144,6 +144,8 @@ for (const row of compared) {
   void figure;
 }
 const rsd: number = theoreticalRsd(10, 100);
+const judged: { right: boolean; tolerance: number } = judgeEstimate(200, 183, 1000);
+void judged;
 const names: AlgorithmName[] = algorithms();
 const entries: AlgorithmInfo[] = catalog();
 const tableSize: number | string | boolean | null | undefined = entries.find((e) => e.name === "maglev")?.options[1]?.default;

@@ -26,7 +26,7 @@ const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
 /// build's output (the `pkg/` files) or written here (`package.json`, the Node entries).
-const FILES: [(&str, Option<&str>); 23] = [
+const FILES: [(&str, Option<&str>); 25] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -50,6 +50,8 @@ const FILES: [(&str, Option<&str>); 23] = [
     ("ring-view.js", Some("www/ring-view.js")),
     ("host.js", Some("www/host.js")),
     ("charts-module.js", Some("www/charts-module.js")),
+    ("sequence.js", Some("www/sequence.js")),
+    ("sequence.d.ts", Some("types/sequence.d.ts")),
 ];
 
 /// `cargo xtask package`: build, then write the package.
@@ -185,6 +187,8 @@ fn package_json() -> Result<serde_json::Value, Failure> {
             // import.meta.url)`.
             ".": { "types": "./pkg/ringlab.d.ts", "node": "./pkg/ringlab.node.js", "default": "./pkg/ringlab.js" },
             "./hash-ring": { "types": "./hash-ring.d.ts", "default": "./hash-ring.js" },
+            // Scripted sequences for the element (a post's story: join, leave, follow).
+            "./sequence": { "types": "./sequence.d.ts", "default": "./sequence.js" },
             "./ringlab_bg.wasm": "./pkg/ringlab_bg.wasm",
             // The chart drawing: a module of its own, which the page fetches when it first
             // shows a chart.

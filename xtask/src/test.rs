@@ -8,8 +8,8 @@
 //!    feature (the element's first wasm module);
 //! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture),
 //!    `tests/web_lb.rs` (nginx and HAProxy), `tests/web_proxies.rs` (twemproxy and Envoy) and
-//!    `tests/web_clients.rs` (the cache-client libraries) under wasm-bindgen-test in each
-//!    browser of `wasm-pack.toml`;
+//!    `tests/web_clients.rs` (the cache-client libraries) under wasm-bindgen-test, built once
+//!    and run in every browser of `wasm-pack.toml` at the same time;
 //! 3. page: the release build of `wasm-pack.toml`'s modules (`cargo xtask build`, run in
 //!    the background from stage 1 on, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
@@ -52,9 +52,7 @@ pub fn run() -> Result<(), Failure> {
     // leave a core idle.
     let release = ReleaseBuild::start()?;
     tallies.push(native(&features)?);
-    for browser in &settings.test.browsers {
-        tallies.push(wasm(browser, &features)?);
-    }
+    tallies.extend(wasm(&settings.test.browsers, &features)?);
     release.finish()?;
     tallies.push(page(&build::built(&settings)?)?);
     tallies.push(checks_stage(&settings)?);
@@ -128,24 +126,8 @@ fn lint() -> Result<Tally, Failure> {
             // The wasm stage's targets: the library and the wasm-bindgen tests (the unit tests
             // use proptest, which is native only).
             "clippy, wasm",
-            [
-                &["clippy", "--package", "ringlab", "--lib", "--features", "charts"][..],
-                &[
-                    "--test",
-                    "web",
-                    "--test",
-                    "web_real",
-                    "--test",
-                    "web_lb",
-                    "--test",
-                    "web_proxies",
-                    "--test",
-                    "web_clients",
-                ],
-                &wasm,
-                &deny,
-            ]
-            .concat(),
+            [&["clippy", "--package", "ringlab", "--lib", "--features", "charts"][..], &wasm_test_args(), &wasm, &deny]
+                .concat(),
         ),
         (
             "clippy, the element's first build",
@@ -231,51 +213,129 @@ fn examples(features: &[String]) -> Result<u64, Failure> {
     Ok(3)
 }
 
-fn wasm(browser: &str, features: &[String]) -> Result<Tally, Failure> {
-    let name = format!("wasm tests in {browser}");
-    announce(&name);
+/// The wasm-bindgen test files (`tests/web*.rs`): the lint and wasm stages name the same.
+const WASM_TESTS: [&str; 5] = ["web", "web_real", "web_lb", "web_proxies", "web_clients"];
+
+/// `--test web --test web_real …`.
+fn wasm_test_args() -> Vec<&'static str> {
+    WASM_TESTS.iter().flat_map(|t| ["--test", t]).collect()
+}
+
+/// The wasm-bindgen tests, built once, then run in every browser of `wasm-pack.toml` at the
+/// same time: each runner mostly waits on its browser, so two take little longer than one.
+fn wasm(browsers: &[String], features: &[String]) -> Result<Vec<Tally>, Failure> {
+    let name = "wasm tests: build";
+    announce(name);
     let start = Instant::now();
-    let mut cmd = step::cargo();
-    cmd.args([
-        "test",
-        "--package",
-        "ringlab",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--test",
-        "web",
-        "--test",
-        "web_real",
-        "--test",
-        "web_lb",
-        "--test",
-        "web_proxies",
-        "--test",
-        "web_clients",
-    ])
-    .args(features);
-    // The runner gives a test file 20 s to load and finish by default; the real-system fixtures
-    // take about 10 s in Firefox on an idle machine, so a busy one needs more.
-    cmd.env("WASM_BINDGEN_TEST_TIMEOUT", "180");
-    // The runner picks the first driver variable it finds: set exactly one.
-    for var in ["CHROMEDRIVER", "GECKODRIVER", "SAFARIDRIVER", "MSEDGEDRIVER"] {
-        cmd.env_remove(var);
+    let out = step::cargo()
+        .args(["test", "--no-run", "--package", "ringlab", "--target", "wasm32-unknown-unknown"])
+        .args(wasm_test_args())
+        .args(features)
+        .args(["--message-format", "json-render-diagnostics"])
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| Failure::new(name, format!("could not start cargo: {e}")))?;
+    if !out.status.success() {
+        return Err(Failure::new(name, "the wasm tests did not build (see above)"));
     }
-    match browser {
-        "chrome" => cmd.env("CHROMEDRIVER", tools::CHROMEDRIVER),
-        "firefox" => {
-            let driver = tools::geckodriver_path().ok_or_else(|| Failure::new(&name, "geckodriver not found"))?;
-            cmd.env("GECKODRIVER", driver)
+    let executables = test_executables(&String::from_utf8_lossy(&out.stdout));
+    if executables.len() != WASM_TESTS.len() {
+        return Err(Failure::new(
+            name,
+            format!("expected {} test files, cargo built {executables:?}", WASM_TESTS.len()),
+        ));
+    }
+    println!("    built {} test files in {:.1}s", executables.len(), step::secs(start));
+    let runs: Vec<_> = browsers
+        .iter()
+        .map(|browser| {
+            let (browser, executables) = (browser.clone(), executables.clone());
+            std::thread::spawn(move || run_in_browser(&browser, &executables))
+        })
+        .collect();
+    let mut tallies = Vec::new();
+    let mut failed = None;
+    for run in runs {
+        let (tally, lines) = run.join().map_err(|_| Failure::new(name, "a browser's runner thread panicked"))?;
+        // Each browser's output in one piece, as it would have come alone.
+        lines.iter().for_each(|l| println!("{l}"));
+        match tally {
+            Ok(t) => {
+                println!("    {}: {} passed, {} failed in {:.1}s", t.stage, t.passed, t.failed, t.seconds);
+                tallies.push(t);
+            }
+            Err(e) => failed = failed.or(Some(e)),
         }
-        other => return Err(Failure::new(&name, format!("unknown browser {other:?} in wasm-pack.toml"))),
-    };
-    let (lines, ok) = step::run_capturing(&name, &mut cmd)?;
+    }
+    failed.map_or(Ok(tallies), Err)
+}
+
+/// The test executables (`.wasm`) in cargo's `--message-format json` output.
+fn test_executables(json_lines: &str) -> Vec<String> {
+    json_lines
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["profile"]["test"] == true)
+        .filter_map(|m| m["executable"].as_str().map(String::from))
+        .collect()
+}
+
+/// Runs each test file in `browser` with wasm-bindgen's runner, in turn; the stage's tally and
+/// its output.
+fn run_in_browser(browser: &str, executables: &[String]) -> (Result<Tally, Failure>, Vec<String>) {
+    let name = format!("wasm tests in {browser}");
+    let start = Instant::now();
+    let mut lines = vec![String::new(), format!("==> {name}")];
+    let mut ok = true;
+    for exe in executables {
+        let mut cmd = Command::new("wasm-bindgen-test-runner");
+        cmd.arg(exe);
+        // The runner gives a test file 20 s to load and finish by default; the real-system
+        // fixtures take about 10 s in Firefox on an idle machine, so a busy one needs more.
+        cmd.env("WASM_BINDGEN_TEST_TIMEOUT", "180");
+        // The runner picks the first driver variable it finds: set exactly one.
+        for var in ["CHROMEDRIVER", "GECKODRIVER", "SAFARIDRIVER", "MSEDGEDRIVER"] {
+            cmd.env_remove(var);
+        }
+        match browser {
+            "chrome" => {
+                cmd.env("CHROMEDRIVER", tools::CHROMEDRIVER);
+            }
+            "firefox" => match tools::geckodriver_path() {
+                Some(driver) => {
+                    cmd.env("GECKODRIVER", driver);
+                }
+                None => return (Err(Failure::new(&name, "geckodriver not found")), lines),
+            },
+            other => return (Err(Failure::new(&name, format!("unknown browser {other:?} in wasm-pack.toml"))), lines),
+        }
+        let file =
+            std::path::Path::new(exe).file_name().map_or_else(|| exe.clone(), |f| f.to_string_lossy().into_owned());
+        lines.push(format!("     Running {file} in {browser}"));
+        match cmd.output() {
+            Ok(out) => {
+                lines.extend(String::from_utf8_lossy(&out.stdout).lines().map(String::from));
+                lines.extend(String::from_utf8_lossy(&out.stderr).lines().map(String::from));
+                ok &= out.status.success();
+            }
+            Err(e) => {
+                return (Err(Failure::new(&name, format!("could not start wasm-bindgen-test-runner: {e}"))), lines)
+            }
+        }
+    }
     // A stray argument is a test-name filter: every file would report "no tests to run!" and
     // the stage would pass having run nothing.
     if lines.iter().any(|l| l.contains("no tests to run")) {
-        return Err(Failure::new(&name, "a test file ran no tests (is an argument a filter by mistake?)"));
+        return (Err(Failure::new(&name, "a test file ran no tests (is an argument a filter by mistake?)")), lines);
     }
-    tally(&name, &lines, start, ok, rust_counts)
+    let (passed, failed) = rust_counts(&lines);
+    let seconds = step::secs(start);
+    let tally = if ok && failed == 0 {
+        Ok(Tally { stage: name.clone(), passed, failed, seconds })
+    } else {
+        Err(Failure::new(&name, format!("{failed} failed (see above)")))
+    };
+    (tally, lines)
 }
 
 /// `cargo xtask build-modules` (the build without its tool check) running in the background,

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import init, { Ring } from "ringlab";
 import initCharts, { drawChart } from "ringlab/charts";
+import { actionOf } from "ringlab/sequence";
 
 await init();
 const fixture = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -20,4 +21,12 @@ for (const c of fixture.cases) {
 }
 // The chart module starts in Node too; drawChart itself draws on a <canvas>, which Node has not.
 await initCharts();
-console.log(JSON.stringify({ checked, mismatches: mismatches.slice(0, 5), charts: typeof drawChart }));
+// The sequence module imports in Node too (it touches the DOM only when played).
+let refused = false;
+try {
+  actionOf({ add: "e", remove: "b" });
+} catch (e) {
+  refused = e instanceof TypeError;
+}
+const sequence = { action: actionOf({ add: "e" }), refused };
+console.log(JSON.stringify({ checked, mismatches: mismatches.slice(0, 5), charts: typeof drawChart, sequence }));

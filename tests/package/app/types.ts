@@ -3,6 +3,7 @@
 import init, { Ring, Session, type RingNode } from "ringlab";
 import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
 import "ringlab/hash-ring";
+import { play, actionOf, type SequenceStep } from "ringlab/sequence";
 
 export async function owners(keys: string[]): Promise<string[]> {
   await init();
@@ -22,3 +23,8 @@ export async function draw(canvas: HTMLCanvasElement): Promise<DrawnChart> {
 }
 
 export const element: HTMLElement = document.createElement("hash-ring");
+
+// A post's story, typed: a wrong step (two actions) would not compile.
+const story: SequenceStep[] = [{ set: { nodes: "a, b, c", vnodes: 64 } }, { add: "d" }, { follow: "user:7" }, { remove: "b" }];
+export const told: Promise<unknown[]> = play(element, story, { pause: 0 });
+export const first: string = actionOf(story[0]);
