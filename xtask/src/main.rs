@@ -35,7 +35,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | bundle | checks | test | package-test | fuzz [RUNS] | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | bundle | checks | test | wasm-test | package-test | fuzz [RUNS] | bench>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,6 +54,7 @@ fn main() -> ExitCode {
         Some("checks") => test::checks_only(),
         Some("test") => test::run(),
         Some("package-test") => test::package_only(),
+        Some("wasm-test") => test::wasm_only(),
         Some("bench") => bench::run(),
         Some("fuzz") => test::fuzz(&args[1..]),
         _ => Err(step::Failure::new("arguments", USAGE)),

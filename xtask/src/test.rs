@@ -11,7 +11,7 @@
 //!    `tests/web_clients.rs` (the cache-client libraries) under wasm-bindgen-test, built once
 //!    and run in every browser of `wasm-pack.toml` at the same time;
 //! 3. page: the release build of `wasm-pack.toml`'s modules (`cargo xtask build`, run in
-//!    the background from stage 1 on, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
+//!    the background from the start, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
 //!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
 //!    Content-Security-Policy (`RINGLAB_CSP_URL`);
@@ -46,11 +46,11 @@ pub fn run() -> Result<(), Failure> {
     tools::for_test()?;
     let settings = settings::load()?;
     let features = settings.build.feature_args();
-    let mut tallies = vec![lint()?];
-    // The release modules the page tests load build in another process meanwhile: their
-    // link-time optimisation is one long single-threaded job a module, and the browser tests
-    // leave a core idle.
+    // The release modules the page tests load build in another process from the start: their
+    // link-time optimisation is one long single-threaded job a module, and clippy's and
+    // rustc's front ends and the browser tests leave a core idle meanwhile.
     let release = ReleaseBuild::start()?;
+    let mut tallies = vec![lint()?];
     tallies.push(native(&features)?);
     tallies.extend(wasm(&settings.test.browsers, &features)?);
     release.finish()?;
@@ -80,6 +80,17 @@ pub fn checks_only() -> Result<(), Failure> {
     build::package(&settings)?;
     let tally = checks_stage(&settings)?;
     println!("{} passed, {} failed", tally.passed, tally.failed);
+    Ok(())
+}
+
+/// `cargo xtask wasm-test`: the wasm-bindgen tests alone, in every browser at once.
+pub fn wasm_only() -> Result<(), Failure> {
+    tools::announce_checks();
+    tools::for_test()?;
+    let settings = settings::load()?;
+    let tallies = wasm(&settings.test.browsers, &settings.build.feature_args())?;
+    let (passed, failed) = tallies.iter().fold((0, 0), |(p, f), t| (p + t.passed, f + t.failed));
+    println!("{passed} passed, {failed} failed");
     Ok(())
 }
 
@@ -400,10 +411,12 @@ fn page(built: &build::Built) -> Result<Tally, Failure> {
         .collect();
     files.sort();
     let mut cmd = Command::new("node");
-    // One file at a time: two cores cannot run several Chromiums at once without starving
-    // them, and the page tests report frame times that should not measure that.
+    // Two files at a time: much of a page test is waiting (for animations, downloads,
+    // Chromium's start), so two overlap well on two cores; more starve each other. (The
+    // suite of 103 took 415 s so against 500 s one at a time, on a machine busy with a
+    // build besides.)
     cmd.arg("--test")
-        .arg("--test-concurrency=1")
+        .arg("--test-concurrency=2")
         // A test that waits for what never comes fails after this long, instead of holding
         // the suite up to CI's limit (the slowest passing one takes about 5 s here).
         .arg("--test-timeout=180000")
