@@ -302,8 +302,6 @@ fn no_algorithm_explains_with_only_the_generic_position() {
     generic.dedup();
     // Still to do, while the work is under way: the list shrinks to none.
     let pending = [
-        "rendezvous",
-        "multi-probe",
         "bounded-load",
         "nginx-consistent",
         "nginx-hash",
@@ -313,7 +311,6 @@ fn no_algorithm_explains_with_only_the_generic_position() {
         "twemproxy-modula",
         "envoy-ring-hash",
         "envoy-maglev",
-        "pymemcache",
     ];
     let expected: Vec<String> =
         pending.iter().flat_map(|p| [format!("{p} (1 nodes)"), format!("{p} (5 nodes)")]).collect();
@@ -446,4 +443,92 @@ fn stateful_bucket_hashes_explain_the_first_bucket_and_the_rehashes() {
         assert!(rehashed > 0 || algorithm != Algorithm::Memento, "{algorithm:?}");
     }
     assert_eq!(checked, 3 * 2 * keys().len());
+}
+
+/// Rendezvous: each named node's hash is XXH3 of its name, 0xff and the key (twox-hash), the
+/// named scores are the highest `−w / ln u` computed here, in order, the rest counted, and
+/// the highest wins.
+#[test]
+fn rendezvous_names_the_highest_scores_computed_here() {
+    let names = names(20);
+    let specs = names.iter().enumerate().map(|(i, n)| NodeSpec::new(n.as_str()).weight(1.0 + (i % 4) as f64));
+    let cluster = Cluster::new(options(Algorithm::Rendezvous), specs).unwrap();
+    for key in keys() {
+        let chain = cluster.explain(&key, 0).unwrap();
+        let mut scored: Vec<(f64, usize, u64)> = (0..names.len())
+            .map(|i| {
+                let bytes = [names[i].as_bytes(), &[0xff], key.as_bytes()].concat();
+                let h = xxh3(&bytes);
+                let u = ((h >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+                (-(1.0 + (i % 4) as f64) / u.ln(), i, h)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let hashes: Vec<_> = chain.steps.iter().filter(|s| s.kind == StepKind::Hash).collect();
+        assert_eq!(hashes.len(), explain::MAX_SCORE_STEPS + 1, "8 named, then the count");
+        for (s, &(_, i, h)) in hashes[..explain::MAX_SCORE_STEPS].iter().zip(&scored) {
+            assert_eq!(s.at.node, Some(i), "{key:?}");
+            assert!(s.value.starts_with(&format!("0x{h:016x} ")), "{key:?} {s:?}");
+        }
+        assert!(hashes[8].label.contains("12 more"));
+        assert_eq!(step(&chain, StepKind::Candidate), names[scored[0].1]);
+        assert_eq!(chain.owner.as_deref(), Some(names[scored[0].1].as_str()));
+        assert!(step(&chain, StepKind::Bytes).starts_with(&format!("{:?} + 0xff + ", names[scored[0].1])));
+    }
+}
+
+/// pymemcache: the winner is the server pymemcache 3.5.2 answered (the recorded fixture), and
+/// each named score is MurmurHash3 (the murmur3 crate) of "host:port-key", characters & 0xff.
+#[test]
+fn pymemcache_scores_are_murmur3_and_the_winner_is_pymemcache_s() {
+    let f: Value = serde_json::from_str(include_str!("real/fixtures/pymemcache.json")).unwrap();
+    let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
+    let mut checked = 0;
+    for case in f["cases"].as_array().unwrap() {
+        let nodes: Vec<&str> = case["nodes"].as_array().unwrap().iter().map(|n| n[0].as_str().unwrap()).collect();
+        let hashed: Vec<&str> = case["hasher_nodes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+        let cluster = Cluster::new(Options::new(Algorithm::Pymemcache), nodes.iter().copied()).unwrap();
+        for (key, owner) in keys.iter().zip(case["owners"].as_array().unwrap()) {
+            let Ok(chain) = cluster.explain(key, 0) else { continue };
+            let owner = owner.as_u64().unwrap() as usize;
+            assert_eq!(step(&chain, StepKind::Candidate), nodes[owner], "{key:?}");
+            for s in chain.steps.iter().filter(|s| s.kind == StepKind::Hash && s.at.node.is_some()) {
+                let text: Vec<u8> =
+                    format!("{}-{key}", hashed[s.at.node.unwrap()]).chars().map(|c| (c as u32 & 0xff) as u8).collect();
+                let h = murmur3::murmur3_32(&mut text.as_slice(), 0).unwrap();
+                assert_eq!(s.value, format!("0x{h:08x}"), "{key:?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "checked {checked}");
+}
+
+/// Multi-probe: each named probe is XXH3 of the key with its seed (twox-hash), its point the
+/// next node hash clockwise (XXH3 of each name, sorted here), and the closest of all 21 probes
+/// wins.
+#[test]
+fn multi_probe_names_each_probe_s_point_and_the_closest() {
+    let names = names(6);
+    let cluster = Cluster::new(options(Algorithm::MultiProbe), names.iter().map(|s| s.as_str())).unwrap();
+    let mut points: Vec<(u64, usize)> = names.iter().enumerate().map(|(i, n)| (xxh3(n.as_bytes()), i)).collect();
+    points.sort();
+    for key in keys() {
+        let chain = cluster.explain(&key, 0).unwrap();
+        let probes: Vec<(u64, u64, usize, usize)> = (0..21u64)
+            .map(|seed| {
+                let h = twox_hash::XxHash3_64::oneshot_with_seed(seed, key.as_bytes());
+                let p = points.iter().position(|p| p.0 >= h).unwrap_or(0);
+                (points[p].0.wrapping_sub(h), h, p, points[p].1)
+            })
+            .collect();
+        let named: Vec<_> = chain.steps.iter().filter(|s| s.kind == StepKind::Hash).collect();
+        assert_eq!(named.len(), explain::MAX_WALK_STEPS + 1);
+        for (s, &(d, h, p, owner)) in named[..explain::MAX_WALK_STEPS].iter().zip(&probes) {
+            assert_eq!(s.value, format!("0x{h:016x} → point {p} ({}), distance 0x{d:016x}", names[owner]));
+        }
+        let best = probes.iter().min_by(|a, b| a.0.cmp(&b.0).then(names[a.3].cmp(&names[b.3]))).unwrap();
+        assert!(step(&chain, StepKind::Point).starts_with(&format!("point {} of 6 ", best.2)), "{key:?}");
+        assert_eq!(chain.owner.as_deref(), Some(names[best.3].as_str()));
+    }
 }
