@@ -302,7 +302,6 @@ fn no_algorithm_explains_with_only_the_generic_position() {
     generic.dedup();
     // Still to do, while the work is under way: the list shrinks to none.
     let pending = [
-        "bounded-load",
         "nginx-consistent",
         "nginx-hash",
         "haproxy-consistent",
@@ -531,4 +530,49 @@ fn multi_probe_names_each_probe_s_point_and_the_closest() {
         assert!(step(&chain, StepKind::Point).starts_with(&format!("point {} of 6 ", best.2)), "{key:?}");
         assert_eq!(chain.owner.as_deref(), Some(names[best.3].as_str()));
     }
+}
+
+/// Bounded loads: the capacity is ⌈(1 + ε)·keys / nodes⌉ computed here, the walk starts at
+/// the ring's point, every node it passes is full (its load, counted here by locating the
+/// whole key set, is the capacity) and it ends at the owner.
+#[test]
+fn bounded_load_walks_past_full_nodes_to_the_owner() {
+    let mut o = options(Algorithm::BoundedLoad);
+    o.epsilon = 0.0;
+    let names = names(5);
+    let cluster = Cluster::new(o.clone(), names.iter().map(|s| s.as_str())).unwrap();
+    let set: Vec<String> = (0..400).map(|i| format!("k{i}")).collect();
+    assert_eq!(o.keys.keys, set);
+    let mut load = vec![0usize; 5];
+    for k in &set {
+        load[cluster.locate_index(k).unwrap()] += 1;
+    }
+    let capacity = 400usize.div_ceil(5);
+    let (mut walked, mut checked) = (0, 0);
+    for key in set.iter().cloned().chain(keys()) {
+        let chain = cluster.explain(&key, 0).unwrap();
+        let loads: Vec<_> = chain.steps.iter().filter(|s| s.kind == StepKind::Load).collect();
+        assert_eq!(loads[0].value, format!("⌈1 × 400 / 5⌉ = {capacity} keys"));
+        let point = step(&chain, StepKind::Point);
+        let first: usize = point.strip_prefix("point ").unwrap().split(' ').next().unwrap().parse().unwrap();
+        let (last, passed) = loads[1..].split_last().unwrap();
+        let mut more = 0;
+        for (k, s) in passed.iter().enumerate() {
+            if let Some(n) = s.label.strip_prefix("… and ") {
+                more = n.split(' ').next().unwrap().parse().unwrap();
+                continue;
+            }
+            assert!(s.value.starts_with(&format!("point {} at ", (first + k) % 200)), "{key:?} {s:?}");
+            let node = s.at.node.unwrap();
+            assert!(s.value.ends_with(&format!("{} ({} of {capacity} keys)", names[node], load[node])));
+            assert_eq!(load[node], capacity, "a passed node is full: {key:?}");
+            walked += 1;
+        }
+        let named = passed.len() - usize::from(more > 0);
+        assert!(last.value.starts_with(&format!("point {} at ", (first + named + more) % 200)), "{key:?} {last:?}");
+        assert_eq!(loads.last().unwrap().at.node, chain.owner_index);
+        checked += 1;
+    }
+    assert!(walked > 50, "walked past {walked} full points");
+    assert_eq!(checked, 400 + keys().len());
 }

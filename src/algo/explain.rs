@@ -40,6 +40,9 @@ pub enum StepKind {
     Bucket,
     /// A lookup-table entry (Maglev).
     Entry,
+    /// A node's load against its capacity (bounded loads): a full node passed over, the
+    /// capacity itself, the first node with room.
+    Load,
     /// The node the algorithm's structure picks, before down nodes.
     Candidate,
     /// A down node passed over, or the rule that replaces it.
