@@ -281,29 +281,38 @@ fn pairs_part_at_the_first_differing_step() {
     }
 }
 
-/// Every algorithm explains in its own terms: with nodes, each chain has a step of its own
-/// structure (a hash, slot, bucket, entry or point), not only where the key lands.
+/// Every algorithm explains in its own terms: no chain is the generic default (a single
+/// "where the key lands" position before the engine's own steps), and with 5 nodes every
+/// algorithm shows a step of its structure (a hash, slot, bucket, entry or point).
 #[test]
 fn no_algorithm_explains_with_only_the_generic_position() {
     let own = [StepKind::Hash, StepKind::Slot, StepKind::Bucket, StepKind::Entry, StepKind::Point];
+    let engine = [StepKind::Candidate, StepKind::Down, StepKind::Owner, StepKind::Replicas, StepKind::Unavailable];
     let mut generic = Vec::new();
+    let mut chains = 0;
     for algorithm in Algorithm::ALL {
         for n in [1, 5] {
             let cluster = Cluster::new(options(algorithm), names(n).iter().map(|s| s.as_str())).unwrap();
+            let mut shows_own = false;
             for key in keys() {
                 let chain = cluster.explain(&key, 0).unwrap();
-                if !chain.steps.iter().any(|s| own.contains(&s.kind)) {
+                let steps: Vec<_> = chain.steps.iter().filter(|s| !engine.contains(&s.kind)).collect();
+                if steps.len() == 1 && steps[0].kind == StepKind::Position && steps[0].label == "where the key lands" {
                     generic.push(format!("{} ({n} nodes)", algorithm.name()));
                     break;
                 }
+                shows_own |= chain.steps.iter().any(|s| own.contains(&s.kind));
+                chains += 1;
+            }
+            if n == 5 && !shows_own {
+                generic.push(format!("{} (5 nodes, no step of its own)", algorithm.name()));
             }
         }
     }
+    assert!(chains > 0);
     generic.dedup();
     // Still to do, while the work is under way: the list shrinks to none.
     let pending = [
-        "nginx-consistent",
-        "nginx-hash",
         "haproxy-consistent",
         "haproxy-map-based",
         "twemproxy-ketama",
@@ -311,8 +320,12 @@ fn no_algorithm_explains_with_only_the_generic_position() {
         "envoy-ring-hash",
         "envoy-maglev",
     ];
-    let expected: Vec<String> =
-        pending.iter().flat_map(|p| [format!("{p} (1 nodes)"), format!("{p} (5 nodes)")]).collect();
+    let expected: Vec<String> = pending
+        .iter()
+        .flat_map(|p| {
+            [format!("{p} (1 nodes)"), format!("{p} (5 nodes)"), format!("{p} (5 nodes, no step of its own)")]
+        })
+        .collect();
     assert_eq!(generic, expected, "explained only by where the key lands");
 }
 
@@ -575,4 +588,82 @@ fn bounded_load_walks_past_full_nodes_to_the_owner() {
     }
     assert!(walked > 50, "walked past {walked} full points");
     assert_eq!(checked, 400 + keys().len());
+}
+
+/// CRC-32 (ISO-HDLC, zlib's), bit by bit, written here.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// nginx 1.22 (tests/real/fixtures/nginx.json, every case): the hash is CRC-32 of the key
+/// (written here); `consistent`: the point is the first at or after it among each server's
+/// 160 × weight chained CRC-32 points (made here from `host \0 port prev`), its label hashes to
+/// it; plain `hash`: the first try is `(CRC-32 >> 16) & 0x7fff` mod the total weight; and the
+/// chain ends at the server real nginx answered, or says round robin where nginx went round
+/// robin.
+#[test]
+fn nginx_steps_are_crc32_and_end_at_the_server_nginx_answered() {
+    let f: Value = serde_json::from_str(include_str!("real/fixtures/nginx.json")).unwrap();
+    let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
+    let mut checked = 0;
+    for case in f["cases"].as_array().unwrap() {
+        let cluster = ringlab::import::nginx::from_nginx_upstream(case["config"].as_str().unwrap()).unwrap();
+        let servers: Vec<&str> = case["servers"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+        let consistent = cluster.algorithm() == Algorithm::NginxConsistent;
+        let mut points: Vec<(u32, usize)> = Vec::new();
+        for (i, node) in cluster.nodes().iter().enumerate() {
+            let (host, port) = match node.name.strip_prefix("unix:") {
+                Some(path) => (path, ""),
+                None => node.name.rsplit_once(':').unwrap(),
+            };
+            let mut prev = 0u32;
+            for _ in 0..160 * node.weight as usize {
+                prev = crc32(&[host.as_bytes(), &[0], port.as_bytes(), &prev.to_le_bytes()].concat());
+                points.push((prev, i));
+            }
+        }
+        points.sort_by_key(|p| p.0);
+        points.dedup_by_key(|p| p.0);
+        let fallback: Vec<&str> = case["fallback"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
+        let answers = case["answers"].as_array().unwrap().iter().zip(&keys).map(|(a, k)| (*k, a.as_u64().unwrap()));
+        let extra = case["extra"].as_array().unwrap().iter().map(|e| (e[0].as_str().unwrap(), e[1].as_u64().unwrap()));
+        for (key, answer) in answers.chain(extra) {
+            let chain = cluster.explain(key, 0).unwrap();
+            let crc = crc32(key.as_bytes());
+            if consistent {
+                assert_eq!(step(&chain, StepKind::Hash), format!("0x{crc:08x}"), "{key:?}");
+                let p = points.iter().position(|p| p.0 >= crc).unwrap_or(0);
+                let point = chain.steps.iter().find(|s| s.kind == StepKind::Point).unwrap();
+                assert_eq!(point.value, format!("point {p} of {} at 0x{:08x}", points.len(), points[p].0));
+                assert_eq!(point.at.node, Some(points[p].1));
+                assert!(step(&chain, StepKind::Label).ends_with(&format!(" of {}", servers[points[p].1])));
+            } else {
+                let first = (crc >> 16) & 0x7fff;
+                assert_eq!(step(&chain, StepKind::Hash), first.to_string(), "{key:?}");
+                let total: f64 = cluster.nodes().iter().map(|n| n.weight).sum();
+                let bucket = step(&chain, StepKind::Bucket);
+                assert!(bucket.starts_with(&format!("{first} % {total} = {} → ", u64::from(first) % total as u64)));
+            }
+            if fallback.contains(&key) {
+                assert_eq!(chain.error, Some("unsupported"), "{key:?}");
+                let last_down = chain.steps.iter().rfind(|s| s.kind == StepKind::Down).unwrap();
+                assert!(last_down.value.contains("round robin"), "{chain:#?}");
+            } else {
+                let answer = servers[answer as usize];
+                assert_eq!(chain.owner.as_deref(), Some(answer), "{} {key:?}", case["name"]);
+                // The last try named (a point or a weight's server) is the server nginx answered.
+                let tried = chain.steps.iter().rfind(|s| matches!(s.kind, StepKind::Point | StepKind::Bucket)).unwrap();
+                assert!(tried.value.ends_with(answer) || tried.at.node == chain.owner_index, "{chain:#?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 5000, "checked {checked}");
 }
