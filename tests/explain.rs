@@ -328,7 +328,8 @@ fn values(chain: &Explanation, kind: StepKind) -> Vec<&str> {
 #[test]
 fn counted_bucket_hashes_explain_the_hash_the_tries_and_the_bucket() {
     use ringlab::algo::{binomial, flip, jumpback, power};
-    let rules: [(Algorithm, fn(u64, u32) -> u32); 4] = [
+    type Rule = fn(u64, u32) -> u32;
+    let rules: [(Algorithm, Rule); 4] = [
         (Algorithm::JumpBack, jumpback::jump_back_hash),
         (Algorithm::Flip, flip::flip_hash),
         (Algorithm::Binomial, binomial::binomial_hash),
@@ -540,7 +541,7 @@ fn bounded_load_walks_past_full_nodes_to_the_owner() {
     let cluster = Cluster::new(o.clone(), names.iter().map(|s| s.as_str())).unwrap();
     let set: Vec<String> = (0..400).map(|i| format!("k{i}")).collect();
     assert_eq!(o.keys.keys, set);
-    let mut load = vec![0usize; 5];
+    let mut load = [0usize; 5];
     for k in &set {
         load[cluster.locate_index(k).unwrap()] += 1;
     }
@@ -874,4 +875,28 @@ fn envoy_steps_are_xxhash64_the_ring_or_table_and_end_at_the_host_envoy_chose() 
         }
     }
     assert!(checked > 1000 && labels > 500, "checked {checked}, {labels} labels");
+}
+
+/// Edge states every algorithm explains without a panic, ending where `locate` ends: one node
+/// (up, then down), and one node far heavier than the others (the heaviest weight each
+/// accepts of a few).
+#[test]
+fn one_node_all_down_and_heavy_weights_are_explained() {
+    let mut checked = 0;
+    for algorithm in Algorithm::ALL {
+        let mut one = Cluster::new(options(algorithm), ["solo:11211"]).unwrap();
+        checked += check_chains(&one, &format!("{} one node", algorithm.name()));
+        if one.set_down("solo:11211", true).is_ok() {
+            checked += check_chains(&one, &format!("{} one node down", algorithm.name()));
+        }
+        for w in [1e9, 1e6, 256.0, 64.0, 2.0] {
+            let specs =
+                [NodeSpec::new("a:11211").weight(w), NodeSpec::new("b:11211"), NodeSpec::new("c:11211").weight(3.0)];
+            if let Ok(heavy) = Cluster::new(options(algorithm), specs) {
+                checked += check_chains(&heavy, &format!("{} weight {w}", algorithm.name()));
+                break;
+            }
+        }
+    }
+    assert!(checked >= Algorithm::ALL.len() * 2 * keys().len(), "checked {checked}");
 }

@@ -358,14 +358,10 @@ impl Envoy {
                 let mut counts = vec![0u32; weights.len()];
                 for (idx, (node, &w)) in self.members.nodes.iter().zip(&weights).enumerate() {
                     target += scale * w;
-                    let mut label = node.name.clone().into_bytes();
-                    label.push(b'_');
-                    let base = label.len();
+                    let mut label = HostLabel::new(&node.name);
                     let mut i = 0u64;
                     while current < target {
-                        label.truncate(base);
-                        label.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
-                        entries.push((function.hash(&label), idx as u32));
+                        entries.push((function.hash(label.at(i)), idx as u32));
                         i += 1;
                         current += 1.0;
                     }
@@ -420,6 +416,27 @@ impl Envoy {
                 self.table.get((hash % size) as usize).map(|&t| t as usize).ok_or(Error::EmptyRing)
             }
         }
+    }
+}
+
+/// A ring point's label, `"{host}_{i}"`, built in one buffer.
+struct HostLabel {
+    bytes: Vec<u8>,
+    base: usize,
+}
+
+impl HostLabel {
+    fn new(host: &str) -> HostLabel {
+        let mut bytes = Vec::with_capacity(host.len() + 21);
+        bytes.extend_from_slice(host.as_bytes());
+        bytes.push(b'_');
+        HostLabel { base: bytes.len(), bytes }
+    }
+
+    fn at(&mut self, i: u64) -> &[u8] {
+        self.bytes.truncate(self.base);
+        self.bytes.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+        &self.bytes
     }
 }
 
@@ -552,7 +569,8 @@ impl Placement for Envoy {
                 let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 64));
                 chain.push(Step::new(StepKind::Point, label, value).at_fraction(super::fraction64(at)).at_node(owner));
                 let node = &self.members.nodes[owner];
-                if let Some(k) = (0..node.points).find(|k| function.hash(format!("{}_{k}", node.name).as_bytes()) == at) {
+                let mut host = HostLabel::new(&node.name);
+                if let Some(k) = (0..u64::from(node.points)).find(|&k| function.hash(host.at(k)) == at) {
                     let label = format!("its label: {} of \"host_i\" put the point there", function.name());
                     let text = format!("{}_{k}", node.name);
                     chain.push(Step::new(StepKind::Label, label, text).at_fraction(super::fraction64(at)).at_node(owner));

@@ -1,12 +1,18 @@
 //! "Explain this key": every value an algorithm computes on the way from a key to its owner,
 //! in its own terms, as an ordered chain of [`Step`]s a figure can highlight.
 //!
-//! Each algorithm tells its part ([`Placement::explain_key`](super::Placement::explain_key)):
-//! the bytes it hashes, the hash, the point, slot, bucket or table entry and the label that
-//! owns it, using the same functions its lookup uses. The engine adds the parts every
-//! algorithm shares: the walk past down nodes (ringlab's ring names each point it passes;
-//! elsewhere the algorithm's down rule), the owner [`locate`](super::Cluster::locate) answers
-//! and the replicas. So the chain's owner is `locate`'s, by construction.
+//! Each algorithm tells its part ([`Placement::explain_key`](super::Placement::explain_key);
+//! there is no generic default): the bytes it hashes, the hash, the point, slot, bucket or
+//! table entry and the label that owns it, using the same functions its lookup uses. Where
+//! the algorithm's answer is a contest or a walk, its chain shows it: rendezvous-like scores
+//! (the [`MAX_SCORE_STEPS`] highest, the rest counted), multi-probe's probes, a bucket hash's
+//! tries and a proxy's retries past down servers (the first [`MAX_WALK_STEPS`], the rest
+//! counted), bounded loads' capacity and the full nodes passed ([`StepKind::Load`]). The engine
+//! adds the parts every algorithm shares: the walk past down nodes (where the algorithm walks,
+//! it names what it passes; elsewhere the algorithm's down rule), the owner
+//! [`locate`](super::Cluster::locate) answers and the replicas. So the chain's owner is
+//! `locate`'s, by construction. Every explanation is O(nodes), or bounded by the caps of
+//! [`limits`](crate::limits) (a label found by making one node's points again).
 //!
 //! ```
 //! use ringlab::algo::{Algorithm, Cluster, Options};
