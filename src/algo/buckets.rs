@@ -55,13 +55,12 @@ impl Note for Walk {
 
 impl Walk {
     /// The notes as bucket steps; `node_of` names the node of a bucket, `None` for a bucket
-    /// that is not one (beyond the count, removed, not working).
-    fn push(self, chain: &mut Chain, node_of: impl Fn(u64) -> Option<usize>) {
+    /// that has none (`none` says why: beyond the count, removed).
+    fn push(self, chain: &mut Chain, node_of: impl Fn(u64) -> Option<usize>, none: &str) {
         for (what, value) in self.notes {
-            let step = Step::new(StepKind::Bucket, what, value.to_string());
             chain.push(match node_of(value) {
-                Some(node) => step.at_node(node),
-                None => step,
+                Some(node) => Step::new(StepKind::Bucket, what, value.to_string()).at_node(node),
+                None => Step::new(StepKind::Bucket, what, format!("{value} ({none})")),
             });
         }
         if self.more > 0 {
@@ -221,7 +220,7 @@ impl Placement for Counted {
         let n = self.members.nodes.len() as u32;
         let mut walk = Walk::default();
         let bucket = (self.traced)(h, n, &mut walk);
-        walk.push(chain, |b| (b < u64::from(n)).then_some(b as usize));
+        walk.push(chain, |b| (b < u64::from(n)).then_some(b as usize), &format!("not one of the {n}"));
         let label = format!("its bucket among {n} (node i is bucket i)");
         chain.push(Step::new(StepKind::Bucket, label, bucket.to_string()).at_node(bucket as usize));
         Some(bucket as usize)
@@ -325,7 +324,7 @@ impl<E: Engine> Stateful<E> {
         let mut walk = Walk::default();
         let bucket = engine.traced(h, &mut walk);
         let node_of = |b: u64| self.owners.get(b as usize).filter(|&&o| o != NONE).map(|&o| o as usize);
-        walk.push(chain, node_of);
+        walk.push(chain, node_of, "no node: removed or unused");
         let owner = node_of(u64::from(bucket));
         let step = Step::new(StepKind::Bucket, "the working bucket it ends in", bucket.to_string());
         chain.push(match owner {

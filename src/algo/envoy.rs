@@ -573,7 +573,8 @@ impl Placement for Envoy {
                 if let Some(k) = (0..u64::from(node.points)).find(|&k| function.hash(host.at(k)) == at) {
                     let label = format!("its label: {} of \"host_i\" put the point there", function.name());
                     let text = format!("{}_{k}", node.name);
-                    chain.push(Step::new(StepKind::Label, label, text).at_fraction(super::fraction64(at)).at_node(owner));
+                    let step = Step::new(StepKind::Label, label, text).at_fraction(super::fraction64(at));
+                    chain.push(step.at_node(owner));
                 }
                 Some(owner)
             }
@@ -581,7 +582,7 @@ impl Placement for Envoy {
                 chain.push(step);
                 let entry = hash % size;
                 let owner = *self.table.get(entry as usize)? as usize;
-                let label = format!("its entry: the hash mod the table size {size} (hosts sorted by name fill it by weight)");
+                let label = format!("its entry: the hash mod the table size {size} (filled by hosts, by weight)");
                 let value = format!("{hash} % {size} = {entry}");
                 chain.push(Step::new(StepKind::Entry, label, value).at_fraction(self.key_fraction(key)).at_node(owner));
                 Some(owner)

@@ -59,7 +59,8 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Flip, nodes, flip_hash, traced::<Walk>)?));
+pub(crate) const BUILD: Build =
+    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Flip, nodes, flip_hash, traced::<Walk>)?));
 
 /// Draws before falling back to the lower power of two (the authors' choice).
 const MAX_DRAWS: u32 = 64;
@@ -113,7 +114,7 @@ pub(crate) fn traced<N: Note>(key: u64, n: u32, note: &mut N) -> u32 {
     }
     for draw in 1..=MAX_DRAWS {
         let d = seeded(key, end.ilog2(), draw) & mask;
-        note.note("past the count: a draw in the upper half", d);
+        note.note("past the count: a redraw (kept if in the upper half)", d);
         if d <= mask >> 1 {
             break;
         }

@@ -725,7 +725,7 @@ impl Placement for Haproxy {
         if !self.consistent {
             let (size, entry) = (self.table.len() as u32, hash % self.table.len() as u32);
             let owner = self.table[entry as usize] as usize;
-            let label = format!("its entry in the map of {size} (weights over their GCD, filled round robin by weight)");
+            let label = format!("its entry in the map of {size} (weights over their GCD, round robin by weight)");
             let value = format!("{hash} % {size} = {entry}");
             chain.push(Step::new(StepKind::Entry, label, value).at_fraction(fraction).at_node(owner));
             return Some(owner);
@@ -736,7 +736,8 @@ impl Placement for Haproxy {
         {
             let (at, owner) = (self.tree.position(i), self.tree.owner(i) as usize);
             let value = format!("point {i} of {} at {}, distance {distance}", self.tree.len(), hex(at, 32));
-            chain.push(Step::new(StepKind::Point, label, value).at_fraction(at as f64 / 4_294_967_296.0).at_node(owner));
+            let fraction = at as f64 / 4_294_967_296.0;
+            chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
         }
         let chosen = near.chosen();
         let (at, owner) = (self.tree.position(chosen), self.tree.owner(chosen) as usize);

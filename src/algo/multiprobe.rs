@@ -157,8 +157,11 @@ impl Placement for MultiProbe {
             let probe = self.probe(key, seed);
             if seed < MAX_WALK_STEPS as u64 {
                 let label = format!("probe {seed}: xxh3 of the key with seed {seed}");
-                let value = format!("{} → point {} ({}), distance {}", hex(probe.hash, 64), probe.point, self.nodes()[probe.owner].name, hex(probe.distance, 64));
-                chain.push(Step::new(StepKind::Hash, label, value).at_fraction(super::fraction64(probe.hash)).at_node(probe.owner));
+                let (hash, distance) = (hex(probe.hash, 64), hex(probe.distance, 64));
+                let owner = &self.nodes()[probe.owner].name;
+                let value = format!("{hash} → point {} ({owner}), distance {distance}", probe.point);
+                let step = Step::new(StepKind::Hash, label, value).at_fraction(super::fraction64(probe.hash));
+                chain.push(step.at_node(probe.owner));
             }
             if best.as_ref().is_none_or(|b| self.closer(&probe, b)) {
                 best = Some(probe);
@@ -171,7 +174,8 @@ impl Placement for MultiProbe {
         let best = best?;
         let at = self.points.position(best.point);
         let label = format!("the closest of the {} probes' points (probe {})", self.probes, best.seed);
-        let value = format!("point {} of {} at {}, distance {}", best.point, self.points.len(), hex(at, 64), hex(best.distance, 64));
+        let (point, count, distance) = (best.point, self.points.len(), hex(best.distance, 64));
+        let value = format!("point {point} of {count} at {}, distance {distance}", hex(at, 64));
         chain.push(Step::new(StepKind::Point, label, value).at_fraction(super::fraction64(at)).at_node(best.owner));
         Some(best.owner)
     }

@@ -274,6 +274,14 @@ fn split_address(name: &str) -> (&str, &str) {
     }
 }
 
+/// The down tries past the first [`MAX_WALK_STEPS`], counted.
+fn more_tries(passed: usize, chain: &mut Chain) {
+    if passed > MAX_WALK_STEPS {
+        let label = format!("… and {} more tries, each of a down server", passed - MAX_WALK_STEPS);
+        chain.push(Step::new(StepKind::Down, label, "not named"));
+    }
+}
+
 /// One try of `nginx-hash`: `(CRC-32([try] key) >> 16) & 0x7fff`.
 fn rehash_step(try_number: usize, key: &[u8]) -> u32 {
     let mut digest = CRC32.digest();
@@ -361,8 +369,8 @@ impl Placement for Nginx {
     fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
         chain.bytes("the bytes hashed: the value of the hash key ($key), as is", key);
         if self.nodes.len() == 1 {
-            let step = Step::new(StepKind::Candidate, "one server: nginx balances round robin, no hash", &self.nodes[0].name);
-            chain.push(step.at_node(0));
+            let label = "one server: nginx balances round robin, no hash";
+            chain.push(Step::new(StepKind::Candidate, label, &self.nodes[0].name).at_node(0));
             return Some(0);
         }
         if key.is_empty() {
@@ -372,20 +380,23 @@ impl Placement for Nginx {
         if self.consistent {
             let crc = CRC32.checksum(key);
             let fraction = f64::from(crc) / 4_294_967_296.0;
-            chain.push(Step::new(StepKind::Hash, "CRC-32 of the key: its position", hex(u64::from(crc), 32)).at_fraction(fraction));
+            let step = Step::new(StepKind::Hash, "CRC-32 of the key: its position", hex(u64::from(crc), 32));
+            chain.push(step.at_fraction(fraction));
             let i = self.start_point(key);
             let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
             let label = "the first point at or after it, clockwise (wrapping past the top)";
             let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 32));
-            chain.push(Step::new(StepKind::Point, label, value).at_fraction(at as f64 / 4_294_967_296.0).at_node(owner));
+            let fraction = at as f64 / 4_294_967_296.0;
+            chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
             if let Some(text) = self.point_label(owner, at) {
                 let label = "its label: CRC-32 of host, 0x00, port and the server's previous point (4 bytes, LE)";
-                chain.push(Step::new(StepKind::Label, label, text).at_fraction(at as f64 / 4_294_967_296.0).at_node(owner));
+                chain.push(Step::new(StepKind::Label, label, text).at_fraction(fraction).at_node(owner));
             }
             return Some(owner);
         }
         let (step, hash, idx) = self.tries(key).next()?;
-        chain.push(Step::new(StepKind::Hash, "try 1: (CRC-32 of the key >> 16) & 0x7fff", step.to_string()).at_fraction(f64::from(step) / 32_768.0));
+        let label = "try 1: (CRC-32 of the key >> 16) & 0x7fff";
+        chain.push(Step::new(StepKind::Hash, label, step.to_string()).at_fraction(f64::from(step) / 32_768.0));
         chain.push(self.weight_step(hash, idx));
         Some(idx)
     }
@@ -402,6 +413,7 @@ impl Placement for Nginx {
                 let place = format!("point {i} at {}: {}", hex(at, 32), self.nodes[owner].name);
                 let fraction = at as f64 / 4_294_967_296.0;
                 if !self.down[owner] {
+                    more_tries(passed, chain);
                     let label = format!("try {}: the next point, its server up", t + 1);
                     chain.push(Step::new(StepKind::Point, label, place).at_fraction(fraction).at_node(owner));
                     return true;
@@ -414,6 +426,9 @@ impl Placement for Nginx {
             }
         } else {
             for (t, (step, hash, idx)) in self.tries(key).enumerate().skip(1) {
+                if !self.down[idx] {
+                    more_tries(passed, chain);
+                }
                 if !self.down[idx] || passed < MAX_WALK_STEPS {
                     let label = format!("try {}: (CRC-32 of \"{t}\" and the key >> 16) & 0x7fff, added", t + 1);
                     chain.push(Step::new(StepKind::Hash, label, format!("{step}, sum {hash}")));
@@ -425,7 +440,9 @@ impl Placement for Nginx {
                 passed += 1;
             }
         }
-        chain.push(Step::new(StepKind::Down, format!("{TRIES} tries reached down servers"), "nginx balances the key round robin"));
+        more_tries(passed, chain);
+        let label = format!("{TRIES} tries reached down servers");
+        chain.push(Step::new(StepKind::Down, label, "nginx balances the key round robin"));
         true
     }
     fn arcs(&self) -> Option<&dyn Arcs> {

@@ -143,7 +143,8 @@ impl Placement for Rendezvous {
         for &(score, i, h, u) in &best {
             let node = &self.members.nodes[i];
             let down = if self.members.is_down(i) { " (down)" } else { "" };
-            let label = format!("{}{down}: {} → u → score −weight/ln u (weight {})", node.name, self.hash, node.weight);
+            let (name, weight) = (&node.name, node.weight);
+            let label = format!("{name}{down}: {} → u → score −weight/ln u (weight {weight})", self.hash);
             let value = format!("{} → u {} → score {}", hex(h, self.hash.bits()), number(u), number(score));
             chain.push(Step::new(StepKind::Hash, label, value).at_node(i));
         }

@@ -744,7 +744,7 @@ impl Placement for Twemproxy {
             let total = self.runs.last().map_or(1, |r| r.1);
             let entry = u64::from(hash) % total;
             let owner = self.owner(key).ok()?;
-            let label = format!("its entry: the hash mod Σ weight {total} (each server `weight` entries, in name order)");
+            let label = format!("its entry: the hash mod Σ weight {total} (servers in name order, by weight)");
             chain.push(Step::new(StepKind::Entry, label, format!("{hash} % {total} = {entry}")).at_node(owner));
             return Some(owner);
         }
