@@ -901,3 +901,19 @@ fn one_node_all_down_and_heavy_weights_are_explained() {
     }
     assert!(checked >= Algorithm::ALL.len() * 2 * keys().len(), "checked {checked}");
 }
+
+/// Bounded loads with an empty key set and every node down: no owner (all down), explained,
+/// not a panic (locate indexed an empty walk before).
+#[test]
+fn bounded_load_with_no_keys_and_every_node_down_has_no_owner() {
+    let mut o = options(Algorithm::BoundedLoad);
+    o.keys = KeySample::generated("k", 0);
+    let mut cluster = Cluster::new(o, ["a", "b"]).unwrap();
+    assert!(check_chains(&cluster, "bounded-load, no keys") > 0);
+    cluster.set_down("a", true).unwrap();
+    assert!(check_chains(&cluster, "bounded-load, no keys, one down") > 0);
+    cluster.set_down("b", true).unwrap();
+    assert_eq!(cluster.locate("x").unwrap_err().code(), "unavailable");
+    assert_eq!(cluster.explain("x", 0).unwrap().error, Some("unavailable"));
+    assert!(check_chains(&cluster, "bounded-load, no keys, all down") > 0);
+}

@@ -205,6 +205,12 @@ impl BoundedLoad {
         }
     }
 
+    /// Whether some node is up, so keys have a place: [`place`](BoundedLoad::place) leaves
+    /// no walk otherwise (an empty key set included).
+    fn placed(&self) -> bool {
+        !self.open_next.is_empty()
+    }
+
     /// The key's index in the placed set, if it is one of them.
     fn known(&self, key: &[u8]) -> Option<usize> {
         std::str::from_utf8(key).ok().and_then(|k| self.index.get(k)).copied()
@@ -274,7 +280,7 @@ impl Placement for BoundedLoad {
         if self.ring.is_empty() {
             return Err(Error::EmptyRing);
         }
-        if self.assignment.is_empty() && !self.keys.keys.is_empty() {
+        if !self.placed() {
             return Err(super::down::all_down());
         }
         Ok(self.owner(key))
@@ -283,7 +289,7 @@ impl Placement for BoundedLoad {
     /// down) nodes to the first with room: the owner, so the engine adds nothing after.
     fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
         let first = Placement::explain_key(&self.ring, key, chain)?;
-        if self.assignment.is_empty() && !self.keys.keys.is_empty() {
+        if !self.placed() {
             return Some(first);
         }
         let (capacity, keys) = (self.capacity().max(1), self.keys.keys.len());
