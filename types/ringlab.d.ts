@@ -1045,7 +1045,7 @@ export interface AgreementReason {
 
 /** What an explanation step computes. */
 export type ExplanationStepKind =
-  | "bytes" | "hash" | "position" | "point" | "label" | "slot" | "bucket" | "entry"
+  | "bytes" | "hash" | "position" | "point" | "label" | "slot" | "bucket" | "entry" | "load"
   | "candidate" | "down" | "owner" | "replicas" | "unavailable";
 
 /** What a step points at on the figure: a place on the circle (`[0, 1)`), a node (index into

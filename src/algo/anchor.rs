@@ -28,7 +28,7 @@
 //! moves, and up again is exactly the state before.
 
 use super::about::{thousands, KeySpace};
-use super::buckets::{capacity, full, key_hash, rehash, Engine, Stateful, CAPACITY};
+use super::buckets::{capacity, full, key_hash, rehash, Engine, Note, Stateful, CAPACITY};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
 use crate::Error;
@@ -115,13 +115,22 @@ impl Anchor {
 
     /// `GETBUCKET` with the first bucket and the rehash given: the paper's loop, whatever
     /// the hash (the tests compare it with another implementation's hashing).
-    pub(crate) fn bucket_with(&self, first: u32, mut rehash_into: impl FnMut(u32, u32) -> u32) -> u32 {
+    /// Each bucket it tries is noted.
+    pub(crate) fn bucket_with(
+        &self,
+        first: u32,
+        mut rehash_into: impl FnMut(u32, u32) -> u32,
+        note: &mut impl Note,
+    ) -> u32 {
         let mut b = first;
+        note.note("the hash mod the anchor's size: the first bucket", u64::from(b));
         while self.removed_at[b as usize] > 0 {
             let a_b = self.removed_at[b as usize];
             let mut h = rehash_into(b, a_b);
+            note.note("removed: rehashed into the working set it left", u64::from(h));
             while self.removed_at[h as usize] >= a_b {
                 h = self.successor[h as usize];
+                note.note("that one left before: the bucket that took its place", u64::from(h));
             }
             b = h;
         }
@@ -152,9 +161,9 @@ impl Engine for Anchor {
         self.position[last as usize] = self.position[b as usize];
     }
 
-    fn bucket(&self, hash: u64) -> u32 {
+    fn traced(&self, hash: u64, note: &mut impl Note) -> u32 {
         let a = u64::from(self.capacity());
-        self.bucket_with((hash % a) as u32, |b, a_b| (rehash(hash, u64::from(b)) % u64::from(a_b)) as u32)
+        self.bucket_with((hash % a) as u32, |b, a_b| (rehash(hash, u64::from(b)) % u64::from(a_b)) as u32, note)
     }
 
     fn span(&self) -> u32 {
@@ -235,7 +244,7 @@ mod tests {
             }
             h as u32
         };
-        anchor.bucket_with(range(k, anchor.capacity()), |b, a_b| range(fnv(b), a_b))
+        anchor.bucket_with(range(k, anchor.capacity()), |b, a_b| range(fnv(b), a_b), &mut ())
     }
 
     /// The same add and remove steps on ringlab's state and on the `anchorhash` crate's give

@@ -22,6 +22,7 @@
 //! unavailable. No state but the count. Keys: XXH3-64, drawn at their hash.
 
 use super::about::KeySpace;
+use super::buckets::{Note, Walk};
 use super::buckets::Counted;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
@@ -57,7 +58,8 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Binomial, nodes, binomial_hash)?));
+pub(crate) const BUILD: Build =
+    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Binomial, nodes, binomial_hash, traced::<Walk>)?));
 
 /// The authors' rehash: one step of jump hash's LCG, squared, times the seed, high half.
 #[inline]
@@ -88,12 +90,18 @@ const RETRIES: usize = 4;
 /// assert!([b, 10].contains(&binomial_hash(0x0123_4567_89ab_cdef, 11)));
 /// ```
 pub fn binomial_hash(hash: u64, n: u32) -> u32 {
+    traced(hash, n, &mut ())
+}
+
+/// [`binomial_hash`], noting each bucket it tries.
+pub(crate) fn traced<N: Note>(hash: u64, n: u32, note: &mut N) -> u32 {
     if n < 2 {
         return 0;
     }
     let enclosing = n.next_power_of_two() - 1;
     let minor = enclosing >> 1;
     let bucket = relocate(hash as u32 & enclosing, hash);
+    note.note("in the enclosing tree, relocated on its level", u64::from(bucket));
     if bucket < n {
         return bucket;
     }
@@ -101,6 +109,7 @@ pub fn binomial_hash(hash: u64, n: u32) -> u32 {
     for _ in 0..RETRIES {
         h = rehash(h, enclosing);
         let bucket = relocate(h as u32 & enclosing, h);
+        note.note("past the count: rehashed, relocated on its level", u64::from(bucket));
         if bucket <= minor {
             break;
         }
@@ -108,5 +117,7 @@ pub fn binomial_hash(hash: u64, n: u32) -> u32 {
             return bucket;
         }
     }
-    relocate(hash as u32 & minor, hash)
+    let bucket = relocate(hash as u32 & minor, hash);
+    note.note("in the minor tree, relocated on its level", u64::from(bucket));
+    bucket
 }

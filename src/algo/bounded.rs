@@ -9,6 +9,7 @@
 use super::about::{thousands, KeySpace};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope, BITS, HASH, VNODES};
+use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::keys::KeySample;
@@ -204,6 +205,26 @@ impl BoundedLoad {
         }
     }
 
+    /// Whether some node is up, so keys have a place: [`place`](BoundedLoad::place) leaves
+    /// no walk otherwise (an empty key set included).
+    fn placed(&self) -> bool {
+        !self.open_next.is_empty()
+    }
+
+    /// The key's index in the placed set, if it is one of them.
+    fn known(&self, key: &[u8]) -> Option<usize> {
+        std::str::from_utf8(key).ok().and_then(|k| self.index.get(k)).copied()
+    }
+
+    /// The key's node (with nodes, some up): a key of the set where it was placed, another
+    /// where it would land next.
+    fn owner(&self, key: &[u8]) -> usize {
+        match self.known(key) {
+            Some(i) => self.assignment[i] as usize,
+            None => self.walk(self.ring.key_position(key)),
+        }
+    }
+
     /// The first node clockwise from `position` with room after placing the key set.
     fn walk(&self, position: u64) -> usize {
         let n = self.ring.point_count();
@@ -259,14 +280,52 @@ impl Placement for BoundedLoad {
         if self.ring.is_empty() {
             return Err(Error::EmptyRing);
         }
-        if self.assignment.is_empty() && !self.keys.keys.is_empty() {
+        if !self.placed() {
             return Err(super::down::all_down());
         }
-        let known = std::str::from_utf8(key).ok().and_then(|k| self.index.get(k));
-        Ok(match known {
-            Some(&i) => self.assignment[i] as usize,
-            None => self.walk(self.ring.key_position(key)),
-        })
+        Ok(self.owner(key))
+    }
+    /// The ring's steps to the key's point, then the capacity and the walk past full (and
+    /// down) nodes to the first with room: the owner, so the engine adds nothing after.
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let first = Placement::explain_key(&self.ring, key, chain)?;
+        if !self.placed() {
+            return Some(first);
+        }
+        let (capacity, keys) = (self.capacity().max(1), self.keys.keys.len());
+        let up = (0..self.ring.nodes().len()).filter(|&i| !self.ring.is_down_at(i)).count();
+        let value = format!("⌈{} × {keys} / {up}⌉ = {capacity} keys", 1.0 + self.epsilon);
+        chain.push(Step::new(StepKind::Load, "each node's capacity: ⌈(1 + ε) × keys / healthy nodes⌉", value));
+        let owner = self.owner(key);
+        let (count, bits) = (self.ring.point_count(), self.ring.config().bits.bits());
+        let size = self.ring.size() as f64;
+        let start = self.ring.point_of(self.ring.key_position(key)).unwrap_or(0);
+        let load = |node: usize| format!("{} ({} of {capacity} keys)", self.ring.nodes()[node].name, self.loads[node]);
+        let mut passed = 0;
+        for k in 0..count {
+            let i = (start + k) % count;
+            let (at, node) = self.ring.point(i);
+            let place = format!("point {i} at {}: {}", hex(at, bits), load(node));
+            if node == owner {
+                if passed > MAX_WALK_STEPS {
+                    let label = format!("… and {} more points of full nodes", passed - MAX_WALK_STEPS);
+                    chain.push(Step::new(StepKind::Load, label, "not named"));
+                }
+                let label = match self.known(key) {
+                    Some(n) => format!("key {n} of the placed set: the first node with room when its turn came"),
+                    None => "the first node with room, after placing the key set".to_string(),
+                };
+                chain.push(Step::new(StepKind::Load, label, place).at_fraction(at as f64 / size).at_node(node));
+                break;
+            }
+            passed += 1;
+            if passed <= MAX_WALK_STEPS {
+                let why = if self.ring.is_down_at(node) { "down" } else { "full" };
+                let step = Step::new(StepKind::Load, format!("next point: its node is {why}, walk on"), place);
+                chain.push(step.at_fraction(at as f64 / size).at_node(node));
+            }
+        }
+        Some(owner)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         self.ring.key_position(key) as f64 / self.ring.size() as f64

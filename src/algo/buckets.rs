@@ -18,10 +18,66 @@
 //! (a bucket, a level), ringlab uses [`rehash`]: XXH3-64 of the key hash's 8 little-endian
 //! bytes with that seed.
 
+use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
 use super::members::{weight_rule, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use super::{index_of, Algorithm, Placement};
 use crate::{Error, Node, NodeSpec};
+
+/// What a bucket hash's rule notes on its way to the bucket, for "explain this key": each
+/// bucket it tries, with what the try is. The rules are generic over it: lookups pass `()`,
+/// which notes nothing (compiled away), so the one rule serves both.
+pub(crate) trait Note {
+    fn note(&mut self, what: &'static str, bucket: u64);
+}
+
+impl Note for () {
+    #[inline(always)]
+    fn note(&mut self, _: &'static str, _: u64) {}
+}
+
+/// The notes of one walk, the first [`MAX_WALK_STEPS`] kept and the rest counted.
+#[derive(Default)]
+pub(crate) struct Walk {
+    notes: Vec<(&'static str, u64)>,
+    more: usize,
+}
+
+impl Note for Walk {
+    fn note(&mut self, what: &'static str, value: u64) {
+        if self.notes.len() < MAX_WALK_STEPS {
+            self.notes.push((what, value));
+        } else {
+            self.more += 1;
+        }
+    }
+}
+
+impl Walk {
+    /// The notes as bucket steps; `node_of` names the node of a bucket, `None` for a bucket
+    /// that has none (`none` says why: beyond the count, removed).
+    fn push(self, chain: &mut Chain, node_of: impl Fn(u64) -> Option<usize>, none: &str) {
+        for (what, value) in self.notes {
+            chain.push(match node_of(value) {
+                Some(node) => Step::new(StepKind::Bucket, what, value.to_string()).at_node(node),
+                None => Step::new(StepKind::Bucket, what, format!("{value} ({none})")),
+            });
+        }
+        if self.more > 0 {
+            chain.push(Step::new(StepKind::Bucket, format!("… and {} more tries", self.more), "not named"));
+        }
+    }
+}
+
+/// The bytes and the key hash every bucket hash starts from.
+fn explain_hash(key: &[u8], chain: &mut Chain, fraction: impl Fn(u64) -> f64) -> u64 {
+    chain.bytes("the bytes hashed: the whole key", key);
+    let h = key_hash(key);
+    chain.push(
+        Step::new(StepKind::Hash, "xxh3 of the key (seed 0): the key as a u64", hex(h, 64)).at_fraction(fraction(h)),
+    );
+    h
+}
 
 /// A key as the bucket hashes take it: XXH3-64 (seed 0) of its bytes.
 #[inline]
@@ -102,11 +158,18 @@ pub(crate) struct Counted {
     members: Members,
     /// The bucket of a key hash among `n ≥ 1` buckets.
     rule: fn(u64, u32) -> u32,
+    /// The same rule, noting each try (for "explain this key").
+    traced: fn(u64, u32, &mut Walk) -> u32,
 }
 
 impl Counted {
-    pub(crate) fn new(algorithm: Algorithm, nodes: Vec<NodeSpec>, rule: fn(u64, u32) -> u32) -> Result<Counted, Error> {
-        Ok(Counted { algorithm, members: Members::new(nodes, 1, weight_rule(algorithm))?, rule })
+    pub(crate) fn new(
+        algorithm: Algorithm,
+        nodes: Vec<NodeSpec>,
+        rule: fn(u64, u32) -> u32,
+        traced: fn(u64, u32, &mut Walk) -> u32,
+    ) -> Result<Counted, Error> {
+        Ok(Counted { algorithm, members: Members::new(nodes, 1, weight_rule(algorithm))?, rule, traced })
     }
 }
 
@@ -152,6 +215,16 @@ impl Placement for Counted {
         let h = key_hash(key);
         format!("xxh3 0x{h:016x}, bucket {}", (self.rule)(h, self.members.nodes.len().max(1) as u32))
     }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let h = explain_hash(key, chain, super::fraction64);
+        let n = self.members.nodes.len() as u32;
+        let mut walk = Walk::default();
+        let bucket = (self.traced)(h, n, &mut walk);
+        walk.push(chain, |b| (b < u64::from(n)).then_some(b as usize), &format!("not one of the {n}"));
+        let label = format!("its bucket among {n} (node i is bucket i)");
+        chain.push(Step::new(StepKind::Bucket, label, bucket.to_string()).at_node(bucket as usize));
+        Some(bucket as usize)
+    }
     fn memory_bytes(&self) -> usize {
         self.members.memory_bytes()
     }
@@ -173,7 +246,11 @@ pub(crate) trait Engine: Clone + std::fmt::Debug + 'static {
     /// The paper's `REMOVEBUCKET`, for a working bucket.
     fn remove_bucket(&mut self, bucket: u32);
     /// The paper's `GETBUCKET` of a key hash: a working bucket (there is at least one).
-    fn bucket(&self, hash: u64) -> u32;
+    fn bucket(&self, hash: u64) -> u32 {
+        self.traced(hash, &mut ())
+    }
+    /// The same, noting each bucket it tries (for "explain this key").
+    fn traced(&self, hash: u64, note: &mut impl Note) -> u32;
     /// Bucket ids are below this.
     fn span(&self) -> u32;
     /// Where a key hash is drawn, as a fraction of the circle.
@@ -241,6 +318,23 @@ impl<E: Engine> Stateful<E> {
     }
 }
 
+impl<E: Engine> Stateful<E> {
+    /// `engine`'s walk from the key hash `h` to its bucket and that bucket's node.
+    fn explain_walk(&self, engine: &E, h: u64, chain: &mut Chain) -> Option<usize> {
+        let mut walk = Walk::default();
+        let bucket = engine.traced(h, &mut walk);
+        let node_of = |b: u64| self.owners.get(b as usize).filter(|&&o| o != NONE).map(|&o| o as usize);
+        walk.push(chain, node_of, "no node: removed or unused");
+        let owner = node_of(u64::from(bucket));
+        let step = Step::new(StepKind::Bucket, "the working bucket it ends in", bucket.to_string());
+        chain.push(match owner {
+            Some(o) => step.at_node(o),
+            None => step,
+        });
+        owner
+    }
+}
+
 impl<E: Engine> Placement for Stateful<E> {
     fn algorithm(&self) -> Algorithm {
         self.algorithm
@@ -288,6 +382,20 @@ impl<E: Engine> Placement for Stateful<E> {
             Ok(engine) => format!("xxh3 0x{h:016x}, bucket {}", engine.bucket(h)),
             Err(_) => format!("xxh3 0x{h:016x}"),
         }
+    }
+    /// The walk on the state with every node (down ones included): the candidate.
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let h = explain_hash(key, chain, |h| self.engine.fraction(h));
+        self.explain_walk(&self.engine, h, chain)
+    }
+    /// A down candidate: the walk again on the copy of the state without the down nodes'
+    /// buckets, which lookups use.
+    fn explain_down(&self, key: &[u8], chain: &mut Chain) -> bool {
+        let Some(live) = &self.live else { return false };
+        let down = (0..self.buckets.len()).filter(|&i| self.members.is_down(i)).count();
+        let rule = format!("the state with the {down} down nodes' buckets removed (the paper's REMOVEBUCKET)");
+        chain.push(Step::new(StepKind::Down, "the walk again, on a copy of the state", rule));
+        self.explain_walk(live, key_hash(key), chain).is_some()
     }
     fn memory_bytes(&self) -> usize {
         self.members.memory_bytes()

@@ -28,7 +28,7 @@
 //! bucket of their sequence, no other key moves, and up again is the state before.
 
 use super::about::{thousands, KeySpace};
-use super::buckets::{capacity, full, key_hash, scaled, Engine, SplitMix64, Stateful, CAPACITY};
+use super::buckets::{capacity, full, key_hash, scaled, Engine, Note, SplitMix64, Stateful, CAPACITY};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
 use crate::Error;
@@ -136,16 +136,19 @@ impl Engine for Dx {
         self.size -= 1;
     }
 
-    fn bucket(&self, hash: u64) -> u32 {
+    fn traced(&self, hash: u64, note: &mut impl Note) -> u32 {
         let mut sequence = SplitMix64(hash);
         let mut b = 0;
         for _ in 0..PROBES_PER_BUCKET * u64::from(self.capacity) {
             b = scaled(sequence.next_u64(), self.capacity);
+            note.note("the key's next pseudo-random bucket", u64::from(b));
             if self.is_active(b) {
                 return b;
             }
         }
-        (1..=self.capacity).map(|step| (b + step) % self.capacity).find(|&c| self.is_active(c)).unwrap_or(b)
+        let found = (1..=self.capacity).map(|step| (b + step) % self.capacity).find(|&c| self.is_active(c));
+        note.note("none active in the sequence: the next active bucket after the last", u64::from(found.unwrap_or(b)));
+        found.unwrap_or(b)
     }
 
     fn span(&self) -> u32 {

@@ -28,6 +28,7 @@ use super::down::Rebuilt;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::Members;
 use super::options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
+use super::explain::{hex, Chain, Step, StepKind};
 use super::{Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
@@ -357,14 +358,10 @@ impl Envoy {
                 let mut counts = vec![0u32; weights.len()];
                 for (idx, (node, &w)) in self.members.nodes.iter().zip(&weights).enumerate() {
                     target += scale * w;
-                    let mut label = node.name.clone().into_bytes();
-                    label.push(b'_');
-                    let base = label.len();
+                    let mut label = HostLabel::new(&node.name);
                     let mut i = 0u64;
                     while current < target {
-                        label.truncate(base);
-                        label.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
-                        entries.push((function.hash(&label), idx as u32));
+                        entries.push((function.hash(label.at(i)), idx as u32));
                         i += 1;
                         current += 1.0;
                     }
@@ -419,6 +416,27 @@ impl Envoy {
                 self.table.get((hash % size) as usize).map(|&t| t as usize).ok_or(Error::EmptyRing)
             }
         }
+    }
+}
+
+/// A ring point's label, `"{host}_{i}"`, built in one buffer.
+struct HostLabel {
+    bytes: Vec<u8>,
+    base: usize,
+}
+
+impl HostLabel {
+    fn new(host: &str) -> HostLabel {
+        let mut bytes = Vec::with_capacity(host.len() + 21);
+        bytes.extend_from_slice(host.as_bytes());
+        bytes.push(b'_');
+        HostLabel { base: bytes.len(), bytes }
+    }
+
+    fn at(&mut self, i: u64) -> &[u8] {
+        self.bytes.truncate(self.base);
+        self.bytes.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+        &self.bytes
     }
 }
 
@@ -532,6 +550,43 @@ impl Placement for Envoy {
         match self.kind {
             Kind::Ring { .. } => format!("xxHash64 0x{hash:016x}"),
             Kind::Maglev { size } => format!("xxHash64 0x{hash:016x}, entry {} of {size}", hash % size),
+        }
+    }
+    /// On every host's ring or table (the candidate: down hosts leave a rebuilt one).
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        chain.bytes("the bytes hashed: the header's value (a header hash policy), as is", key);
+        let hash = request_hash(key);
+        let step = Step::new(StepKind::Hash, "xxHash64 of it (seed 0): the request's hash", hex(hash, 64));
+        match self.kind {
+            Kind::Ring { function, .. } => {
+                chain.push(step.at_fraction(super::fraction64(hash)));
+                if self.points.is_empty() {
+                    return None;
+                }
+                let i = self.points.successor(hash);
+                let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+                let label = "the first point at or after it, clockwise (wrapping past the top)";
+                let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 64));
+                chain.push(Step::new(StepKind::Point, label, value).at_fraction(super::fraction64(at)).at_node(owner));
+                let node = &self.members.nodes[owner];
+                let mut host = HostLabel::new(&node.name);
+                if let Some(k) = (0..u64::from(node.points)).find(|&k| function.hash(host.at(k)) == at) {
+                    let label = format!("its label: {} of \"host_i\" put the point there", function.name());
+                    let text = format!("{}_{k}", node.name);
+                    let step = Step::new(StepKind::Label, label, text).at_fraction(super::fraction64(at));
+                    chain.push(step.at_node(owner));
+                }
+                Some(owner)
+            }
+            Kind::Maglev { size } => {
+                chain.push(step);
+                let entry = hash % size;
+                let owner = *self.table.get(entry as usize)? as usize;
+                let label = format!("its entry: the hash mod the table size {size} (filled by hosts, by weight)");
+                let value = format!("{hash} % {size} = {entry}");
+                chain.push(Step::new(StepKind::Entry, label, value).at_fraction(self.key_fraction(key)).at_node(owner));
+                Some(owner)
+            }
         }
     }
     fn arcs(&self) -> Option<&dyn Arcs> {

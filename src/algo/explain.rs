@@ -1,12 +1,18 @@
 //! "Explain this key": every value an algorithm computes on the way from a key to its owner,
 //! in its own terms, as an ordered chain of [`Step`]s a figure can highlight.
 //!
-//! Each algorithm tells its part ([`Placement::explain_key`](super::Placement::explain_key)):
-//! the bytes it hashes, the hash, the point, slot, bucket or table entry and the label that
-//! owns it, using the same functions its lookup uses. The engine adds the parts every
-//! algorithm shares: the walk past down nodes (ringlab's ring names each point it passes;
-//! elsewhere the algorithm's down rule), the owner [`locate`](super::Cluster::locate) answers
-//! and the replicas. So the chain's owner is `locate`'s, by construction.
+//! Each algorithm tells its part ([`Placement::explain_key`](super::Placement::explain_key);
+//! there is no generic default): the bytes it hashes, the hash, the point, slot, bucket or
+//! table entry and the label that owns it, using the same functions its lookup uses. Where
+//! the algorithm's answer is a contest or a walk, its chain shows it: rendezvous-like scores
+//! (the [`MAX_SCORE_STEPS`] highest, the rest counted), multi-probe's probes, a bucket hash's
+//! tries and a proxy's retries past down servers (the first [`MAX_WALK_STEPS`], the rest
+//! counted), bounded loads' capacity and the full nodes passed ([`StepKind::Load`]). The engine
+//! adds the parts every algorithm shares: the walk past down nodes (where the algorithm walks,
+//! it names what it passes; elsewhere the algorithm's down rule), the owner
+//! [`locate`](super::Cluster::locate) answers and the replicas. So the chain's owner is
+//! `locate`'s, by construction. Every explanation is O(nodes), or bounded by the caps of
+//! [`limits`](crate::limits) (a label found by making one node's points again).
 //!
 //! ```
 //! use ringlab::algo::{Algorithm, Cluster, Options};
@@ -40,6 +46,9 @@ pub enum StepKind {
     Bucket,
     /// A lookup-table entry (Maglev).
     Entry,
+    /// A node's load against its capacity (bounded loads): a full node passed over, the
+    /// capacity itself, the first node with room.
+    Load,
     /// The node the algorithm's structure picks, before down nodes.
     Candidate,
     /// A down node passed over, or the rule that replaces it.
@@ -128,8 +137,50 @@ impl Chain {
     }
 }
 
-/// Down points a walk names one by one before it sums up the rest.
+/// Down points a walk names one by one before it sums up the rest (also: a bucket hash's
+/// tries, a proxy's probes).
 pub const MAX_WALK_STEPS: usize = 8;
+
+/// Scores a chain names one by one, the highest first (rendezvous: every node scores every
+/// key), before it counts the rest.
+pub const MAX_SCORE_STEPS: usize = 8;
+
+/// The best [`MAX_SCORE_STEPS`] of a stream, by the algorithm's own `beats` order; O(n) for
+/// n offered.
+pub(crate) struct Top<T> {
+    best: Vec<T>,
+    offered: usize,
+}
+
+impl<T> Top<T> {
+    pub(crate) fn new() -> Top<T> {
+        Top { best: Vec::with_capacity(MAX_SCORE_STEPS + 1), offered: 0 }
+    }
+
+    pub(crate) fn offer(&mut self, item: T, beats: impl Fn(&T, &T) -> bool) {
+        self.offered += 1;
+        let at = self.best.iter().position(|b| beats(&item, b)).unwrap_or(self.best.len());
+        if at < MAX_SCORE_STEPS {
+            self.best.insert(at, item);
+            self.best.truncate(MAX_SCORE_STEPS);
+        }
+    }
+
+    /// The best first, and how many were offered beyond them.
+    pub(crate) fn into_parts(self) -> (Vec<T>, usize) {
+        let more = self.offered - self.best.len();
+        (self.best, more)
+    }
+}
+
+/// A score as text: six decimals in the usual range, else scientific.
+pub(crate) fn number(x: f64) -> String {
+    if x == 0.0 || (1e-3..1e7).contains(&x.abs()) {
+        format!("{x:.6}")
+    } else {
+        format!("{x:.6e}")
+    }
+}
 
 /// `bytes` as text: `"user:42" (7 bytes)`, or hexadecimal when not printable UTF-8.
 pub fn bytes_text(bytes: &[u8]) -> String {
@@ -164,7 +215,11 @@ impl Cluster {
         // The candidate is named only where down nodes make it other than the owner.
         let replaced = |c: usize| self.is_down_at(c) || located.as_ref().is_ok_and(|&o| o != c);
         if let Some(c) = candidate.filter(|&c| c < nodes.len() && replaced(c)) {
-            chain.push(Step::new(StepKind::Candidate, "the node that owns it", nodes[c].name.clone()).at_node(c));
+            // Named already where the algorithm's last step picks it (the highest score wins).
+            let named = chain.steps.last().is_some_and(|s| s.kind == StepKind::Candidate && s.at.node == Some(c));
+            if !named {
+                chain.push(Step::new(StepKind::Candidate, "the node that owns it", nodes[c].name.clone()).at_node(c));
+            }
             if self.is_down_at(c) {
                 // ringlab's ring names the points it walks past; other algorithms state their rule.
                 let walked = self.inner.explain_down(key, &mut chain);

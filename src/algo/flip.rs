@@ -23,6 +23,7 @@
 //! unavailable. No state but the count. The circle draws keys at their hash.
 
 use super::about::KeySpace;
+use super::buckets::{Note, Walk};
 use super::buckets::Counted;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
@@ -58,7 +59,8 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Flip, nodes, flip_hash)?));
+pub(crate) const BUILD: Build =
+    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Flip, nodes, flip_hash, traced::<Walk>)?));
 
 /// Draws before falling back to the lower power of two (the authors' choice).
 const MAX_DRAWS: u32 = 64;
@@ -94,6 +96,11 @@ fn pow2(key: u64, first: u64, mask: u64) -> u64 {
 /// assert!([b, 18].contains(&flip_hash(10427592028180905159, 19)));
 /// ```
 pub fn flip_hash(key: u64, n: u32) -> u32 {
+    traced(key, n, &mut ())
+}
+
+/// [`flip_hash`], noting each bucket it tries.
+pub(crate) fn traced<N: Note>(key: u64, n: u32, note: &mut N) -> u32 {
     if n <= 1 {
         return 0;
     }
@@ -101,11 +108,13 @@ pub fn flip_hash(key: u64, n: u32) -> u32 {
     let mask = u64::MAX >> end.leading_zeros();
     let first = seeded(key, 0, 0);
     let x = pow2(key, first, mask);
+    note.note("FlipHash onto the enclosing power of two", x);
     if x <= end {
         return x as u32;
     }
     for draw in 1..=MAX_DRAWS {
         let d = seeded(key, end.ilog2(), draw) & mask;
+        note.note("past the count: a redraw (kept if in the upper half)", d);
         if d <= mask >> 1 {
             break;
         }
@@ -113,7 +122,9 @@ pub fn flip_hash(key: u64, n: u32) -> u32 {
             return d as u32;
         }
     }
-    pow2(key, first, mask >> 1) as u32
+    let lower = pow2(key, first, mask >> 1);
+    note.note("FlipHash onto the lower power of two", lower);
+    lower as u32
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
+use super::explain::{hex, Chain, Step, StepKind};
 use super::{check_weight, index_of, node_of, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
@@ -393,16 +394,43 @@ impl Haproxy {
         self.usable.len()
     }
 
-    /// `chash_get_server_hash`: the closest point, the one before on a tie.
+    /// `chash_get_server_hash`: the closest point's server, the one before on a tie.
     fn closest(&self, hash: u32) -> usize {
+        self.tree.owner(self.nearest(hash).chosen()) as usize
+    }
+
+    /// The points either side of `hash` and how far each is (the tree is not empty).
+    fn nearest(&self, hash: u32) -> Nearest {
         let next = self.tree.successor(u64::from(hash));
         let prev = if next == 0 { self.tree.len() - 1 } else { next - 1 };
         let dp = hash.wrapping_sub(self.tree.position(prev) as u32);
         let dn = (self.tree.position(next) as u32).wrapping_sub(hash);
-        if dp <= dn {
-            self.tree.owner(prev) as usize
+        Nearest { prev, next, dp, dn }
+    }
+
+    /// What HAProxy hashed to put server `owner`'s point at `position`: `id × 4096 + i`.
+    fn point_label(&self, owner: usize, position: u64) -> Option<String> {
+        let (id, count) = (self.puids[owner], self.nodes[owner].weight as u32 * WEIGHT_SCALE);
+        let i = (0..count).find(|&i| u64::from(full_hash(id * ID_RANGE + i)) == position)?;
+        Some(format!("full_hash({id} × {ID_RANGE} + {i}): {}'s point {i} (server id {id})", self.nodes[owner].name))
+    }
+}
+
+/// The two points around a key's hash on HAProxy's tree and their distances.
+struct Nearest {
+    prev: usize,
+    next: usize,
+    dp: u32,
+    dn: u32,
+}
+
+impl Nearest {
+    /// The closer point, the one before on a tie (`dp <= dn`).
+    fn chosen(&self) -> usize {
+        if self.dp <= self.dn {
+            self.prev
         } else {
-            self.tree.owner(next) as usize
+            self.next
         }
     }
 }
@@ -665,6 +693,58 @@ impl Placement for Haproxy {
                 self.table.len()
             )
         }
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        chain.bytes("the bytes hashed: the sample's value (the header, url_param, …), as is", key);
+        match self.usable.as_slice() {
+            [] => {
+                chain.push(Step::new(StepKind::Position, "every server is disabled", "no hash"));
+                return None;
+            }
+            &[only] => {
+                let label = "one usable server: HAProxy picks it without hashing";
+                chain.push(Step::new(StepKind::Candidate, label, &self.nodes[only].name).at_node(only));
+                return Some(only);
+            }
+            _ if key.is_empty() => {
+                chain.push(Step::new(StepKind::Position, "an empty key: HAProxy balances it round robin", "no hash"));
+                return None;
+            }
+            _ => {}
+        }
+        let raw = self.hash.function.hash(key);
+        let hash = self.hash.hash(key);
+        let fraction = f64::from(hash) / 4_294_967_296.0;
+        let label = format!("{} of the key", self.hash.function.name());
+        let step = Step::new(StepKind::Hash, label, hex(u64::from(raw), 32));
+        chain.push(if self.hash.avalanche { step } else { step.at_fraction(fraction) });
+        if self.hash.avalanche {
+            let label = "avalanche: full_hash of it (Bob Jenkins' integer hash)";
+            chain.push(Step::new(StepKind::Hash, label, hex(u64::from(hash), 32)).at_fraction(fraction));
+        }
+        if !self.consistent {
+            let (size, entry) = (self.table.len() as u32, hash % self.table.len() as u32);
+            let owner = self.table[entry as usize] as usize;
+            let label = format!("its entry in the map of {size} (weights over their GCD, round robin by weight)");
+            let value = format!("{hash} % {size} = {entry}");
+            chain.push(Step::new(StepKind::Entry, label, value).at_fraction(fraction).at_node(owner));
+            return Some(owner);
+        }
+        let near = self.nearest(hash);
+        for (label, i, distance) in
+            [("the point before it", near.prev, near.dp), ("the point at or after it", near.next, near.dn)]
+        {
+            let (at, owner) = (self.tree.position(i), self.tree.owner(i) as usize);
+            let value = format!("point {i} of {} at {}, distance {distance}", self.tree.len(), hex(at, 32));
+            let fraction = at as f64 / 4_294_967_296.0;
+            chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
+        }
+        let chosen = near.chosen();
+        let (at, owner) = (self.tree.position(chosen), self.tree.owner(chosen) as usize);
+        let label = "the closer one (the one before on a tie); its label";
+        let text = self.point_label(owner, at).unwrap_or_else(|| self.nodes[owner].name.clone());
+        chain.push(Step::new(StepKind::Label, label, text).at_fraction(at as f64 / 4_294_967_296.0).at_node(owner));
+        Some(owner)
     }
     fn arcs(&self) -> Option<&dyn Arcs> {
         (self.consistent && !self.arcs.is_empty()).then_some(self as &dyn Arcs)

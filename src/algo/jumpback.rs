@@ -18,6 +18,7 @@
 //! bucket's keys are unavailable. No state but the count. Keys: XXH3-64, drawn at their hash.
 
 use super::about::KeySpace;
+use super::buckets::{Note, Walk};
 use super::buckets::{Counted, SplitMix64};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
@@ -52,7 +53,8 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::JumpBack, nodes, jump_back_hash)?));
+pub(crate) const BUILD: Build =
+    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::JumpBack, nodes, jump_back_hash, traced::<Walk>)?));
 
 /// The bucket in `0..n` of a 64-bit key (`n ≥ 1`; 0 for `n ≤ 1`).
 ///
@@ -65,6 +67,11 @@ pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Counted::new(Algorithm
 /// assert!([b, 10].contains(&jump_back_hash(12345, 11)));
 /// ```
 pub fn jump_back_hash(key: u64, n: u32) -> u32 {
+    traced(key, n, &mut ())
+}
+
+/// [`jump_back_hash`], noting each candidate bucket it tries.
+pub(crate) fn traced<N: Note>(key: u64, n: u32, note: &mut N) -> u32 {
     if n <= 1 {
         return 0;
     }
@@ -78,6 +85,7 @@ pub fn jump_back_hash(key: u64, n: u32) -> u32 {
         // Alternate halves of the first draw for the candidate, by the ranges left.
         let half = if ranges.count_ones() % 2 == 1 { (first >> 32) as u32 } else { first as u32 };
         let mut candidate = low + (half & (low - 1));
+        note.note("the highest range left: its candidate from the first draw", u64::from(candidate));
         'range: loop {
             if candidate < n {
                 return candidate;
@@ -85,6 +93,7 @@ pub fn jump_back_hash(key: u64, n: u32) -> u32 {
             let draw = draws.next_u64();
             for part in [draw, draw >> 32] {
                 candidate = (part & span) as u32;
+                note.note("at or past the count: a new draw in the range", u64::from(candidate));
                 if candidate < low {
                     break 'range;
                 }

@@ -27,7 +27,7 @@
 //! the state before.
 
 use super::about::KeySpace;
-use super::buckets::{rehash, Engine, Stateful};
+use super::buckets::{rehash, Engine, Note, Stateful};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::jump::jump_hash;
 use super::Algorithm;
@@ -119,14 +119,17 @@ impl Engine for Memento {
         self.last_removed = b;
     }
 
-    fn bucket(&self, hash: u64) -> u32 {
+    fn traced(&self, hash: u64, note: &mut impl Note) -> u32 {
         let mut b = jump_hash(hash, self.size);
+        note.note("jump hash of it into the b-array's buckets", u64::from(b));
         let mut replaced = self.replacer(b);
         while let Some(r) = replaced {
             b = (rehash(hash, u64::from(b)) % u64::from(r)) as u32;
+            note.note("removed: rehashed into the working set it left", u64::from(b));
             replaced = self.replacer(b);
             while let Some(later) = replaced.filter(|&r2| r2 >= r) {
                 b = later;
+                note.note("that one left after: its replacement", u64::from(b));
                 replaced = self.replacer(b);
             }
         }

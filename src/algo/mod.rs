@@ -154,13 +154,8 @@ pub trait Placement: std::fmt::Debug {
     /// (the bytes hashed, the hash, the point, slot, bucket or entry, its label), computed by
     /// the functions its lookup uses; answers that node, before down nodes are accounted for
     /// ([`Cluster::explain`] adds the rest), or `None` where the steps name none. Called only
-    /// with nodes. The default: [`describe_key`](Placement::describe_key) at
-    /// [`key_fraction`](Placement::key_fraction).
-    fn explain_key(&self, key: &[u8], chain: &mut explain::Chain) -> Option<usize> {
-        let step = explain::Step::new(explain::StepKind::Position, "where the key lands", self.describe_key(key));
-        chain.push(step.at_fraction(self.key_fraction(key)));
-        None
-    }
+    /// with nodes. Every algorithm writes its own: there is no generic default.
+    fn explain_key(&self, key: &[u8], chain: &mut explain::Chain) -> Option<usize>;
     /// The walk past down nodes from where [`explain_key`](Placement::explain_key) stopped,
     /// where the algorithm walks (ringlab's ring names each point it passes); `false`: none,
     /// and [`Cluster::explain`] states the algorithm's down rule instead.

@@ -12,6 +12,7 @@ use super::down::Rebuilt;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
+use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
 use super::{Algorithm, Placement};
 use crate::order::{self, Tie};
 use crate::points::Points;
@@ -103,6 +104,31 @@ impl MultiProbe {
     }
 }
 
+/// One probe of a key: its hash and the first point at or after it.
+struct Probe {
+    seed: u64,
+    hash: u64,
+    point: usize,
+    distance: u64,
+    owner: usize,
+}
+
+impl MultiProbe {
+    /// Probe `seed` of `key`: XXH3 with that seed, the next point clockwise and how far.
+    fn probe(&self, key: &[u8], seed: u64) -> Probe {
+        let hash = XxHash3_64::oneshot_with_seed(seed, key);
+        let point = self.points.successor(hash);
+        let distance = self.points.position(point).wrapping_sub(hash);
+        Probe { seed, hash, point, distance, owner: self.points.owner(point) as usize }
+    }
+
+    /// Whether probe `a` wins over `b`: a shorter distance, on a tie the smaller name.
+    fn closer(&self, a: &Probe, b: &Probe) -> bool {
+        let names = |p: &Probe| &self.members.nodes[p.owner].name;
+        a.distance < b.distance || (a.distance == b.distance && names(a) < names(b))
+    }
+}
+
 impl Placement for MultiProbe {
     placement_basics!(Algorithm::MultiProbe, 1, rebuild);
 
@@ -113,23 +139,45 @@ impl Placement for MultiProbe {
         if !self.members.down.is_empty() {
             return self.live.as_ref().map_or_else(|| Err(super::down::all_down()), |l| l.locate_index(key));
         }
-        let mut best: Option<(u64, usize)> = None;
+        let mut best: Option<Probe> = None;
         for seed in 0..u64::from(self.probes) {
-            let probe = XxHash3_64::oneshot_with_seed(seed, key);
-            let i = self.points.successor(probe);
-            let distance = self.points.position(i).wrapping_sub(probe);
-            let owner = self.points.owner(i) as usize;
-            let better = match best {
-                None => true,
-                Some((d, o)) => {
-                    distance < d || (distance == d && self.members.nodes[owner].name < self.members.nodes[o].name)
-                }
-            };
-            if better {
-                best = Some((distance, owner));
+            let probe = self.probe(key, seed);
+            if best.as_ref().is_none_or(|b| self.closer(&probe, b)) {
+                best = Some(probe);
             }
         }
-        best.map(|(_, o)| o).ok_or(Error::EmptyRing)
+        best.map(|p| p.owner).ok_or(Error::EmptyRing)
+    }
+    /// Each probe (the first named, the rest counted), its nearest point clockwise and the
+    /// distance, then the closest: on all the points (down nodes' too: the candidate).
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        chain.bytes("the bytes hashed: the whole key, once per probe seed", key);
+        let mut best: Option<Probe> = None;
+        for seed in 0..u64::from(self.probes) {
+            let probe = self.probe(key, seed);
+            if seed < MAX_WALK_STEPS as u64 {
+                let label = format!("probe {seed}: xxh3 of the key with seed {seed}");
+                let (hash, distance) = (hex(probe.hash, 64), hex(probe.distance, 64));
+                let owner = &self.nodes()[probe.owner].name;
+                let value = format!("{hash} → point {} ({owner}), distance {distance}", probe.point);
+                let step = Step::new(StepKind::Hash, label, value).at_fraction(super::fraction64(probe.hash));
+                chain.push(step.at_node(probe.owner));
+            }
+            if best.as_ref().is_none_or(|b| self.closer(&probe, b)) {
+                best = Some(probe);
+            }
+        }
+        let more = u64::from(self.probes).saturating_sub(MAX_WALK_STEPS as u64);
+        if more > 0 {
+            chain.push(Step::new(StepKind::Hash, format!("… and {more} more probes"), "not named"));
+        }
+        let best = best?;
+        let at = self.points.position(best.point);
+        let label = format!("the closest of the {} probes' points (probe {})", self.probes, best.seed);
+        let (point, count, distance) = (best.point, self.points.len(), hex(best.distance, 64));
+        let value = format!("point {point} of {count} at {}, distance {distance}", hex(at, 64));
+        chain.push(Step::new(StepKind::Point, label, value).at_fraction(super::fraction64(at)).at_node(best.owner));
+        Some(best.owner)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         super::fraction64(XxHash3_64::oneshot_with_seed(0, key))

@@ -28,6 +28,7 @@
 
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
 use super::{check_weight, index_of, node_of, specs, Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
@@ -197,8 +198,23 @@ impl Nginx {
     /// The server nginx picks when a key's first point is `start`: the first of `TRIES`
     /// points, in order, whose server is not down.
     fn first_up_from(&self, start: usize) -> Option<usize> {
+        self.tried_points(start).map(|i| self.points.owner(i) as usize).find(|&idx| !self.down[idx])
+    }
+
+    /// The points nginx tries for a key whose first point is `start`, in order.
+    fn tried_points(&self, start: usize) -> impl Iterator<Item = usize> {
         let n = self.points.len();
-        (0..TRIES).map(|t| self.points.owner((start + t) % n) as usize).find(|&idx| !self.down[idx])
+        (0..TRIES).map(move |t| (start + t) % n)
+    }
+
+    /// `nginx-hash`'s tries for a key: each try's step, the running hash and the server it
+    /// picks, in order.
+    fn tries<'a>(&'a self, key: &'a [u8]) -> impl Iterator<Item = (u32, u32, usize)> + 'a {
+        (0..TRIES).scan(0u32, move |hash, t| {
+            let step = rehash_step(t, key);
+            *hash = hash.wrapping_add(step);
+            Some((step, *hash, self.by_weight(*hash)))
+        })
     }
 
     fn total_weight(&self) -> u64 {
@@ -255,6 +271,14 @@ fn split_address(name: &str) -> (&str, &str) {
     match at.checked_sub(1) {
         Some(colon) if name.as_bytes()[colon] == b':' => (&name[..colon], &name[at..]),
         _ => (name, ""),
+    }
+}
+
+/// The down tries past the first [`MAX_WALK_STEPS`], counted.
+fn more_tries(passed: usize, chain: &mut Chain) {
+    if passed > MAX_WALK_STEPS {
+        let label = format!("… and {} more tries, each of a down server", passed - MAX_WALK_STEPS);
+        chain.push(Step::new(StepKind::Down, label, "not named"));
     }
 }
 
@@ -323,15 +347,8 @@ impl Placement for Nginx {
             let start = self.start_point(key);
             return self.first_up_from(start).map_or_else(|| self.round_robin("21 points in a row are down"), Ok);
         }
-        let mut hash = 0u32;
-        for try_number in 0..TRIES {
-            hash = hash.wrapping_add(rehash_step(try_number, key));
-            let idx = self.by_weight(hash);
-            if !self.down[idx] {
-                return Ok(idx);
-            }
-        }
-        self.round_robin("21 rehashes in a row picked down servers")
+        let up = self.tries(key).map(|(_, _, idx)| idx).find(|&idx| !self.down[idx]);
+        up.map_or_else(|| self.round_robin("21 rehashes in a row picked down servers"), Ok)
     }
     fn key_fraction(&self, key: &[u8]) -> f64 {
         if self.consistent {
@@ -348,6 +365,85 @@ impl Placement for Nginx {
             let total = self.total_weight().max(1);
             format!("(crc32 >> 16) & 0x7fff = {first}, mod total weight {total} = {}", u64::from(first) % total)
         }
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        chain.bytes("the bytes hashed: the value of the hash key ($key), as is", key);
+        if self.nodes.len() == 1 {
+            let label = "one server: nginx balances round robin, no hash";
+            chain.push(Step::new(StepKind::Candidate, label, &self.nodes[0].name).at_node(0));
+            return Some(0);
+        }
+        if key.is_empty() {
+            chain.push(Step::new(StepKind::Position, "an empty key: nginx balances it round robin", "no hash"));
+            return None;
+        }
+        if self.consistent {
+            let crc = CRC32.checksum(key);
+            let fraction = f64::from(crc) / 4_294_967_296.0;
+            let step = Step::new(StepKind::Hash, "CRC-32 of the key: its position", hex(u64::from(crc), 32));
+            chain.push(step.at_fraction(fraction));
+            let i = self.start_point(key);
+            let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+            let label = "the first point at or after it, clockwise (wrapping past the top)";
+            let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 32));
+            let fraction = at as f64 / 4_294_967_296.0;
+            chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
+            if let Some(text) = self.point_label(owner, at) {
+                let label = "its label: CRC-32 of host, 0x00, port and the server's previous point (4 bytes, LE)";
+                chain.push(Step::new(StepKind::Label, label, text).at_fraction(fraction).at_node(owner));
+            }
+            return Some(owner);
+        }
+        let (step, hash, idx) = self.tries(key).next()?;
+        let label = "try 1: (CRC-32 of the key >> 16) & 0x7fff";
+        chain.push(Step::new(StepKind::Hash, label, step.to_string()).at_fraction(f64::from(step) / 32_768.0));
+        chain.push(self.weight_step(hash, idx));
+        Some(idx)
+    }
+    /// The candidate is down: nginx tries the next points (consistent) or rehashes, 21
+    /// tries in all, then balances round robin.
+    fn explain_down(&self, key: &[u8], chain: &mut Chain) -> bool {
+        if self.nodes.len() < 2 || key.is_empty() {
+            return false;
+        }
+        let mut passed = 0;
+        if self.consistent {
+            for (t, i) in self.tried_points(self.start_point(key)).enumerate().skip(1) {
+                let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+                let place = format!("point {i} at {}: {}", hex(at, 32), self.nodes[owner].name);
+                let fraction = at as f64 / 4_294_967_296.0;
+                if !self.down[owner] {
+                    more_tries(passed, chain);
+                    let label = format!("try {}: the next point, its server up", t + 1);
+                    chain.push(Step::new(StepKind::Point, label, place).at_fraction(fraction).at_node(owner));
+                    return true;
+                }
+                passed += 1;
+                if passed <= MAX_WALK_STEPS {
+                    let label = format!("try {}: the next point, its server down", t + 1);
+                    chain.push(Step::new(StepKind::Down, label, place).at_fraction(fraction).at_node(owner));
+                }
+            }
+        } else {
+            for (t, (step, hash, idx)) in self.tries(key).enumerate().skip(1) {
+                if !self.down[idx] {
+                    more_tries(passed, chain);
+                }
+                if !self.down[idx] || passed < MAX_WALK_STEPS {
+                    let label = format!("try {}: (CRC-32 of \"{t}\" and the key >> 16) & 0x7fff, added", t + 1);
+                    chain.push(Step::new(StepKind::Hash, label, format!("{step}, sum {hash}")));
+                    chain.push(self.weight_step(hash, idx));
+                }
+                if !self.down[idx] {
+                    return true;
+                }
+                passed += 1;
+            }
+        }
+        more_tries(passed, chain);
+        let label = format!("{TRIES} tries reached down servers");
+        chain.push(Step::new(StepKind::Down, label, "nginx balances the key round robin"));
+        true
     }
     fn arcs(&self) -> Option<&dyn Arcs> {
         (self.consistent && self.effective.is_some() && !self.points.is_empty()).then_some(self as &dyn Arcs)
@@ -381,6 +477,27 @@ impl Placement for Nginx {
 }
 
 impl Nginx {
+    /// `nginx-hash`: the running hash mod the total weight, and the server it picks.
+    fn weight_step(&self, hash: u32, idx: usize) -> Step {
+        let total = self.total_weight();
+        let down = if self.down[idx] { " (down)" } else { "" };
+        let label = format!("the hash mod the total weight {total}: the server whose run of weights holds it");
+        let value = format!("{hash} % {total} = {} → {}{down}", u64::from(hash) % total, self.nodes[idx].name);
+        Step::new(StepKind::Bucket, label, value).at_node(idx)
+    }
+
+    /// What nginx hashed to put `owner`'s point at `position`: host, 0x00, port and the
+    /// previous point, found by making the owner's points again (they are not stored).
+    fn point_label(&self, owner: usize, position: u64) -> Option<String> {
+        let node = self.nodes.get(owner)?;
+        let mut points = Vec::with_capacity(node.points as usize);
+        push_points(&node.name, node.points, owner as u32, &mut points);
+        let k = points.iter().position(|p| p.0 == position)?;
+        let previous = if k == 0 { 0 } else { points[k - 1].0 };
+        let (host, port) = split_address(&node.name);
+        Some(format!("{host:?} 0x00 {port:?} + {}: point {k} of {}", hex(previous, 32), node.name))
+    }
+
     /// `ngx_http_upstream_find_chash_point`: the first point at or after the key's CRC-32,
     /// as an index that wraps to 0 past the last point.
     fn start_point(&self, key: &[u8]) -> usize {

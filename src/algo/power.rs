@@ -21,6 +21,7 @@
 //! state but the count. Keys: XXH3-64, drawn at their hash.
 
 use super::about::KeySpace;
+use super::buckets::{Note, Walk};
 use super::buckets::{rehash, Counted};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
@@ -55,7 +56,8 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Power, nodes, power_hash)?));
+pub(crate) const BUILD: Build =
+    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Power, nodes, power_hash, traced::<Walk>)?));
 
 /// Algorithm-f: a bucket of `0..=mask` (`mask + 1` a power of two).
 #[inline]
@@ -95,18 +97,27 @@ fn g(hash: u64, n: u32, start: u32) -> u32 {
 /// assert!([b, 10].contains(&power_hash(0xfeed_beef, 11)));
 /// ```
 pub fn power_hash(hash: u64, n: u32) -> u32 {
+    traced(hash, n, &mut ())
+}
+
+/// [`power_hash`], noting each bucket it tries.
+pub(crate) fn traced<N: Note>(hash: u64, n: u32, note: &mut N) -> u32 {
     if n < 2 {
         return 0;
     }
     let m = n.next_power_of_two();
     let r1 = f(hash, m - 1);
+    note.note("algorithm f over the enclosing power of two", u64::from(r1));
     if r1 < n {
         return r1;
     }
     let half = (m >> 1) - 1;
     let r2 = g(hash, n, half);
+    note.note("past the count: algorithm g's jumps from the half", u64::from(r2));
     if r2 > half {
         return r2;
     }
-    f(hash, half)
+    let r3 = f(hash, half);
+    note.note("algorithm f over the lower half", u64::from(r3));
+    r3
 }

@@ -11,6 +11,7 @@ use super::about::KeySpace;
 use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::Algorithm;
+use super::explain::{hex, Chain, Step, StepKind, Top};
 use super::Placement;
 use crate::{Error, Node, NodeSpec};
 
@@ -76,15 +77,24 @@ impl Pymemcache {
             if self.members.is_down(i) {
                 continue;
             }
-            let score = murmur3_chars(&format!("{name}-{key}"));
-            best = match best {
-                Some((s, _)) if score < s => best,
-                Some((s, w)) if score == s && name.chars().cmp(self.keys[w].chars()).is_le() => Some((s, w)),
-                _ => Some((score, i)),
-            };
+            let score = (murmur3_chars(&scored(name, &key)), i);
+            if best.is_none_or(|b| self.beats(score, b)) {
+                best = Some(score);
+            }
         }
         best.map(|(_, i)| i)
     }
+
+    /// Whether score `a` (of server `a.1`) beats `b`: higher, and on a tie the later name
+    /// (pymemcache keeps the first winner unless a name compares greater).
+    fn beats(&self, a: (u32, usize), b: (u32, usize)) -> bool {
+        a.0 > b.0 || (a.0 == b.0 && self.keys[a.1].chars().cmp(self.keys[b.1].chars()).is_gt())
+    }
+}
+
+/// The text pymemcache's rendezvous hashes for a server: `"{server}-{key}"`.
+fn scored(server: &str, key: &str) -> String {
+    format!("{server}-{key}")
 }
 
 fn check(spec: &NodeSpec) -> Result<(), Error> {
@@ -152,11 +162,34 @@ impl Placement for Pymemcache {
     fn key_fraction(&self, key: &[u8]) -> f64 {
         f64::from(murmur3_chars(&String::from_utf8_lossy(key))) / 4_294_967_296.0
     }
+    /// Every server's score (down ones too: the candidate), the highest named, the winner last.
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let text = String::from_utf8_lossy(key);
+        let mut top = Top::new();
+        for (i, name) in self.keys.iter().enumerate() {
+            top.offer((murmur3_chars(&scored(name, &text)), i), |&a, &b| self.beats(a, b));
+        }
+        let (best, more) = top.into_parts();
+        let &(_, winner) = best.first()?;
+        let label = "the text hashed for each server: host:port, '-', the key (here the winner's)";
+        chain.push(Step::new(StepKind::Bytes, label, format!("{:?}", scored(&self.keys[winner], &text))));
+        for &(score, i) in &best {
+            let down = if self.members.is_down(i) { " (down)" } else { "" };
+            let label = format!("{}{down}: murmur3_32 of its text (each character & 0xff)", self.keys[i]);
+            chain.push(Step::new(StepKind::Hash, label, hex(u64::from(score), 32)).at_node(i));
+        }
+        if more > 0 {
+            chain.push(Step::new(StepKind::Hash, format!("… and {more} more servers, lower scores"), "not named"));
+        }
+        let name = self.members.nodes[winner].name.clone();
+        chain.push(Step::new(StepKind::Candidate, "the highest score wins", name).at_node(winner));
+        Some(winner)
+    }
     fn describe_key(&self, key: &[u8]) -> String {
         match self.winner(key) {
             Some(i) => format!(
                 "murmur3 score 0x{:08x} for {:?}, the highest",
-                murmur3_chars(&format!("{}-{}", self.keys[i], String::from_utf8_lossy(key))),
+                murmur3_chars(&scored(&self.keys[i], &String::from_utf8_lossy(key))),
                 self.keys[i]
             ),
             None => "no live server".to_string(),

@@ -10,6 +10,7 @@ use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::HASH;
+use super::explain::{bytes_text, hex, number, Chain, Step, StepKind, Top};
 use super::{Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
@@ -77,18 +78,25 @@ impl Rendezvous {
     /// Scores need nothing but the node list.
     fn unchanged(&mut self) {}
 
-    /// `u` in (0, 1) from the node's and key's hash, using all the bits the hash has.
-    fn unit(&self, name: &str, key: &[u8], buf: &mut Vec<u8>) -> f64 {
+    /// The node's score for the key, `−weight / ln u`, with the hash and `u` in (0, 1) it
+    /// comes from: the hash of `name`, 0xFF, `key`, using all the bits the hash has.
+    fn score(&self, name: &str, weight: f64, key: &[u8], buf: &mut Vec<u8>) -> (u64, f64, f64) {
         buf.clear();
         buf.extend_from_slice(name.as_bytes());
         buf.push(0xFF);
         buf.extend_from_slice(key);
         let h = self.hash.hash(buf);
-        if self.hash.bits() == 64 {
+        let u = if self.hash.bits() == 64 {
             ((h >> 11) as f64 + 0.5) / (1u64 << 53) as f64
         } else {
             (h as f64 + 0.5) / (1u64 << 32) as f64
-        }
+        };
+        (h, u, -weight / libm::log(u))
+    }
+
+    /// Whether score `a` (of node `a.1`) beats `b`: higher, and on a tie the smaller name.
+    fn beats(&self, a: (f64, usize), b: (f64, usize)) -> bool {
+        a.0 > b.0 || (a.0 == b.0 && self.members.nodes[a.1].name < self.members.nodes[b.1].name)
     }
 }
 
@@ -102,13 +110,9 @@ impl Placement for Rendezvous {
             if self.members.is_down(i) {
                 continue;
             }
-            let score = -node.weight / libm::log(self.unit(&node.name, key, &mut buf));
-            let better = match best {
-                None => true,
-                Some((s, j)) => score > s || (score == s && node.name < self.members.nodes[j].name),
-            };
-            if better {
-                best = Some((score, i));
+            let score = (self.score(&node.name, node.weight, key, &mut buf).2, i);
+            if best.is_none_or(|b| self.beats(score, b)) {
+                best = Some(score);
             }
         }
         best.map(|(_, i)| i).ok_or_else(|| {
@@ -122,6 +126,33 @@ impl Placement for Rendezvous {
     fn key_fraction(&self, key: &[u8]) -> f64 {
         let h = self.hash.hash(key);
         h as f64 / 2f64.powi(self.hash.bits() as i32)
+    }
+    /// Every node's score (down ones too: the candidate), the highest named, the winner last.
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let mut buf = Vec::with_capacity(64 + key.len());
+        let mut top = Top::new();
+        for (i, node) in self.members.nodes.iter().enumerate() {
+            let (h, u, score) = self.score(&node.name, node.weight, key, &mut buf);
+            top.offer((score, i, h, u), |a, b| self.beats((a.0, a.1), (b.0, b.1)));
+        }
+        let (best, more) = top.into_parts();
+        let &(_, winner, ..) = best.first()?;
+        let name = &self.members.nodes[winner].name;
+        let label = "the bytes hashed for each node: its name, 0xff, the key (here the winner's)";
+        chain.push(Step::new(StepKind::Bytes, label, format!("{name:?} + 0xff + {}", bytes_text(key))));
+        for &(score, i, h, u) in &best {
+            let node = &self.members.nodes[i];
+            let down = if self.members.is_down(i) { " (down)" } else { "" };
+            let (name, weight) = (&node.name, node.weight);
+            let label = format!("{name}{down}: {} → u → score −weight/ln u (weight {weight})", self.hash);
+            let value = format!("{} → u {} → score {}", hex(h, self.hash.bits()), number(u), number(score));
+            chain.push(Step::new(StepKind::Hash, label, value).at_node(i));
+        }
+        if more > 0 {
+            chain.push(Step::new(StepKind::Hash, format!("… and {more} more nodes, lower scores"), "not named"));
+        }
+        chain.push(Step::new(StepKind::Candidate, "the highest score wins", name.clone()).at_node(winner));
+        Some(winner)
     }
     fn memory_bytes(&self) -> usize {
         self.members.memory_bytes()

@@ -43,6 +43,7 @@ use super::continuum::le_word;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::members::Members;
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
+use super::explain::{hex, Chain, Step, StepKind};
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
@@ -626,6 +627,18 @@ impl Twemproxy {
         }
     }
 
+    /// ketama: the label (`name-i`) and MD5 word whose value is `owner`'s point at
+    /// `position`, by hashing the owner's labels again (they are not stored).
+    fn point_label(&self, owner: usize, position: u64) -> Option<String> {
+        let node = self.members.nodes.get(owner)?;
+        let name = server_name(&node.name);
+        (0..node.points / 4).find_map(|label| {
+            let text = format!("{name}-{label}");
+            let digest = md5::Md5::digest(text.as_bytes());
+            let word = (0..4).find(|&w| u64::from(le_word(&digest, w)) == position)?;
+            Some(format!("{text} (MD5 word {word})"))
+        })
+    }
     fn key_hash(&self, key: &[u8]) -> u32 {
         let key = tagged(self.tag, key);
         if key.is_empty() {
@@ -706,6 +719,49 @@ impl Placement for Twemproxy {
         } else {
             format!("{} 0x{hash:08x}{inside}", self.hash.name())
         }
+    }
+    fn explain_key(&self, key: &[u8], chain: &mut Chain) -> Option<usize> {
+        let inside = tagged(self.tag, key);
+        if inside.len() == key.len() {
+            chain.bytes("the bytes hashed: the whole key", key);
+        } else {
+            let tag = self.tag.map_or(String::new(), show_tag);
+            chain.bytes(&format!("the bytes hashed: inside the key's hash tag {tag}"), inside);
+        }
+        if self.members.nodes.len() == 1 {
+            let label = "one server: twemproxy sends every key there without hashing";
+            chain.push(Step::new(StepKind::Candidate, label, &self.members.nodes[0].name).at_node(0));
+            return Some(0);
+        }
+        let hash = self.key_hash(key);
+        let label = if inside.is_empty() {
+            "an empty key: twemproxy's hash is 0 (not computed)".to_string()
+        } else {
+            format!("{} of them", self.hash.name())
+        };
+        chain.push(Step::new(StepKind::Hash, label, hex(u64::from(hash), 32)).at_fraction(self.key_fraction(key)));
+        if self.modula {
+            let total = self.runs.last().map_or(1, |r| r.1);
+            let entry = u64::from(hash) % total;
+            let owner = self.owner(key).ok()?;
+            let label = format!("its entry: the hash mod Σ weight {total} (servers in name order, by weight)");
+            chain.push(Step::new(StepKind::Entry, label, format!("{hash} % {total} = {entry}")).at_node(owner));
+            return Some(owner);
+        }
+        if self.points.is_empty() {
+            return None;
+        }
+        let i = self.points.successor(u64::from(hash));
+        let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+        let label = "the first point at or after it, clockwise (wrapping past the top)";
+        let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 32));
+        let fraction = at as f64 / 4_294_967_296.0;
+        chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
+        if let Some(text) = self.point_label(owner, at) {
+            let label = "its label: what was MD5-hashed to put the point there";
+            chain.push(Step::new(StepKind::Label, label, text).at_fraction(fraction).at_node(owner));
+        }
+        Some(owner)
     }
     fn arcs(&self) -> Option<&dyn Arcs> {
         (!self.modula && !self.points.is_empty()).then_some(self as &dyn Arcs)
