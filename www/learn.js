@@ -295,6 +295,12 @@ function wireExercises(e, answers) {
     // The chart beside it marks the same count.
     $("#fig-4-spread").setAttribute("vnodes", slider.value);
   });
+  // Enter on the slider checks it in every browser (Firefox submits no form from a range).
+  slider.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter") return;
+    ev.preventDefault();
+    vnodes.requestSubmit();
+  });
   vnodes.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const v = Number(slider.value);

@@ -2,7 +2,7 @@
 // step's numbers read against the JS API at the same state, each exercise answered once right
 // and once wrong, deep links and back/forward, no console error, no CSP violation, no axe
 // violation in light and dark, no sideways scroll at 360 px; screenshots of every step at
-// 1280 × 800 and 390 × 844. Then a smaller walk in Firefox through geckodriver.
+// 1280 × 800 and 390 × 844. Then the same walk in Firefox through geckodriver.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -47,8 +47,8 @@ async function figuresDrawn(page) {
 }
 
 // The facts of the step shown, as the page writes them.
-const factsShown = (page) =>
-  page.evaluate(() => {
+// (Self-contained, so Firefox's walk below runs the same function through WebDriver.)
+const readFacts = () => {
     const step = [...document.querySelectorAll("section.step")].find((s) => !s.hidden);
     // Table cells and lines apart, so their numbers stay apart.
     const text = (el) =>
@@ -56,7 +56,8 @@ const factsShown = (page) =>
       : el.querySelector(".line") ? [...el.querySelectorAll(".line")].map((l) => l.textContent).join("\n")
       : el.textContent;
     return Object.fromEntries([...step.querySelectorAll("[data-fact]")].map((el) => [el.dataset.fact, text(el)]));
-  });
+  };
+const factsShown = (page) => page.evaluate(readFacts);
 
 // The numbers in a text, names (node-5, user:7) left out.
 function numbers(text) {
@@ -416,7 +417,7 @@ const onPath = (process.env.PATH ?? "").split(":").filter(Boolean).map((dir) => 
 const GECKODRIVER = process.env.GECKODRIVER ?? [...onPath, join(homedir(), ".cargo/bin/geckodriver")].find(existsSync);
 const missing = !FIREFOX ? "no firefox-esr" : !GECKODRIVER ? "no geckodriver" : false;
 
-test("Firefox: the tour walks with the arrow keys and its first exercise checks", { skip: missing }, async () => {
+test("Firefox: the tour walked with the keyboard: every number is the API's, every exercise checks", { skip: missing }, async () => {
   const port = 4944 + (process.pid % 500);
   const driver = spawn(GECKODRIVER, ["--host", "127.0.0.1", "--port", String(port)], { stdio: "ignore" });
   let session;
@@ -453,7 +454,19 @@ test("Firefox: the tour walks with the arrow keys and its first exercise checks"
     session = (await call("POST", "/session", { capabilities: { alwaysMatch: { browserName: "firefox", "moz:firefoxOptions": { binary: FIREFOX, args: ["-headless", "-width=1280", "-height=800"] } } } })).sessionId;
     await call("POST", `/session/${session}/url`, { url: `${URL}learn.html` });
     await until(() => document.body.dataset.ready === "1");
-    const ARROW_RIGHT = "\uE014";
+    // The JS API's answers, computed in Firefox by the same function as in Chromium.
+    const ref = await run(async (source) => {
+      const mod = await import("./pkg/ringlab.js");
+      await mod.default();
+      return new Function("mod", `return (${source})(mod);`)(mod);
+    }, reference.toString());
+    assert.ok(ref && !ref.thrown, `the reference ran in Firefox: ${ref?.thrown}`);
+    const [ARROW_RIGHT, ENTER, SPACE, HOME, END] = ["\uE014", "\uE007", "\uE00D", "\uE011", "\uE010"];
+    const verdictOf = (form) => run((f) => document.querySelector(`[data-exercise="${f}"] .verdict`).textContent, form);
+    const focus = (selector) => run((q) => document.querySelector(q).focus(), selector);
+    const type = async (text) => {
+      for (const c of text) await key(c);
+    };
     for (let step = 1; step <= STEPS; step++) {
       const facts = await until(() => {
         const s = [...document.querySelectorAll("section.step")].find((x) => !x.hidden);
@@ -461,18 +474,43 @@ test("Firefox: the tour walks with the arrow keys and its first exercise checks"
         return drawn && { id: s.id, empty: [...s.querySelectorAll("[data-fact]")].filter((el) => !el.textContent.trim()).length };
       });
       assert.deepEqual(facts, { id: `step-${step}`, empty: 0 });
+      checkFacts(step, await run(readFacts), ref);
       if (step === 3) {
-        await run(() => document.getElementById("ex-moved").focus());
-        for (const c of "320") await key(c);
-        await key("\uE007");
-        const wrong = await run(() => document.querySelector('[data-exercise="moved-keys"] .verdict').textContent);
-        assert.match(wrong, /^Not quite\. The engine counts (\d+) keys/);
-        const count = /counts (\d+) keys/.exec(wrong)[1];
+        await focus("#ex-moved");
+        await type("320");
+        await key(ENTER);
+        assert.match(await verdictOf("moved-keys"), new RegExp(`^Not quite\\. The engine counts ${ref[3].movedKeys} keys`));
         await run(() => (document.getElementById("ex-moved").value = ""));
-        for (const c of count) await key(c);
-        await key("\uE007");
-        assert.match(await run(() => document.querySelector('[data-exercise="moved-keys"] .verdict').textContent), /^Right\./);
-        await run(() => document.getElementById("step-3-title").focus());
+        await type(String(ref[3].movedKeys + 3));
+        await key(ENTER);
+        assert.match(await verdictOf("moved-keys"), /^Right\./);
+        await focus("#step-3-title");
+      }
+      if (step === 4) {
+        await focus("#ex-vnodes");
+        await key(HOME);
+        await key(ENTER);
+        assert.match(await verdictOf("vnodes"), /^Not quite\. At V = 1 the busiest node still carries/);
+        await key(END);
+        await key(ENTER);
+        assert.match(await verdictOf("vnodes"), ref[4].busiest[300] <= 1.1 ? /^Right\. At V = 300/ : /^Not quite\. At V = 300/);
+        await focus("#step-4-title");
+      }
+      if (step === 7) {
+        const wrong = ["node-1", "node-3", "node-4", "node-5"].find((n) => n !== ref[7].ownerAfter);
+        await focus(`[data-exercise="owner"] button[data-answer="${wrong}"]`);
+        await key(ENTER);
+        assert.match(await verdictOf("owner"), new RegExp(`^Not quite\\. The engine says ${ref[7].ownerAfter}\\.`));
+        await focus(`[data-exercise="owner"] button[data-answer="${ref[7].ownerAfter}"]`);
+        await key(SPACE);
+        assert.match(await verdictOf("owner"), new RegExp(`^Right\\. The engine says ${ref[7].ownerAfter}\\.`));
+        await focus("#step-7-title");
+      }
+      if (step === 8) {
+        for (const [id, want] of Object.entries(ref[8].legends)) {
+          const legend = await run((i) => [...document.getElementById(i).shadowRoot.querySelectorAll("[part=legend] li")].map((li) => li.textContent), id);
+          assert.deepEqual(legend, want, `Firefox ${id}`);
+        }
       }
       await key(ARROW_RIGHT);
     }
