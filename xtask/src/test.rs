@@ -11,7 +11,7 @@
 //!    `tests/web_clients.rs` (the cache-client libraries) under wasm-bindgen-test, built once
 //!    and run in every browser of `wasm-pack.toml` at the same time;
 //! 3. page: the release build of `wasm-pack.toml`'s modules (`cargo xtask build`, run in
-//!    the background from the start, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
+//!    the background from stage 1 on, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
 //!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
 //!    Content-Security-Policy (`RINGLAB_CSP_URL`);
@@ -46,11 +46,12 @@ pub fn run() -> Result<(), Failure> {
     tools::for_test()?;
     let settings = settings::load()?;
     let features = settings.build.feature_args();
-    // The release modules the page tests load build in another process from the start: their
-    // link-time optimisation is one long single-threaded job a module, and clippy's and
-    // rustc's front ends and the browser tests leave a core idle meanwhile.
-    let release = ReleaseBuild::start()?;
     let mut tallies = vec![lint()?];
+    // The release modules the page tests load build in another process meanwhile: their
+    // link-time optimisation is one long single-threaded job a module, and the browser tests
+    // leave a core idle. (Started before lint instead, on a clean clone, the two cold builds
+    // of the dependencies fought: lint took 480 s against about 215 s.)
+    let release = ReleaseBuild::start()?;
     tallies.push(native(&features)?);
     tallies.extend(wasm(&settings.test.browsers, &features)?);
     release.finish()?;
