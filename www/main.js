@@ -670,7 +670,7 @@ function wire() {
   window.addEventListener("hashchange", () => {
     if (location.hash === frame?.link) return; // our own replaceState
     // A link that cannot be opened changes nothing, not even the address the user typed.
-    if (open(location.hash)) render();
+    if (open(location.hash)) later(render);
   });
   if ("PerformanceObserver" in window && PerformanceObserver.supportedEntryTypes?.includes("longtask")) {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => perf.longTasks.push(e.duration))).observe({ type: "longtask" });
@@ -735,17 +735,20 @@ async function main() {
   };
   view = new RingView($("ring"), engine.palette(), { onFrame });
   perf.view = view; // the page tests redraw the still picture without the change's overlays
-  // The ring first, in a task that ends with it on screen; the controls' listeners and the
-  // charts in the next.
+  // The session first; the ring in a task that ends with it on screen (a link at the caps
+  // builds 500,000 points, then draws them: two long tasks rather than one longer); the
+  // controls' listeners and the charts in the next.
   fillChoices();
   open(location.hash);
-  render();
   later(() => {
-    wire();
-    if (frame.nodes.length >= 2) charts.update(session);
-    later(warmUp);
-    $("last-change").textContent = "Add or remove a node to see exactly what moves.";
-    document.body.dataset.ready = "1";
+    render();
+    later(() => {
+      wire();
+      if (frame.nodes.length >= 2) charts.update(session);
+      later(warmUp);
+      $("last-change").textContent = "Add or remove a node to see exactly what moves.";
+      document.body.dataset.ready = "1";
+    });
   });
 }
 

@@ -13,6 +13,8 @@ const TAU = Math.PI * 2;
 // The engine's owner index for a key with no owner while nodes are down.
 const NO_OWNER = 0xffffffff;
 const angle = (fraction) => fraction * TAU - Math.PI / 2; // 0 at the top, clockwise
+// The most one frame moves an animation on: 100 ms of its length (see `tick`).
+const MAX_FRAME_MS = 100;
 // Above this many keys, dots would overlap: draw a density band instead.
 const DOT_LIMIT = 5000;
 const LANES = 7;
@@ -107,9 +109,12 @@ export class RingView {
 
   tick() {
     const now = performance.now();
+    // A long gap between frames (a busy main thread, a slow phone) moves on by one frame's
+    // worth at most, so a change is seen moving rather than jumping to its end.
+    const dt = Math.min(now - this.last, MAX_FRAME_MS);
     for (const a of [this.change, this.walk]) {
       if (!a || a.t >= 1 || this.paused) continue;
-      a.t = Math.min(1, a.t + ((now - this.last) / a.duration) * this.speed);
+      a.t = Math.min(1, a.t + (dt / a.duration) * this.speed);
     }
     this.last = now;
     if (this.data) this.draw();

@@ -160,6 +160,14 @@ const settle = (page) => page.waitForFunction(() => window.__ringlab?.pending ==
 // (every task, not only those over 50 ms); the Long Tasks API's longest beside it.
 async function longestTask(browser, page, act) {
   await page.evaluate(() => { window.__ringlab.longTasks.length = 0; });
+  const traced = await tracedTasks(browser, page, act);
+  const observed = await page.evaluate(() => window.__ringlab.longTasks);
+  return { traced: traced.length ? Math.max(...traced) : NaN, observed: observed.length ? Math.max(...observed) : 0 };
+}
+
+// Every main-thread task's length in ms while `act` runs, the page settles and its
+// animation frames play, from a Chromium trace.
+async function tracedTasks(browser, page, act) {
   await browser.startTracing(page, { categories: ["toplevel", "disabled-by-default-devtools.timeline"] });
   await act();
   await settle(page);
@@ -169,11 +177,37 @@ async function longestTask(browser, page, act) {
   const main = new Set(
     events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
   );
-  const tasks = events
+  return events
     .filter((e) => e.ph === "X" && (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") && main.has(`${e.pid}:${e.tid}`))
     .map((e) => e.dur / 1000);
-  const observed = await page.evaluate(() => window.__ringlab.longTasks);
-  return { traced: tasks.length ? Math.max(...tasks) : NaN, observed: observed.length ? Math.max(...observed) : 0 };
+}
+
+// A link at the session's caps (500 nodes × 1,000 vnodes = 500,000 points, 100,000 sample
+// keys) opened in a new tab: the longest main-thread task from the navigation until the
+// page has settled, over 3 loads (the median), and the whole open beside it.
+async function capsLink(browser) {
+  const nodes = names("n", 500, 1);
+  const link = `#ringlab=2&a=ring&h=xxh3&b=32&v=1000&k=100000&r=2&${nodes.map((n) => `n=${n}`).join("&")}`;
+  const longest = [], ready = [];
+  for (let i = 0; i < 3; i++) {
+    const { context, page, problems } = await newPage(browser);
+    await page.goto("about:blank");
+    let start = 0;
+    const tasks = await tracedTasks(browser, page, async () => {
+      start = Date.now();
+      await page.goto(SITE + link);
+      await page.waitForSelector("body[data-ready='1']");
+      ready.push(Date.now() - start);
+    });
+    const summary = await page.textContent("#summary");
+    if (!/^500 nodes, ring, 500,000 points/.test(summary)) throw new Error(`the caps link opened as ${JSON.stringify(summary)}`);
+    if (problems.length) throw new Error(problems.join("\n"));
+    longest.push(Math.max(...tasks));
+    await context.close();
+  }
+  info(`the caps link: longest task ${longest.map((t) => t.toFixed(0)).join(", ")} ms; ready after ${ready.join(", ")} ms`);
+  row("page_caps_link_longest_task_ms", median(longest));
+  row("page_caps_link_ready_ms", median(ready));
 }
 
 async function joinsAndLeaves(browser) {
@@ -370,7 +404,7 @@ async function main() {
   try {
     // RINGLAB_BENCH_ONLY=charts,joins runs some of them (to reproduce one figure).
     const only = process.env.RINGLAB_BENCH_ONLY?.split(",");
-    const parts = { keyOwners: keyOwnersSideBySide, firstRing: firstRingAndDownload, embed: embeds, charts: chartTimes, joins: joinsAndLeaves };
+    const parts = { keyOwners: keyOwnersSideBySide, firstRing: firstRingAndDownload, embed: embeds, charts: chartTimes, joins: joinsAndLeaves, caps: capsLink };
     for (const [name, part] of Object.entries(parts)) if (!only || only.includes(name)) await part(browser);
   } finally {
     await browser.close();

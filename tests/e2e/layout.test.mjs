@@ -128,6 +128,25 @@ for (const [name, viewport] of SIZES) {
   });
 }
 
+// A busy main thread (a slow phone, a host page's own work) delays the animation's frames:
+// the change is still seen moving afterwards rather than jumping to its end.
+test("a change still plays after the main thread was busy for longer than the animation", async () => {
+  const { page, problems, context } = await open(chrome.browser, { viewport: { width: 1280, height: 800 } });
+  const playing = await page.evaluate(async () => {
+    document.getElementById("add-node").click();
+    const start = performance.now();
+    while (performance.now() - start < 1500); // longer than the 900 ms the change plays
+    const view = window.__ringlab.view;
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    return { playing: view.playing, t: view.change?.t };
+  });
+  assert.equal(playing.playing, true, `after a 1.5 s stall the change is at ${playing.t}`);
+  assert.ok(playing.t > 0 && playing.t < 0.5, `it moved on by about a frame or two: ${playing.t}`);
+  await settle(page);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test("the headline counts only the serving nodes, as the JS API does", async () => {
   const { page, problems, context } = await open(chrome.browser, { viewport: { width: 1280, height: 800 } });
   await page.click("#legend button[aria-label='Mark node-3 down']");
