@@ -71,6 +71,8 @@ pub const MAX_SAMPLE_KEYS: usize = 100_000;
 pub const MAX_KEY_LIST: usize = 100_000;
 /// Longest key in a user key list, in bytes.
 pub const MAX_KEY_LEN: usize = 1024;
+/// Widest and tallest chart drawn as SVG (`chartSvg`), in pixels: a 4K screen's width.
+pub const MAX_SVG_SIDE: u64 = 4096;
 /// Most vnode counts in one [`vnode_sweep`](crate::analysis::vnode_sweep).
 pub const MAX_SWEEP_STEPS: usize = 32;
 /// Largest Maglev lookup table (a prime).

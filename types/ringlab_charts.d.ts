@@ -34,6 +34,27 @@ export interface DrawnChart {
  */
 export function drawChart(canvas: HTMLCanvasElement, chart: ChartData, options?: DrawChartOptions): DrawnChart;
 
+export interface ChartSvgOptions {
+  /** Pixels, whole, at most 4096: 640 unless given. */
+  width?: number;
+  /** Pixels, whole, at most 4096: 400 unless given (the algorithms chart: as tall as its rows need). */
+  height?: number;
+  dark?: boolean;
+}
+
+export interface ChartSvg extends DrawnChart {
+  /** The chart as an SVG document (`<svg width height viewBox>…</svg>`). */
+  svg: string;
+}
+
+/**
+ * `chart` (from `session.chartData`) as an SVG document, with no page: in Node or a script.
+ * Its label areas are sized from Helvetica's advance widths (the sans-serif most viewers
+ * draw it in). Anything else gets an Error with a `code` (`invalid-argument`,
+ * `invalid-option`, `too-large`).
+ */
+export function chartSvg(chart: ChartData, options?: ChartSvgOptions): ChartSvg;
+
 /** Installs the panic hook that logs a bug's message; `init` runs it (wasm-bindgen exports it). */
 export function start(): void;
 

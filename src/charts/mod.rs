@@ -55,6 +55,8 @@ pub mod algorithms;
 pub mod moves;
 pub mod shares;
 pub mod spread;
+#[cfg(feature = "charts")]
+pub mod text;
 
 #[cfg(feature = "charts")]
 use crate::theme::{self, Colours, PALETTE};

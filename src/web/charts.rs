@@ -1,12 +1,16 @@
-//! `drawChart(canvas, chart, {dark, dpr})`: draws a chart's data, as the engine module's
-//! `session.chartData(kind, opts)` returned it (`{kind, data}`), with plotters on a canvas;
-//! returns `{csv, table}` (`table` for the algorithms chart: `{caption, headers, rows}`, else
-//! `null`), or `{height}` when the chart needs its canvas that many CSS pixels high at its
-//! width (the algorithms chart: one row per algorithm, panels stacked on a narrow screen). It is the charts module's one export: the page fetches that module only when it
-//! first shows a chart.
+//! The charts module's exports, each drawing a chart's data as the engine module's
+//! `session.chartData(kind, opts)` returned it (`{kind, data}`), with plotters:
+//!
+//! - `drawChart(canvas, chart, {dark, dpr})` on a canvas; returns `{csv, table}` (`table` for
+//!   the algorithms chart: `{caption, headers, rows}`, else `null`), or `{height}` when the
+//!   chart needs its canvas that many CSS pixels high at its width (the algorithms chart: one
+//!   row per algorithm, panels stacked on a narrow screen). The page fetches this module only
+//!   when it first shows a chart.
+//! - `chartSvg(chart, {width, height, dark})` as an SVG document, with no page (Node, a
+//!   script): returns `{svg, csv, table}`.
 
-use super::canvas::MeasuringCanvas;
-use super::{bad_argument, error, options, to_js};
+use super::canvas::{MeasuredSvg, MeasuringCanvas};
+use super::{bad_argument, error, options, to_js, whole};
 use crate::charts::{self, algorithms, Chart, Theme};
 use crate::session::SessionChart;
 use crate::Error;
@@ -21,10 +25,73 @@ struct DrawOptions {
     dpr: Option<f64>,
 }
 
+#[derive(Deserialize, Default)]
+struct SvgOptions {
+    width: Option<f64>,
+    height: Option<f64>,
+    dark: Option<bool>,
+}
+
 #[derive(Serialize)]
 struct Drawn {
     csv: String,
     table: Option<algorithms::Table>,
+}
+
+#[derive(Serialize)]
+struct DrawnSvg {
+    svg: String,
+    csv: String,
+    table: Option<algorithms::Table>,
+}
+
+/// The default SVG size: the playground's chart box on a laptop.
+const SVG_SIZE: (u32, u32) = (640, 400);
+
+/// A chart argument: what `session.chartData` returned.
+fn chart_arg(chart: &JsValue, call: &str) -> Result<SessionChart, JsValue> {
+    if !chart.is_object() {
+        return Err(bad_argument(format!("{call} needs a chart: what session.chartData(kind) returned")));
+    }
+    serde_wasm_bindgen::from_value(super::plain(chart, "the chart")?)
+        .map_err(|e| error(Error::InvalidOption(format!("that is not a chart from session.chartData: {e}"))))
+}
+
+/// A side of the SVG in pixels: whole, and at most [`MAX_SVG_SIDE`](crate::limits::MAX_SVG_SIDE).
+fn side(x: f64, what: &str) -> Result<u32, Error> {
+    let x = whole(x, what)?;
+    crate::limits::check(what, x, crate::limits::MAX_SVG_SIDE)?;
+    Ok(x as u32)
+}
+
+/// `chart` (`{kind, data}` from `session.chartData`) as an SVG document of `width` × `height`
+/// pixels (640 × 400 unless given; the algorithms chart is as tall as its rows need at that
+/// width unless a height is given).
+#[wasm_bindgen(js_name = chartSvg)]
+pub fn chart_svg(chart: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+    let chart = chart_arg(&chart, "chartSvg")?;
+    let o: SvgOptions = options(&opts, &["width", "height", "dark"])?;
+    let width = o.width.map(|w| side(w, "the SVG width")).transpose().map_err(error)?.unwrap_or(SVG_SIZE.0);
+    let height = match (o.height, &chart) {
+        (Some(h), _) => side(h, "the SVG height").map_err(error)?,
+        (None, SessionChart::Algorithms(d)) => {
+            side(d.height_for(f64::from(width)).round(), "the SVG height the chart needs").map_err(error)?
+        }
+        (None, _) => SVG_SIZE.1,
+    };
+    let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
+    let mut svg = String::new();
+    let drawn = {
+        let area = MeasuredSvg::with_string(&mut svg, (width, height)).into_drawing_area();
+        match &chart {
+            SessionChart::Spread(d) => draw(&area, d, &theme, None),
+            SessionChart::Shares(d) => draw(&area, d, &theme, None),
+            SessionChart::Moves(d) => draw(&area, d, &theme, None),
+            SessionChart::Algorithms(d) => draw(&area, d, &theme, Some(algorithms::table(d))),
+        }?
+        // The area writes the SVG out when it is dropped, here.
+    };
+    to_js(&DrawnSvg { svg, csv: drawn.csv, table: drawn.table })
 }
 
 /// Draws `chart` (`{kind, data}` from `session.chartData`) on `canvas`, whose backing store
@@ -33,11 +100,7 @@ struct Drawn {
 pub fn draw_chart(canvas: JsValue, chart: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
     let canvas: web_sys::HtmlCanvasElement =
         canvas.dyn_into().map_err(|_| bad_argument("drawChart needs a <canvas> element".into()))?;
-    if !chart.is_object() {
-        return Err(bad_argument("drawChart needs a chart: what session.chartData(kind) returned".into()));
-    }
-    let chart: SessionChart = serde_wasm_bindgen::from_value(super::plain(&chart, "the chart")?)
-        .map_err(|e| error(Error::InvalidOption(format!("that is not a chart from session.chartData: {e}"))))?;
+    let chart = chart_arg(&chart, "drawChart")?;
     let o: DrawOptions = options(&opts, &["dark", "dpr"])?;
     // A chart of many rows needs a height for its names at the canvas's width: when the box
     // has another, nothing is drawn and the answer is `{height}`, for the page to set and
@@ -67,8 +130,8 @@ pub fn draw_chart(canvas: JsValue, chart: JsValue, opts: JsValue) -> Result<JsVa
     to_js(&drawn)
 }
 
-fn draw<C: Chart>(
-    area: &plotters::prelude::DrawingArea<MeasuringCanvas, plotters::coord::Shift>,
+fn draw<DB: plotters::prelude::DrawingBackend, C: Chart>(
+    area: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
     chart: &C,
     theme: &Theme,
     table: Option<algorithms::Table>,

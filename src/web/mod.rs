@@ -36,7 +36,7 @@ mod rollout;
 mod session;
 
 #[cfg(feature = "charts")]
-pub use charts::draw_chart;
+pub use charts::{chart_svg, draw_chart};
 #[cfg(feature = "engine")]
 pub use functions::*;
 #[cfg(feature = "element")]

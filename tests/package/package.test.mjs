@@ -134,6 +134,43 @@ test("Node: init() with no argument, and every libketama fixture key", async () 
   assert.deepEqual(out.sequence, { action: "add", refused: true }, "ringlab/sequence imports in Node");
 });
 
+// The first <rect>'s fill (the chart's background) as a luminance from 0 to 1.
+function background(svg) {
+  const fill = /<rect[^>]*fill="#([0-9A-Fa-f]{6})"/.exec(svg)?.[1];
+  assert.ok(fill, `the SVG has a filled rect: ${svg.slice(0, 300)}`);
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(fill.slice(i, i + 2), 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+test("Node: the charts as SVG documents, with no page to measure their text", async () => {
+  const { svg } = JSON.parse((await node(["node.mjs", FIXTURE], APP)).trim().split("\n").pop());
+  assert.match(svg.light.head, /^<svg width="640" height="400" viewBox="0 0 640 400"/, "640 × 400 unless asked");
+  assert.match(svg.dark.head, /^<svg width="900" height="500"/);
+  for (const s of [svg.light.svg, svg.dark.svg]) {
+    assert.match(s, /<text[^>]*>\s*Spread vs vnodes\s*<\/text>/, "the spread chart's title");
+    assert.ok(s.trimEnd().endsWith("</svg>"), "a whole document");
+  }
+  assert.ok(background(svg.light.svg) > 0.8, "light: a light background");
+  assert.ok(background(svg.dark.svg) < 0.2, "dark: a dark background");
+  assert.match(svg.light.csv, /^vnodes_per_node,/, "the chart's numbers beside it");
+  // The algorithms chart: a row per algorithm, as tall as its rows need at 700 px.
+  const height = Number(/height="(\d+)"/.exec(svg.algorithms.head)[1]);
+  assert.ok(svg.algorithms.table.rows.length >= 30, `${svg.algorithms.table.rows.length} rows`);
+  assert.ok(height > 400, `the algorithms chart is ${height} px tall`);
+  for (const [name] of svg.algorithms.table.rows.slice(0, 5)) {
+    assert.ok(svg.algorithms.svg.includes(name), `the chart names ${name}`);
+  }
+  assert.ok(svg.shares > 1000, "the shares chart draws");
+  assert.deepEqual(svg.errors, {
+    none: "invalid-argument",
+    notChart: "invalid-option",
+    wide: "too-large",
+    fraction: "invalid-option",
+    small: "invalid-option",
+    unknown: "invalid-option",
+  });
+});
+
 // Both compiles start with the first test (two cores: about half the time), each test
 // awaiting its own: its failure or null.
 const TARGETS = ["es2020", "es2022"];

@@ -13,7 +13,7 @@ import type {
   MetricsComparison,
 } from "ringlab";
 import "ringlab/hash-ring";
-import initCharts, { drawChart, type DrawnChart } from "ringlab/charts";
+import initCharts, { chartSvg, drawChart, type ChartSvg, type DrawnChart } from "ringlab/charts";
 import type { ChartData } from "ringlab";
 
 await init();
@@ -175,6 +175,8 @@ if (chart.kind === "spread") {
 }
 const drawn: DrawnChart = charts.drawChart(canvas, chart, { dark: false, dpr: devicePixelRatio });
 const table: string[][] | undefined = drawn.table?.rows;
+const asSvg: ChartSvg = chartSvg(chart, { width: 800, height: 500, dark: true });
+const svgText: string = asSvg.svg;
 
 // Wrong uses must not compile.
 // @ts-expect-error: an unknown algorithm name
@@ -187,8 +189,10 @@ jumpHash(42, 10);
 session.undo().label;
 // @ts-expect-error: drawChart takes chartData's object, not a chart's name
 drawChart(canvas, "spread");
+// @ts-expect-error: chartSvg's width is a number of pixels
+chartSvg(chart, { width: "800px" });
 
-void [owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
+void [svgText, owner, replicas, share, spread, sweep, owners, position, described, firstArc, sampled, keyed, getters, other,
   movedExactly, movedOnSample, movers, undone, redone, points, axis, removalRule, undoLabel, arc, near, followed,
   reopened, memcached, slot, token, bucket, rsd, names, hashNames, colours, css, element, lbOwner, isDown, haproxy,
   tuned, cassandra, failover, back, traffic, zipf, downFlag, itemsMoved, used, read, rule, ketama, why, table, prepared,
