@@ -9,7 +9,7 @@
 //! - `chartSvg(chart, {width, height, dark})` as an SVG document, with no page (Node, a
 //!   script): returns `{svg, csv, table}`.
 
-use super::canvas::{MeasuredSvg, MeasuringCanvas};
+use super::canvas::Surface;
 use super::{bad_argument, error, options, to_js, whole};
 use crate::charts::{self, algorithms, Chart, Theme};
 use crate::session::SessionChart;
@@ -82,7 +82,7 @@ pub fn chart_svg(chart: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
     let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
     let mut svg = String::new();
     let drawn = {
-        let area = MeasuredSvg::with_string(&mut svg, (width, height)).into_drawing_area();
+        let area = Surface::svg(&mut svg, (width, height)).into_drawing_area();
         match &chart {
             SessionChart::Spread(d) => draw(&area, d, &theme, None),
             SessionChart::Shares(d) => draw(&area, d, &theme, None),
@@ -118,7 +118,7 @@ pub fn draw_chart(canvas: JsValue, chart: JsValue, opts: JsValue) -> Result<JsVa
     }
     let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
     let theme = theme.scaled(o.dpr.unwrap_or(1.0));
-    let area = MeasuringCanvas::new(canvas)
+    let area = Surface::canvas(canvas)
         .ok_or_else(|| bad_argument("that canvas has no 2D context".into()))?
         .into_drawing_area();
     let drawn = match &chart {
@@ -130,8 +130,8 @@ pub fn draw_chart(canvas: JsValue, chart: JsValue, opts: JsValue) -> Result<JsVa
     to_js(&drawn)
 }
 
-fn draw<DB: plotters::prelude::DrawingBackend, C: Chart>(
-    area: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+fn draw<C: Chart>(
+    area: &plotters::prelude::DrawingArea<Surface<'_>, plotters::coord::Shift>,
     chart: &C,
     theme: &Theme,
     table: Option<algorithms::Table>,
