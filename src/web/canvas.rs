@@ -23,15 +23,13 @@ pub(crate) enum Surface<'a> {
     Svg(SVGBackend<'a>),
 }
 
-impl Surface<'_> {
+impl<'a> Surface<'a> {
     /// The canvas's surface, if it has a 2D context.
-    pub(crate) fn canvas(canvas: HtmlCanvasElement) -> Option<Surface<'static>> {
+    pub(crate) fn canvas(canvas: HtmlCanvasElement) -> Option<Surface<'a>> {
         let context = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
         Some(Surface::Canvas(CanvasBackend::with_canvas_object(canvas)?, context))
     }
-}
 
-impl<'a> Surface<'a> {
     /// An SVG of `size` pixels written into `out`.
     pub(crate) fn svg(out: &'a mut String, size: (u32, u32)) -> Surface<'a> {
         Surface::Svg(SVGBackend::with_string(out, size))

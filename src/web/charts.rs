@@ -81,16 +81,8 @@ pub fn chart_svg(chart: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
     };
     let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
     let mut svg = String::new();
-    let drawn = {
-        let area = Surface::svg(&mut svg, (width, height)).into_drawing_area();
-        match &chart {
-            SessionChart::Spread(d) => draw(&area, d, &theme, None),
-            SessionChart::Shares(d) => draw(&area, d, &theme, None),
-            SessionChart::Moves(d) => draw(&area, d, &theme, None),
-            SessionChart::Algorithms(d) => draw(&area, d, &theme, Some(algorithms::table(d))),
-        }?
-        // The area writes the SVG out when it is dropped, here.
-    };
+    // The area writes the SVG out when it is dropped, at the end of this statement.
+    let drawn = draw(&Surface::svg(&mut svg, (width, height)).into_drawing_area(), &chart, &theme)?;
     to_js(&DrawnSvg { svg, csv: drawn.csv, table: drawn.table })
 }
 
@@ -121,21 +113,31 @@ pub fn draw_chart(canvas: JsValue, chart: JsValue, opts: JsValue) -> Result<JsVa
     let area = Surface::canvas(canvas)
         .ok_or_else(|| bad_argument("that canvas has no 2D context".into()))?
         .into_drawing_area();
-    let drawn = match &chart {
-        SessionChart::Spread(d) => draw(&area, d, &theme, None),
-        SessionChart::Shares(d) => draw(&area, d, &theme, None),
-        SessionChart::Moves(d) => draw(&area, d, &theme, None),
-        SessionChart::Algorithms(d) => draw(&area, d, &theme, Some(algorithms::table(d))),
-    }?;
+    let drawn = draw(&area, &chart, &theme)?;
     to_js(&drawn)
 }
 
-fn draw<C: Chart>(
+/// Draws `chart` on `area`: its CSV, and the algorithms chart's table.
+fn draw(
+    area: &plotters::prelude::DrawingArea<Surface<'_>, plotters::coord::Shift>,
+    chart: &SessionChart,
+    theme: &Theme,
+) -> Result<Drawn, JsValue> {
+    let (csv, table) = match chart {
+        SessionChart::Spread(d) => (drawn(area, d, theme)?, None),
+        SessionChart::Shares(d) => (drawn(area, d, theme)?, None),
+        SessionChart::Moves(d) => (drawn(area, d, theme)?, None),
+        SessionChart::Algorithms(d) => (drawn(area, d, theme)?, Some(algorithms::table(d))),
+    };
+    Ok(Drawn { csv, table })
+}
+
+/// Draws one kind of chart; its CSV.
+fn drawn<C: Chart>(
     area: &plotters::prelude::DrawingArea<Surface<'_>, plotters::coord::Shift>,
     chart: &C,
     theme: &Theme,
-    table: Option<algorithms::Table>,
-) -> Result<Drawn, JsValue> {
+) -> Result<String, JsValue> {
     charts::draw(area, chart, theme).map_err(error)?;
-    Ok(Drawn { csv: chart.csv(), table })
+    Ok(chart.csv())
 }

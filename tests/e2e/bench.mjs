@@ -192,9 +192,8 @@ async function capsLink(browser) {
   for (let i = 0; i < 3; i++) {
     const { context, page, problems } = await newPage(browser);
     await page.goto("about:blank");
-    let start = 0;
     const tasks = await tracedTasks(browser, page, async () => {
-      start = Date.now();
+      const start = Date.now();
       await page.goto(SITE + link);
       await page.waitForSelector("body[data-ready='1']");
       ready.push(Date.now() - start);
