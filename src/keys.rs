@@ -15,13 +15,18 @@ pub struct KeySample {
 /// by digit, rather than formatted anew for each key, and a key of up to 32 bytes is
 /// copied as one fixed-size block: in wasm, formatting and variable-length copies (a call
 /// each) were half of a batch lookup's time.
-pub fn for_each_generated(prefix: &str, count: usize, mut f: impl FnMut(usize, &[u8])) {
-    let mut current = prefix.as_bytes().to_vec();
-    current.push(b'0');
+pub fn for_each_generated(prefix: &str, count: usize, f: impl FnMut(usize, &[u8])) {
+    for_each_generated_in(prefix, 0..count, f);
+}
+
+/// [`for_each_generated`] for the keys numbered `range` only.
+pub fn for_each_generated_in(prefix: &str, range: std::ops::Range<usize>, mut f: impl FnMut(usize, &[u8])) {
+    let count = range.end;
+    let mut current = format!("{prefix}{}", range.start).into_bytes();
     let mut ends = [0usize; GENERATED_CHUNK];
     let mut slots = [[0u8; SLOT]; GENERATED_CHUNK];
     let mut text = Vec::new();
-    let mut first = 0;
+    let mut first = range.start;
     while first < count {
         let n = (count - first).min(GENERATED_CHUNK);
         // A chunk's numbers gain at most one digit (it spans fewer than 90 numbers).

@@ -123,6 +123,10 @@ pub const MAX_LOOKUP_WORK: u64 = 1_000_000;
 /// change, undo and redo places it once; rendezvous, which scores every node for every
 /// key, reaches it at 2,000 keys on 1,000 nodes.
 pub const MAX_SAMPLE_WORK: u64 = 4_000_000;
+/// The work of one step of opening a link in pieces (`Session::opening`): points hashed,
+/// sorted or merged, or key lookups counted by their cost. One step at this size is about
+/// 2 ms natively; a page runs steps until its task has taken its share of a frame.
+pub const OPEN_STEP_WORK: usize = 16_384;
 /// Longest configuration text read (`import::from_config`: a `CLUSTER NODES` of 16,384 masters
 /// with replicas and fragmented slot lists fits well within it), in bytes.
 pub const MAX_CONFIG_BYTES: usize = 8 * 1024 * 1024;

@@ -18,6 +18,11 @@ pub(crate) enum Tie<'a> {
 /// Sorts `(position, owner)` pairs by position, then by `tie`.
 pub(crate) fn sort_points(entries: &mut [(u64, u32)], tie: Tie<'_>) {
     entries.sort_unstable();
+    order_ties(entries, tie);
+}
+
+/// Reorders the runs of equal positions in pairs sorted by `(position, owner)` by `tie`.
+pub(crate) fn order_ties(entries: &mut [(u64, u32)], tie: Tie<'_>) {
     if matches!(tie, Tie::Earlier) {
         return;
     }
@@ -40,6 +45,100 @@ pub(crate) fn sort_points(entries: &mut [(u64, u32)], tie: Tie<'_>) {
     }
 }
 
+/// `(position, owner)` pairs sorted in pieces of bounded work, so that a page can sort half a
+/// million between frames: runs sorted in place, then merged pairwise, each piece at most a
+/// budget of pairs. The order is the plain `(position, owner)` order, a total order, so the
+/// answer is `sort_unstable`'s whatever the pieces were.
+#[derive(Clone, Debug)]
+pub(crate) struct StagedSort {
+    entries: Vec<(u64, u32)>,
+    /// Where a merge pass writes (empty until the first merge).
+    scratch: Vec<(u64, u32)>,
+    /// The length of the sorted runs (0 before the first step fixes it).
+    run: usize,
+    /// While runs are being sorted: the entries before this are sorted runs.
+    cut: usize,
+    /// The merge in progress: the pair of runs from `start`, read at `left` and `right`,
+    /// written at `out`.
+    start: usize,
+    left: usize,
+    right: usize,
+    out: usize,
+}
+
+impl StagedSort {
+    pub(crate) fn new(entries: Vec<(u64, u32)>) -> StagedSort {
+        StagedSort { entries, scratch: Vec::new(), run: 0, cut: 0, start: 0, left: 0, right: 0, out: 0 }
+    }
+
+    /// Whether the entries are sorted.
+    pub(crate) fn is_done(&self) -> bool {
+        self.run >= self.entries.len() && self.cut >= self.entries.len()
+    }
+
+    /// Sorts one run of `budget` pairs, or merges up to `budget` pairs (at least one of
+    /// either while not done). With a budget of at least the length, one `sort_unstable`.
+    pub(crate) fn step(&mut self, budget: usize) {
+        let n = self.entries.len();
+        if self.run == 0 {
+            self.run = budget.clamp(1, n.max(1));
+        }
+        if self.cut < n {
+            let end = (self.cut + self.run).min(n);
+            self.entries[self.cut..end].sort_unstable();
+            self.cut = end;
+            if self.cut == n {
+                self.begin_pass();
+            }
+            return;
+        }
+        let mut budget = budget.max(1);
+        while budget > 0 && self.run < n {
+            let mid = (self.start + self.run).min(n);
+            let end = (self.start + 2 * self.run).min(n);
+            let moves = budget.min(end - self.out);
+            for _ in 0..moves {
+                let from_left =
+                    self.right >= end || (self.left < mid && self.entries[self.left] <= self.entries[self.right]);
+                let from = if from_left { &mut self.left } else { &mut self.right };
+                self.scratch[self.out] = self.entries[*from];
+                *from += 1;
+                self.out += 1;
+            }
+            budget -= moves;
+            if self.out == end {
+                self.start = end;
+                if end == n {
+                    std::mem::swap(&mut self.entries, &mut self.scratch);
+                    self.run *= 2;
+                    self.start = 0;
+                }
+                self.begin_pair();
+            }
+        }
+    }
+
+    fn begin_pass(&mut self) {
+        if self.run < self.entries.len() {
+            self.scratch = vec![(0, 0); self.entries.len()];
+        }
+        self.start = 0;
+        self.begin_pair();
+    }
+
+    fn begin_pair(&mut self) {
+        self.left = self.start;
+        self.right = (self.start + self.run).min(self.entries.len());
+        self.out = self.start;
+    }
+
+    /// The sorted entries (call when [`is_done`](StagedSort::is_done)).
+    pub(crate) fn into_sorted(self) -> Vec<(u64, u32)> {
+        debug_assert!(self.is_done());
+        self.entries
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
@@ -47,6 +146,21 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Sorted in pieces of any size, the pairs come out as one plain sort has them.
+        #[test]
+        fn a_staged_sort_is_a_plain_sort(raw in prop::collection::vec((0u64..40, 0u32..4), 0..300), budget in 1usize..70) {
+            let mut expected = raw.clone();
+            expected.sort_unstable();
+            let mut staged = StagedSort::new(raw);
+            let mut steps = 0;
+            while !staged.is_done() {
+                staged.step(budget);
+                steps += 1;
+                prop_assert!(steps <= 1 + expected.len() * 12, "it ends");
+            }
+            prop_assert_eq!(staged.into_sorted(), expected);
+        }
 
         /// Each rule against the plain comparison it stands for (with few distinct positions,
         /// so that runs of equal positions are common).

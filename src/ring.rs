@@ -21,6 +21,7 @@
 //! alike (`tests/lookup_paths.rs`).
 
 use crate::node::{check_names, check_weight};
+use crate::order::StagedSort;
 use crate::points::{decode_run, Points};
 use crate::ring_rules::Ties;
 use crate::{Error, Hash, Node, NodeSpec, Replicas, RingRules};
@@ -210,6 +211,17 @@ impl Ring {
         I: IntoIterator,
         I::Item: Into<NodeSpec>,
     {
+        Ok(Ring::building(config, rules, nodes)?.finish())
+    }
+
+    /// [`Ring::with_rules`] in steps of bounded work ([`RingBuild::step`]), for a caller that
+    /// must not block for the whole build (a page opening a link at the caps). The checks
+    /// are made here, so building it cannot fail.
+    pub fn building<I>(config: Config, rules: RingRules, nodes: I) -> Result<RingBuild, Error>
+    where
+        I: IntoIterator,
+        I::Item: Into<NodeSpec>,
+    {
         let mut ring = Ring::new_with_rules(config, rules)?;
         let specs: Vec<NodeSpec> = nodes.into_iter().map(Into::into).collect();
         check_names(&[], &specs)?;
@@ -219,29 +231,8 @@ impl Ring {
             total += u64::from(node.points);
             ring.nodes.push(node);
         }
-        let mut entries = Vec::with_capacity(total as usize);
-        let mut label = Vec::new();
-        for (idx, node) in ring.nodes.iter().enumerate() {
-            for i in 0..node.points {
-                entries.push((ring.label_position(&node.name, i, &mut label), idx as u32));
-            }
-        }
-        let nodes = &ring.nodes;
-        let tie = match ring.rules.ties {
-            Ties::SmallerName => crate::order::Tie::Name(&|owner| nodes[owner as usize].name.as_str()),
-            // Nodes are indexed in the order they were added: the first of a run holds it.
-            Ties::LaterAdded => crate::order::Tie::Later,
-            Ties::EarlierAdded => crate::order::Tie::Earlier,
-        };
-        crate::order::sort_points(&mut entries, tie);
-        if ring.rules.ties != Ties::SmallerName {
-            entries.dedup_by_key(|e| e.0);
-        }
-        ring.points.set(&entries);
-        ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
-        ring.down = vec![false; ring.nodes.len()];
-        ring.points_changed();
-        Ok(ring)
+        let hashing = Hashing { entries: Vec::with_capacity(total as usize), node: 0, vnode: 0, label: Vec::new() };
+        Ok(RingBuild { ring, stage: Stage::Hash(hashing) })
     }
 
     /// The settings the ring was made with.
@@ -777,6 +768,102 @@ impl Ring {
     }
 }
 
+/// A ring being built in steps ([`Ring::building`]): its points hashed a budget at a time,
+/// sorted in pieces, then indexed. Whatever the steps, the ring is [`Ring::with_rules`]'s.
+#[derive(Debug)]
+pub struct RingBuild {
+    /// The checked nodes, and no points yet.
+    ring: Ring,
+    stage: Stage,
+}
+
+#[derive(Debug)]
+enum Stage {
+    Hash(Hashing),
+    Sort(StagedSort),
+    /// Sorted: the tie rule, then the points and their index.
+    Index(Vec<(u64, u32)>),
+    /// Indexed: what follows from the points (replica runs, serving owners).
+    Follow,
+    Done,
+}
+
+/// The points hashed so far, and the next node and vnode to hash.
+#[derive(Debug)]
+struct Hashing {
+    entries: Vec<(u64, u32)>,
+    node: usize,
+    vnode: u32,
+    label: Vec<u8>,
+}
+
+impl RingBuild {
+    /// Does about `budget` points' work (at least one point's): hashes up to `budget`
+    /// points, sorts or merges up to `budget` of them, or indexes them all (a few linear
+    /// passes). Answers whether the ring is built.
+    pub fn step(&mut self, budget: usize) -> bool {
+        let RingBuild { ring, stage } = self;
+        match stage {
+            Stage::Hash(h) => {
+                let mut left = budget.max(1);
+                while left > 0 && h.node < ring.nodes.len() {
+                    let points = ring.nodes[h.node].points;
+                    let end = points.min(h.vnode.saturating_add(u32::try_from(left).unwrap_or(u32::MAX)));
+                    for i in h.vnode..end {
+                        let position = ring.label_position(&ring.nodes[h.node].name, i, &mut h.label);
+                        h.entries.push((position, h.node as u32));
+                    }
+                    left -= (end - h.vnode) as usize;
+                    h.vnode = end;
+                    if h.vnode == points {
+                        h.node += 1;
+                        h.vnode = 0;
+                    }
+                }
+                if h.node == ring.nodes.len() {
+                    *stage = Stage::Sort(StagedSort::new(std::mem::take(&mut h.entries)));
+                }
+            }
+            Stage::Sort(sort) => {
+                sort.step(budget);
+                if sort.is_done() {
+                    let Stage::Sort(sort) = std::mem::replace(stage, Stage::Done) else { unreachable!() };
+                    *stage = Stage::Index(sort.into_sorted());
+                }
+            }
+            Stage::Index(entries) => {
+                let nodes = &ring.nodes;
+                let tie = match ring.rules.ties {
+                    Ties::SmallerName => crate::order::Tie::Name(&|owner| nodes[owner as usize].name.as_str()),
+                    // Nodes are indexed in the order they were added: the first of a run holds it.
+                    Ties::LaterAdded => crate::order::Tie::Later,
+                    Ties::EarlierAdded => crate::order::Tie::Earlier,
+                };
+                crate::order::order_ties(entries, tie);
+                if ring.rules.ties != Ties::SmallerName {
+                    entries.dedup_by_key(|e| e.0);
+                }
+                ring.points.set(entries);
+                ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
+                ring.down = vec![false; ring.nodes.len()];
+                *stage = Stage::Follow;
+            }
+            Stage::Follow => {
+                ring.points_changed();
+                *stage = Stage::Done;
+            }
+            Stage::Done => {}
+        }
+        matches!(self.stage, Stage::Done)
+    }
+
+    /// The ring, after whatever steps are left.
+    pub fn finish(mut self) -> Ring {
+        while !self.step(usize::MAX) {}
+        self.ring
+    }
+}
+
 /// The order of points: by position, then (on a collision) by node name.
 fn by_position_then_name(nodes: &[Node], a: &(u64, u32), b: &(u64, u32)) -> std::cmp::Ordering {
     a.0.cmp(&b.0).then_with(|| nodes[a.1 as usize].name.cmp(&nodes[b.1 as usize].name))
@@ -883,6 +970,48 @@ mod tests {
             let key = format!("k{i}");
             assert_eq!(ring.locate(&key), fresh.locate(&key));
         }
+    }
+
+    /// In steps of any budget, the build gives the ring that one call gives: the same points,
+    /// owners and replica lists, on either width and with each tie rule.
+    #[test]
+    fn a_ring_built_in_steps_is_the_ring_built_at_once() {
+        let nodes: Vec<NodeSpec> =
+            (0..7).map(|i| NodeSpec::new(format!("n{i}")).weight(1.0 + f64::from(i) / 3.0)).collect();
+        for ties in [Ties::SmallerName, Ties::LaterAdded, Ties::EarlierAdded] {
+            for bits in [RingBits::B32, RingBits::B64] {
+                let config = Config { hash: Hash::Xxh3, bits, vnodes: 37 };
+                let rules = RingRules { ties, ..RingRules::default() };
+                let whole = Ring::with_rules(config.clone(), rules.clone(), nodes.clone()).unwrap();
+                let points: Vec<(u64, usize)> = (0..whole.point_count()).map(|i| whole.point(i)).collect();
+                assert!(points.len() > 300);
+                for budget in [1, 5, 36, 37, 38, 100, 1000] {
+                    let mut build = Ring::building(config.clone(), rules.clone(), nodes.clone()).unwrap();
+                    let mut steps = 1;
+                    while !build.step(budget) {
+                        steps += 1;
+                    }
+                    assert!(steps > points.len() / budget, "{steps} steps of {budget}");
+                    let staged = build.finish();
+                    assert_eq!(staged.nodes(), whole.nodes());
+                    assert_eq!((0..staged.point_count()).map(|i| staged.point(i)).collect::<Vec<_>>(), points);
+                    for i in 0..200 {
+                        let key = format!("k{i}");
+                        let replicas =
+                            |r: &Ring| r.replicas(&key, 3).unwrap().iter().map(|s| s.to_string()).collect::<Vec<_>>();
+                        assert_eq!(replicas(&staged), replicas(&whole), "{ties:?} {bits:?} {budget}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_build_that_is_refused_fails_before_any_step() {
+        let too_many = (0..=MAX_POINTS / 10_000).map(|i| NodeSpec::new(format!("n{i}")));
+        let config = Config { vnodes: 10_000, ..Config::default() };
+        let err = Ring::building(config, RingRules::default(), too_many).unwrap_err();
+        assert!(matches!(err, Error::TooManyPoints { .. }), "{err:?}");
     }
 
     #[test]

@@ -911,6 +911,17 @@ export interface AlgorithmsChart {
 /** A chart's data, as `session.chartData` gives it and the charts module's `drawChart` takes it. */
 export type ChartData = SpreadChart | SharesChart | MovesChart | AlgorithmsChart;
 
+/** A share link being opened in steps: `Session.opening(link)`. */
+export class Opening {
+  private constructor();
+  free(): void;
+  [Symbol.dispose](): void;
+  /** One step; `true` when the session is ready. A failed step throws the same coded error each time. */
+  step(): boolean;
+  /** The session, after whatever steps are left; the opening is then spent (`invalid-argument` after). */
+  session(): Session;
+}
+
 /** The playground's model: state, changes with exactly what they moved, undo/redo, drawing. */
 export class Session {
   /** `new Session()` is the playground's five nodes. */
@@ -919,6 +930,12 @@ export class Session {
   [Symbol.dispose](): void;
   /** The session a share link's fragment describes. */
   static fromLink(link: string): Session;
+  /**
+   * The same session, opened in steps of bounded work (`OPEN_STEP_WORK`, about 2 ms natively
+   * each): call `step()` until it answers `true`, yielding between tasks, then `session()`.
+   * A link that cannot be read throws here, as `fromLink` does.
+   */
+  static opening(link: string): Opening;
   /** The session of a configuration text, through the same door as `Ring.fromConfig`. */
   static fromConfig(kind: ConfigKind["kind"], text: string, options?: ImportOptions): Session;
   /** The share link's fragment: `"#ringlab=2&…"`. */

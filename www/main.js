@@ -53,13 +53,21 @@ function later(work) {
 
 // Redraws everything from one frame of the session: the ring at once, the table, the words
 // and the link in tasks of their own (a 100-node table's layout and a long URL cost ms each).
-function render() {
+// Just after a link is opened, the ring too is drawn in the next task: at the caps the first
+// frame and the first drawing of 500,000 points are each tens of ms, too long for one task.
+function render({ drawLater = false } = {}) {
   const start = performance.now();
   frame = session.frame(followed ? { follow: followed } : {});
   const { scene, capabilities: caps } = frame;
   perf.scene = { axis: scene.axis, description: scene.description }; // what is drawn, for the page tests
-  view.setData({ ...scene, theme: themeColours(document.documentElement), selected });
-  perf.firstRing ??= performance.now(); // the first ring drawn, for `cargo xtask bench`
+  const shown = frame;
+  const draw = () => {
+    if (frame !== shown) return; // a newer frame is drawn instead
+    view.setData({ ...scene, theme: themeColours(document.documentElement), selected });
+    perf.firstRing ??= performance.now(); // the first ring drawn, for `cargo xtask bench`
+  };
+  if (drawLater) later(draw);
+  else draw();
   $("undo").disabled = !caps.undo;
   $("redo").disabled = !caps.redo;
   $("undo").title = caps.undo ? `Undo: ${caps.undo}` : "Nothing to undo";
@@ -69,7 +77,6 @@ function render() {
   $("add-weight").disabled = !caps.weights;
   syncControls();
   $("render-time").textContent = `${(performance.now() - start).toFixed(1)} ms`;
-  const shown = frame;
   later(() => {
     if (frame !== shown) return; // a newer frame is on its way
     renderLegend(shown);
@@ -126,11 +133,23 @@ function cell(text, className) {
 // The node table, updated in place: rows are made once and reused, and only what changed is
 // written, so a change to a 100-node table costs the browser a small relayout instead of a
 // whole new table (building the rows afresh made that layout the page's longest task).
-function renderLegend({ nodes, capabilities }) {
+// Rows are made and filled LEGEND_ROWS a task: 500 new rows (each with an input and two
+// buttons) were one 250 ms layout; in pieces, each task lays out its own rows.
+const LEGEND_ROWS = 60;
+function renderLegend(shown) {
+  const { nodes, capabilities } = shown;
   const tbody = $("legend").querySelector("tbody");
   while (tbody.rows.length > nodes.length) tbody.lastElementChild.remove();
-  while (tbody.rows.length < nodes.length) tbody.append(legendRow());
-  nodes.forEach((node, i) => fillRow(tbody.rows[i], node, i, capabilities));
+  const fill = (from) => {
+    if (frame !== shown) return; // a newer frame fills the table
+    const to = Math.min(nodes.length, from + LEGEND_ROWS);
+    for (let i = from; i < to; i++) {
+      if (i === tbody.rows.length) tbody.append(legendRow());
+      fillRow(tbody.rows[i], nodes[i], i, capabilities);
+    }
+    if (to < nodes.length) later(() => fill(to));
+  };
+  fill(0);
 }
 
 // One row's elements and listeners; the listeners act on the node the row shows now.
@@ -670,7 +689,7 @@ function wire() {
   window.addEventListener("hashchange", () => {
     if (location.hash === frame?.link) return; // our own replaceState
     // A link that cannot be opened changes nothing, not even the address the user typed.
-    if (open(location.hash)) later(render);
+    open(location.hash, (replaced) => replaced && later(() => render({ drawLater: true })));
   });
   if ("PerformanceObserver" in window && PerformanceObserver.supportedEntryTypes?.includes("longtask")) {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => perf.longTasks.push(e.duration))).observe({ type: "longtask" });
@@ -688,7 +707,7 @@ async function recover(error) {
   try {
     engine = await loadEngine(ENGINE, { fresh: true });
     session = undefined; // the dead module's objects cannot even be freed
-    open(location.hash);
+    await new Promise((reopened) => open(location.hash, reopened));
     $("config-error").textContent =
       "Something went wrong in the engine (the details are in the console): the page reopened its last good state.";
     render();
@@ -697,30 +716,49 @@ async function recover(error) {
   }
 }
 
-// Opens a share link, or the default playground with a message when it cannot be read.
-// Answers whether the session was replaced.
-function open(link) {
-  let next;
-  if (link.length > 1) {
-    try {
-      next = engine.Session.fromLink(link);
-      $("config-error").textContent = "";
-    } catch (e) {
-      if (trapped(e)) throw e;
-      if (session) {
-        // A bad link pasted into an open page: the user's ring and history stay.
-        $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;
-        return false;
-      }
-      next = new engine.Session();
-      $("config-error").textContent = `This link could not be opened (${e.message}); showing the default ring.`;
-    }
-  } else {
-    next = new engine.Session();
+// Opens a share link, or the default playground with a message when it cannot be read, then
+// calls `done(replaced)`: whether the session was replaced. The engine opens a link in steps
+// (a link at the caps builds 500,000 points): each task runs steps for at most OPEN_SLICE_MS,
+// then yields, so no task of the open is long. A newer open supersedes one still running.
+const OPEN_SLICE_MS = 12;
+let openings = 0;
+function open(link, done) {
+  const mine = ++openings;
+  const opened = (next, message) => {
+    $("config-error").textContent = message;
+    replace(next);
+    syncWorkload();
+    done(true);
+  };
+  const failed = (e) => {
+    if (trapped(e)) throw e;
+    if (!session) return opened(new engine.Session(), `This link could not be opened (${e.message}); showing the default ring.`);
+    // A bad link pasted into an open page: the user's ring and history stay.
+    $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;
+    done(false);
+  };
+  if (link.length <= 1) return opened(new engine.Session(), "");
+  let opening;
+  try {
+    opening = engine.Session.opening(link);
+  } catch (e) {
+    return failed(e);
   }
-  replace(next);
-  syncWorkload();
-  return true;
+  const slice = () => {
+    if (mine !== openings) return opening.free(); // a newer link is being opened
+    const start = performance.now();
+    let next;
+    try {
+      while (!opening.step()) if (performance.now() - start > OPEN_SLICE_MS) return later(slice);
+      next = opening.session();
+    } catch (e) {
+      if (!trapped(e)) opening.free(); // a dead module's objects cannot be freed
+      return failed(e);
+    }
+    opening.free();
+    opened(next, "");
+  };
+  later(slice); // not in the caller's task: at load, that is the one that compiled the engine
 }
 
 const keysHelp = $("keys-status").textContent;
@@ -728,6 +766,8 @@ const keysHelp = $("keys-status").textContent;
 async function main() {
   engine = firstEngine;
   await engine.default();
+  // A task of our own: the one that ends the module's compile and instantiation is long enough.
+  await new Promise((next) => setTimeout(next, 0));
   onUncaughtTrap(recover);
   const onFrame = (ms) => {
     perf.frames.push(ms);
@@ -735,21 +775,21 @@ async function main() {
   };
   view = new RingView($("ring"), engine.palette(), { onFrame });
   perf.view = view; // the page tests redraw the still picture without the change's overlays
-  // The session first; the ring in a task that ends with it on screen (a link at the caps
-  // builds 500,000 points, then draws them: two long tasks rather than one longer); the
+  // The session first, in steps; the ring in a task that ends with it on screen; the
   // controls' listeners and the charts in the next.
   fillChoices();
-  open(location.hash);
-  later(() => {
-    render();
+  open(location.hash, () =>
     later(() => {
-      wire();
-      if (frame.nodes.length >= 2) charts.update(session);
-      later(warmUp);
-      $("last-change").textContent = "Add or remove a node to see exactly what moves.";
-      document.body.dataset.ready = "1";
-    });
-  });
+      render({ drawLater: true });
+      later(() => {
+        wire();
+        if (frame.nodes.length >= 2) charts.update(session);
+        later(warmUp);
+        $("last-change").textContent = "Add or remove a node to see exactly what moves.";
+        document.body.dataset.ready = "1";
+      });
+    }),
+  );
 }
 
 // The engine compiles each of its functions on first call: a throwaway five-node session goes

@@ -65,10 +65,10 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |o, nodes, _| {
+pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| {
     let anchor = Anchor::new(capacity(o), nodes.len() as u32)?;
     Ok(Box::new(Stateful::new(Algorithm::Anchor, nodes, anchor)?))
-};
+});
 
 /// The paper's state (Algorithm 3), for `a` buckets.
 #[derive(Clone, Debug)]

@@ -59,7 +59,7 @@ pub(crate) const ENTRY: Entry = Entry {
 
 /// How [`ENTRY`] is built.
 pub(crate) const BUILD: Build =
-    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Binomial, nodes, binomial_hash, traced::<Walk>)?));
+    Build::Whole(|_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Binomial, nodes, binomial_hash, traced::<Walk>)?)));
 
 /// The authors' rehash: one step of jump hash's LCG, squared, times the seed, high half.
 #[inline]

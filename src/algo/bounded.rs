@@ -49,7 +49,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(BoundedLoad::new(o, nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(BoundedLoad::new(o, nodes)?)));
 
 /// ε: each node takes at most ⌈(1 + ε)·keys / nodes⌉ keys.
 pub(crate) const EPSILON: OptionSpec = OptionSpec {

@@ -85,7 +85,7 @@ macro_rules! catalog {
                         #[cfg(feature = "catalog")]
                         let build: $crate::algo::entry::Build = $module::$build;
                         #[cfg(not(feature = "catalog"))]
-                        let build: $crate::algo::entry::Build = $crate::algo::entry::not_built_in;
+                        let build: $crate::algo::entry::Build = $crate::algo::entry::NOT_BUILT_IN;
                         build
                     })*
                 }

@@ -65,10 +65,10 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |o, nodes, _| {
+pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| {
     let dx = Dx::new(capacity(o), nodes.len() as u32)?;
     Ok(Box::new(Stateful::new(Algorithm::Dx, nodes, dx)?))
-};
+});
 
 /// The paper's state: the active bits of `a` buckets and the removed stack.
 #[derive(Clone, Debug)]

@@ -23,7 +23,28 @@ use crate::{Error, NodeSpec};
 
 /// How an entry builds its placement: from its options, the nodes in order (the "create"
 /// moment) and the parts of a [`Layout`] it keeps (the others are ignored).
-pub type Build = fn(&Options, Vec<NodeSpec>, &Layout) -> Result<Box<dyn Placement>, Error>;
+#[derive(Clone, Copy)]
+pub enum Build {
+    /// In one call.
+    Whole(WholeBuild),
+    /// In steps of bounded work (a build that can take long at the caps): the checks in the
+    /// call, the work in the [`Building`]'s steps.
+    Staged(StagedBuild),
+}
+
+/// [`Build::Whole`]'s function.
+pub type WholeBuild = fn(&Options, Vec<NodeSpec>, &Layout) -> Result<Box<dyn Placement>, Error>;
+/// [`Build::Staged`]'s function.
+pub type StagedBuild = fn(&Options, Vec<NodeSpec>, &Layout) -> Result<Box<dyn Building>, Error>;
+
+/// A placement being built in steps (see [`Build::Staged`]).
+pub trait Building: std::fmt::Debug {
+    /// About `budget` units of work (points hashed or sorted, say), at least one; answers
+    /// whether the placement is built.
+    fn step(&mut self, budget: usize) -> bool;
+    /// The placement, after whatever steps are left.
+    fn finish(self: Box<Self>) -> Box<dyn Placement>;
+}
 
 /// Everything about one algorithm.
 #[derive(Clone, Copy, Debug)]
@@ -342,9 +363,8 @@ impl Entry {
 /// The build of an algorithm this build of the engine leaves out (the element's first wasm
 /// module, without the `catalog` feature).
 #[cfg_attr(feature = "catalog", allow(dead_code))]
-pub(crate) fn not_built_in(options: &Options, _: Vec<NodeSpec>, _: &Layout) -> Result<Box<dyn Placement>, Error> {
-    Err(Error::NotBuiltIn(format!("the {} algorithm", options.algorithm.name())))
-}
+pub(crate) const NOT_BUILT_IN: Build =
+    Build::Whole(|options, _, _| Err(Error::NotBuiltIn(format!("the {} algorithm", options.algorithm.name()))));
 
 /// An entry as the page and `catalog()` show it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

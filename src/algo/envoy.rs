@@ -80,7 +80,7 @@ pub(crate) const RING_HASH: Entry = Entry {
 };
 
 /// How [`RING_HASH`] is built.
-pub(crate) const BUILD_RING_HASH: Build = |o, nodes, _| Ok(Box::new(Envoy::new(Kind::ring(o)?, nodes)?));
+pub(crate) const BUILD_RING_HASH: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Envoy::new(Kind::ring(o)?, nodes)?)));
 
 pub(crate) const MAGLEV: Entry = Entry {
     name: "envoy-maglev",
@@ -110,7 +110,7 @@ pub(crate) const MAGLEV: Entry = Entry {
 };
 
 /// How [`MAGLEV`] is built.
-pub(crate) const BUILD_MAGLEV: Build = |o, nodes, _| Ok(Box::new(Envoy::new(Kind::maglev(o)?, nodes)?));
+pub(crate) const BUILD_MAGLEV: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Envoy::new(Kind::maglev(o)?, nodes)?)));
 
 /// `RingHashLbConfig.hash_function`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

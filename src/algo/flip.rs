@@ -60,7 +60,7 @@ pub(crate) const ENTRY: Entry = Entry {
 
 /// How [`ENTRY`] is built.
 pub(crate) const BUILD: Build =
-    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Flip, nodes, flip_hash, traced::<Walk>)?));
+    Build::Whole(|_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Flip, nodes, flip_hash, traced::<Walk>)?)));
 
 /// Draws before falling back to the lower power of two (the authors' choice).
 const MAX_DRAWS: u32 = 64;

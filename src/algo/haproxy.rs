@@ -73,7 +73,7 @@ pub(crate) const CONSISTENT: Entry = Entry {
 };
 
 /// How [`CONSISTENT`] is built.
-pub(crate) const BUILD_CONSISTENT: Build = |o, nodes, layout| with_layout(true, o, nodes, layout);
+pub(crate) const BUILD_CONSISTENT: Build = Build::Whole(|o, nodes, layout| with_layout(true, o, nodes, layout));
 
 pub(crate) const MAP_BASED: Entry = Entry {
     name: "haproxy-map-based",
@@ -102,7 +102,7 @@ pub(crate) const MAP_BASED: Entry = Entry {
 };
 
 /// How [`MAP_BASED`] is built.
-pub(crate) const BUILD_MAP_BASED: Build = |o, nodes, layout| with_layout(false, o, nodes, layout);
+pub(crate) const BUILD_MAP_BASED: Build = Build::Whole(|o, nodes, layout| with_layout(false, o, nodes, layout));
 
 /// `hash-type consistent` or `map-based`, with a link's explicit server ids.
 fn with_layout(

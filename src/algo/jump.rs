@@ -43,7 +43,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Jump::new(nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|_, nodes, _| Ok(Box::new(Jump::new(nodes)?)));
 
 /// The paper's loop, exactly: a 64-bit LCG and double arithmetic.
 ///

@@ -54,7 +54,7 @@ pub(crate) const ENTRY: Entry = Entry {
 
 /// How [`ENTRY`] is built.
 pub(crate) const BUILD: Build =
-    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::JumpBack, nodes, jump_back_hash, traced::<Walk>)?));
+    Build::Whole(|_, nodes, _| Ok(Box::new(Counted::new(Algorithm::JumpBack, nodes, jump_back_hash, traced::<Walk>)?)));
 
 /// The bucket in `0..n` of a 64-bit key (`n ≥ 1`; 0 for `n ≤ 1`).
 ///

@@ -47,7 +47,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Maglev::new(o.config.hash, o.table_size, nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Maglev::new(o.config.hash, o.table_size, nodes)?)));
 
 /// The lookup table's size `M`, a prime.
 pub(crate) const TABLE_SIZE: OptionSpec = OptionSpec {

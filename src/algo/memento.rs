@@ -66,10 +66,10 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |_, nodes, _| {
+pub(crate) const BUILD: Build = Build::Whole(|_, nodes, _| {
     let memento = Memento::new(nodes.len() as u32);
     Ok(Box::new(Stateful::new(Algorithm::Memento, nodes, memento)?))
-};
+});
 
 /// The paper's state: the b-array's size, the last removed bucket and the replacement set.
 #[derive(Clone, Debug)]

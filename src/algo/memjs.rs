@@ -48,7 +48,7 @@ const RECIPE: Recipe = Recipe {
     pick: "bucket hash % servers",
     order: recipe::ORDER_MODULO,
 };
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Buckets::new(&RULES, nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|_, nodes, _| Ok(Box::new(Buckets::new(&RULES, nodes)?)));
 
 /// `Math.abs(hash | 0)`: from 0 to 2^31.
 fn hash_code(key: &[u8]) -> u64 {

@@ -40,7 +40,7 @@ use crate::{Error, Node, NodeSpec, Ring};
 pub use catalog::{BASELINE, DEFAULT};
 #[allow(deprecated)]
 pub use compat::{from_haproxy_backend, from_nginx_upstream, import, lbconfig};
-pub use entry::{Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights};
+pub use entry::{Build, Building, Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights, WholeBuild};
 pub use haproxy::{HaproxyFunction, HaproxyHash};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use std::sync::{Arc, OnceLock};
@@ -194,6 +194,16 @@ pub struct Cluster {
     /// Each node's exact share and the spread of load, computed once per state: every change
     /// clears them.
     shares: OnceLock<Shares>,
+    /// The points as a view draws them, computed once per state (shared by clones).
+    circle: OnceLock<Option<CirclePoints>>,
+}
+
+/// A circle's points as fractions of the circle (0 at the top, clockwise) with their owners'
+/// indices, in circle order: what a view draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CirclePoints {
+    pub fractions: Arc<[f64]>,
+    pub owners: Arc<[u32]>,
 }
 
 /// What [`Cluster::exact_shares`] and [`Cluster::spread`] answer, for one state.
@@ -205,7 +215,12 @@ struct Shares {
 
 impl Clone for Cluster {
     fn clone(&self) -> Cluster {
-        Cluster { inner: self.inner.boxed_clone(), options: Arc::clone(&self.options), shares: self.shares.clone() }
+        Cluster {
+            inner: self.inner.boxed_clone(),
+            options: Arc::clone(&self.options),
+            shares: self.shares.clone(),
+            circle: self.circle.clone(),
+        }
     }
 }
 
@@ -235,13 +250,14 @@ impl Cluster {
     }
 
     pub(crate) fn from_placement(inner: Box<dyn Placement>, options: Options) -> Cluster {
-        Cluster { inner, options: Arc::new(options), shares: OnceLock::new() }
+        Cluster { inner, options: Arc::new(options), shares: OnceLock::new(), circle: OnceLock::new() }
     }
 
     /// `change` applied to the placement; the shares are computed afresh after it.
     fn changed(&mut self, change: impl FnOnce(&mut Box<dyn Placement>) -> Result<(), Error>) -> Result<(), Error> {
         let result = change(&mut self.inner);
         self.shares = OnceLock::new();
+        self.circle = OnceLock::new();
         result
     }
 
@@ -348,6 +364,24 @@ impl Cluster {
         self.inner.arcs()
     }
 
+    /// The points as a view draws them (`None` where there are no arcs), computed once per
+    /// state.
+    pub fn circle_points(&self) -> Option<CirclePoints> {
+        let circle = self.circle.get_or_init(|| {
+            let arcs = self.arcs()?;
+            let size = arcs.size() as f64;
+            let (fractions, owners): (Vec<f64>, Vec<u32>) =
+                (0..arcs.point_count()).map(|i| (arcs.point(i).0 as f64 / size, arcs.point(i).1 as u32)).unzip();
+            Some(CirclePoints { fractions: fractions.into(), owners: owners.into() })
+        });
+        circle.clone()
+    }
+
+    /// Drops [`circle_points`](Cluster::circle_points) until it is asked for again.
+    pub(crate) fn forget_circle_points(&mut self) {
+        self.circle = OnceLock::new();
+    }
+
     /// Each node's exact share of all keys, when it can be computed without sampling
     /// (computed once per state).
     pub fn exact_shares(&self) -> Option<Vec<f64>> {
@@ -382,7 +416,8 @@ impl Cluster {
     }
 
     pub fn memory_bytes(&self) -> usize {
-        self.inner.memory_bytes()
+        let circle = self.circle.get().and_then(Option::as_ref).map_or(0, |c| c.fractions.len() * 12);
+        self.inner.memory_bytes() + circle
     }
 
     /// The work of one lookup (see [`limits::MAX_LOOKUP_WORK`](crate::limits::MAX_LOOKUP_WORK)).
@@ -430,6 +465,13 @@ impl Cluster {
     /// entry's [`LayoutUse`]; the others are ignored): a cluster as a share link describes
     /// it, or as it was before a change of settings.
     pub fn with_layout(options: Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<Cluster, Error> {
+        Cluster::building(options, nodes, layout)?.finish()
+    }
+
+    /// [`Cluster::with_layout`] in steps of bounded work ([`ClusterBuild::step`]), for a
+    /// caller that must not block for the whole build. An algorithm whose entry builds in
+    /// one call ([`Build::Whole`]) is built by the first step.
+    pub fn building(options: Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<ClusterBuild, Error> {
         let per_node = |what: &str, count: Option<usize>| match count {
             Some(count) if count != nodes.len() => {
                 Err(Error::InvalidOption(format!("{what} for {count} nodes, but there are {}", nodes.len())))
@@ -441,8 +483,55 @@ impl Cluster {
             LayoutUse::ServerIds => per_node("server ids", layout.server_ids.as_ref().map(Vec::len))?,
             LayoutUse::None => {}
         }
-        let inner = options.algorithm.build()(&options, nodes, layout)?;
-        Ok(Cluster::from_placement(inner, options))
+        let pending = match options.algorithm.build() {
+            Build::Whole(build) => Pending::Whole { build, nodes, layout: layout.clone() },
+            Build::Staged(build) => Pending::Staged(build(&options, nodes, layout)?),
+        };
+        Ok(ClusterBuild { options, pending })
+    }
+}
+
+/// A cluster being built in steps ([`Cluster::building`]).
+#[derive(Debug)]
+pub struct ClusterBuild {
+    options: Options,
+    pending: Pending,
+}
+
+#[derive(Debug)]
+enum Pending {
+    Staged(Box<dyn Building>),
+    /// Built by the next step.
+    Whole {
+        build: WholeBuild,
+        nodes: Vec<NodeSpec>,
+        layout: Layout,
+    },
+    Built(Box<dyn Placement>),
+}
+
+impl ClusterBuild {
+    /// About `budget` units of the build's work (see [`Building::step`]); answers whether the
+    /// cluster is built. A failed step (a one-call build's error) changes nothing.
+    pub fn step(&mut self, budget: usize) -> Result<bool, Error> {
+        match &mut self.pending {
+            Pending::Staged(building) => Ok(building.step(budget)),
+            Pending::Whole { build, nodes, layout } => {
+                self.pending = Pending::Built(build(&self.options, nodes.clone(), layout)?);
+                Ok(true)
+            }
+            Pending::Built(_) => Ok(true),
+        }
+    }
+
+    /// The cluster, after whatever steps are left.
+    pub fn finish(self) -> Result<Cluster, Error> {
+        let inner = match self.pending {
+            Pending::Staged(building) => building.finish(),
+            Pending::Whole { build, nodes, layout } => build(&self.options, nodes, &layout)?,
+            Pending::Built(inner) => inner,
+        };
+        Ok(Cluster::from_placement(inner, self.options))
     }
 }
 

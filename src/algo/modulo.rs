@@ -39,7 +39,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Modulo::new(o.config.hash, nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Modulo::new(o.config.hash, nodes)?)));
 
 #[derive(Clone, Debug)]
 pub(crate) struct Modulo {

@@ -48,7 +48,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(MultiProbe::new(o.probes, nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(MultiProbe::new(o.probes, nodes)?)));
 
 /// Probes per key.
 pub(crate) const PROBES: OptionSpec = OptionSpec {

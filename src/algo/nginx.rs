@@ -65,7 +65,7 @@ pub(crate) const CONSISTENT: Entry = Entry {
 };
 
 /// How [`CONSISTENT`] is built.
-pub(crate) const BUILD_CONSISTENT: Build = |_, nodes, _| Ok(Box::new(Nginx::new(true, nodes)?));
+pub(crate) const BUILD_CONSISTENT: Build = Build::Whole(|_, nodes, _| Ok(Box::new(Nginx::new(true, nodes)?)));
 
 pub(crate) const HASH: Entry = Entry {
     name: "nginx-hash",
@@ -96,7 +96,7 @@ pub(crate) const HASH: Entry = Entry {
 };
 
 /// How [`HASH`] is built.
-pub(crate) const BUILD_HASH: Build = |_, nodes, _| Ok(Box::new(Nginx::new(false, nodes)?));
+pub(crate) const BUILD_HASH: Build = Build::Whole(|_, nodes, _| Ok(Box::new(Nginx::new(false, nodes)?)));
 
 /// The placement of an `upstream` block: `hash $key consistent;` or plain `hash $key;`,
 /// its servers in order (mark the `down` ones after).

@@ -57,7 +57,7 @@ pub(crate) const ENTRY: Entry = Entry {
 
 /// How [`ENTRY`] is built.
 pub(crate) const BUILD: Build =
-    |_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Power, nodes, power_hash, traced::<Walk>)?));
+    Build::Whole(|_, nodes, _| Ok(Box::new(Counted::new(Algorithm::Power, nodes, power_hash, traced::<Walk>)?)));
 
 /// Algorithm-f: a bucket of `0..=mask` (`mask + 1` a power of two).
 #[inline]

@@ -49,7 +49,7 @@ const RECIPE: Recipe = Recipe {
     pick: "the highest score; a tie to the larger name",
     order: recipe::ORDER_FREE,
 };
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Pymemcache::new(nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|_, nodes, _| Ok(Box::new(Pymemcache::new(nodes)?)));
 
 #[derive(Clone, Debug)]
 pub(crate) struct Pymemcache {

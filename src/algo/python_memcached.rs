@@ -50,7 +50,7 @@ const RECIPE: Recipe = Recipe {
     pick: "bucket hash % buckets",
     order: recipe::ORDER_MODULO,
 };
-pub(crate) const BUILD: Build = |_, nodes, _| Ok(Box::new(Buckets::new(&RULES, nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|_, nodes, _| Ok(Box::new(Buckets::new(&RULES, nodes)?)));
 
 /// `cmemcache_hash`.
 fn cmemcache_hash(key: &[u8]) -> u64 {

@@ -66,7 +66,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = build;
+pub(crate) const BUILD: Build = Build::Whole(build);
 
 /// A master as `CLUSTER NODES` lists it: its slot ranges, and whether it has failed.
 pub(crate) type Master = (NodeSpec, Vec<(u16, u16)>, bool);

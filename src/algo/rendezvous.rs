@@ -43,7 +43,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = |o, nodes, _| Ok(Box::new(Rendezvous::new(o.config.hash, nodes)?));
+pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Rendezvous::new(o.config.hash, nodes)?)));
 
 /// The weights whose scores stay normal numbers for every `u` (`-ln u` is from about 2^-53
 /// to 45): past them a score overflows to infinity or loses its digits to zero, every node

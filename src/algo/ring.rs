@@ -7,12 +7,12 @@
 //! each reproduced bit for bit from the code itself (`tests/real/tutorial_*`).
 
 use super::about::KeySpace;
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Building, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope, BITS, HASH, VNODES};
 use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
-use super::{down, Algorithm, Layout, Options, Placement};
+use super::{down, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
-use crate::{Error, Label, Lookup, Node, NodeSpec, Position, Ring, RingRules, Ties};
+use crate::{Error, Label, Lookup, Node, NodeSpec, Position, Ring, RingBuild, RingRules, Ties};
 
 pub(crate) const ENTRY: Entry = Entry {
     name: "ring",
@@ -39,11 +39,17 @@ pub(crate) const ENTRY: Entry = Entry {
     extras: Extras::NONE,
 };
 
-/// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = build;
+/// How [`ENTRY`] is built: in steps, as a ring at the caps (500,000 points) takes a while.
+pub(crate) const BUILD: Build =
+    Build::Staged(|o, nodes, _| Ok(Box::new(Ring::building(o.config.clone(), rules(o)?, nodes)?)));
 
-fn build(options: &Options, nodes: Vec<NodeSpec>, _: &Layout) -> Result<Box<dyn Placement>, Error> {
-    Ok(Box::new(Ring::with_rules(options.config.clone(), rules(options)?, nodes)?))
+impl Building for RingBuild {
+    fn step(&mut self, budget: usize) -> bool {
+        RingBuild::step(self, budget)
+    }
+    fn finish(self: Box<Self>) -> Box<dyn Placement> {
+        Box::new(RingBuild::finish(*self))
+    }
 }
 
 /// The ring's rules from its options.

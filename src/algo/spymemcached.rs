@@ -64,7 +64,7 @@ const RECIPE_KETAMA: Recipe = Recipe {
     pick: recipe::FIRST_AT_OR_AFTER,
     order: recipe::ORDER_TIES,
 };
-pub(crate) const BUILD_KETAMA: Build = |o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?));
+pub(crate) const BUILD_KETAMA: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?)));
 
 pub(crate) const NATIVE: Entry = Entry {
     name: "spymemcached-native",
@@ -98,7 +98,7 @@ const RECIPE_NATIVE: Recipe = Recipe {
     pick: "bucket hash % servers",
     order: recipe::ORDER_MODULO,
 };
-pub(crate) const BUILD_NATIVE: Build = |_, nodes, _| Ok(Box::new(Buckets::new(&NATIVE_RULES, nodes)?));
+pub(crate) const BUILD_NATIVE: Build = Build::Whole(|_, nodes, _| Ok(Box::new(Buckets::new(&NATIVE_RULES, nodes)?)));
 
 static KETAMA_RULES: Rules = Rules {
     algorithm: Algorithm::SpymemcachedKetama,

@@ -81,7 +81,7 @@ pub(crate) const KETAMA: Entry = Entry {
 };
 
 /// How [`KETAMA`] is built.
-pub(crate) const BUILD_KETAMA: Build = |o, nodes, _| Ok(Box::new(Twemproxy::new(false, o, nodes)?));
+pub(crate) const BUILD_KETAMA: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Twemproxy::new(false, o, nodes)?)));
 
 pub(crate) const MODULA: Entry = Entry {
     name: "twemproxy-modula",
@@ -102,7 +102,7 @@ pub(crate) const MODULA: Entry = Entry {
 };
 
 /// How [`MODULA`] is built.
-pub(crate) const BUILD_MODULA: Build = |o, nodes, _| Ok(Box::new(Twemproxy::new(true, o, nodes)?));
+pub(crate) const BUILD_MODULA: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Twemproxy::new(true, o, nodes)?)));
 
 fn describe(modula: bool, o: &Options) -> String {
     let hash = TwemHash::of(o);

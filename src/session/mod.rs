@@ -35,9 +35,9 @@ pub use frame::{Frame, FrameError, FrameOptions, OptionControl, SettingsView};
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, MovedSpan, Movers, Transition};
 
-use crate::algo::{Algorithm, Cluster, Layout, OptionSpec, OptionValue, Options, Scope};
+use crate::algo::{Algorithm, Cluster, ClusterBuild, Layout, OptionSpec, OptionValue, Options, Scope};
 use crate::cost::Workload;
-use crate::keys::{for_each_generated, KeyList, KeySample};
+use crate::keys::{for_each_generated_in, KeyList, KeySample};
 use crate::{Config, Error, Hash, Node, NodeSpec, RingBits};
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
@@ -238,6 +238,12 @@ impl State {
 
     /// [`State::new`], with what `layout` holds for the algorithm (see [`Layout`]).
     fn with_layout(settings: Settings, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<State, Error> {
+        let build = State::building(&settings, nodes, layout)?;
+        Ok(State::of(settings, build.finish()?))
+    }
+
+    /// The checks of [`State::with_layout`], and its cluster to build in steps.
+    fn building(settings: &Settings, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<ClusterBuild, Error> {
         settings.validate()?;
         if nodes.len() > MAX_SESSION_NODES {
             return Err(Error::TooLarge {
@@ -246,9 +252,13 @@ impl State {
                 got: nodes.len() as u64,
             });
         }
-        let cluster = Cluster::with_layout(settings.options(), nodes, layout)?;
+        Cluster::building(settings.options(), nodes, layout)
+    }
+
+    /// A new state: each node's colour is its index.
+    fn of(settings: Settings, cluster: Cluster) -> State {
         let colours = (0..cluster.nodes().len() as u32).collect();
-        Ok(State { settings, cluster, colours })
+        State { settings, cluster, colours }
     }
 
     fn nodes(&self) -> &[Node] {
@@ -357,6 +367,15 @@ struct Step {
     label: String,
 }
 
+impl Step {
+    /// A state for the history, without the points it kept only for drawing (6 MB at the
+    /// caps; undo lays them out again).
+    fn new(mut state: State, label: String) -> Step {
+        state.cluster.forget_circle_points();
+        Step { state, label }
+    }
+}
+
 /// The owner of a key that has none while a node is down (e.g. a failed Redis master's slot).
 pub const NO_OWNER: u32 = u32::MAX;
 
@@ -383,6 +402,18 @@ impl KeyCache {
     /// traffic), else `key:0 ..` with the settings' count and Zipf popularity.
     /// Refused past [`MAX_SAMPLE_WORK`](crate::limits::MAX_SAMPLE_WORK).
     fn of(cluster: &Cluster, settings: &Settings, list: Option<&KeyList>) -> Result<KeyCache, Error> {
+        let mut cache = KeyCache::unplaced(cluster, settings, list)?;
+        match list {
+            Some(l) if !cluster.nodes().is_empty() => l.keys.iter().for_each(|k| cache.place(cluster, k.as_bytes())),
+            Some(_) => {}
+            None => _ = cache.place_generated(cluster, usize::MAX),
+        }
+        Ok(cache)
+    }
+
+    /// The sample's traffic, and none of its keys placed yet (after the same check as
+    /// [`KeyCache::of`]).
+    fn unplaced(cluster: &Cluster, settings: &Settings, list: Option<&KeyList>) -> Result<KeyCache, Error> {
         if cluster.nodes().is_empty() {
             return Ok(KeyCache::default());
         }
@@ -395,17 +426,126 @@ impl KeyCache {
             }
             None => zipf_traffic(count, settings.zipf),
         };
-        let mut cache = KeyCache { positions: Vec::with_capacity(count), owners: Vec::with_capacity(count), traffic };
-        let mut place = |key: &[u8]| {
-            cache.positions.push(cluster.key_fraction(key));
-            // Not empty: a lookup fails only for a key with no owner while a node is down.
-            cache.owners.push(cluster.locate_index(key).map_or(NO_OWNER, |o| o as u32));
+        Ok(KeyCache { positions: Vec::with_capacity(count), owners: Vec::with_capacity(count), traffic })
+    }
+
+    fn place(&mut self, cluster: &Cluster, key: &[u8]) {
+        self.positions.push(cluster.key_fraction(key));
+        // Not empty: a lookup fails only for a key with no owner while a node is down.
+        self.owners.push(cluster.locate_index(key).map_or(NO_OWNER, |o| o as u32));
+    }
+
+    /// Places up to `most` more of the generated keys (`key:0 ..`); answers whether all are.
+    fn place_generated(&mut self, cluster: &Cluster, most: usize) -> bool {
+        let (from, count) = (self.positions.len(), self.traffic.len());
+        let to = count.min(from.saturating_add(most.max(1)));
+        for_each_generated_in(KEY_PREFIX, from..to, |_, key| self.place(cluster, key));
+        to == count
+    }
+}
+
+/// A session being opened from a share link in steps ([`Session::opening`]): the cluster
+/// built, its down marks set, the sample placed, its shares counted and its points laid out
+/// for drawing, each step at most
+/// [`OPEN_STEP_WORK`](crate::limits::OPEN_STEP_WORK) units of work (points hashed or sorted,
+/// or key lookups by their cost). Whatever the steps, the session is `from_link`'s.
+#[derive(Debug)]
+pub struct Opening {
+    /// Until the cluster is built.
+    settings: Option<Settings>,
+    /// The nodes to mark down, the last first.
+    down: Vec<String>,
+    workload: Option<Workload>,
+    stage: Stage,
+}
+
+#[derive(Debug)]
+enum Stage {
+    Build(ClusterBuild),
+    Down(State),
+    Keys(State, KeyCache),
+    Shares(Box<Session>),
+    /// The points as the first frame draws them.
+    Circle(Box<Session>),
+    Ready(Box<Session>),
+    /// After a step failed: the opening answers that error again.
+    Failed(Error),
+}
+
+impl Opening {
+    /// One step of the opening; answers whether the session is ready
+    /// ([`finish`](Opening::finish) then costs nothing). A failed step fails the opening.
+    pub fn step(&mut self) -> Result<bool, Error> {
+        self.step_by(crate::limits::OPEN_STEP_WORK)
+    }
+
+    fn step_by(&mut self, budget: usize) -> Result<bool, Error> {
+        let stage = std::mem::replace(
+            &mut self.stage,
+            Stage::Failed(Error::Unsupported("an opening that stopped midway".into())),
+        );
+        self.stage = match self.advance(stage, budget) {
+            Ok(stage) => stage,
+            Err(e) => Stage::Failed(e),
         };
-        match list {
-            Some(l) => l.keys.iter().for_each(|k| place(k.as_bytes())),
-            None => for_each_generated(KEY_PREFIX, count, |_, key| place(key)),
+        match &self.stage {
+            Stage::Failed(e) => Err(e.clone()),
+            stage => Ok(matches!(stage, Stage::Ready(_))),
         }
-        Ok(cache)
+    }
+
+    fn advance(&mut self, stage: Stage, budget: usize) -> Result<Stage, Error> {
+        Ok(match stage {
+            Stage::Build(mut build) => {
+                if !build.step(budget)? {
+                    return Ok(Stage::Build(build));
+                }
+                let settings = self.settings.take().expect("the settings wait for the cluster");
+                self.down.reverse();
+                Stage::Down(State::of(settings, build.finish()?))
+            }
+            // One node a step: marking one down is a pass over the points.
+            Stage::Down(mut state) => match self.down.pop() {
+                Some(name) => {
+                    state.cluster.set_down(&name, true)?;
+                    Stage::Down(state)
+                }
+                // The sample is placed once, on the state with its down marks.
+                None => {
+                    let keys = KeyCache::unplaced(&state.cluster, &state.settings, None)?;
+                    Stage::Keys(state, keys)
+                }
+            },
+            Stage::Keys(state, mut keys) => {
+                let lookups = budget / state.cluster.lookup_cost().max(1) as usize;
+                if !keys.place_generated(&state.cluster, lookups) {
+                    return Ok(Stage::Keys(state, keys));
+                }
+                let mut session = Session::with_keys(state, keys);
+                session.workload = self.workload.take();
+                Stage::Shares(Box::new(session))
+            }
+            // Counted once per state and kept: the first frame does not count them.
+            Stage::Shares(session) => {
+                session.cluster().spread();
+                Stage::Circle(session)
+            }
+            Stage::Circle(session) => {
+                session.cluster().circle_points();
+                Stage::Ready(session)
+            }
+            ready @ (Stage::Ready(_) | Stage::Failed(_)) => ready,
+        })
+    }
+
+    /// The session, after whatever steps are left (taken whole: one sort of the points
+    /// rather than runs merged).
+    pub fn finish(mut self) -> Result<Session, Error> {
+        while !self.step_by(usize::MAX)? {}
+        match self.stage {
+            Stage::Ready(session) => Ok(*session),
+            _ => unreachable!("a step answered ready"),
+        }
     }
 }
 
@@ -452,7 +592,12 @@ impl Session {
     /// A session at `state`, with no history and the generated sample.
     fn of_state(state: State) -> Result<Session, Error> {
         let keys = KeyCache::of(&state.cluster, &state.settings, None)?;
-        Ok(Session {
+        Ok(Session::with_keys(state, keys))
+    }
+
+    /// A session at `state` with its sample placed, and no history.
+    fn with_keys(state: State, keys: KeyCache) -> Session {
+        Session {
             state,
             past: VecDeque::new(),
             future: Vec::new(),
@@ -462,7 +607,7 @@ impl Session {
             workload: None,
             compare_modulo: false,
             charts: charts::ChartJobs::default(),
-        })
+        }
     }
 
     /// A session around an existing placement (an imported config), with the page's sample.
@@ -477,15 +622,15 @@ impl Session {
 
     /// The session a share link describes (see [`link`]).
     pub fn from_link(text: &str) -> Result<Session, Error> {
+        Session::opening(text)?.finish()
+    }
+
+    /// [`Session::from_link`] in steps of bounded work ([`Opening::step`]), so that a page
+    /// opening a link at the caps never blocks for the whole build.
+    pub fn opening(text: &str) -> Result<Opening, Error> {
         let link::Decoded { settings, nodes, down, workload, layout } = link::decode_with_down(text)?;
-        let mut state = State::with_layout(settings, nodes, &layout)?;
-        for name in down {
-            state.cluster.set_down(&name, true)?;
-        }
-        // The sample is placed once, on the state with its down marks.
-        let mut session = Session::of_state(state)?;
-        session.workload = workload;
-        Ok(session)
+        let build = State::building(&settings, nodes, &layout)?;
+        Ok(Opening { settings: Some(settings), down, workload, stage: Stage::Build(build) })
     }
 
     /// The share link of the current state; [`from_link`](Session::from_link) reopens it.
@@ -528,7 +673,7 @@ impl Session {
         self.keys = keys;
         self.charts = charts::ChartJobs::default();
         self.future.clear();
-        self.past.push_back(Step { state: before, label });
+        self.past.push_back(Step::new(before, label));
         self.trim_history();
         Ok(transition)
     }
@@ -635,7 +780,7 @@ impl Session {
         let current = std::mem::replace(&mut self.state, step.state);
         self.keys = keys;
         self.charts = charts::ChartJobs::default();
-        let back = Step { state: current, label: step.label };
+        let back = Step::new(current, step.label);
         if undoing {
             self.future.push(back);
         } else {

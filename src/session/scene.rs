@@ -5,14 +5,16 @@ use super::transition::{percent, thousands};
 use super::Session;
 use crate::analysis;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Everything a view needs to draw the circle. Fractions are of the circle, 0 at the top,
 /// clockwise; owners are indices into [`Session::nodes`]; `colours[i]` is node `i`'s colour
 /// slot ([`crate::theme::PALETTE`]`[slot % 16]`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
-    pub points: Vec<f64>,
-    pub point_owners: Vec<u32>,
+    /// The points, shared with the state (a frame at the caps does not copy 500,000).
+    pub points: Arc<[f64]>,
+    pub point_owners: Arc<[u32]>,
     pub keys: Vec<f64>,
     pub key_owners: Vec<u32>,
     pub colours: Vec<u32>,
@@ -130,12 +132,9 @@ impl Session {
     /// What the circle shows now.
     pub fn scene(&self) -> Scene {
         let cluster = self.cluster();
-        let (points, point_owners) = match cluster.arcs() {
-            Some(a) => {
-                let size = a.size() as f64;
-                (0..a.point_count()).map(|i| (a.point(i).0 as f64 / size, a.point(i).1 as u32)).unzip()
-            }
-            None => (Vec::new(), Vec::new()),
+        let (points, point_owners) = match cluster.circle_points() {
+            Some(circle) => (circle.fractions, circle.owners),
+            None => (Arc::from([]), Arc::from([])),
         };
         Scene {
             points,

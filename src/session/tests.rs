@@ -749,3 +749,70 @@ fn the_reading_says_arcs_only_where_there_are_arcs() {
     assert!(five(Algorithm::Ring).scene().reading.contains("coloured arc"));
     assert!(five(Algorithm::Jump).scene().reading.contains("no arcs"));
 }
+
+/// Steps of an opening until it is ready, and how many it took.
+fn open_in_steps(link: &str) -> (Session, usize) {
+    let mut opening = Session::opening(link).unwrap();
+    let mut steps = 1;
+    while !opening.step().unwrap() {
+        steps += 1;
+    }
+    (opening.finish().unwrap(), steps)
+}
+
+#[test]
+fn a_link_opened_in_steps_is_the_state_it_describes() {
+    // 40,000 points and 30,000 keys: several steps of each kind.
+    let settings = Settings { vnodes: 2000, keys: 30_000, zipf: 0.8, ..Settings::default() };
+    let nodes: Vec<NodeSpec> = (1..=20).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+    let mut built = Session::new(settings, nodes).unwrap();
+    for name in ["node-3", "node-17"] {
+        built.apply(Change::SetDown { name: name.into(), down: true }).unwrap();
+    }
+    let (opened, steps) = open_in_steps(&built.link());
+    let work = 40_000 * 2 + 30_000 * built.cluster().lookup_cost() as usize;
+    assert!(steps > work / crate::limits::OPEN_STEP_WORK, "{steps} steps");
+    assert_eq!(snapshot(&opened), snapshot(&built));
+    assert_eq!(opened.node_rows().iter().filter(|r| r.down).count(), 2);
+}
+
+#[test]
+fn every_algorithm_opens_in_steps_as_it_does_at_once() {
+    for algorithm in Algorithm::ALL {
+        let s = five(algorithm);
+        let (opened, _) = open_in_steps(&s.link());
+        assert_eq!(snapshot(&opened), snapshot(&s), "{algorithm:?}");
+    }
+}
+
+#[test]
+fn placing_an_expensive_sample_is_split_into_steps() {
+    // Rendezvous scores every node for every key: 200 nodes × 2,000 keys.
+    let settings = Settings { algorithm: Algorithm::Rendezvous, keys: 2000, ..Settings::default() };
+    let s = Session::new(settings, (0..200).map(|i| NodeSpec::new(format!("n{i}")))).unwrap();
+    let (opened, steps) = open_in_steps(&s.link());
+    let work = 2000 * s.cluster().lookup_cost() as usize;
+    assert!(work > 10 * crate::limits::OPEN_STEP_WORK);
+    assert!(steps > work / crate::limits::OPEN_STEP_WORK, "{steps} steps for {work}");
+    assert_eq!(snapshot(&opened), snapshot(&s));
+}
+
+#[test]
+fn an_opening_that_fails_midway_keeps_failing_with_the_same_error() {
+    // Too many keys for rendezvous on 1,000 nodes: refused when the sample is placed.
+    let nodes: Vec<String> = (0..1000).map(|i| format!("n=n{i}")).collect();
+    let link = format!("#ringlab=2&a=rendezvous&k=100000&{}", nodes.join("&"));
+    let expected = Session::from_link(&link).unwrap_err();
+    assert_eq!(expected.code(), "too-large");
+    let mut opening = Session::opening(&link).unwrap();
+    let err = loop {
+        match opening.step() {
+            Ok(false) => {}
+            Ok(true) => panic!("opened"),
+            Err(e) => break e,
+        }
+    };
+    assert_eq!(err, expected);
+    assert_eq!(opening.step().unwrap_err(), expected);
+    assert_eq!(opening.finish().unwrap_err(), expected);
+}

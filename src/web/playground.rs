@@ -21,6 +21,13 @@ impl Session {
         Ok(Session { inner: engine::Session::from_config_with(&kind, &text, &options).map_err(error)? })
     }
 
+    /// `Session.opening(link)`: the session a share link describes, opened in steps of
+    /// bounded work (see [`Opening`]), so that a link at the caps does not block the page.
+    /// A link that cannot be read fails here, as `fromLink` does.
+    pub fn opening(link: JsValue) -> Result<Opening, JsValue> {
+        Ok(Opening { inner: Some(engine::Session::opening(&string(&link, "the link")?).map_err(error)?) })
+    }
+
     /// Changes a node's weight; returns the transition.
     #[wasm_bindgen(js_name = setWeight)]
     pub fn set_weight(&mut self, name: JsValue, weight: JsValue) -> Result<JsValue, JsValue> {
@@ -207,4 +214,30 @@ impl KeysSummary {
     fn of(list: &crate::keys::KeyList) -> KeysSummary {
         KeysSummary { keys: list.keys.len(), requests: list.total_count() as f64, text: list.read_as() }
     }
+}
+
+/// A share link being opened: `step()` until it answers `true`, then `session()`. Each step
+/// is at most `OPEN_STEP_WORK` units of work (about 2 ms natively); the page runs steps until
+/// its task has taken its slice of a frame, so no task of a link at the caps is long.
+#[wasm_bindgen]
+pub struct Opening {
+    inner: Option<engine::Opening>,
+}
+
+#[wasm_bindgen]
+impl Opening {
+    /// One step; `true` when the session is ready. A failed step (a setting the link's
+    /// nodes cannot take, found as they are built) throws the same coded error each time.
+    pub fn step(&mut self) -> Result<bool, JsValue> {
+        self.inner.as_mut().ok_or_else(spent)?.step().map_err(error)
+    }
+
+    /// The session, after whatever steps are left; the opening is spent.
+    pub fn session(&mut self) -> Result<Session, JsValue> {
+        Ok(Session { inner: self.inner.take().ok_or_else(spent)?.finish().map_err(error)? })
+    }
+}
+
+fn spent() -> JsValue {
+    super::bad_argument("this opening has already given its session".into())
 }

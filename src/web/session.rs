@@ -262,8 +262,8 @@ impl Session {
 fn scene_object(scene: &engine::Scene) -> Result<JsValue, JsValue> {
     let out = Object::new();
     let set = |key: &str, value: &JsValue| Reflect::set(&out, &JsValue::from_str(key), value);
-    set("points", &Float64Array::from(scene.points.as_slice()))?;
-    set("pointOwners", &Uint32Array::from(scene.point_owners.as_slice()))?;
+    set("points", &Float64Array::from(&scene.points[..]))?;
+    set("pointOwners", &Uint32Array::from(&scene.point_owners[..]))?;
     set("keys", &Float64Array::from(scene.keys.as_slice()))?;
     set("keyOwners", &Uint32Array::from(scene.key_owners.as_slice()))?;
     set("colours", &Uint32Array::from(scene.colours.as_slice()))?;

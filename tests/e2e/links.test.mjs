@@ -48,3 +48,45 @@ test("a link pasted into an open page opens it (hashchange); a broken one says w
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// A link at the caps is opened in steps across tasks (`Session.opening`), its table filled a
+// slice of rows a task: while it opens, the page keeps running its other tasks, a newer link
+// pasted meanwhile wins, and the big one, once opened, is exactly the state it describes.
+test("a big link opens in steps: the page runs meanwhile, a newer link wins, and it opens whole", async () => {
+  const nodes = Array.from({ length: 300 }, (_, i) => `n=big-${i}`).join("&");
+  const big = `#ringlab=2&a=ring&h=xxh3&b=32&v=1000&k=50000&${nodes}`;
+  const { page, problems, context } = await open(chrome.browser);
+  // Ticks of a timer started with the open: a link opened in one task would let none run
+  // before the open was done.
+  const ticksDuringOpen = await page.evaluate(async (link) => {
+    let ticks = 0;
+    const tick = () => { ticks++; if (document.querySelector("#summary").textContent.startsWith("300 nodes")) return; setTimeout(tick, 0); };
+    location.hash = link;
+    setTimeout(tick, 0);
+    await new Promise((done) => { const wait = () => (document.querySelector("#summary").textContent.startsWith("300 nodes") ? done() : setTimeout(wait, 20)); wait(); });
+    return ticks;
+  }, big);
+  assert.ok(ticksDuringOpen > 10, `${ticksDuringOpen} other tasks ran while the link opened`);
+  await settle(page);
+  assert.match(await page.textContent("#summary"), /^300 nodes, ring, 300,000 points/);
+  const names = (await rows(page)).map((r) => r.name);
+  assert.equal(names.length, 300, "every row, filled a slice at a time");
+  assert.deepEqual(names.slice(0, 2).concat(names.slice(-1)), ["big-0", "big-1", "big-299"]);
+  // The engine's own session of the same link agrees with what the page shows.
+  const expected = await engine(page, (mod, link) => mod.Session.fromLink(link).frame({}).scene.summary, big);
+  assert.equal(await page.textContent("#summary"), expected);
+
+  // A small link pasted while a big one is still opening: the small one is what stays.
+  const small = await engine(page, (mod) => new mod.Session({ nodes: ["p", "q"] }).link());
+  await page.evaluate(([first, second]) => {
+    location.hash = first.replace("big-", "other-");
+    setTimeout(() => { location.hash = second; }, 0);
+  }, [big, small]);
+  await page.waitForFunction(() => document.querySelector("#summary").textContent.startsWith("2 nodes"));
+  await settle(page);
+  await page.waitForTimeout(300);
+  assert.deepEqual((await rows(page)).map((r) => r.name), ["p", "q"]);
+  assert.match(await page.textContent("#summary"), /^2 nodes/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

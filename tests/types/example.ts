@@ -2,7 +2,7 @@
 // --noEmit` against the package's types (`cargo xtask test`, checks stage). The annotations
 // say what each call returns; a wrong one fails the compile.
 import init, {
-  Ring, Session, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, metrics, theoreticalRsd, judgeEstimate,
+  Ring, Session, Opening, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, metrics, theoreticalRsd, judgeEstimate,
   agreementMatrix,
   palette, elementThemeCss, configKinds, configSections, catalog,
 } from "ringlab";
@@ -76,6 +76,14 @@ const followed: Follow = session.follow("user:42");
 const sessionChain: Explanation = session.explain("user:42");
 const sessionPair: ExplanationPair = session.explainPair("libketama", "user:42");
 const reopened: Session = Session.fromLink(session.link());
+// A link opened in steps, as the playground does for a link at the caps.
+const opening: Opening = Session.opening(session.link());
+while (!opening.step()) {
+  // a page yields here between tasks
+}
+const stepped: Session = opening.session();
+opening.free();
+stepped.free();
 
 const memcached: string = new Ring({ algorithm: "libmemcached-weighted", nodes: ["10.0.1.1:11211", "10.0.1.2:11211"] })
   .locate("user:42");
