@@ -51,7 +51,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?)));
+pub(crate) const BUILD: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&RULES, o, nodes)?)));
 
 /// Tokens per node of weight 1 (`num_tokens` in cassandra.yaml).
 pub(crate) const NUM_TOKENS: OptionSpec = OptionSpec {

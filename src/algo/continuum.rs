@@ -17,10 +17,11 @@
 //! - libketama and groupcache have no failover: the down node's keys are unavailable.
 
 use super::down::{self, DownSet, Rebuilt};
+use super::entry::Building;
 use super::explain::{hex, Chain, Step, StepKind};
 use super::{index_of, new_nodes, specs, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
-use crate::order;
+use crate::order::{self, StagedSort};
 use crate::points::Points;
 use crate::{limits, Error, Node, NodeSpec};
 use md5::Digest as _;
@@ -143,11 +144,11 @@ pub(crate) struct Continuum {
 }
 
 impl Continuum {
-    /// `rules`' continuum of `nodes`, with `options`' count and tokens.
-    pub(crate) fn new(rules: &'static Rules, options: &Options, nodes: Vec<NodeSpec>) -> Result<Continuum, Error> {
+    /// `rules`' continuum of no nodes, with `options`' count and tokens.
+    fn empty(rules: &'static Rules, options: &Options) -> Result<Continuum, Error> {
         let per_node = (rules.per_node)(options)?;
         let tokens = if rules.explicit_tokens { options.tokens.clone() } else { BTreeMap::new() };
-        let mut continuum = Continuum {
+        Ok(Continuum {
             rules,
             per_node,
             nodes: Vec::new(),
@@ -157,9 +158,7 @@ impl Continuum {
             live: None,
             weighted: false,
             starts_off: (rules.switch_starts_off)(options),
-        };
-        continuum.rebuild(nodes)?;
-        Ok(continuum)
+        })
     }
 
     /// Makes the continuum for `specs`, or leaves everything as it was on error.
@@ -169,6 +168,15 @@ impl Continuum {
 
     /// `weighted`: the weighted switch as it stands, else decided by `specs`' weights.
     fn rebuild_with(&mut self, specs: Vec<NodeSpec>, weighted: Option<bool>) -> Result<(), Error> {
+        let mut build = self.rebuilding(specs, weighted)?;
+        while !build.step(usize::MAX)? {}
+        let built = build.continuum;
+        (self.nodes, self.points, self.weighted) = (built.nodes, built.points, built.weighted);
+        Ok(())
+    }
+
+    /// The checks of [`rebuild_with`](Continuum::rebuild_with), and its work to do in steps.
+    fn rebuilding(&self, specs: Vec<NodeSpec>, weighted: Option<bool>) -> Result<ContinuumBuild, Error> {
         let (rules, per_node) = (self.rules, self.per_node);
         let specs = specs.into_iter().map(|spec| with_written_weight(rules, spec)).collect::<Result<Vec<_>, _>>()?;
         let mut nodes = new_nodes(specs, 0, |spec| (rules.check)(spec, per_node))?;
@@ -186,31 +194,20 @@ impl Continuum {
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
         limits::check("points on the continuum", total, limits::MAX_CONTINUUM_POINTS)?;
         (rules.check_total)(total)?;
-        let mut entries: Vec<(u64, u32)> = Vec::with_capacity(total as usize);
-        for (idx, (node, &count)) in nodes.iter_mut().zip(&counts).enumerate() {
+        for (node, &count) in nodes.iter_mut().zip(&counts) {
             node.points = count;
-            match self.tokens.get(&node.name) {
-                Some(tokens) => entries.extend(tokens.iter().map(|&t| (super::cassandra::position(t), idx as u32))),
-                None => (points_rules.push_points)(&node.name, count, idx as u32, &mut entries),
-            }
         }
-        let name = |owner: u32| nodes[owner as usize].name.as_str();
-        order::sort_points(
-            &mut entries,
-            match rules.tie {
-                Tie::EarlierAdded => order::Tie::Earlier,
-                Tie::LaterAdded => order::Tie::Later,
-                Tie::SmallerName => order::Tie::Name(&name),
-            },
-        );
-        if !self.tokens.is_empty() {
-            refuse_shared_tokens(&entries, &nodes)?;
-        }
-        arc_end_points(&mut entries, rules.lookup, rules.bits);
-        self.points.set(&entries);
-        self.nodes = nodes;
-        self.weighted = switch.is_some();
-        Ok(())
+        let continuum = Continuum {
+            nodes,
+            points: Points::new(rules.bits),
+            tokens: self.tokens.clone(),
+            down: DownSet::default(),
+            live: None,
+            weighted: switch.is_some(),
+            ..*self
+        };
+        let entries = Vec::with_capacity(total as usize);
+        Ok(ContinuumBuild { continuum, points_rules, stage: Stage::Points { entries, next: 0 } })
     }
 
     /// Whether the real client skips a down node (else its keys are unavailable): its
@@ -242,6 +239,97 @@ impl Continuum {
 
     fn key_position(&self, key: &[u8]) -> u64 {
         (self.rules.key_position)(key)
+    }
+}
+
+/// A continuum being built in steps ([`Continuum::building`]): the points of a budget of
+/// them a step (a node's at a time), sorted in pieces, then checked and indexed. Whatever the
+/// steps, it is the continuum a rebuild in one call makes.
+#[derive(Debug)]
+pub(crate) struct ContinuumBuild {
+    /// The checked nodes with their point counts; the points are set last.
+    continuum: Continuum,
+    /// The rules that place the points (the weighted switch's, when it is on).
+    points_rules: &'static Rules,
+    stage: Stage,
+}
+
+#[derive(Debug)]
+enum Stage {
+    Points { entries: Vec<(u64, u32)>, next: usize },
+    Sort(StagedSort),
+    Done,
+}
+
+impl Continuum {
+    /// `rules`' continuum of `nodes`, with `options`' count and tokens, built in steps of
+    /// bounded work.
+    pub(crate) fn building(
+        rules: &'static Rules,
+        options: &Options,
+        nodes: Vec<NodeSpec>,
+    ) -> Result<ContinuumBuild, Error> {
+        Continuum::empty(rules, options)?.rebuilding(nodes, None)
+    }
+}
+
+impl ContinuumBuild {
+    /// Places the points of nodes until `budget` points are placed (at least one node's),
+    /// sorts or merges up to `budget` of them, or checks and indexes them all. Answers
+    /// whether the continuum is built; an error (two nodes claiming one token) ends it.
+    fn step(&mut self, budget: usize) -> Result<bool, Error> {
+        let c = &mut self.continuum;
+        match &mut self.stage {
+            Stage::Points { entries, next } => {
+                let start = entries.len();
+                while *next < c.nodes.len() && entries.len() - start < budget.max(1) {
+                    let (idx, node) = (*next, &c.nodes[*next]);
+                    match c.tokens.get(&node.name) {
+                        Some(tokens) => {
+                            entries.extend(tokens.iter().map(|&t| (super::cassandra::position(t), idx as u32)))
+                        }
+                        None => (self.points_rules.push_points)(&node.name, node.points, idx as u32, entries),
+                    }
+                    *next += 1;
+                }
+                if *next == c.nodes.len() {
+                    self.stage = Stage::Sort(StagedSort::new(std::mem::take(entries)));
+                }
+            }
+            Stage::Sort(sort) => {
+                sort.step(budget);
+                if sort.is_done() {
+                    let Stage::Sort(sort) = std::mem::replace(&mut self.stage, Stage::Done) else { unreachable!() };
+                    let mut entries = sort.into_sorted();
+                    let name = |owner: u32| c.nodes[owner as usize].name.as_str();
+                    order::order_ties(
+                        &mut entries,
+                        match c.rules.tie {
+                            Tie::EarlierAdded => order::Tie::Earlier,
+                            Tie::LaterAdded => order::Tie::Later,
+                            Tie::SmallerName => order::Tie::Name(&name),
+                        },
+                    );
+                    if !c.tokens.is_empty() {
+                        refuse_shared_tokens(&entries, &c.nodes)?;
+                    }
+                    arc_end_points(&mut entries, c.rules.lookup, c.rules.bits);
+                    c.points.set(&entries);
+                }
+            }
+            Stage::Done => {}
+        }
+        Ok(matches!(self.stage, Stage::Done))
+    }
+}
+
+impl Building for ContinuumBuild {
+    fn step(&mut self, budget: usize) -> Result<bool, Error> {
+        ContinuumBuild::step(self, budget)
+    }
+    fn finish(mut self: Box<Self>) -> Result<Box<dyn Placement>, Error> {
+        while !self.step(usize::MAX)? {}
+        Ok(Box::new(self.continuum))
     }
 }
 

@@ -53,7 +53,7 @@ const RECIPE: Recipe = Recipe {
     pick: recipe::LAST_AT_OR_BEFORE,
     order: recipe::ORDER_TIES,
 };
-pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?)));
+pub(crate) const BUILD: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&RULES, o, nodes)?)));
 
 static RULES: Rules = Rules {
     algorithm: Algorithm::Dalli,

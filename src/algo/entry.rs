@@ -40,10 +40,10 @@ pub type StagedBuild = fn(&Options, Vec<NodeSpec>, &Layout) -> Result<Box<dyn Bu
 /// A placement being built in steps (see [`Build::Staged`]).
 pub trait Building: std::fmt::Debug {
     /// About `budget` units of work (points hashed or sorted, say), at least one; answers
-    /// whether the placement is built.
-    fn step(&mut self, budget: usize) -> bool;
+    /// whether the placement is built. After an error the build is spent.
+    fn step(&mut self, budget: usize) -> Result<bool, Error>;
     /// The placement, after whatever steps are left.
-    fn finish(self: Box<Self>) -> Box<dyn Placement>;
+    fn finish(self: Box<Self>) -> Result<Box<dyn Placement>, Error>;
 }
 
 /// Everything about one algorithm.

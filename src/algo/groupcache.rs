@@ -39,7 +39,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?)));
+pub(crate) const BUILD: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&RULES, o, nodes)?)));
 
 /// Points per node (`consistenthash.New(replicas, nil)`).
 pub(crate) const REPLICAS: OptionSpec = OptionSpec {

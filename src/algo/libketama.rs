@@ -49,7 +49,7 @@ const RECIPE: Recipe = Recipe {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?)));
+pub(crate) const BUILD: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&RULES, o, nodes)?)));
 
 /// libketama keeps a server's address in `char ip[22]`.
 const LIBKETAMA_MAX_NAME: usize = 21;

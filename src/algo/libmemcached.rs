@@ -53,7 +53,7 @@ const RECIPE_WEIGHTED: Recipe = Recipe {
 };
 
 /// How [`WEIGHTED`] is built.
-pub(crate) const BUILD_WEIGHTED: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&WEIGHTED_RULES, o, nodes)?)));
+pub(crate) const BUILD_WEIGHTED: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&WEIGHTED_RULES, o, nodes)?)));
 
 pub(crate) const KETAMA: Entry = Entry {
     name: "libmemcached-ketama",
@@ -96,7 +96,7 @@ const RECIPE_KETAMA: Recipe = Recipe {
 };
 
 /// How [`KETAMA`] is built.
-pub(crate) const BUILD_KETAMA: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?)));
+pub(crate) const BUILD_KETAMA: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&KETAMA_RULES, o, nodes)?)));
 
 /// Whether weights count in `KETAMA` mode: libmemcached's own `ketama.weighted` flag, which
 /// the order of calls decides. `memcached_server_add_with_weight` of a weight > 1 turns it on

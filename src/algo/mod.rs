@@ -512,10 +512,11 @@ enum Pending {
 
 impl ClusterBuild {
     /// About `budget` units of the build's work (see [`Building::step`]); answers whether the
-    /// cluster is built. A failed step (a one-call build's error) changes nothing.
+    /// cluster is built. After a failed step, call it no more (the opening that drives it
+    /// keeps the error).
     pub fn step(&mut self, budget: usize) -> Result<bool, Error> {
         match &mut self.pending {
-            Pending::Staged(building) => Ok(building.step(budget)),
+            Pending::Staged(building) => building.step(budget),
             Pending::Whole { build, nodes, layout } => {
                 self.pending = Pending::Built(build(&self.options, nodes.clone(), layout)?);
                 Ok(true)
@@ -527,7 +528,7 @@ impl ClusterBuild {
     /// The cluster, after whatever steps are left.
     pub fn finish(self) -> Result<Cluster, Error> {
         let inner = match self.pending {
-            Pending::Staged(building) => building.finish(),
+            Pending::Staged(building) => building.finish()?,
             Pending::Whole { build, nodes, layout } => build(&self.options, nodes, &layout)?,
             Pending::Built(inner) => inner,
         };

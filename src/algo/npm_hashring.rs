@@ -51,7 +51,7 @@ const RECIPE: Recipe = Recipe {
     pick: recipe::FIRST_AT_OR_AFTER,
     order: recipe::ORDER_TIES,
 };
-pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&RULES, o, nodes)?)));
+pub(crate) const BUILD: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&RULES, o, nodes)?)));
 
 static RULES: Rules = Rules {
     algorithm: Algorithm::NpmHashring,

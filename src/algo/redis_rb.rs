@@ -62,7 +62,7 @@ const RECIPE_V4: Recipe = Recipe {
     pick: recipe::LAST_AT_OR_BEFORE,
     order: recipe::ORDER_TIES,
 };
-pub(crate) const BUILD_V4: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&V4_RULES, o, nodes)?)));
+pub(crate) const BUILD_V4: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&V4_RULES, o, nodes)?)));
 
 pub(crate) const V5: Entry = Entry {
     name: "redis-rb-5",
@@ -96,7 +96,7 @@ const RECIPE_V5: Recipe = Recipe {
     pick: recipe::LAST_AT_OR_BEFORE,
     order: recipe::ORDER_TIES,
 };
-pub(crate) const BUILD_V5: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&V5_RULES, o, nodes)?)));
+pub(crate) const BUILD_V5: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&V5_RULES, o, nodes)?)));
 
 static V4_RULES: Rules = Rules {
     algorithm: Algorithm::RedisRb4,

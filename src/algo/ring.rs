@@ -44,11 +44,11 @@ pub(crate) const BUILD: Build =
     Build::Staged(|o, nodes, _| Ok(Box::new(Ring::building(o.config.clone(), rules(o)?, nodes)?)));
 
 impl Building for RingBuild {
-    fn step(&mut self, budget: usize) -> bool {
-        RingBuild::step(self, budget)
+    fn step(&mut self, budget: usize) -> Result<bool, Error> {
+        Ok(RingBuild::step(self, budget))
     }
-    fn finish(self: Box<Self>) -> Box<dyn Placement> {
-        Box::new(RingBuild::finish(*self))
+    fn finish(self: Box<Self>) -> Result<Box<dyn Placement>, Error> {
+        Ok(Box::new(RingBuild::finish(*self)))
     }
 }
 

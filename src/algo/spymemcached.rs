@@ -64,7 +64,7 @@ const RECIPE_KETAMA: Recipe = Recipe {
     pick: recipe::FIRST_AT_OR_AFTER,
     order: recipe::ORDER_TIES,
 };
-pub(crate) const BUILD_KETAMA: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?)));
+pub(crate) const BUILD_KETAMA: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&KETAMA_RULES, o, nodes)?)));
 
 pub(crate) const NATIVE: Entry = Entry {
     name: "spymemcached-native",

@@ -59,7 +59,7 @@ const RECIPE_META: Recipe = Recipe {
     pick: recipe::FIRST_AFTER,
     order: recipe::ORDER_FREE,
 };
-pub(crate) const BUILD_META: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&META_RULES, o, nodes)?)));
+pub(crate) const BUILD_META: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&META_RULES, o, nodes)?)));
 
 pub(crate) const KETAMA: Entry = Entry {
     name: "uhashring-ketama",
@@ -92,7 +92,7 @@ const RECIPE_KETAMA: Recipe = Recipe {
     pick: recipe::FIRST_AFTER,
     order: recipe::ORDER_TIES,
 };
-pub(crate) const BUILD_KETAMA: Build = Build::Whole(|o, nodes, _| Ok(Box::new(Continuum::new(&KETAMA_RULES, o, nodes)?)));
+pub(crate) const BUILD_KETAMA: Build = Build::Staged(|o, nodes, _| Ok(Box::new(Continuum::building(&KETAMA_RULES, o, nodes)?)));
 
 /// The top 64 bits of MD5 as a big-endian number: the order of uhashring's 128-bit points
 /// (`int(hexdigest, 16)`), except between two values whose top halves are equal (about one

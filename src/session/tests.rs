@@ -816,3 +816,25 @@ fn an_opening_that_fails_midway_keeps_failing_with_the_same_error() {
     assert_eq!(opening.step().unwrap_err(), expected);
     assert_eq!(opening.finish().unwrap_err(), expected);
 }
+
+#[test]
+fn every_staged_algorithm_opens_a_big_link_in_many_steps_as_it_does_at_once() {
+    let staged: Vec<Algorithm> =
+        Algorithm::ALL.into_iter().filter(|a| matches!(a.build(), crate::algo::Build::Staged(_))).collect();
+    assert!(staged.len() >= 10, "the ring and the continuum clients: {staged:?}");
+    for algorithm in staged {
+        let mut settings = Settings { algorithm, keys: 2000, vnodes: 500, ..Settings::default() };
+        // Each algorithm's own count of points per node, where it has one, at 256.
+        for spec in own_options(algorithm).filter(|s| ["numTokens", "replicas"].contains(&s.name)) {
+            settings.options.insert(spec.name, OptionValue::Whole(256));
+        }
+        let nodes = |n: usize| (0..n).map(|i| NodeSpec::new(format!("10.0.{}.{}:11211", i / 200, i % 200)));
+        // libketama's continuum holds 18,723 points: 110 servers of 160.
+        let s = Session::new(settings.clone(), nodes(300)).or_else(|_| Session::new(settings, nodes(110))).unwrap();
+        let points = s.cluster().arcs().map_or(0, |a| a.point_count());
+        let (opened, steps) = open_in_steps(&s.link());
+        assert!(points > crate::limits::OPEN_STEP_WORK, "{algorithm:?}: {points} points");
+        assert!(steps > points / crate::limits::OPEN_STEP_WORK, "{algorithm:?}: {steps} steps for {points} points");
+        assert_eq!(snapshot(&opened), snapshot(&s), "{algorithm:?}");
+    }
+}
