@@ -123,6 +123,7 @@ test("weight, vnodes, hash and algorithm controls change the ring", async () => 
   assert.notEqual((await canvasStats(page)).hash, before.hash);
   await page.fill("#follow-key", "123456789");
   await page.click("#follow-form button");
+  await settle(page); // the follow's words are written in the frame's next task
   assert.match(await page.textContent("#follow-out"), /slot 12739/);
   await page.screenshot({ path: join(SHOTS, "11-redis-cluster.png"), fullPage: true });
   // A bad weight says so next to the table and changes nothing.
