@@ -42,7 +42,7 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
     let mut modules = Vec::new();
     for module in &b.modules {
         step::run(
-            &format!("cargo build (wasm32, release): {}", module.out_name),
+            &format!("cargo build (wasm32, {}): {}", module.profile(b), module.out_name),
             step::cargo()
                 .args([
                     "build",
@@ -52,13 +52,17 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
                     "--target",
                     "wasm32-unknown-unknown",
                     "--profile",
-                    &b.profile,
+                    module.profile(b),
                 ])
                 .args(b.module_args(module))
                 .env("CARGO_TARGET_DIR", build_dir()),
         )?;
         let compiled = compiled_wasm(settings, &module.out_name);
-        std::fs::copy(cargo_output(settings), &compiled)
+        if let Some(dir) = compiled.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Failure::new("keep the compiled wasm", format!("{}: {e}", dir.display())))?;
+        }
+        std::fs::copy(cargo_output(settings, module.profile(b)), &compiled)
             .map_err(|e| Failure::new("keep the compiled wasm", format!("{}: {e}", compiled.display())))?;
         step::run(
             &format!("wasm-bindgen: {}", module.out_name),
@@ -143,16 +147,17 @@ fn build_dir() -> PathBuf {
     target_dir().join("pkg-build")
 }
 
-/// The wasm file cargo compiles, whichever features (the same path for every module).
-fn cargo_output(settings: &Settings) -> PathBuf {
+/// The wasm file cargo compiles with `profile`, whichever features (the same path for every
+/// module of that profile).
+fn cargo_output(settings: &Settings, profile: &str) -> PathBuf {
     let b = &settings.build;
-    let profile_dir = if b.profile == "dev" { "debug" } else { &b.profile };
+    let profile_dir = if profile == "dev" { "debug" } else { profile };
     build_dir().join("wasm32-unknown-unknown").join(profile_dir).join(format!("{}.wasm", b.package.replace('-', "_")))
 }
 
 /// Module `out_name`'s wasm as cargo compiled it (before wasm-bindgen), kept by [`package`].
 pub fn compiled_wasm(settings: &Settings, out_name: &str) -> PathBuf {
-    cargo_output(settings).with_file_name(format!("{out_name}.module.wasm"))
+    cargo_output(settings, &settings.build.profile).with_file_name(format!("{out_name}.module.wasm"))
 }
 
 fn gzip_len(bytes: &[u8]) -> u64 {

@@ -38,9 +38,19 @@ pub struct Module {
     pub features: Vec<String>,
     #[serde(default = "yes")]
     pub default_features: bool,
+    /// The cargo profile this module is compiled with (`[build]`'s `profile` when unset).
+    #[serde(default)]
+    pub profile: Option<String>,
     /// wasm-opt flags for this module, after `[wasm-opt]`'s.
     #[serde(default)]
     pub wasm_opt_flags: Vec<String>,
+}
+
+impl Module {
+    /// This module's cargo profile.
+    pub fn profile<'a>(&'a self, build: &'a Build) -> &'a str {
+        self.profile.as_deref().unwrap_or(&build.profile)
+    }
 }
 
 fn yes() -> bool {
