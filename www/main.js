@@ -699,30 +699,44 @@ function wire() {
 // If the engine ever traps (a bug: every input gets an Error instead), its module is dead:
 // the panic message is already in the console; load a fresh instance of the module and
 // reopen the last good state, which the link always holds.
+// Should the fresh instance trap on that state too, a third one opens the default ring.
 let recovering = false;
 async function recover(error) {
   if (recovering) return;
   recovering = true;
   console.error("ringlab: the engine stopped; reopening the last good state", error);
   try {
-    engine = await loadEngine(ENGINE, { fresh: true });
-    session = undefined; // the dead module's objects cannot even be freed
-    await new Promise((reopened) => open(location.hash, reopened));
-    $("config-error").textContent =
-      "Something went wrong in the engine (the details are in the console): the page reopened its last good state.";
+    let message = "Something went wrong in the engine (the details are in the console): the page reopened its last good state.";
+    try {
+      await reopen(location.hash);
+    } catch (again) {
+      if (!trapped(again)) throw again;
+      console.error("ringlab: the engine stopped again on the last good state; opening the default ring", again);
+      await reopen("");
+      message = "Something went wrong in the engine (the details are in the console), twice on the last good state: the page shows the default ring.";
+    }
+    $("config-error").textContent = message;
     render();
   } finally {
     recovering = false;
   }
 }
 
+// Opens `link` in a fresh instance of the engine module; rejects with the trap if it traps.
+async function reopen(link) {
+  engine = await loadEngine(ENGINE, { fresh: true });
+  session = undefined; // the dead module's objects cannot even be freed
+  await new Promise((reopened, trappedAgain) => open(link, reopened, trappedAgain));
+}
+
 // Opens a share link, or the default playground with a message when it cannot be read, then
 // calls `done(replaced)`: whether the session was replaced. The engine opens a link in steps
 // (a link at the caps builds 500,000 points): each task runs steps for at most OPEN_SLICE_MS,
 // then yields, so no task of the open is long. A newer open supersedes one still running.
+// A trap goes to `onTrap`; by default it is thrown, uncaught, and `recover` handles it.
 const OPEN_SLICE_MS = 12;
 let openings = 0;
-function open(link, done) {
+function open(link, done, onTrap = (e) => { throw e; }) {
   const mine = ++openings;
   const opened = (next, message) => {
     $("config-error").textContent = message;
@@ -731,7 +745,7 @@ function open(link, done) {
     done(true);
   };
   const failed = (e) => {
-    if (trapped(e)) throw e;
+    if (trapped(e)) return onTrap(e);
     if (!session) return opened(new engine.Session(), `This link could not be opened (${e.message}); showing the default ring.`);
     // A bad link pasted into an open page: the user's ring and history stay.
     $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;

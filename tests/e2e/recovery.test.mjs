@@ -33,6 +33,40 @@ test("after a trap the page reopens its last good state in a fresh engine and ke
   await context.close();
 });
 
+test("when the fresh engine traps on the last good state too, the page opens the default ring and recovers again later", async () => {
+  const { page, problems, context } = await open(chrome.browser);
+  await page.click("#add-node");
+  await settle(page);
+  assert.equal((await names(page)).length, 6);
+  // The first fresh instance traps while it opens the link (every step): its glue is served
+  // with Opening.step replaced by a trap. Later instances are served as they are.
+  let served = 0;
+  await page.route(/\/pkg\/ringlab\.js\?instance=/, async (route) => {
+    const response = await route.fetch();
+    let body = await response.text();
+    if (served++ === 0) body += '\nOpening.prototype.step = function () { throw new WebAssembly.RuntimeError("unreachable"); };\n';
+    await route.fulfill({ response, body });
+  });
+  await page.evaluate(() => setTimeout(() => { throw new WebAssembly.RuntimeError("unreachable"); }, 0));
+  await page.waitForFunction(() => /twice on the last good state: the page shows the default ring/.test(document.getElementById("config-error").textContent));
+  await settle(page);
+  assert.equal(served, 2, "a second fresh instance opened the default ring");
+  assert.deepEqual(await names(page), ["node-1", "node-2", "node-3", "node-4", "node-5"], "the default ring");
+  // The recovery is over: the page works on, and a later trap is recovered again.
+  await page.click("#add-node");
+  await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 6);
+  await page.evaluate(() => {
+    document.getElementById("config-error").textContent = "";
+    setTimeout(() => { throw new WebAssembly.RuntimeError("unreachable"); }, 0);
+  });
+  await page.waitForFunction(() => /the page reopened its last good state/.test(document.getElementById("config-error").textContent));
+  await settle(page);
+  assert.equal(served, 3);
+  assert.equal((await names(page)).length, 6, "the last good state, six nodes");
+  assert.deepEqual(problems.filter((p) => !/unreachable|the engine stopped/.test(p)), []);
+  await context.close();
+});
+
 test("after a trap each <hash-ring> rebuilds its last good state in a fresh engine", async () => {
   const { page, problems, context } = await open(chrome.browser, {}, "");
   await page.goto(new URL("embed.html?nodes=a,b,c", page.url()).href);
