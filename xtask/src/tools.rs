@@ -154,9 +154,13 @@ fn geckodriver() -> Result<(), Failure> {
         println!("    geckodriver: present ({})", path.display());
         return Ok(());
     }
+    // Unoptimised: it relays a few WebDriver commands a test file, and compiles in half the
+    // time (71 s against 136 s here).
     step::run(
         &format!("install geckodriver {GECKODRIVER_VERSION}"),
-        step::cargo().args(["install", "geckodriver", "--version", &format!("={GECKODRIVER_VERSION}")]),
+        step::cargo()
+            .args(["install", "geckodriver", "--version", &format!("={GECKODRIVER_VERSION}")])
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0"),
     )
 }
 
