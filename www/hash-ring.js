@@ -46,6 +46,8 @@ const STATE_ATTRS = ["down"];
 const VIEWS = ["ring", "migrate", "shares", "spread"];
 const THEMES = ["auto", "light", "dark"];
 const MIGRATE_PERIOD_MS = 2600;
+// The most changes replayed to rebuild after a trap (each is one change's work).
+const MAX_REPLAY = 1000;
 const MOVE_MS = 900;
 const WALK_MS = 1200;
 const PASS_KEYS = new Set(["Tab", "Escape"]);
@@ -347,15 +349,35 @@ export class HashRing extends HTMLElement {
     return options;
   }
 
-  #build() {
-    let next;
+  // What the attributes describe: the session's options, the nodes marked down, no changes.
+  #described() {
+    const down = (this.getAttribute("down") ?? "").split(",").map((n) => n.trim()).filter(Boolean);
+    return { options: this.#options(), down, changes: [] };
+  }
+
+  // A session of `mod` in `state` ({options, down, changes}): built, its nodes marked down,
+  // and its changes applied in order. The same inputs give the same state in any instance.
+  static #open(mod, { options, down, changes }) {
+    const session = new mod.Session(options);
     try {
-      next = new this.#mod.Session(this.#options());
-      for (const name of (this.getAttribute("down") ?? "").split(",").map((n) => n.trim()).filter(Boolean)) {
-        next.setDown(name, true);
+      for (const name of down) session.setDown(name, true);
+      for (const [action, name, opts] of changes) {
+        if (action === "add") session.add(name, opts);
+        else session.remove(name);
       }
     } catch (e) {
-      next?.free();
+      session.free();
+      throw e;
+    }
+    return session;
+  }
+
+  #build() {
+    let next;
+    const state = this.#described();
+    try {
+      next = HashRing.#open(this.#mod, state);
+    } catch (e) {
       if (e?.code === "not-built-in" && loaded.get(this.#mod) !== "full") return this.#buildInFull();
       this.#failedBuild = true;
       this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
@@ -371,14 +393,18 @@ export class HashRing extends HTMLElement {
     // (An invalid view keeps its own message.)
     if (VIEWS.includes(this.view)) this.#say(this.view === "migrate" ? "" : "Add or remove a node to see exactly what moves.");
     this.#redraw();
-    this.#lastGood = this.#latest.link;
+    this.#lastGood = state;
     this.#emit("ready", { nodes: this.#latest.nodes.map((n) => n.name), settings: this.#latest.settings });
     this.#releaseWaiters();
     this.#syncLoop();
     return true;
   }
 
-  #lastGood = null; // the session's link after the last change that went through
+  // The last good state, to rebuild after a trap: the build's options and down nodes, and
+  // the changes that went through since (at most MAX_REPLAY: the rebuild's work is bounded;
+  // past that, `null`, and a rebuild starts from the attributes). The element's modules have
+  // no link reader: a link would cost the first download about 9 KB gzip.
+  #lastGood = null;
 
   // The attributes ask for what the first build leaves out: build in the full one.
   #buildInFull() {
@@ -406,14 +432,17 @@ export class HashRing extends HTMLElement {
     if (this.#mod !== dead) return;
     this.#mod = mod;
     this.#session = undefined; // the dead module's objects cannot even be freed
+    let shown = this.#lastGood ? "the last good state" : "the state the attributes describe";
     try {
-      this.#session = this.#lastGood ? mod.Session.fromLink(this.#lastGood) : new mod.Session(this.#options());
+      this.#session = HashRing.#open(mod, this.#lastGood ?? this.#described());
     } catch {
       if (!this.#build()) return;
+      shown = "the state the attributes describe";
     }
+    this.#joined = null; // the migrate loop's join, if any, was not kept: it joins again
     this.#view?.clear();
     this.#redraw();
-    this.#say("hash-ring: something went wrong in the engine (details in the console); this is the last good state.", true);
+    this.#say(`hash-ring: something went wrong in the engine (details in the console); this is ${shown}.`, true);
     this.#emit("error", { code: "internal", message: "the engine stopped and was restarted from the last good state" });
   }
 
@@ -536,7 +565,17 @@ export class HashRing extends HTMLElement {
     return this.#apply("remove", nodes[nodes.length - 1].name);
   }
 
-  #apply(action, name, opts) {
+  // A change that went through, for a rebuild after a trap. The migrate loop's own changes
+  // are not kept: its join and leave come and go.
+  #remember(action, name, opts, logged) {
+    if (!this.#lastGood || !logged) return;
+    const { changes } = this.#lastGood;
+    if (changes.length >= MAX_REPLAY) this.#lastGood = null;
+    // Its fields copied: a writer's object may change after the call.
+    else changes.push([action, name, opts && typeof opts === "object" ? { weight: opts.weight, zone: opts.zone } : opts]);
+  }
+
+  #apply(action, name, opts, logged = true) {
     let t;
     try {
       t = action === "add" ? this.#session.add(name, opts) : this.#session.remove(name);
@@ -546,7 +585,7 @@ export class HashRing extends HTMLElement {
     }
     this.#say(t.text);
     this.#redraw();
-    this.#lastGood = this.#latest.link;
+    this.#remember(action, name, opts, logged);
     if (this.#plays()) this.#view.play(t, { duration: MOVE_MS });
     const detail = {
       action,
@@ -588,10 +627,10 @@ export class HashRing extends HTMLElement {
     if (this.#joined) {
       const name = this.#joined;
       this.#joined = null;
-      this.#apply("remove", name);
+      this.#apply("remove", name, undefined, false);
     } else {
       this.#joined = this.#latest.nextNodeName;
-      if (!this.#apply("add", this.#joined)) {
+      if (!this.#apply("add", this.#joined, undefined, false)) {
         // Refused (at the node cap, say): the loop pauses on the message; Play tries again.
         this.#joined = null;
         this.#setPlaying(false);

@@ -1,15 +1,77 @@
-//! The `Session` methods only the playground page uses (history, weights, down nodes, the
-//! user's keys, workloads, configuration texts, hit-testing, chart pieces), beside the
-//! element's in `session.rs`.
+//! The `Session` methods only the playground page uses (links, the state in parts, history,
+//! weights, the user's keys, workloads, configuration texts, hit-testing, charts), beside
+//! the element's in `session.rs`.
 
 use super::ring::Ring;
-use super::session::{transition, ChartArg, Session};
+use super::session::{scene_object, transition, Session};
 use super::{error, flag, number, options, string, to_js};
 use crate::algo::{Algorithm, Cluster};
 use crate::session::{self as engine, Change, Settings};
 use crate::{Error, Node, NodeSpec};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
+
+/// Reading and writing the state whole (links), and its parts one at a time: the page's.
+/// The element needs none of them: each `frame` carries the parts, and after a trap it
+/// replays its own changes (`hash-ring.js`), so its modules carry no link reader.
+#[wasm_bindgen]
+impl Session {
+    /// The session a share link's fragment describes.
+    #[wasm_bindgen(js_name = fromLink)]
+    pub fn from_link(link: JsValue) -> Result<Session, JsValue> {
+        Ok(Session { inner: engine::Session::from_link(&string(&link, "the link")?).map_err(error)? })
+    }
+
+    /// The share link's fragment for the current state (`#ringlab=2&...`).
+    pub fn link(&self) -> String {
+        self.inner.link()
+    }
+
+    /// `{algorithm, hash, bits, vnodes, keys, replicas, zipf, options}`.
+    pub fn settings(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.settings().view())
+    }
+
+    /// What to draw: `{points, pointOwners, keys, keyOwners, colours}` as typed arrays, and
+    /// `{axis, description, summary, reading}`.
+    pub fn scene(&self) -> Result<JsValue, JsValue> {
+        scene_object(&self.inner.scene())
+    }
+
+    /// `[{name, weight, zone, points, share, keys, traffic, colour, removalRule, down}]`.
+    pub fn nodes(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.node_rows())
+    }
+
+    /// A free name for a new node: `node-N` with the smallest N not taken.
+    #[wasm_bindgen(js_name = nextNodeName)]
+    pub fn next_node_name(&self) -> String {
+        self.inner.next_node_name()
+    }
+}
+
+/// `prepareChart` / `chartData` options.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ChartArg {
+    pub(super) band: Option<bool>,
+    lookup_ns: Option<Vec<f64>>,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// Chart `kind`'s data (`spread`, `shares`, `moves`, `algorithms`) as `{kind, data}`, for
+    /// the charts module's `drawChart`: `band` adds the spread chart's five-hash band,
+    /// `lookupNs[i]` is the measured lookup time of `algorithms()[i]` for the algorithms chart.
+    #[wasm_bindgen(js_name = chartData)]
+    pub fn chart_data(&self, kind: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+        let kind = string(&kind, "the chart kind")?;
+        let o: ChartArg = options(&opts, &["band", "lookupNs"])?;
+        let lookup: Vec<Option<f64>> =
+            o.lookup_ns.unwrap_or_default().into_iter().map(|x| Some(x).filter(|x| x.is_finite())).collect();
+        to_js(&self.inner.chart(&kind, o.band.unwrap_or(false), &lookup).map_err(error)?)
+    }
+}
 
 #[wasm_bindgen]
 impl Session {

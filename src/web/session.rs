@@ -132,22 +132,6 @@ impl Session {
         Ok(Session { inner: engine::Session::new(settings, nodes).map_err(error)? })
     }
 
-    /// The session a share link's fragment describes.
-    #[wasm_bindgen(js_name = fromLink)]
-    pub fn from_link(link: JsValue) -> Result<Session, JsValue> {
-        Ok(Session { inner: engine::Session::from_link(&string(&link, "the link")?).map_err(error)? })
-    }
-
-    /// The share link's fragment for the current state (`#ringlab=2&...`).
-    pub fn link(&self) -> String {
-        self.inner.link()
-    }
-
-    /// `{algorithm, hash, bits, vnodes, keys, replicas, zipf, options}`.
-    pub fn settings(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.settings().view())
-    }
-
     /// Everything a view redraws now, in one call: `{scene, nodes, capabilities, settings,
     /// options, link, nextNodeName, downRule, follow, followError, chart, chartError}`;
     /// `frame({follow: key, chart: kind})` adds the followed key's walk and a chart's data.
@@ -235,31 +219,14 @@ impl Session {
         transition(&self.inner.apply(Change::SetDown { name, down }).map_err(error)?)
     }
 
-    /// What to draw: `{points, pointOwners, keys, keyOwners, colours}` as typed arrays, and
-    /// `{axis, description, summary, reading}`.
-    pub fn scene(&self) -> Result<JsValue, JsValue> {
-        scene_object(&self.inner.scene())
-    }
-
-    /// `[{name, weight, zone, points, share, keys, traffic, colour, removalRule, down}]`.
-    pub fn nodes(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.node_rows())
-    }
-
     /// Where `key` lands and the walk to its owner: `{key, description, fraction, owner, walk, text}`.
     pub fn follow(&self, key: JsValue) -> Result<JsValue, JsValue> {
         to_js(&self.inner.follow(&string(&key, "the key")?).map_err(error)?)
     }
-
-    /// A free name for a new node: `node-N` with the smallest N not taken.
-    #[wasm_bindgen(js_name = nextNodeName)]
-    pub fn next_node_name(&self) -> String {
-        self.inner.next_node_name()
-    }
 }
 
 /// A scene as JS: its long arrays as typed arrays.
-fn scene_object(scene: &engine::Scene) -> Result<JsValue, JsValue> {
+pub(super) fn scene_object(scene: &engine::Scene) -> Result<JsValue, JsValue> {
     let out = Object::new();
     let set = |key: &str, value: &JsValue| Reflect::set(&out, &JsValue::from_str(key), value);
     set("points", &Float64Array::from(&scene.points[..]))?;
@@ -272,27 +239,4 @@ fn scene_object(scene: &engine::Scene) -> Result<JsValue, JsValue> {
     set("summary", &JsValue::from_str(&scene.summary))?;
     set("reading", &JsValue::from_str(&scene.reading))?;
     Ok(out.into())
-}
-
-/// `prepareChart` / `chartData` options.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct ChartArg {
-    pub(super) band: Option<bool>,
-    lookup_ns: Option<Vec<f64>>,
-}
-
-#[wasm_bindgen]
-impl Session {
-    /// Chart `kind`'s data (`spread`, `shares`, `moves`, `algorithms`) as `{kind, data}`, for
-    /// the charts module's `drawChart`: `band` adds the spread chart's five-hash band,
-    /// `lookupNs[i]` is the measured lookup time of `algorithms()[i]` for the algorithms chart.
-    #[wasm_bindgen(js_name = chartData)]
-    pub fn chart_data(&self, kind: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
-        let kind = string(&kind, "the chart kind")?;
-        let o: ChartArg = options(&opts, &["band", "lookupNs"])?;
-        let lookup: Vec<Option<f64>> =
-            o.lookup_ns.unwrap_or_default().into_iter().map(|x| Some(x).filter(|x| x.is_finite())).collect();
-        to_js(&self.inner.chart(&kind, o.band.unwrap_or(false), &lookup).map_err(error)?)
-    }
 }

@@ -69,12 +69,26 @@ test("when the fresh engine traps on the last good state too, the page opens the
 
 test("after a trap each <hash-ring> rebuilds its last good state in a fresh engine", async () => {
   const { page, problems, context } = await open(chrome.browser, {}, "");
-  await page.goto(new URL("embed.html?nodes=a,b,c", page.url()).href);
+  await page.goto(new URL("embed.html?nodes=a,b,c&vnodes=16", page.url()).href);
   await page.waitForFunction(() => document.querySelector("hash-ring")?.shadowRoot?.querySelector("[part~=legend]")?.textContent.includes("a"));
-  await page.evaluate(async () => { await document.querySelector("hash-ring").add("d"); });
+  // The state to come back to: a node marked down by the attribute, then a weighted join in a
+  // zone and a leave (the element replays them in the fresh engine: its modules read no links).
+  await page.evaluate(async () => {
+    const ring = document.querySelector("hash-ring");
+    const ready = new Promise((resolve) => ring.addEventListener("ready", resolve, { once: true }));
+    ring.setAttribute("down", "a");
+    await ready;
+    await ring.add("d", { weight: 3, zone: "z2" });
+    await ring.remove("b");
+  });
   const legend = () => page.evaluate(() => document.querySelector("hash-ring").shadowRoot.querySelector("[part~=legend]").textContent);
   const good = await legend();
   assert.match(good, /d/);
+  assert.doesNotMatch(good, /b/);
+  // The frame a fresh session of the same changes draws: what the element must show again.
+  const summary = () => page.evaluate(() => document.querySelector("hash-ring").shadowRoot.querySelector("canvas").getAttribute("aria-label"));
+  const goodSummary = await summary();
+  assert.match(goodSummary, /down/i, goodSummary);
   // The element's engine (the module at pkg/ringlab_element.js) traps on the next change.
   const code = await page.evaluate(async () => {
     const mod = await import(new URL("./pkg/ringlab_element.js", location.href).href);
@@ -84,7 +98,9 @@ test("after a trap each <hash-ring> rebuilds its last good state in a fresh engi
     return error;
   });
   assert.equal(code, "internal");
-  assert.equal(await legend(), good, "the last good state, a b c d");
+  assert.equal(await legend(), good, "the last good state: a (down), c, d*3 in z2");
+  assert.equal(await summary(), goodSummary);
+  assert.match(await page.evaluate(() => document.querySelector("hash-ring").shadowRoot.querySelector("[part~=message]").textContent), /this is the last good state/);
   // It works on, through the fresh engine.
   const t = await page.evaluate(async () => document.querySelector("hash-ring").add("e"));
   assert.ok(t, "the change went through");
