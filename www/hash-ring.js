@@ -401,9 +401,10 @@ export class HashRing extends HTMLElement {
   }
 
   // The last good state, to rebuild after a trap: the build's options and down nodes, and
-  // the changes that went through since (at most MAX_REPLAY: the rebuild's work is bounded;
-  // past that, `null`, and a rebuild starts from the attributes). The element's modules have
-  // no link reader: a link would cost the first download about 9 KB gzip.
+  // the changes that went through since (at most MAX_REPLAY, so that the rebuild's work is
+  // bounded: past that, as after a migrate loop of 40 minutes, `null`, and a rebuild starts
+  // from the attributes). The element's modules have no link reader: it would cost the first
+  // download about 9 KB gzip.
   #lastGood = null;
 
   // The attributes ask for what the first build leaves out: build in the full one.
@@ -439,7 +440,6 @@ export class HashRing extends HTMLElement {
       if (!this.#build()) return;
       shown = "the state the attributes describe";
     }
-    this.#joined = null; // the migrate loop's join, if any, was not kept: it joins again
     this.#view?.clear();
     this.#redraw();
     this.#say(`hash-ring: something went wrong in the engine (details in the console); this is ${shown}.`, true);
@@ -565,17 +565,16 @@ export class HashRing extends HTMLElement {
     return this.#apply("remove", nodes[nodes.length - 1].name);
   }
 
-  // A change that went through, for a rebuild after a trap. The migrate loop's own changes
-  // are not kept: its join and leave come and go.
-  #remember(action, name, opts, logged) {
-    if (!this.#lastGood || !logged) return;
+  // A change that went through, for a rebuild after a trap.
+  #remember(action, name, opts) {
+    if (!this.#lastGood) return;
     const { changes } = this.#lastGood;
     if (changes.length >= MAX_REPLAY) this.#lastGood = null;
     // Its fields copied: a writer's object may change after the call.
     else changes.push([action, name, opts && typeof opts === "object" ? { weight: opts.weight, zone: opts.zone } : opts]);
   }
 
-  #apply(action, name, opts, logged = true) {
+  #apply(action, name, opts) {
     let t;
     try {
       t = action === "add" ? this.#session.add(name, opts) : this.#session.remove(name);
@@ -585,7 +584,7 @@ export class HashRing extends HTMLElement {
     }
     this.#say(t.text);
     this.#redraw();
-    this.#remember(action, name, opts, logged);
+    this.#remember(action, name, opts);
     if (this.#plays()) this.#view.play(t, { duration: MOVE_MS });
     const detail = {
       action,
@@ -624,17 +623,15 @@ export class HashRing extends HTMLElement {
 
   #migrateStep() {
     if (!this.#session) return;
+    // `#apply` answers undefined after a trap: the state rebuilt in the fresh engine is the
+    // one before this step, so the loop takes the same step again there.
     if (this.#joined) {
-      const name = this.#joined;
-      this.#joined = null;
-      this.#apply("remove", name, undefined, false);
+      if (this.#apply("remove", this.#joined) !== undefined) this.#joined = null;
     } else {
-      this.#joined = this.#latest.nextNodeName;
-      if (!this.#apply("add", this.#joined, undefined, false)) {
-        // Refused (at the node cap, say): the loop pauses on the message; Play tries again.
-        this.#joined = null;
-        this.#setPlaying(false);
-      }
+      const name = this.#latest.nextNodeName;
+      const done = this.#apply("add", name);
+      if (done) this.#joined = name;
+      else if (done === null) this.#setPlaying(false); // refused (at the node cap, say): Play tries again
     }
   }
 

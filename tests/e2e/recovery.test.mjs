@@ -109,6 +109,29 @@ test("after a trap each <hash-ring> rebuilds its last good state in a fresh engi
   await context.close();
 });
 
+test("a trap in the migrate loop rebuilds the state with the loop's join, and the loop goes on", async () => {
+  const { page, problems, context } = await open(chrome.browser, {}, "");
+  await page.goto(new URL("embed.html?nodes=a,b,c&view=migrate", page.url()).href);
+  const legendOf = () => document.querySelector("hash-ring").shadowRoot.querySelector("[part~=legend]").textContent;
+  // The loop has joined node-1: its leave, next, traps.
+  await page.waitForFunction(`(${legendOf})().includes("node-1")`);
+  const { good, after } = await page.evaluate(async (legendOf) => {
+    legendOf = eval(legendOf);
+    const good = legendOf();
+    const mod = await import(new URL("./pkg/ringlab_element.js", location.href).href);
+    mod.Session.prototype.remove = () => { throw new WebAssembly.RuntimeError("unreachable"); };
+    const ring = document.querySelector("hash-ring");
+    const after = await new Promise((resolve) => ring.addEventListener("error", () => resolve(legendOf()), { once: true }));
+    return { good, after };
+  }, String(legendOf));
+  assert.equal(after, good, "the last good state has the loop's node-1");
+  // The loop leaves and joins again through the fresh engine.
+  await page.waitForFunction(`!(${legendOf})().includes("node-1")`, null, { timeout: 10000 });
+  await page.waitForFunction(`(${legendOf})().includes("node-1")`, null, { timeout: 10000 });
+  assert.deepEqual(problems.filter((p) => !/unreachable|the engine stopped/.test(p)), []);
+  await context.close();
+});
+
 test("a trap in the full build restarts that build alone: its elements rebuild there, the first build's go on", async () => {
   const { page, problems, context } = await open(chrome.browser, {}, "");
   await page.goto(new URL("embed.html?nodes=a,b,c", page.url()).href);
