@@ -299,6 +299,23 @@ fn wrong_types_and_counts_are_refused_not_trapped() {
 }
 
 #[wasm_bindgen_test]
+fn an_opening_that_failed_says_why_each_time_it_is_asked() {
+    // Too many keys for rendezvous on 1,000 nodes: refused when the sample is placed.
+    let nodes: Vec<String> = (0..1000).map(|i| format!("n=n{i}")).collect();
+    let link = format!("#ringlab=2&a=rendezvous&k=100000&{}", nodes.join("&"));
+    let mut failed = Session::opening(s(&link)).unwrap();
+    assert_eq!(code(failed.session()), "too-large");
+    assert_eq!(code(failed.session()), "too-large", "asked again: its error, not \"already given\"");
+    assert_eq!(code(failed.step()), "too-large");
+    // A good opening gives its session once.
+    let mut good = Session::opening(s("#ringlab=2&a=ring&n=a&n=b")).unwrap();
+    let nodes: Array = good.session().unwrap().nodes().unwrap().dyn_into().unwrap();
+    assert_eq!(nodes.length(), 2);
+    assert!(message(good.session()).contains("already given its session"));
+    assert_eq!(code(good.step()), "invalid-argument");
+}
+
+#[wasm_bindgen_test]
 fn the_session_drives_a_change_and_undo_from_js() {
     let mut session = Session::new(JsValue::UNDEFINED).unwrap();
     let t = session.add(s("node-6"), JsValue::UNDEFINED).unwrap();

@@ -918,7 +918,10 @@ export class Opening {
   [Symbol.dispose](): void;
   /** One step; `true` when the session is ready. A failed step throws the same coded error each time. */
   step(): boolean;
-  /** The session, after whatever steps are left; the opening is then spent (`invalid-argument` after). */
+  /**
+   * The session, after whatever steps are left; the opening is then spent (`invalid-argument`
+   * after). If the opening failed, this and every later call throw that failure's error.
+   */
   session(): Session;
 }
 

@@ -87,7 +87,7 @@ impl Session {
     /// bounded work (see [`Opening`]), so that a link at the caps does not block the page.
     /// A link that cannot be read fails here, as `fromLink` does.
     pub fn opening(link: JsValue) -> Result<Opening, JsValue> {
-        Ok(Opening { inner: Some(engine::Session::opening(&string(&link, "the link")?).map_err(error)?) })
+        Ok(Opening::new(engine::Session::opening(&string(&link, "the link")?).map_err(error)?))
     }
 
     /// Changes a node's weight; returns the transition.
@@ -283,7 +283,8 @@ impl KeysSummary {
 /// its task has taken its slice of a frame, so no task of a link at the caps is long.
 #[wasm_bindgen]
 pub struct Opening {
-    inner: Option<engine::Opening>,
+    /// `Ok(None)`: the session was given; `Err`: the opening failed, and says so again.
+    inner: Result<Option<engine::Opening>, Error>,
 }
 
 #[wasm_bindgen]
@@ -291,12 +292,35 @@ impl Opening {
     /// One step; `true` when the session is ready. A failed step (a setting the link's
     /// nodes cannot take, found as they are built) throws the same coded error each time.
     pub fn step(&mut self) -> Result<bool, JsValue> {
-        self.inner.as_mut().ok_or_else(spent)?.step().map_err(error)
+        self.opening()?.step().map_err(error)
     }
 
-    /// The session, after whatever steps are left; the opening is spent.
+    /// The session, after whatever steps are left; the opening is spent. If it failed, this
+    /// and every later call throw its error.
     pub fn session(&mut self) -> Result<Session, JsValue> {
-        Ok(Session { inner: self.inner.take().ok_or_else(spent)?.finish().map_err(error)? })
+        self.opening()?;
+        let Ok(Some(opening)) = std::mem::replace(&mut self.inner, Ok(None)) else {
+            return Err(spent()); // (just checked: never)
+        };
+        opening.finish().map(|inner| Session { inner }).map_err(|e| {
+            self.inner = Err(e.clone());
+            error(e)
+        })
+    }
+}
+
+impl Opening {
+    fn new(opening: engine::Opening) -> Opening {
+        Opening { inner: Ok(Some(opening)) }
+    }
+
+    /// The opening, or why a spent or failed one gives nothing more.
+    fn opening(&mut self) -> Result<&mut engine::Opening, JsValue> {
+        match &mut self.inner {
+            Ok(Some(opening)) => Ok(opening),
+            Ok(None) => Err(spent()),
+            Err(e) => Err(error(e.clone())),
+        }
     }
 }
 
