@@ -315,6 +315,21 @@ fn an_opening_that_failed_says_why_each_time_it_is_asked() {
     assert_eq!(code(good.step()), "invalid-argument");
 }
 
+/// A frame carries the share link only when asked (the playground writes it to the address
+/// bar; the element, whose modules have no link writer, never asks), and a wrong `link` is an
+/// error with its code.
+#[wasm_bindgen_test]
+fn a_frame_carries_the_link_only_when_asked() {
+    let session = Session::new(js(r#"{"algorithm": "maglev", "nodes": ["x", "y"]}"#)).unwrap();
+    assert!(get(&session.frame(JsValue::UNDEFINED).unwrap(), "link").is_null());
+    assert!(get(&session.frame(js(r#"{"link": false}"#)).unwrap(), "link").is_null());
+    let link = get(&session.frame(js(r#"{"link": true, "follow": "k"}"#)).unwrap(), "link").as_string().unwrap();
+    assert!(link.starts_with("#ringlab=2&a=maglev&"), "{link}");
+    assert_eq!(link, session.link());
+    assert_eq!(code(session.frame(js(r#"{"link": "yes"}"#))), "invalid-argument");
+    assert_eq!(code(session.frame(js(r#"{"links": true}"#))), "invalid-option");
+}
+
 #[wasm_bindgen_test]
 fn the_session_drives_a_change_and_undo_from_js() {
     let mut session = Session::new(JsValue::UNDEFINED).unwrap();

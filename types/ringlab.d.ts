@@ -631,10 +631,12 @@ export interface FrameError {
   message: string;
 }
 
-/** `frame(options)`: the key a view follows, the chart it shows. */
+/** `frame(options)`: the key a view follows, the chart it shows, whether to write the link. */
 export interface FrameOptions {
   follow?: string;
   chart?: ChartKind;
+  /** Carry the share link (the engine's module only: the element's modules have no link writer). */
+  link?: boolean;
 }
 
 /** Everything a view redraws after a change, in one call. */
@@ -645,8 +647,11 @@ export interface Frame {
   settings: SessionSettings;
   /** The algorithm's own options, with their values: what the controls show. */
   options: OptionControl[];
-  /** The share link of this state. */
-  link: string;
+  /**
+   * The share link of this state when `frame({link: true})` asked for it, else `null`. (The
+   * element's modules write no links: there `link` is an unknown option.)
+   */
+  link: string | null;
   /** A free name for a new node. */
   nextNodeName: string;
   downRule: DownRule;

@@ -57,7 +57,7 @@ function later(work) {
 // frame and the first drawing of 500,000 points are each tens of ms, too long for one task.
 function render({ drawLater = false } = {}) {
   const start = performance.now();
-  frame = session.frame(followed ? { follow: followed } : {});
+  frame = session.frame(followed ? { follow: followed, link: true } : { link: true });
   const { scene, capabilities: caps } = frame;
   perf.scene = { axis: scene.axis, description: scene.description }; // what is drawn, for the page tests
   const shown = frame;
@@ -815,7 +815,7 @@ function warmUp() {
   const s = new engine.Session();
   try {
     s.add("node-6", {});
-    s.frame({ follow: "user:42" });
+    s.frame({ follow: "user:42", link: true });
     s.undo();
     s.redo();
     s.remove("node-1");

@@ -3,8 +3,10 @@
 //!
 //! A view applies a change (getting its [`Transition`](super::Transition), what moved) and then
 //! asks for the [`Frame`]: the circle ([`Scene`]), the node rows, what the user may do next, the
-//! settings and the algorithm's own options as controls, the share link, the next free node
-//! name, the down rule, and the followed key's walk. Two calls, whatever the view shows.
+//! settings and the algorithm's own options as controls, the next free node name, the down
+//! rule, and the followed key's walk. Two calls, whatever the view shows. The share link is
+//! [`Session::link`]'s: the JS binding adds it to a frame asked for with `link: true` (the
+//! playground's), so that the element's modules, which write no links, carry no link encoder.
 //!
 //! ```
 //! use ringlab::session::{FrameOptions, Session};
@@ -13,7 +15,7 @@
 //! let frame = s.frame(&FrameOptions { follow: Some("user:42"), ..FrameOptions::default() });
 //! assert_eq!(frame.nodes.len(), 6);
 //! assert_eq!(frame.next_node_name, "node-7");
-//! assert!(frame.link.starts_with("#ringlab="));
+//! assert!(s.link().starts_with("#ringlab="));
 //! assert!(frame.follow.as_ref().unwrap().text.starts_with("user:42 →"));
 //! # Ok::<(), ringlab::Error>(())
 //! ```
@@ -37,8 +39,6 @@ pub struct Frame {
     pub settings: SettingsView,
     /// The current algorithm's own options, each with its value: what the controls show.
     pub options: Vec<OptionControl>,
-    /// The share link of this state.
-    pub link: String,
     /// A free name for a new node: `node-N` with the smallest N not taken.
     pub next_node_name: String,
     /// What this algorithm's real clients do with a down node.
@@ -142,7 +142,6 @@ impl Session {
             capabilities: self.capabilities(),
             settings: self.settings().view(),
             options: self.settings().controls(),
-            link: self.link(),
             next_node_name: self.next_node_name(),
             down_rule: self.cluster().down_rule(),
             follow,

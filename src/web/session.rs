@@ -134,16 +134,27 @@ impl Session {
 
     /// Everything a view redraws now, in one call: `{scene, nodes, capabilities, settings,
     /// options, link, nextNodeName, downRule, follow, followError, chart, chartError}`;
-    /// `frame({follow: key, chart: kind})` adds the followed key's walk and a chart's data.
+    /// `frame({follow: key, chart: kind, link: true})` adds the followed key's walk, a chart's
+    /// data and the share link. (The element's modules have no link writer: there `link` is
+    /// an unknown option, and no frame carries one.)
     pub fn frame(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        let (mut follow, mut chart) = (None, None);
-        if let Some(object) = super::fields(&options, &["follow", "chart"])? {
+        const KNOWN: &[&str] =
+            if cfg!(feature = "engine") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
+        let (mut follow, mut chart, mut link) = (None, None, false);
+        if let Some(object) = super::fields(&options, KNOWN)? {
             follow = super::field(&object, "follow").map(|k| string(&k, "the followed key")).transpose()?;
             chart = super::field(&object, "chart").map(|k| string(&k, "the chart")).transpose()?;
+            // Read only where the link writer is built: elsewhere `fields` refused it above.
+            if cfg!(feature = "engine") {
+                link = super::field(&object, "link").map(|v| super::flag(&v, "link")).transpose()?.unwrap_or(false);
+            }
         }
         let frame = self.inner.frame(&engine::FrameOptions { follow: follow.as_deref(), chart: chart.as_deref() });
         let out = to_js(&frame)?;
         Reflect::set(&out, &JsValue::from_str("scene"), &scene_object(&frame.scene)?)?;
+        // `link` stays false in the element's modules, so their builds leave the encoder out.
+        let link = if link { JsValue::from_str(&self.inner.link()) } else { JsValue::NULL };
+        Reflect::set(&out, &JsValue::from_str("link"), &link)?;
         Ok(out)
     }
 

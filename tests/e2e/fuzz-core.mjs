@@ -82,7 +82,7 @@ export function runInPage([seq, callMs]) {
     }
     const snapshot = () =>
       s === null ? "" : seq.target === "ring" ? JSON.stringify([s.nodes(), s.pointCount])
-        : element ? JSON.stringify(((f) => [f.link, f.nodes, f.settings])(s.frame({})))
+        : element ? JSON.stringify(((f) => [f.nodes, f.settings, f.options])(s.frame({})))
         : JSON.stringify([s.link(), s.nodes(), s.capabilities()]);
     const other = mod.Ring ? new mod.Ring({ nodes: ["n1", "n2"] }) : null;
     const invoke = (method, args) => {

@@ -57,8 +57,8 @@ session.remove("node-2"); session.setWeight("node-1", 2); session.configure({ vn
 const undone: Transition | null = session.undo();
 const redone: Transition | null = session.redo();
 const scene: Scene = session.scene();
-const frame: Frame = session.frame({ follow: "user:42" });
-const link: string = frame.link;
+const frame: Frame = session.frame({ follow: "user:42", link: true });
+const link: string | null = frame.link;
 const shareText: string = frame.nodes[0].shareText;
 // @ts-expect-error: not a chart
 session.frame({ chart: "pie" });

@@ -184,7 +184,7 @@ for (const preset of api.ringPresets()) {
   shape("RingPreset", preset, `ringPresets(): ${preset.name}`);
   // Each opens as a session whose link is the preset's own.
   const opened = api.Session.fromLink(preset.link);
-  if (opened.frame().link !== preset.link) problems.push(`ringPresets(): ${preset.name} reopens as ${opened.frame().link}`);
+  if (opened.link() !== preset.link) problems.push(`ringPresets(): ${preset.name} reopens as ${opened.link()}`);
   opened.free();
 }
 fits(api.algorithms(), "AlgorithmName[]", "algorithms()") || problems.push(`algorithms() has a name outside AlgorithmName`);
