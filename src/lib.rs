@@ -32,6 +32,7 @@
 
 pub mod algo;
 pub mod analysis;
+mod btree;
 pub mod charts;
 pub mod cost;
 mod error;

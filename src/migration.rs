@@ -3,7 +3,6 @@
 use crate::analysis::{self, Arcs};
 pub use crate::keys::{for_each_generated, KeySample};
 use crate::{Error, Ring};
-use std::collections::BTreeMap;
 
 /// A run of positions `start..=end` whose owner changed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -61,7 +60,7 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
     let size = before.size();
     let top = size - 1;
     // Owners are compared by name, once: before's node i is after's node `same[i]`.
-    let after_index: BTreeMap<&str, usize> = (0..after.node_count()).map(|i| (after.node_name(i), i)).collect();
+    let after_index = crate::btree::map((0..after.node_count()).map(|i| (after.node_name(i), i)));
     let same: Vec<Option<usize>> =
         (0..before.node_count()).map(|i| after_index.get(before.node_name(i)).copied()).collect();
 

@@ -28,7 +28,6 @@ pub use sizing::{vnodes_for, Sizing, SizingDefault, SizingOptions};
 use crate::algo::{Cluster, Layout, LayoutUse};
 use crate::rollout::MovedTable;
 use crate::{limits, Error, NodeSpec};
-use std::collections::BTreeMap;
 
 /// How a change is staged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -86,7 +85,7 @@ type Staged = Option<(Vec<Cluster>, Staging, Vec<String>)>;
 
 /// Every node of either state, before's first, with after's weight where it has the node.
 fn union(before: &Cluster, after: &Cluster) -> Vec<(NodeSpec, f64, f64)> {
-    let weight_after: BTreeMap<&str, f64> = after.nodes().iter().map(|n| (n.name.as_str(), n.weight)).collect();
+    let weight_after = crate::btree::map(after.nodes().iter().map(|n| (n.name.as_str(), n.weight)));
     let mut out: Vec<(NodeSpec, f64, f64)> = before
         .nodes()
         .iter()
@@ -130,7 +129,7 @@ fn slot_batches(before: &Cluster, after: &Cluster, steps: usize) -> Result<Stage
         return Ok(None);
     }
     let nodes = union(before, after);
-    let index: BTreeMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.0.name.as_str(), i)).collect();
+    let index = crate::btree::map(nodes.iter().enumerate().map(|(i, n)| (n.0.name.as_str(), i)));
     let owner =
         |arcs: &dyn crate::analysis::Arcs, slot: u64| arcs.owner_of(slot).ok().map(|o| index[arcs.node_name(o)]);
     let old: Vec<Option<usize>> = (0..size as u64).map(|s| owner(a, s)).collect();

@@ -80,7 +80,7 @@ pub fn exact_moved(before: &dyn Arcs, after: &dyn Arcs) -> Result<Moved, Error> 
     if before.point_count() == 0 || after.point_count() == 0 {
         return Err(Error::EmptyRing);
     }
-    let index: BTreeMap<&str, usize> = (0..after.node_count()).map(|i| (after.node_name(i), i)).collect();
+    let index = crate::btree::map((0..after.node_count()).map(|i| (after.node_name(i), i)));
     let same: Vec<Option<usize>> = (0..before.node_count()).map(|i| index.get(before.node_name(i)).copied()).collect();
     let (mut alive, mut gone) = (0u128, 0u128);
     let mut record = |start: u64, end: u64, from: usize, to: usize| {

@@ -97,9 +97,10 @@ pub struct OptionControl {
 impl Settings {
     /// As views show them.
     pub fn view(&self) -> SettingsView {
-        let options = own_options(self.algorithm)
-            .map(|spec| (spec.name, self.option(spec.name).map_or(Value::Null, |v| v.json())))
-            .collect();
+        let options = crate::btree::map(
+            own_options(self.algorithm)
+                .map(|spec| (spec.name, self.option(spec.name).map_or(Value::Null, |v| v.json()))),
+        );
         SettingsView {
             algorithm: self.algorithm.name(),
             hash: self.hash.name(),
@@ -153,7 +154,7 @@ impl Session {
 
     /// A free name for a new node: `node-N` with the smallest N not taken.
     pub fn next_node_name(&self) -> String {
-        let taken: std::collections::BTreeSet<&str> = self.nodes().iter().map(|n| n.name.as_str()).collect();
+        let taken = crate::btree::set(self.nodes().iter().map(|n| n.name.as_str()));
         (1..).map(|i| format!("node-{i}")).find(|n| !taken.contains(n.as_str())).unwrap_or_default()
     }
 }

@@ -153,7 +153,7 @@ impl Settings {
             hash: options.config.hash,
             bits: options.config.bits,
             vnodes: options.config.vnodes,
-            options: own.collect(),
+            options: crate::btree::map(own),
             ..Settings::default()
         }
     }
