@@ -758,8 +758,10 @@ function open(link, done, onTrap = (e) => { throw e; }) {
   } catch (e) {
     return failed(e);
   }
+  perf.openSlices = 0; // the tasks this open has run so far, for the page tests
   const slice = () => {
     if (mine !== openings) return opening.free(); // a newer link is being opened
+    perf.openSlices++;
     const start = performance.now();
     let next;
     try {
