@@ -79,15 +79,28 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
                 .arg(&compiled),
         )?;
         let wasm = PathBuf::from(&b.out_dir).join(format!("{}_bg.wasm", module.out_name));
+        let then = !module.wasm_opt_then.is_empty();
         step::run(
             &format!("wasm-opt: {}", module.out_name),
             Command::new(tools::wasm_opt())
                 .args(&settings.wasm_opt.flags)
                 .args(&module.wasm_opt_flags)
+                .args(then.then_some("-g"))
                 .arg(&wasm)
                 .arg("-o")
                 .arg(&wasm),
         )?;
+        if then {
+            step::run(
+                &format!("wasm-opt, second run: {}", module.out_name),
+                Command::new(tools::wasm_opt())
+                    .args(&settings.wasm_opt.flags)
+                    .args(&module.wasm_opt_then)
+                    .arg(&wasm)
+                    .arg("-o")
+                    .arg(&wasm),
+            )?;
+        }
         modules.push(measure(wasm)?);
     }
     // The page's colours come from the engine's theme: one source for the page, the embed

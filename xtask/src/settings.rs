@@ -44,6 +44,11 @@ pub struct Module {
     /// wasm-opt flags for this module, after `[wasm-opt]`'s.
     #[serde(default)]
     pub wasm_opt_flags: Vec<String>,
+    /// A second wasm-opt run on the first one's output, with these flags after `[wasm-opt]`'s
+    /// (none when empty). The first run then keeps the function names (`-g`), so that this
+    /// one's name patterns (`--no-inline=*::*`) can match; this one drops them.
+    #[serde(default)]
+    pub wasm_opt_then: Vec<String>,
 }
 
 impl Module {
