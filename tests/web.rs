@@ -331,6 +331,57 @@ fn a_frame_carries_the_link_only_when_asked() {
 }
 
 #[wasm_bindgen_test]
+fn rollout_arguments_are_read_by_their_kind() {
+    let before = Ring::new(js(r#"{"nodes": ["a", "b", "c"]}"#)).unwrap();
+    let after = Ring::new(js(r#"{"nodes": ["a", "b", "c", "d"]}"#)).unwrap();
+    let converged = |options: &str| get(&Ring::propagate(&before, &after, js(options)).unwrap(), "convergedAtMs");
+    // Fixed: every client at once after the lag; even: the last of 4 clients after it all.
+    assert_eq!(converged(r#"{"clients": 4, "lag": {"kind": "fixed", "ms": 300}}"#).as_f64(), Some(300.0));
+    assert_eq!(converged(r#"{"clients": 4, "lag": {"kind": "even", "ms": 400}}"#).as_f64(), Some(400.0));
+    assert_eq!(converged(r#"{"clients": 4, "lag": {"kind": "even", "ms": 400, "extra": 1}}"#).as_f64(), Some(400.0));
+    for lag in [
+        r#"{"kind": "exponential", "meanMs": 100, "seed": 7}"#,
+        r#"{"kind": "poll", "everyMs": 250}"#,
+        r#"{"kind": "on-redirect"}"#,
+    ] {
+        Ring::propagate(&before, &after, js(&format!(r#"{{"lag": {lag}}}"#))).unwrap();
+    }
+    Ring::propagate(&before, &after, js(r#"{"traffic": {"kind": "zipf", "s": 1.1}}"#)).unwrap();
+    let refused = |options: &str| {
+        let result = Ring::propagate(&before, &after, js(options));
+        (code(Ring::propagate(&before, &after, js(options))), message(result))
+    };
+    let (c, m) = refused(r#"{"lag": {"kind": "sometimes"}}"#);
+    assert_eq!(c, "invalid-option");
+    assert!(m.contains(r#"unknown lag kind "sometimes""#) && m.contains("on-redirect"), "{m}");
+    let (c, m) = refused(r#"{"lag": {"kind": "fixed"}}"#);
+    assert_eq!(c, "invalid-option");
+    assert!(m.contains(r#"the lag "fixed" needs ms"#), "{m}");
+    let (_, m) = refused(r#"{"lag": {"kind": "exponential", "meanMs": 5, "seed": 1.5}}"#);
+    assert!(m.contains("the seed"), "{m}");
+    let (c, m) = refused(r#"{"lag": {"ms": 5}}"#);
+    assert_eq!(c, "invalid-option");
+    assert!(m.contains("kind"), "{m}");
+    let (_, m) = refused(r#"{"traffic": {"kind": "zipf"}}"#);
+    assert!(m.contains(r#"the traffic "zipf" needs s"#), "{m}");
+    let (_, m) = refused(r#"{"traffic": {"kind": "hot"}}"#);
+    assert!(m.contains(r#"unknown traffic kind "hot""#), "{m}");
+
+    let all = js(r#"[{"kind": "all-at-once"}, {"kind": "as-given"}, {"kind": "poll", "everyMs": 500},
+        {"kind": "on-redirect"}, {"kind": "drain-first"}, {"kind": "ramp", "steps": 3, "everyMs": 200}]"#);
+    let compared: Array = Ring::compare_rollouts(&before, &after, JsValue::UNDEFINED, all).unwrap().into();
+    let labels: Vec<String> = compared.iter().map(|c| get(&c, "label").as_string().unwrap()).collect();
+    assert_eq!(labels.len(), 6);
+    assert_eq!(labels[0], "all at once");
+    assert_eq!(labels[5], "3 steps, one every 200 ms");
+    let strategies = |list: &str| Ring::compare_rollouts(&before, &after, JsValue::UNDEFINED, js(list));
+    assert!(message(strategies(r#"[{"kind": "ramp", "everyMs": 200}]"#)).contains(r#"the strategy "ramp" needs steps"#));
+    assert!(message(strategies(r#"[{"kind": "later"}]"#)).contains(r#"unknown strategy kind "later""#));
+    assert_eq!(code(strategies(r#"[{"kind": "ramp", "steps": 1e9, "everyMs": 1}]"#)), "too-large");
+    assert_eq!(code(strategies(r#"[{"kind": 5}]"#)), "invalid-option");
+}
+
+#[wasm_bindgen_test]
 fn the_session_drives_a_change_and_undo_from_js() {
     let mut session = Session::new(JsValue::UNDEFINED).unwrap();
     let t = session.add(s("node-6"), JsValue::UNDEFINED).unwrap();

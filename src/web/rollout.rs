@@ -9,40 +9,79 @@ use crate::Error;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
+/// A `{kind, ...}` argument (a lag, a traffic, a strategy), read flat: every kind's fields in
+/// one struct, then checked by kind. An internally tagged enum would say the same, but its
+/// derive buffers the whole object first (serde's `Content`): the three took 44 KB of the
+/// engine's module, this about 3.
 #[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-enum LagArg {
-    Fixed {
-        ms: f64,
-    },
-    Even {
-        ms: f64,
-    },
-    Exponential {
-        #[serde(rename = "meanMs")]
-        mean_ms: f64,
-        seed: Option<f64>,
-    },
-    Poll {
-        #[serde(rename = "everyMs")]
-        every_ms: f64,
-    },
-    OnRedirect,
+#[serde(rename_all = "camelCase")]
+struct Kinded {
+    kind: String,
+    ms: Option<f64>,
+    mean_ms: Option<f64>,
+    seed: Option<f64>,
+    every_ms: Option<f64>,
+    s: Option<f64>,
+    steps: Option<f64>,
 }
 
-#[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-enum TrafficArg {
-    Even,
-    Zipf { s: f64 },
+impl Kinded {
+    /// Field `name` (`value`), which kind `self.kind` of `what` needs.
+    fn needs(&self, what: &str, name: &str, value: Option<f64>) -> Result<f64, Error> {
+        value.ok_or_else(|| Error::InvalidOption(format!("{what} {:?} needs {name} (a number)", self.kind)))
+    }
+
+    fn unknown(&self, what: &str, kinds: &str) -> Error {
+        Error::InvalidOption(format!("unknown {what} kind {:?}: it is {kinds}", self.kind))
+    }
+
+    fn lag(&self) -> Result<Lag, Error> {
+        let what = "the lag";
+        Ok(match self.kind.as_str() {
+            "fixed" => Lag::Fixed { ms: self.needs(what, "ms", self.ms)? },
+            "even" => Lag::Even { ms: self.needs(what, "ms", self.ms)? },
+            "exponential" => Lag::Exponential {
+                mean_ms: self.needs(what, "meanMs", self.mean_ms)?,
+                seed: self.seed.map_or(Ok(0), |s| whole(s, "the seed"))?,
+            },
+            "poll" => Lag::Poll { every_ms: self.needs(what, "everyMs", self.every_ms)? },
+            "on-redirect" => Lag::OnRedirect,
+            _ => return Err(self.unknown("lag", "fixed, even, exponential, poll or on-redirect")),
+        })
+    }
+
+    fn traffic(&self) -> Result<Traffic, Error> {
+        Ok(match self.kind.as_str() {
+            "even" => Traffic::Even,
+            "zipf" => Traffic::Zipf { s: self.needs("the traffic", "s", self.s)? },
+            _ => return Err(self.unknown("traffic", "even or zipf")),
+        })
+    }
+
+    fn strategy(&self) -> Result<Strategy, Error> {
+        let what = "the strategy";
+        Ok(match self.kind.as_str() {
+            "all-at-once" => Strategy::AllAtOnce,
+            "as-given" => Strategy::AsGiven,
+            "poll" => Strategy::Poll { every_ms: self.needs(what, "everyMs", self.every_ms)? },
+            "on-redirect" => Strategy::OnRedirect,
+            "drain-first" => Strategy::DrainFirst,
+            "ramp" => {
+                let steps = whole(self.needs(what, "steps", self.steps)?, "a ramp's steps")?;
+                crate::limits::check("a ramp's steps", steps, crate::limits::MAX_PLAN_STEPS as u64)?;
+                Strategy::Ramp { steps: steps as usize, every_ms: self.needs(what, "everyMs", self.every_ms)? }
+            }
+            _ => return Err(self.unknown("strategy", "all-at-once, as-given, poll, on-redirect, drain-first or ramp")),
+        })
+    }
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct PropagateArgs {
     clients: Option<f64>,
-    lag: Option<LagArg>,
-    traffic: Option<TrafficArg>,
+    lag: Option<Kinded>,
+    traffic: Option<Kinded>,
     system: Option<String>,
     duration_ms: Option<f64>,
     step_ms: Option<f64>,
@@ -70,23 +109,10 @@ const PROPAGATE_FIELDS: &[&str] = &[
 fn rollout_options(value: &JsValue) -> Result<Rollout, JsValue> {
     let args: PropagateArgs = options(value, PROPAGATE_FIELDS)?;
     let d = Rollout::default();
-    let seed = |s: Option<f64>| s.map_or(Ok(0), |s| whole(s, "the seed"));
     Ok(Rollout {
         clients: args.clients.map_or(Ok(d.clients as u64), |c| whole(c, "clients")).map_err(error)? as usize,
-        lag: match args.lag {
-            None => d.lag,
-            Some(LagArg::Fixed { ms }) => Lag::Fixed { ms },
-            Some(LagArg::Even { ms }) => Lag::Even { ms },
-            Some(LagArg::Exponential { mean_ms, seed: s }) => {
-                Lag::Exponential { mean_ms, seed: seed(s).map_err(error)? }
-            }
-            Some(LagArg::Poll { every_ms }) => Lag::Poll { every_ms },
-            Some(LagArg::OnRedirect) => Lag::OnRedirect,
-        },
-        traffic: match args.traffic {
-            None | Some(TrafficArg::Even) => Traffic::Even,
-            Some(TrafficArg::Zipf { s }) => Traffic::Zipf { s },
-        },
+        lag: args.lag.map_or(Ok(d.lag), |l| l.lag()).map_err(error)?,
+        traffic: args.traffic.map_or(Ok(Traffic::Even), |t| t.traffic()).map_err(error)?,
         system: args.system.map(|s| System::from_name(&s)).transpose().map_err(error)?,
         duration_ms: args.duration_ms.unwrap_or(d.duration_ms),
         step_ms: args.step_ms.unwrap_or(d.step_ms),
@@ -97,24 +123,6 @@ fn rollout_options(value: &JsValue) -> Result<Rollout, JsValue> {
         sample_keys: args.sample_keys.map_or(Ok(d.sample_keys as u64), |k| whole(k, "sampleKeys")).map_err(error)?
             as usize,
     })
-}
-
-#[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-enum StrategyArg {
-    AllAtOnce,
-    AsGiven,
-    Poll {
-        #[serde(rename = "everyMs")]
-        every_ms: f64,
-    },
-    OnRedirect,
-    DrainFirst,
-    Ramp {
-        steps: f64,
-        #[serde(rename = "everyMs")]
-        every_ms: f64,
-    },
 }
 
 #[derive(Deserialize, Default)]
@@ -159,30 +167,14 @@ impl Ring {
     ) -> Result<JsValue, JsValue> {
         let base = rollout_options(&options)?;
         let list = super::list(&strategies, "strategies", crate::limits::MAX_STRATEGIES)?;
-        let parsed: Vec<StrategyArg> = serde_wasm_bindgen::from_value(list.into()).map_err(|e| {
+        let parsed: Vec<Kinded> = serde_wasm_bindgen::from_value(list.into()).map_err(|e| {
             error(Error::InvalidOption(format!(
                 "each strategy is {{kind}}: all-at-once, as-given, poll (everyMs), on-redirect, drain-first or ramp \
                  (steps, everyMs) ({e})"
             )))
         })?;
-        let strategies = parsed
-            .into_iter()
-            .map(|s| {
-                Ok(match s {
-                    StrategyArg::AllAtOnce => Strategy::AllAtOnce,
-                    StrategyArg::AsGiven => Strategy::AsGiven,
-                    StrategyArg::Poll { every_ms } => Strategy::Poll { every_ms },
-                    StrategyArg::OnRedirect => Strategy::OnRedirect,
-                    StrategyArg::DrainFirst => Strategy::DrainFirst,
-                    StrategyArg::Ramp { steps, every_ms } => {
-                        let steps = whole(steps, "a ramp's steps")?;
-                        crate::limits::check("a ramp's steps", steps, crate::limits::MAX_PLAN_STEPS as u64)?;
-                        Strategy::Ramp { steps: steps as usize, every_ms }
-                    }
-                })
-            })
-            .collect::<Result<Vec<Strategy>, Error>>()
-            .map_err(error)?;
+        let strategies =
+            parsed.iter().map(Kinded::strategy).collect::<Result<Vec<Strategy>, Error>>().map_err(error)?;
         to_js(&rollout::compare(before.cluster(), after.cluster(), &base, &strategies).map_err(error)?)
     }
 
