@@ -359,6 +359,9 @@ fn rollout_arguments_are_read_by_their_kind() {
     assert!(m.contains(r#"the lag "fixed" needs ms"#), "{m}");
     let (_, m) = refused(r#"{"lag": {"kind": "exponential", "meanMs": 5, "seed": 1.5}}"#);
     assert!(m.contains("the seed"), "{m}");
+    let (c, m) = refused(r#"{"lag": "even"}"#);
+    assert_eq!(c, "invalid-option");
+    assert!(m.contains("expected an object {kind, ...}"), "{m}");
     let (c, m) = refused(r#"{"lag": {"ms": 5}}"#);
     assert_eq!(c, "invalid-option");
     assert!(m.contains("kind"), "{m}");

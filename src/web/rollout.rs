@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 /// derive buffers the whole object first (serde's `Content`): the three took 44 KB of the
 /// engine's module, this about 3.
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", expecting = "an object {kind, ...}")]
 struct Kinded {
     kind: String,
     ms: Option<f64>,

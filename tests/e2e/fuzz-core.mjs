@@ -25,6 +25,12 @@ const hostileValue = fc.oneof(
   fc.constantFrom(tag("o", {}), tag("o", { weight: "NaN" }), tag("o", { weight: 2 }), tag("o", { zone: 5 }), tag("o", { vnodes: 1e9 }),
     tag("o", { algorithm: "redis-cluster" }), tag("o", { algorithm: "jump" }), tag("o", { keys: 100 }), tag("o", { zipf: 3 }),
     tag("o", { items: 1e7, itemBytes: 1024, requestsPerSec: 5e4 }), tag("o", { nodes: ["a", "a"] }), tag("a", [1, "x"])),
+  // The rollout's `{kind, ...}` arguments: a lag, a traffic, strategies, right and wrong.
+  fc.constantFrom(tag("o", { lag: { kind: "fixed" } }), tag("o", { lag: { kind: "exponential", meanMs: 1e300, seed: -1 } }),
+    tag("o", { lag: { kind: "poll", everyMs: 0 }, traffic: { kind: "zipf", s: 40 } }), tag("o", { lag: { kind: 7 } }),
+    tag("o", { lag: "even" }), tag("o", { traffic: { kind: "hot" }, clients: 10000, durationMs: 86400000 }),
+    tag("a", [{ kind: "ramp", steps: 16, everyMs: 1 }, { kind: "poll" }]), tag("a", [{ kind: "drain-first" }, { kind: "ramp", steps: 1e9, everyMs: 5 }]),
+    tag("a", [{ kind: "all-at-once" }, null]), tag("o", { steps: 16, items: 1e9, maxOverMean: 1.0001, nodes: 1e6 })),
 );
 const SESSION_CALLS = ["add", "remove", "setWeight", "configure", "setDown", "markDown", "markUp", "undo", "redo", "follow", "arcAt",
   "keyNear", "setWorkload", "useKeys", "setCompareModulo", "lastChange", "nextNodeName", "ringFor", "capabilities", "scene", "nodes"];
@@ -33,7 +39,8 @@ const RING_CALLS = ["add", "remove", "setWeight", "locate", "replicas", "nodes",
 // Free functions and constructors, called as `mod[name](...)` (statics as "Ring.x").
 const FREE_CALLS = ["compareAlgorithms", "jumpHash", "redisKeySlot", "cassandraToken", "theoreticalRsd", "judgeEstimate", "Ring", "Session",
   "Ring.fromNginxUpstream", "Ring.fromHaproxyBackend", "Ring.fromRedisClusterNodes", "Ring.fromMemcachedServers",
-  "Session.fromLink", "Session.fromConfig", "Ring.diffSample", "Ring.diffKeys", "Ring.diff"];
+  "Session.fromLink", "Session.fromConfig", "Ring.diffSample", "Ring.diffKeys", "Ring.diff", "Ring.propagate", "Ring.compareRollouts",
+  "Ring.plan", "vnodesFor"];
 // What the <hash-ring> element's builds export (ringlab_element.js, ringlab_element_full.js).
 const ELEMENT_CALLS = ["add", "remove", "setDown", "follow", "explain", "frame"];
 const args = fc.array(hostileValue, { maxLength: 4 });
@@ -85,10 +92,14 @@ export function runInPage([seq, callMs]) {
         : element ? JSON.stringify(((f) => [f.nodes, f.settings, f.options])(s.frame({})))
         : JSON.stringify([s.link(), s.nodes(), s.capabilities()]);
     const other = mod.Ring ? new mod.Ring({ nodes: ["n1", "n2"] }) : null;
+    const grown = mod.Ring ? new mod.Ring({ nodes: ["n1", "n2", "n3"] }) : null;
+    // The statics of two rings, called with a ring and that ring grown by one node (this
+    // function runs in the page: its names are its own).
+    const PAIR_CALLS = ["Ring.diffSample", "Ring.diffKeys", "Ring.diff", "Ring.propagate", "Ring.compareRollouts", "Ring.plan"];
     const invoke = (method, args) => {
       if (s !== null) return s[method](...args);
       if (method === "Ring" || method === "Session") return new mod[method](...args);
-      if (method.startsWith("Ring.diff")) return mod.Ring[method.slice(5)](other, other, ...args);
+      if (PAIR_CALLS.includes(method)) return mod.Ring[method.slice(5)](other, grown, ...args);
       const [cls, fn] = method.split(".");
       return fn ? mod[cls][fn](...args) : mod[cls](...args);
     };
@@ -113,6 +124,7 @@ export function runInPage([seq, callMs]) {
     }
     s?.free();
     other?.free();
+    grown?.free();
     // The module is alive: a fresh session answers.
     try {
       const fresh = new mod.Session();
