@@ -209,17 +209,7 @@ pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(
     known: &[&str],
 ) -> Result<T, JsValue> {
     let Some(object) = fields(value, known)? else { return Ok(T::default()) };
-    serde_wasm_bindgen::from_value(object.into()).map_err(|e| {
-        let text = e.to_string();
-        // serde's words for a node that is neither form say nothing to a user.
-        let text = if text.contains("untagged enum") {
-            "each node is a name or {name, weight, zone}, with a string name, a number weight and a string zone"
-                .to_string()
-        } else {
-            text
-        };
-        error(Error::InvalidOption(text))
-    })
+    serde_wasm_bindgen::from_value(object.into()).map_err(|e| error(Error::InvalidOption(e.to_string())))
 }
 
 /// Field `name` of an object from [`fields`], or `None` when it is absent or `undefined`.
