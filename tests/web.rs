@@ -496,6 +496,9 @@ fn draw_chart_refuses_what_is_not_a_chart() {
         js(r#"{"kind": "pie", "data": {}}"#),
         js(r#"{"kind": "spread", "data": {"nodes": 3}}"#),
         js(r#"{"kind": "shares", "data": {"algorithm": "ring", "exact": true, "sampleKeys": "many", "nodes": []}}"#),
+        js(r#"{"data": {}}"#),
+        js(r#"{"kind": 5, "data": {}}"#),
+        js(r#"{"kind": "spread"}"#),
     ];
     for chart in junk {
         let why = format!("{chart:?}");
@@ -521,6 +524,17 @@ fn draw_chart_refuses_what_is_not_a_chart() {
         "invalid-option",
         "too small to lay out"
     );
+    // Another field beside kind and data is refused; data before kind is the same chart.
+    let extra = js_sys::Object::assign(&js_sys::Object::new(), shares.unchecked_ref());
+    Reflect::set(&extra, &s("colour"), &s("red")).unwrap();
+    let why = message(web::draw_chart(canvas(), extra.into(), JsValue::UNDEFINED));
+    assert!(why.contains(r#"unknown field "colour""#), "{why}");
+    let reordered = js_sys::Object::new();
+    Reflect::set(&reordered, &s("data"), &get(&shares, "data")).unwrap();
+    Reflect::set(&reordered, &s("kind"), &get(&shares, "kind")).unwrap();
+    let (a, b) =
+        (web::chart_svg(shares.clone(), JsValue::UNDEFINED), web::chart_svg(reordered.into(), JsValue::UNDEFINED));
+    assert_eq!(get(&a.unwrap(), "svg").as_string(), get(&b.unwrap(), "svg").as_string());
     assert!(web::draw_chart(canvas(), shares, JsValue::UNDEFINED).is_ok());
 }
 

@@ -17,6 +17,7 @@ use crate::Error;
 use plotters::prelude::IntoDrawingArea;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -48,13 +49,36 @@ struct DrawnSvg {
 /// The default SVG size: the playground's chart box on a laptop.
 const SVG_SIZE: (u32, u32) = (640, 400);
 
-/// A chart argument: what `session.chartData` returned.
+/// A chart argument: what `session.chartData` returned, `{kind, data}`. Read by its kind, then
+/// its data as that kind's, not as serde's adjacently tagged enum: that derive keeps code to
+/// buffer `data` in case it comes before `kind`.
 fn chart_arg(chart: &JsValue, call: &str) -> Result<SessionChart, JsValue> {
     if !chart.is_object() {
         return Err(bad_argument(format!("{call} needs a chart: what session.chartData(kind) returned")));
     }
-    serde_wasm_bindgen::from_value(super::plain(chart, "the chart")?)
-        .map_err(|e| error(Error::InvalidOption(format!("that is not a chart from session.chartData: {e}"))))
+    let chart = super::plain(chart, "the chart")?;
+    let not_a_chart =
+        |why: String| error(Error::InvalidOption(format!("that is not a chart from session.chartData: {why}")));
+    let object: &js_sys::Object = chart.unchecked_ref();
+    if let Some(key) =
+        js_sys::Object::keys(object).iter().filter_map(|k| k.as_string()).find(|k| k != "kind" && k != "data")
+    {
+        return Err(not_a_chart(format!("unknown field {key:?} (a chart has kind and data)")));
+    }
+    let get = |name: &str| js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    let data = get("data");
+    fn read<T: serde::de::DeserializeOwned>(data: JsValue) -> Result<T, String> {
+        serde_wasm_bindgen::from_value(data).map_err(|e| e.to_string())
+    }
+    let chart = match get("kind").as_string().as_deref() {
+        Some("spread") => read(data).map(SessionChart::Spread),
+        Some("shares") => read(data).map(SessionChart::Shares),
+        Some("moves") => read(data).map(SessionChart::Moves),
+        Some("algorithms") => read(data).map(SessionChart::Algorithms),
+        Some(other) => Err(format!("unknown kind {other:?} (spread, shares, moves or algorithms)")),
+        None => Err("its kind must be a string: spread, shares, moves or algorithms".into()),
+    };
+    chart.map_err(not_a_chart)
 }
 
 /// A side of the SVG in pixels: whole, and at most [`MAX_SVG_SIDE`](crate::limits::MAX_SVG_SIDE).
