@@ -65,12 +65,11 @@ fn chart_arg(chart: &JsValue, call: &str) -> Result<SessionChart, JsValue> {
     {
         return Err(not_a_chart(format!("unknown field {key:?} (a chart has kind and data)")));
     }
-    let get = |name: &str| js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    let data = get("data");
+    let data = super::field(object, "data").unwrap_or(JsValue::UNDEFINED);
     fn read<T: serde::de::DeserializeOwned>(data: JsValue) -> Result<T, String> {
         serde_wasm_bindgen::from_value(data).map_err(|e| e.to_string())
     }
-    let chart = match get("kind").as_string().as_deref() {
+    let chart = match super::field(object, "kind").and_then(|k| k.as_string()).as_deref() {
         Some("spread") => read(data).map(SessionChart::Spread),
         Some("shares") => read(data).map(SessionChart::Shares),
         Some("moves") => read(data).map(SessionChart::Moves),
