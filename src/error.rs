@@ -83,4 +83,138 @@ impl Error {
             Error::NotBuiltIn(_) => "not-built-in",
         }
     }
+
+    /// The message, for showing to people: as `Display` writes it, but a quote of the
+    /// caller's own text of more than 80 characters is cut to them (with its length), and
+    /// the whole to 2,000. A name from a stranger's link may be a megabyte long.
+    ///
+    /// ```
+    /// let e = ringlab::Error::UnknownNode("n".repeat(1 << 20));
+    /// let brief = e.brief();
+    /// assert!(brief.starts_with(r#"there is no node named "nnnn"#));
+    /// assert!(brief.ends_with(r#"n…" (1,048,576 characters) on the ring"#));
+    /// assert_eq!(ringlab::Error::EmptyName.brief(), ringlab::Error::EmptyName.to_string());
+    /// ```
+    pub fn brief(&self) -> String {
+        brief(&self.to_string()).into_owned()
+    }
+}
+
+/// Most characters of the user's own text that a message repeats back inside quotes; past
+/// it the quote is cut, with an ellipsis and its full length.
+pub(crate) const MAX_QUOTED_CHARS: usize = 80;
+/// Most characters of a whole message, after its quotes are cut.
+pub(crate) const MAX_MESSAGE_CHARS: usize = 2_000;
+
+/// `message` with every quoted text (as `{:?}` writes it: `"…"`, with backslash escapes) of
+/// more than [`MAX_QUOTED_CHARS`] cut to that many, and the whole cut to
+/// [`MAX_MESSAGE_CHARS`]. A message names what it refuses (`unknown algorithm "…"`), and
+/// that text may come from a stranger's link or attribute: a name of a megabyte must not
+/// come back as a message of a megabyte, to be laid out in a page. (Every message of the
+/// binding passes through it: [`Error::brief`].)
+pub(crate) fn brief(message: &str) -> std::borrow::Cow<'_, str> {
+    let long_quote = |rest: &str| quoted_len(rest) > MAX_QUOTED_CHARS;
+    let needs_cut = message.chars().count() > MAX_MESSAGE_CHARS
+        || message.match_indices('"').any(|(at, _)| long_quote(&message[at + 1..]));
+    if !needs_cut {
+        return message.into();
+    }
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(at) = rest.find('"') {
+        out.push_str(&rest[..=at]);
+        rest = &rest[at + 1..];
+        let (body, closed) = quote_body(rest);
+        let chars = body.chars().count();
+        if chars > MAX_QUOTED_CHARS {
+            out.extend(body.chars().take(MAX_QUOTED_CHARS));
+            out.push('…');
+            if closed {
+                out.push('"');
+            }
+            out.push_str(&format!(" ({} characters)", crate::algo::about::thousands(chars as u64)));
+        } else {
+            out.push_str(body);
+            if closed {
+                out.push('"');
+            }
+        }
+        rest = &rest[body.len() + usize::from(closed)..];
+    }
+    out.push_str(rest);
+    if out.chars().count() > MAX_MESSAGE_CHARS {
+        let cut: String = out.chars().take(MAX_MESSAGE_CHARS).collect();
+        out = cut + "…";
+    }
+    out.into()
+}
+
+/// The text of a quote that starts `rest` (just after its opening `"`), up to its closing
+/// quote, and whether there was one (an unclosed quote runs to the end).
+fn quote_body(rest: &str) -> (&str, bool) {
+    let mut escaped = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return (&rest[..i], true),
+            _ => {}
+        }
+    }
+    (rest, false)
+}
+
+fn quoted_len(rest: &str) -> usize {
+    quote_body(rest).0.chars().count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_message_is_left_as_it_is() {
+        let m = "unknown hash \"md6\": choose one of xxh3, md5";
+        assert!(matches!(brief(m), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(brief(m), m);
+        // Quotes of exactly the limit stay whole; escapes inside a quote do not end it.
+        let at_limit = format!("a {:?} b", "y".repeat(MAX_QUOTED_CHARS));
+        assert_eq!(brief(&at_limit), at_limit);
+        let escaped = r#"name "a\"b" and "c""#;
+        assert_eq!(brief(escaped), escaped);
+    }
+
+    #[test]
+    fn every_long_quote_is_cut_and_says_its_length() {
+        let a = "a".repeat(100);
+        let b = "é".repeat(81);
+        let m = format!("between {a:?} and {b:?}, nothing");
+        let want = format!(
+            "between \"{}…\" (100 characters) and \"{}…\" (81 characters), nothing",
+            "a".repeat(80),
+            "é".repeat(80)
+        );
+        assert_eq!(brief(&m), want);
+        // A quote that never closes is cut too.
+        let open = format!("line 1: \"{}", "z".repeat(500));
+        assert_eq!(brief(&open), format!("line 1: \"{}… (500 characters)", "z".repeat(80)));
+    }
+
+    #[test]
+    fn a_long_message_without_quotes_is_cut_whole() {
+        let m = "w ".repeat(5_000);
+        let cut = brief(&m);
+        assert_eq!(cut.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn an_error_naming_a_huge_input_says_it_briefly() {
+        let huge = "n".repeat(1 << 20);
+        let e = Error::UnknownNode(huge);
+        let shown = e.brief();
+        assert!(shown.len() < 200, "{}", shown.len());
+        assert!(shown.starts_with("there is no node named \"nnnn"), "{shown}");
+        assert!(shown.ends_with("…\" (1,048,576 characters) on the ring"), "{shown}");
+    }
 }

@@ -90,6 +90,18 @@ fn errors_are_js_errors_with_readable_messages() {
     assert!(message(Ring::new(js(r#"{"nodes": [{"name": "a", "weight": "heavy"}]}"#)))
         .contains("each node is a name or {name, weight, zone}"));
     assert!(message(ring.add(s("big"), js(r#"{"weight": 100000}"#))).contains("points on the ring"));
+    // A stranger's megabyte comes back as its first 80 characters and its length.
+    let huge = "h".repeat(1 << 20);
+    let said = message(Ring::new(js(&format!(r#"{{"hash": "{huge}"}}"#))));
+    assert_eq!(said, format!("unknown hash \"{}…\" (1,048,576 characters): choose one of xxh3, xxh64, xxh32, fnv1a32, fnv1a64, md5, sha256, murmur3, crc32", "h".repeat(80)));
+    let said = message(ring.remove(s(&huge)));
+    assert!(said.starts_with("there is no node named \"hhh") && said.len() < 200, "{said}");
+    let said = message(Session::new(js(&format!(r#"{{"algorithm": "{huge}"}}"#))));
+    assert!(
+        said.starts_with("invalid option: unknown algorithm \"hhh")
+            && said.contains("(1,048,576 characters): choose one of"),
+        "{said}"
+    );
     // Failed calls left the ring as it was.
     assert_eq!(ring.point_count(), 160);
     ring.remove(s("a")).unwrap();

@@ -58,9 +58,12 @@ pub(crate) fn error(e: Error) -> JsValue {
     coded(&e.to_string(), e.code())
 }
 
-/// A JS `Error` with `message` and `code`.
+/// A JS `Error` with `message` (its quotes of the caller's text cut short: [`brief`]) and
+/// `code`.
+///
+/// [`brief`]: crate::error::brief
 pub(crate) fn coded(message: &str, code: &str) -> JsValue {
-    let err = js_sys::Error::new(message);
+    let err = js_sys::Error::new(&crate::error::brief(message));
     // Setting a property on a fresh Error object cannot fail.
     let _ = Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(code));
     err.into()
