@@ -102,7 +102,8 @@ impl Maglev {
     fn populate(&mut self) {
         let m = self.size;
         let mut order: Vec<usize> = (0..self.members.nodes.len()).collect();
-        order.sort_by(|&a, &b| self.members.nodes[a].name.cmp(&self.members.nodes[b].name));
+        let nodes = &self.members.nodes;
+        crate::order::sort_indices_by(&mut order, &|a, b| nodes[a].name.cmp(&nodes[b].name));
         let perms: Vec<(u64, u64)> = order
             .iter()
             .map(|&i| {
