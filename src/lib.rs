@@ -55,6 +55,20 @@ pub mod theme;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
+// The wasm modules built for size (the element's two and the charts', without `engine`)
+// allocate with talc, not Rust's default dlmalloc: 2.2 KB gzip smaller each (about 1.3%).
+// The engine, built for speed, keeps dlmalloc: there talc's fast path, inlined at each
+// call, made it 3.4 KB bigger. Only with the binding's features (a module of ours), so a
+// Rust user's own wasm build keeps its choice of allocator.
+#[cfg(all(
+    target_arch = "wasm32",
+    not(target_feature = "atomics"),
+    not(feature = "engine"),
+    any(feature = "element", feature = "charts")
+))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 pub use error::Error;
 pub use hash::Hash;
 pub use node::{Node, NodeSpec};
