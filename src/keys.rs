@@ -116,8 +116,8 @@ pub struct KeyList {
 impl KeyList {
     /// How the text was read, in words: the format and what it came to.
     pub fn read_as(&self) -> String {
-        let keys = thousands(self.keys.len() as u128);
-        let requests = thousands(self.total_count());
+        let keys = crate::algo::about::thousands(self.keys.len() as u64);
+        let requests = crate::algo::about::thousands(self.total_count());
         if self.csv {
             format!("Read as key,count lines: {keys} distinct keys, {requests} requests.")
         } else {
@@ -389,19 +389,6 @@ fn ambiguous(line: &str) -> Option<String> {
     })
 }
 
-/// `n` with thousands separators: "1,234,567".
-fn thousands(n: u128) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() * 4 / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A CSV count: a whole number ≥ 0.
 fn count_of(rest: &str) -> Result<u64, String> {
     let count = rest.trim();
@@ -484,7 +471,6 @@ mod tests {
         assert_eq!(plain.read_as(), "Read one key a line: 2 distinct keys, 2 lines.");
         let csv = super::parse_key_list("key,count\nu1,10\nu2,5\n").unwrap();
         assert_eq!(csv.read_as(), "Read as key,count lines: 2 distinct keys, 15 requests.");
-        assert_eq!([0, 999, 1000, 1234567].map(super::thousands), ["0", "999", "1,000", "1,234,567"]);
         // In a CSV list a bad count is already an error naming the line.
         assert!(super::parse_key_list("u1,3\na,-5").unwrap_err().to_string().starts_with("line 2"));
     }

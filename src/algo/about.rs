@@ -77,8 +77,8 @@ fn quarters(n: u64) -> [u64; 4] {
 }
 
 /// `65537` as "65,537".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
+pub fn thousands(n: impl Into<u128>) -> String {
+    let digits = n.into().to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -112,9 +112,12 @@ mod tests {
     fn powers_and_thousands_read_as_written() {
         assert_eq!(power(32), "2³²");
         assert_eq!(power(62), "2⁶²");
-        assert_eq!(thousands(65537), "65,537");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(thousands(65537u32), "65,537");
+        assert_eq!(thousands(0u64), "0");
+        assert_eq!(thousands(999u64), "999");
+        assert_eq!(thousands(1000u64), "1,000");
+        assert_eq!(thousands(1_000_000u64), "1,000,000");
+        assert_eq!(thousands(u128::MAX), "340,282,366,920,938,463,463,374,607,431,768,211,455");
     }
 
     #[test]
