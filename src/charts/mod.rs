@@ -577,14 +577,14 @@ pub(crate) mod test_support {
                 .into_iter()
                 .filter(|r| r.len() >= 2)
                 .map(|mut r| {
-                    crate::order::sort_stable_by(&mut r, |a, b| a.2.total_cmp(&b.2));
+                    r.sort_by(|a, b| a.2.total_cmp(&b.2));
                     Axis {
                         index: r.iter().map(|l| l.0).max().unwrap_or(0),
                         ticks: r.iter().map(|l| (l.1, l.2)).collect(),
                     }
                 })
                 .collect();
-            crate::order::sort_stable_by(&mut axes, |a, b| a.index.cmp(&b.index));
+            axes.sort_by_key(|a| a.index);
             axes
         };
         (runs(labels("middle", "0.76em"), true), runs(labels("end", "0.5ex"), false))
