@@ -132,7 +132,7 @@ pub(crate) fn brief(message: &str) -> std::borrow::Cow<'_, str> {
             if closed {
                 out.push('"');
             }
-            out.push_str(&format!(" ({} characters)", crate::algo::about::thousands(chars as u64)));
+            out.push_str(&format!(" ({} characters)", crate::keys::thousands(chars as u64)));
         } else {
             out.push_str(body);
             if closed {

@@ -116,8 +116,8 @@ pub struct KeyList {
 impl KeyList {
     /// How the text was read, in words: the format and what it came to.
     pub fn read_as(&self) -> String {
-        let keys = crate::algo::about::thousands(self.keys.len() as u64);
-        let requests = crate::algo::about::thousands(self.total_count());
+        let keys = thousands(self.keys.len() as u64);
+        let requests = thousands(self.total_count());
         if self.csv {
             format!("Read as key,count lines: {keys} distinct keys, {requests} requests.")
         } else {
@@ -387,6 +387,21 @@ fn ambiguous(line: &str) -> Option<String> {
              write a whole count (and `key,count` as the first line), or leave the comma out"
         )
     })
+}
+
+/// `n` with thousands separators: "1,234,567" (here, below the algorithms, so that every
+/// layer can use it). Written by the integer's own `Display`: going through `u128` put its
+/// formatting into modules that format no `u128`.
+pub(crate) fn thousands<N: Into<u128> + std::fmt::Display>(n: N) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A CSV count: a whole number ≥ 0.

@@ -76,18 +76,9 @@ fn quarters(n: u64) -> [u64; 4] {
     [0, 1, 2, 3].map(|q| (u128::from(n) * q as u128).div_ceil(4) as u64)
 }
 
-/// `65537` as "65,537", for any unsigned integer. (Written by the integer's own `Display`:
-/// going through `u128` put its formatting into modules that format no `u128`.)
+/// `65537` as "65,537", for any unsigned integer.
 pub fn thousands<N: Into<u128> + std::fmt::Display>(n: N) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::keys::thousands(n)
 }
 
 impl Options {
