@@ -55,15 +55,15 @@ pub mod theme;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-// The wasm modules built for size (the element's two and the charts', without `engine`)
+// The wasm modules built for size (the element's two and the charts', without `page`)
 // allocate with talc, not Rust's default dlmalloc: 2.2 KB gzip smaller each (about 1.3%).
-// The engine, built for speed, keeps dlmalloc: there talc's fast path, inlined at each
-// call, made it 3.4 KB bigger. Only with the binding's features (a module of ours), so a
-// Rust user's own wasm build keeps its choice of allocator.
+// The engine and the page's first module, built for speed, keep dlmalloc: there talc's fast
+// path, inlined at each call, made the engine 3.4 KB bigger. Only with the binding's
+// features (a module of ours), so a Rust user's own wasm build keeps its choice of allocator.
 #[cfg(all(
     target_arch = "wasm32",
     not(target_feature = "atomics"),
-    not(feature = "engine"),
+    not(feature = "page"),
     any(feature = "element", feature = "charts")
 ))]
 #[global_allocator]

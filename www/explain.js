@@ -12,7 +12,8 @@ const el = (tag, text, className) => {
 };
 
 export class ExplainView {
-  // `root` is the <details>; `labels` maps algorithm names to their catalog labels;
+  // `root` is the <details>; `labels` maps algorithm names to their catalog labels (a Map the
+  // page fills once its engine has the catalog);
   // `highlight(marks)` marks steps' places (`[{at, second}]`, `at` being a step's
   // {fraction, node, nodes}; `second` for the side-by-side chain) on the figure, `null` clears;
   // `session()` is the playground's session now.
@@ -23,7 +24,7 @@ export class ExplainView {
     this.current = session;
     this.$ = (id) => root.querySelector(`#${id}`);
     const select = this.$("explain-with");
-    select.append(...[...labels].map(([name, label]) => new Option(label, name)));
+    this.fillChoices();
     let typing;
     this.$("explain-key").addEventListener("input", () => {
       clearTimeout(typing);
@@ -47,8 +48,16 @@ export class ExplainView {
     this.update();
   }
 
+  // The other algorithms to compare with: the labels' (which arrive with the engine's build).
+  fillChoices() {
+    const select = this.$("explain-with");
+    const have = new Set([...select.options].map((o) => o.value));
+    select.append(...[...this.labels].filter(([name]) => !have.has(name)).map(([name, label]) => new Option(label, name)));
+  }
+
   // Redraws from the playground's session, if open.
   update() {
+    this.fillChoices();
     const session = this.current();
     if (!this.root.open || !session) return;
     const key = this.$("explain-key").value;

@@ -4,21 +4,42 @@
 // moved, played by the ring view) and `frame()` (everything to redraw). The engine module is
 // imported with the page's other modules (fetched together), started in main(), and replaced
 // by a fresh instance if it ever traps.
-import * as firstEngine from "./pkg/ringlab.js";
+// Two builds of the engine: the page's first (pkg/ringlab_page.js: ringlab's ring, links,
+// history, the user's keys; a third of the engine's download) draws the first ring and
+// serves the everyday changes; the engine's (pkg/ringlab.js) is fetched on first use of
+// anything the first leaves out (another algorithm, an import, the comparisons, the moves and
+// algorithms charts), and the session moves there: the same start and the same changes,
+// replayed (`upgrade`).
+import * as firstEngine from "./pkg/ringlab_page.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 import { AgreementView } from "./agreement.js";
 import { ExplainView } from "./explain.js";
 import { MetricsView } from "./metrics.js";
-import { loadEngine, onUncaughtTrap, themeColours, trapped, watchTheme } from "./host.js";
+import { loadEngine, onUncaughtTrap, recording, themeColours, trapped, watchTheme } from "./host.js";
 let engine;
+let build = "page"; // which build `engine` is: "page" (the first) or "full"
 
 const $ = (id) => document.getElementById(id);
-// The engine's files, for a fresh instance after a trap.
-const ENGINE = {
-  glue: new URL("./pkg/ringlab.js", import.meta.url).href,
-  wasm: new URL("./pkg/ringlab_bg.wasm", import.meta.url).href,
+// The builds' files: the engine's, fetched on first use; either, for a fresh instance after a trap.
+const ENGINES = {
+  page: {
+    glue: new URL("./pkg/ringlab_page.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_page_bg.wasm", import.meta.url).href,
+  },
+  full: {
+    glue: new URL("./pkg/ringlab.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_bg.wasm", import.meta.url).href,
+  },
 };
+// The Session methods that change it: what a move to the engine's build replays.
+const CHANGES = new Set([
+  "add", "remove", "setDown", "markDown", "markUp", "setWeight", "configure", "undo", "redo",
+  "setWorkload", "useKeys", "beginKeys", "pushKeys", "endKeys", "setCompareModulo",
+]);
+// How the session in use was made, while it is the first build's: the link it was opened
+// from ("" for the default ring) and its changes since.
+let made = null;
 
 // The vnodes slider moves by steps that each change the value, about logarithmically
 // (1, 2, … 10, 12, 16, 20, 25, 32, …, 1000): every arrow press lands on a new value. The number
@@ -31,6 +52,10 @@ const stepOf = (v) => {
 };
 
 let session, view, charts, agreement, explainView, metrics;
+let importKinds = []; // configKinds() of the engine's build, once the import is opened
+// The catalog's labels, by algorithm name: the engine's build's, filled in once the page is on
+// it (the views show names until then, and offer other algorithms from then on).
+const labels = new Map();
 let frame; // the session's frame as last drawn
 let selected; // node index picked on the canvas
 let followed = null; // the key the user follows
@@ -212,7 +237,8 @@ function fillRow(row, node, i, caps) {
 // ---- changes ---------------------------------------------------------------------------
 
 // Runs a change on the session; on success shows exactly what moved, on error shows the
-// message next to the control (the session is unchanged).
+// message next to the control (the session is unchanged). Answers true when done, false when
+// refused, "pending" when it waits for the engine's full build.
 function apply(edit, errorBox = $("add-error")) {
   let t;
   try {
@@ -221,6 +247,12 @@ function apply(edit, errorBox = $("add-error")) {
     if (trapped(e)) {
       recover(e);
       return false;
+    }
+    // Something the first build leaves out (another algorithm): the same change again, once
+    // the session is in the engine's build. The controls keep showing what was asked for.
+    if (e.code === "not-built-in" && build === "page") {
+      upgradeFor(errorBox, () => apply(edit, errorBox));
+      return "pending";
     }
     errorBox.textContent = e.message;
     return false;
@@ -411,8 +443,16 @@ function configureVnodes(v) {
 }
 
 // A new session (an import, a link): nothing of the old one's change, walk or words stays.
-function replace(next) {
+// `start`: the link it was opened from ("" for the default ring), so that a session of the
+// first build can be made again in the engine's build.
+function replace(next, start = "") {
   session?.free();
+  if (build === "page") {
+    made = { start, calls: [] };
+    next = recording(next, made.calls, CHANGES);
+  } else {
+    made = null;
+  }
   session = next;
   selected = undefined;
   followed = null;
@@ -435,6 +475,7 @@ function replace(next) {
 // A text of several sections (a whole nginx.conf's upstreams, a haproxy.cfg's backends)
 // offers them in a picker; the first is loaded, and picking another loads it.
 function importConfig({ keepSection = false } = {}) {
+  if (build === "page") return upgradeFor($("import-error"), () => importConfig({ keepSection }));
   const kind = $("import-kind").value;
   const text = $("import-text").value;
   let next, sections;
@@ -452,7 +493,7 @@ function importConfig({ keepSection = false } = {}) {
     return;
   }
   replace(next);
-  const label = engine.configKinds().find((k) => k.kind === kind)?.label ?? kind;
+  const label = importKinds.find((k) => k.kind === kind)?.label ?? kind;
   render();
   const from = sections.length > 1 ? `“${$("import-section").value}” (one of ${sections.length} in your text)` : `your ${label}`;
   $("last-change").textContent = `Loaded ${frame.nodes.length} servers from ${from}. Add a server or mark one down to see exactly what moves.`;
@@ -551,10 +592,17 @@ function wire() {
     e.preventDefault();
     readFile(e.dataTransfer?.files[0]);
   });
-  const kinds = engine.configKinds();
-  for (const k of kinds) $("import-kind").append(new Option(k.label, k.kind));
+  // The config kinds are the engine's build's (the parsers are not in the first): listed
+  // once the import is opened.
+  const listKinds = () => {
+    if (importKinds.length) return;
+    importKinds = engine.configKinds();
+    for (const k of importKinds) $("import-kind").append(new Option(k.label, k.kind));
+    exampleLabel();
+  };
+  $("import").addEventListener("toggle", () => $("import").open && upgradeFor($("import-error"), listKinds));
   // Examples load by a button, never as placeholder text that looks like content.
-  const kindOf = () => kinds.find((k) => k.kind === $("import-kind").value);
+  const kindOf = () => importKinds.find((k) => k.kind === $("import-kind").value);
   const exampleLabel = () => ($("import-example").textContent = `Use the example ${kindOf()?.label ?? ""}`.trim());
   exampleLabel();
   $("import-kind").addEventListener("change", () => {
@@ -581,12 +629,18 @@ function wire() {
     [$("work-items").value, $("work-bytes").value, $("work-rate").value] = [d.items, d.bytes, d.rate];
     applyWorkload();
   });
-  charts = new Charts(later, () => engine);
+  charts = new Charts(later, () => engine, { upgrade });
   metrics = new MetricsView($("metrics"), later, () => engine);
   metrics.update(session);
-  const labels = new Map(engine.catalog().map((a) => [a.name, a.label]));
   agreement = new AgreementView($("agreement"), labels, { onChange: () => agreement.update(session) });
   explainView = new ExplainView($("explain"), labels, { highlight: highlightStep, session: () => session });
+  // The views that compare algorithms need the engine's build: opening one loads it; each
+  // shows what it can meanwhile, and redraws once the session has moved (render()).
+  for (const id of ["explain", "agreement", "metrics"]) {
+    $(id).addEventListener("toggle", () => {
+      if ($(id).open) upgrade().catch(() => {});
+    });
+  }
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("add-name").value.trim() || frame.nextNodeName;
@@ -696,6 +750,114 @@ function wire() {
   }
 }
 
+// ---- the engine's build, on first use ------------------------------------------------------
+
+const LOADING = "Loading the engine's full build (every algorithm, the imports, the comparisons)…";
+const cannotLoad = (e) => `The engine's full build could not be loaded (${e.message}); the ring is as it was.`;
+let upgrading = null; // the move under way, if any
+let fullTrapped = false; // the engine's build trapped in a move: the next one loads a fresh instance
+
+// Moves the page to the engine's build: loads it, makes the session again there (opened from
+// the same link, then the same changes replayed, a slice of them per task, so a big ring's
+// move blocks nothing for long) and puts it in place of the first build's, in the task that
+// replays the last change, so no change of the user's is left out. Followed key, selection and
+// everything else shown stay. Resolves once moved; rejects (the page stays on the first
+// build, and may try again) if the build cannot be loaded.
+function upgrade() {
+  if (build === "full") return Promise.resolve();
+  upgrading ??= (async () => {
+    perf.pending++;
+    try {
+      const mod = await loadEngine(ENGINES.full, { fresh: fullTrapped });
+      fullTrapped = false;
+      const next = made && session ? await replay(mod, made).catch((e) => {
+        fullTrapped = trapped(e);
+        throw e;
+      }) : null;
+      // The same start and changes make the same state: a different link would mean a change
+      // this page did not write down (CHANGES is missing a method). Refuse the move.
+      if (next && next.link() !== session.link()) {
+        next.free();
+        throw new Error("the engine's build made a different ring from the same changes");
+      }
+      engine = mod;
+      build = "full";
+      for (const a of engine.catalog()) labels.set(a.name, a.label);
+      if (next) {
+        session.free();
+        session = next;
+        made = null;
+        render();
+      }
+      later(warmUp);
+    } finally {
+      perf.pending--;
+      upgrading = null;
+    }
+  })();
+  return upgrading;
+}
+
+// `work()` once the page is on the engine's build, saying so in `box` meanwhile (an error
+// box, shown as a note while it waits).
+function upgradeFor(box, work) {
+  box.textContent = LOADING;
+  box.classList.add("pending");
+  const waited = () => {
+    box.classList.remove("pending");
+    if (box.textContent === LOADING) box.textContent = "";
+  };
+  return upgrade().then(
+    () => {
+      waited();
+      work();
+    },
+    (e) => {
+      waited();
+      box.textContent = cannotLoad(e);
+    },
+  );
+}
+
+// The session `made` describes, made in `mod`: opened from its link in steps, then each of its
+// changes (including those made while this runs) in order.
+function replay(mod, { start, calls }) {
+  return new Promise((resolve, reject) => {
+    let next, opening;
+    let done = 0;
+    try {
+      if (start.length > 1) opening = mod.Session.opening(start);
+      else next = new mod.Session();
+    } catch (e) {
+      return reject(e);
+    }
+    const slice = () => {
+      const begun = performance.now();
+      const over = () => performance.now() - begun > OPEN_SLICE_MS;
+      try {
+        if (opening) {
+          while (!opening.step()) if (over()) return later(slice);
+          next = opening.session();
+          opening.free();
+          opening = null;
+        }
+        while (done < calls.length) {
+          const [name, args] = calls[done++];
+          next[name](...args);
+          if (done < calls.length && over()) return later(slice);
+        }
+      } catch (e) {
+        next?.free();
+        return reject(e);
+      }
+      resolve(next); // the caller swaps it in before this task ends: no change comes between
+    };
+    later(slice);
+  });
+}
+
+// ---- recovery ------------------------------------------------------------------------------
+
 // If the engine ever traps (a bug: every input gets an Error instead), its module is dead:
 // the panic message is already in the console; load a fresh instance of the module and
 // reopen the last good state, which the link always holds.
@@ -724,7 +886,7 @@ async function recover(error) {
 
 // Opens `link` in a fresh instance of the engine module; rejects with the trap if it traps.
 async function reopen(link) {
-  engine = await loadEngine(ENGINE, { fresh: true });
+  engine = await loadEngine(ENGINES[build], { fresh: true });
   session = undefined; // the dead module's objects cannot even be freed
   await new Promise((reopened, trappedAgain) => open(link, reopened, trappedAgain));
 }
@@ -738,14 +900,21 @@ const OPEN_SLICE_MS = 12;
 let openings = 0;
 function open(link, done, onTrap = (e) => { throw e; }) {
   const mine = ++openings;
-  const opened = (next, message) => {
+  const opened = (next, message, start = "") => {
     $("config-error").textContent = message;
-    replace(next);
+    replace(next, start);
     syncWorkload();
     done(true);
   };
   const failed = (e) => {
     if (trapped(e)) return onTrap(e);
+    // A link of another algorithm: opened by the engine's build.
+    if (e.code === "not-built-in" && build === "page") {
+      return upgrade().then(
+        () => mine === openings && open(link, done, onTrap),
+        (failure) => failed(new Error(`it needs the engine's full build, which could not be loaded: ${failure.message}`)),
+      );
+    }
     if (!session) return opened(new engine.Session(), `This link could not be opened (${e.message}); showing the default ring.`);
     // A bad link pasted into an open page: the user's ring and history stay.
     $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;
@@ -772,7 +941,7 @@ function open(link, done, onTrap = (e) => { throw e; }) {
       return failed(e);
     }
     opening.free();
-    opened(next, "");
+    opened(next, "", link);
   };
   later(slice); // not in the caller's task: at load, that is the one that compiled the engine
 }

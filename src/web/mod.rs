@@ -7,12 +7,18 @@
 //! - Objects leave with camelCase fields, long arrays as typed arrays.
 //!
 //! One file per exported group. With the `element` feature: `session` (the `Session` methods
-//! the `<hash-ring>` element uses) and `lists` (names, colours, theme). With `engine` (which includes `element`):
-//! `playground` (the rest of `Session`, for the page), `ring` (the library's `Ring`) and
-//! `functions` (free functions). With `charts`: `charts` (`drawChart`). The page loads the
-//! engine's module (default features) at once; the element loads its own, smaller one
-//! (`element` alone); both fetch the charts' (`charts` alone) when they first show a chart,
-//! handing it the data `session.chartData` computed.
+//! the `<hash-ring>` element uses) and `lists` (names, colours, theme). With `page` (which
+//! includes `element`): `playground` (the rest of `Session`: links, opening in steps,
+//! history, weights, the user's keys, workloads, hit-testing, the ring's charts' data).
+//! With `engine` (which includes `page` and `catalog`): `ring` (the library's `Ring`),
+//! `functions` (free functions), `rollout`, and the `Session` methods that compare
+//! algorithms or read configs. With `charts`: `charts` (`drawChart`).
+//!
+//! The playground loads the `page` module first (ringlab's ring, no catalog, no config
+//! parsers) and the engine's on first use of anything else, replaying its session's changes
+//! there; the element loads its own, smaller one (`element` alone); both fetch the charts'
+//! (`charts` alone) when they first show a chart, handing it the data `session.chartData`
+//! computed.
 
 #![cfg_attr(not(all(feature = "engine", feature = "charts")), allow(dead_code))]
 
@@ -26,7 +32,7 @@ mod charts;
 mod functions;
 #[cfg(feature = "element")]
 mod lists;
-#[cfg(feature = "engine")]
+#[cfg(feature = "page")]
 mod playground;
 #[cfg(feature = "engine")]
 mod ring;

@@ -136,23 +136,22 @@ impl Session {
     /// options, link, nextNodeName, downRule, follow, followError, chart, chartError}`;
     /// `frame({follow: key, chart: kind, link: true})` adds the followed key's walk, a chart's
     /// data and the share link. (The element's modules have no link writer: there `link` is
-    /// an unknown option, and no frame carries one.)
+    /// an unknown option, and no frame carries one. The page's and the engine's have one.)
     pub fn frame(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        const KNOWN: &[&str] =
-            if cfg!(feature = "engine") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
+        const KNOWN: &[&str] = if cfg!(feature = "page") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
         let (mut follow, mut chart, mut link) = (None, None, false);
         if let Some(object) = super::fields(&options, KNOWN)? {
             follow = super::field(&object, "follow").map(|k| string(&k, "the followed key")).transpose()?;
             chart = super::field(&object, "chart").map(|k| string(&k, "the chart")).transpose()?;
             // Read only where the link writer is built: elsewhere `fields` refused it above.
-            if cfg!(feature = "engine") {
+            if cfg!(feature = "page") {
                 link = super::field(&object, "link").map(|v| super::flag(&v, "link")).transpose()?.unwrap_or(false);
             }
         }
         let frame = self.inner.frame(&engine::FrameOptions { follow: follow.as_deref(), chart: chart.as_deref() });
         let out = to_js(&frame)?;
         Reflect::set(&out, &JsValue::from_str("scene"), &scene_object(&frame.scene)?)?;
-        // `link` stays false in the element's modules, so their builds leave the encoder out.
+        // `link` stays false in the element's modules (no `page`), so they leave the encoder out.
         let link = if link { JsValue::from_str(&self.inner.link()) } else { JsValue::NULL };
         Reflect::set(&out, &JsValue::from_str("link"), &link)?;
         Ok(out)

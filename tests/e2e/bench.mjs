@@ -317,6 +317,25 @@ async function firstRingAndDownload(browser) {
       const more = await sizes(later);
       row("download_charts_raw", more.raw);
       row("download_charts_gzip", more.gzip);
+      // Then what the first use of another algorithm fetches on top (the engine's build),
+      // and how long the switch takes with that download and the session's move.
+      const upTo = responses.length;
+      const chosen = await page.evaluate(() => {
+        const at = performance.now();
+        const select = document.getElementById("algorithm");
+        select.value = "jump";
+        select.dispatchEvent(new Event("change"));
+        return at;
+      });
+      await page.waitForFunction(() => /^\d+ nodes, jump/.test(document.getElementById("summary").textContent) && window.__ringlab.pending === 0);
+      const drawn = await page.evaluate(() => performance.now());
+      await page.waitForLoadState("networkidle");
+      const engine = responses.slice(upTo).filter((r) => /\.(m?js|wasm)$/.test(new URL(r.url()).pathname));
+      info(`another algorithm fetched ${engine.length} more scripts and wasm:`);
+      const full = await sizes(engine);
+      row("download_engine_raw", full.raw);
+      row("download_engine_gzip", full.gzip);
+      row("page_first_switch_ms", drawn - chosen);
     }
     if (problems.length) throw new Error(problems.join("\n"));
     await context.close();

@@ -41,6 +41,9 @@ const FREE_CALLS = ["compareAlgorithms", "jumpHash", "redisKeySlot", "cassandraT
   "Ring.fromNginxUpstream", "Ring.fromHaproxyBackend", "Ring.fromRedisClusterNodes", "Ring.fromMemcachedServers",
   "Session.fromLink", "Session.fromConfig", "Ring.diffSample", "Ring.diffKeys", "Ring.diff", "Ring.propagate", "Ring.compareRollouts",
   "Ring.plan", "vnodesFor"];
+// The playground's first build (ringlab_page.js): the Session's calls but those needing the
+// engine's `Ring`.
+const PAGE_CALLS = SESSION_CALLS.filter((c) => c !== "ringFor");
 // What the <hash-ring> element's builds export (ringlab_element.js, ringlab_element_full.js).
 const ELEMENT_CALLS = ["add", "remove", "setDown", "follow", "explain", "frame"];
 const args = fc.array(hostileValue, { maxLength: 4 });
@@ -51,6 +54,8 @@ export const sequence = fc.oneof(
     calls: fc.array(fc.record({ method: fc.constantFrom(...RING_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
   fc.record({ target: fc.constant("free"), start: fc.constant("-"),
     calls: fc.array(fc.record({ method: fc.constantFrom(...FREE_CALLS), args }), { minLength: 1, maxLength: 8 }) }),
+  fc.record({ target: fc.constant("page"), start: fc.constantFrom("default", "link"),
+    calls: fc.array(fc.record({ method: fc.constantFrom(...PAGE_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
   fc.record({ target: fc.constantFrom("element", "element_full"), start: fc.constantFrom("default", "options"),
     calls: fc.array(fc.record({ method: fc.constantFrom(...ELEMENT_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
 );
@@ -70,7 +75,7 @@ export function runInPage([seq, callMs]) {
     }
   };
   const element = seq.target.startsWith("element");
-  const file = element ? `./pkg/ringlab_${seq.target}.js` : "./pkg/ringlab.js";
+  const file = element || seq.target === "page" ? `./pkg/ringlab_${seq.target}.js` : "./pkg/ringlab.js";
   return import(new URL(file, document.baseURI).href).then(async (mod) => {
     await mod.default();
     const problems = [];

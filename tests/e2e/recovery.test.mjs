@@ -22,13 +22,35 @@ test("after a trap the page reopens its last good state in a fresh engine and ke
   await settle(page);
   assert.deepEqual(await names(page), good.names, "the last good state");
   assert.equal(new URL(page.url()).hash, good.link);
-  const instances = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => /ringlab\.js\?instance=/.test(r.name)).length);
-  assert.equal(instances, 1, "a fresh instance of the module was loaded");
+  const instances = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => /ringlab_page\.js\?instance=/.test(r.name)).length);
+  assert.equal(instances, 1, "a fresh instance of the page's first build was loaded");
   // The page works on: a change goes through the fresh engine.
   await page.click("#add-node");
   await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 7);
   assert.match(await page.textContent("#last-change"), /^Added node-7: moved/);
   // Only the simulated trap and the page's own report of it reached the console.
+  assert.deepEqual(problems.filter((p) => !/unreachable|the engine stopped/.test(p)), []);
+  await context.close();
+});
+
+test("after the move to the engine's build, a trap reopens the last good state in a fresh instance of that build", async () => {
+  const { page, problems, context } = await open(chrome.browser);
+  await page.selectOption("#algorithm", "jump");
+  await settle(page);
+  await page.click("#add-node");
+  await settle(page);
+  const good = { names: await names(page), link: new URL(page.url()).hash };
+  assert.match(await page.textContent("#summary"), /^6 nodes, jump/);
+  await page.evaluate(() => setTimeout(() => { throw new WebAssembly.RuntimeError("unreachable"); }, 0));
+  await page.waitForFunction(() => /Something went wrong in the engine/.test(document.getElementById("config-error").textContent));
+  await settle(page);
+  assert.deepEqual(await names(page), good.names, "the last good state");
+  assert.equal(new URL(page.url()).hash, good.link);
+  const fresh = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name).filter((n) => /\?instance=/.test(n)).map((n) => n.replace(/^.*\/|\?.*$/g, "")));
+  assert.deepEqual(fresh, ["ringlab.js"], "a fresh instance of the engine's build, not of the first");
+  await page.click("#add-node");
+  await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 7);
+  assert.match(await page.textContent("#summary"), /^7 nodes, jump/);
   assert.deepEqual(problems.filter((p) => !/unreachable|the engine stopped/.test(p)), []);
   await context.close();
 });
@@ -41,7 +63,7 @@ test("when the fresh engine traps on the last good state too, the page opens the
   // The first fresh instance traps while it opens the link (every step): its glue is served
   // with Opening.step replaced by a trap. Later instances are served as they are.
   let served = 0;
-  await page.route(/\/pkg\/ringlab\.js\?instance=/, async (route) => {
+  await page.route(/\/pkg\/ringlab_page\.js\?instance=/, async (route) => {
     const response = await route.fetch();
     let body = await response.text();
     if (served++ === 0) body += '\nOpening.prototype.step = function () { throw new WebAssembly.RuntimeError("unreachable"); };\n';

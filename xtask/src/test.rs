@@ -150,6 +150,15 @@ fn lint() -> Result<Tally, Failure> {
             ]
             .concat(),
         ),
+        (
+            "clippy, the playground's first build",
+            [
+                &["clippy", "--package", "ringlab", "--lib", "--no-default-features", "--features", "page"][..],
+                &wasm,
+                &deny,
+            ]
+            .concat(),
+        ),
     ];
     let mut passed = 0;
     for (what, args) in commands {

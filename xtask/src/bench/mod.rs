@@ -159,8 +159,11 @@ const PAGE_NOTE: &str = "Wasm: `Ring.keyOwners(\"user:\", 100000)` on the same r
     as its status line reports them (whole ms), at 10 nodes × 1,000 vnodes, the spread chart also with the \
     five-hash band, median of 3 page loads; first ring, when the page first draws the ring, from navigation start, \
     median of 3 loads of the default page, on loopback and over Chromium's emulated 80 ms / 20 Mbit/s link. Downloads: the bodies the browser fetched (1 KB = 1,000 bytes), gzip -9 \
-    by node's zlib: the playground's `.wasm` responses at load, and every script, wasm and stylesheet a minimal page \
-    with one `<hash-ring>` fetches (not the page itself), default and with `algorithm=\"libketama\"`.";
+    by node's zlib: the playground's `.wasm` responses at load (its first build), the scripts and wasm it fetches on \
+    top when its charts are first shown and then when another algorithm is first chosen (the engine's build; with \
+    the time from that choice to the ring drawn, the session moved, on loopback, first load only), and every \
+    script, wasm and stylesheet a minimal page with one `<hash-ring>` fetches (not the page itself), default and \
+    with `algorithm=\"libketama\"`.";
 
 /// The per-call ids of `benches/ring.rs` and the keys they go by here.
 const PER_CALL: [(&str, &str); 6] = [
@@ -444,6 +447,15 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     if let (Some(gzip), Some(raw)) = (get("download_charts_gzip"), get("download_charts_raw")) {
         let figure = "download: what showing the playground's charts fetches on top, gzip -9";
         table.rows.push(Row::reported(figure, kb(gzip), "KB", Some(("raw".into(), kb(raw)))));
+    }
+    if let (Some(gzip), Some(raw)) = (get("download_engine_gzip"), get("download_engine_raw")) {
+        let figure = "download: what the playground's first use of another algorithm fetches on top (the engine's build), gzip -9";
+        table.rows.push(Row::reported(figure, kb(gzip), "KB", Some(("raw".into(), kb(raw)))));
+    }
+    if let Some(ms) = get("page_first_switch_ms") {
+        let figure =
+            "page: that first switch, from the choice to its ring drawn (the build fetched, the session moved)";
+        table.rows.push(Row::reported(figure, ms, "ms", None));
     }
     if let (Some(gzip), Some(raw)) = (get("download_embed_gzip"), get("download_embed_raw")) {
         table.rows.push(budget_row("download: the embed in total (JS, wasm, CSS), gzip -9", kb(gzip), kb(raw), 80.0));

@@ -1,0 +1,118 @@
+// The playground's two builds of the engine: the first ring and the everyday changes come from
+// its first build (pkg/ringlab_page.js); anything that build leaves out (another algorithm, a
+// link of one, a chart or view comparing algorithms, an import) moves the page to the engine's
+// (pkg/ringlab.js), its session made again there with its history and the user's keys. The
+// figures after the move are checked against the engine run on its own (`engine`, `ownersOf`).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, open, settle, engine, arcColours, movedInText } from "./browser.mjs";
+
+let chrome;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome?.close(); });
+
+const NAMES = ["node-1", "node-2", "node-3", "node-4", "node-5"];
+const wasmFetched = (page) =>
+  page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith(".wasm")).map((r) => r.name.replace(/^.*\//, "")));
+const legend = async (page) => {
+  await settle(page);
+  return page.$$eval("#legend tbody tr", (rows) => rows.map((r) => ({ name: r.cells[0].textContent, keys: Number(r.cells[5].textContent.replace(/,/g, "")) })));
+};
+const link = (page) => page.evaluate(() => location.hash);
+
+test("another algorithm moves the session to the engine's build, with its history and keys", async () => {
+  const { page, problems, context } = await open(chrome.browser, { reducedMotion: "reduce" });
+  const start = await link(page);
+  // Changes in the first build: a node added, one removed and that undone, the user's keys.
+  await page.click("#add-node");
+  await settle(page);
+  const added = await link(page);
+  await page.click("button[aria-label='Remove node-1']");
+  await settle(page);
+  await page.click("#undo");
+  await settle(page);
+  assert.equal(await link(page), added);
+  await page.click("#own-keys summary");
+  const keys = Array.from({ length: 300 }, (_, i) => `user:${i * 7}`);
+  await page.fill("#keys-text", keys.join("\n"));
+  await page.click("#keys-load");
+  await settle(page);
+  assert.deepEqual(await wasmFetched(page), ["ringlab_page_bg.wasm"], "everyday changes need no second download");
+
+  await page.selectOption("#algorithm", "jump");
+  await settle(page);
+  assert.deepEqual(await wasmFetched(page), ["ringlab_page_bg.wasm", "ringlab_bg.wasm"]);
+  assert.match(await page.textContent("#summary"), /^6 nodes, jump/);
+  assert.equal(await page.textContent("#config-error"), "");
+  // The switch is measured on the user's keys, which came along: the engine alone agrees.
+  const names = [...NAMES, "node-6"];
+  const expected = await engine(page, (mod, [names, keys]) => {
+    const ring = new mod.Ring({ vnodes: 32, nodes: names });
+    const jump = new mod.Ring({ algorithm: "jump", nodes: names });
+    const counts = names.map((n) => keys.filter((k) => jump.locate(k) === n).length);
+    return { counts, moved: keys.filter((k) => ring.locate(k) !== jump.locate(k)).length };
+  }, [names, keys]);
+  assert.deepEqual((await legend(page)).map((r) => r.keys), expected.counts);
+  assert.deepEqual(movedInText(await page.textContent("#last-change")), { moved: expected.moved, of: 300 });
+  // The history came along: undo the switch, then the first build's add; the redo is there.
+  await page.click("#undo");
+  await settle(page);
+  assert.equal(await link(page), added);
+  assert.match(await page.textContent("#summary"), /^6 nodes, ring/);
+  await page.click("#undo");
+  await settle(page);
+  assert.equal(await link(page), start);
+  assert.deepEqual((await legend(page)).map((r) => r.name), NAMES);
+  await page.click("#redo");
+  await page.click("#redo");
+  await settle(page);
+  assert.match(await page.textContent("#summary"), /^6 nodes, jump/);
+  const arcs = await arcColours(page);
+  assert.deepEqual(arcs.wrong, []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a link of another algorithm opens in the engine's build", async () => {
+  const { page: maker, context: first } = await open(chrome.browser);
+  const shared = await engine(maker, (mod) => new mod.Session({ algorithm: "libketama", nodes: ["10.0.0.1:11211", "10.0.0.2:11211"] }).link());
+  await first.close();
+  const { page, problems, context } = await open(chrome.browser, {}, shared);
+  assert.match(await page.textContent("#summary"), /^2 nodes, libketama/);
+  assert.equal(await page.textContent("#config-error"), "");
+  assert.equal(await link(page), shared);
+  assert.ok((await wasmFetched(page)).includes("ringlab_bg.wasm"));
+  // A change there is the engine's too, and undoable.
+  await page.click("#add-node");
+  await settle(page);
+  assert.match(await page.textContent("#summary"), /^3 nodes, libketama/);
+  await page.click("#undo");
+  await settle(page);
+  assert.equal(await link(page), shared);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the views that compare algorithms load the engine's build when opened", async () => {
+  const { page, problems, context } = await open(chrome.browser);
+  await page.click("#add-node");
+  await settle(page);
+  await page.click("#agreement summary");
+  await settle(page);
+  assert.ok((await wasmFetched(page)).includes("ringlab_bg.wasm"));
+  // The agreement of this pool under two clients, as the engine alone says it.
+  assert.notEqual(await page.textContent("#agree-text"), "");
+  assert.doesNotMatch(await page.textContent("#agree-text"), /Loading/);
+  assert.equal(await page.textContent("#agree-error"), "");
+  // The session moved with the add: still six nodes, and its undo takes the add back.
+  assert.match(await page.textContent("#summary"), /^6 nodes, ring/);
+  await page.click("#undo");
+  await settle(page);
+  assert.match(await page.textContent("#summary"), /^5 nodes, ring/);
+  // The explain view now offers the catalog's algorithms, by their labels.
+  const labels = await page.$$eval("#explain-with option", (os) => os.map((o) => o.textContent));
+  const catalog = await engine(page, (mod) => mod.catalog().map((a) => a.label));
+  assert.deepEqual(labels.slice(1), catalog);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
