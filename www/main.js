@@ -650,6 +650,7 @@ function wire() {
   });
   $("config-form").addEventListener("submit", (e) => e.preventDefault());
   $("algorithm").addEventListener("change", () => configure({ algorithm: $("algorithm").value }));
+  for (const reach of ["pointerdown", "focus"]) $("algorithm").addEventListener(reach, () => build === "page" && loadFull().catch(() => {}));
   $("hash").addEventListener("change", () => configure({ hash: $("hash").value }));
   $("vnodes").max = String(VNODE_STEPS.length - 1);
   $("vnodes").addEventListener("input", () => {
@@ -756,6 +757,19 @@ const LOADING = "Loading the engine's full build (every algorithm, the imports, 
 const cannotLoad = (e) => `The engine's full build could not be loaded (${e.message}); the ring is as it was.`;
 let upgrading = null; // the move under way, if any
 let fullTrapped = false; // the engine's build trapped in a move: the next one loads a fresh instance
+let fullModule = null; // the engine's build, loading or loaded (not yet in use)
+
+// Starts loading the engine's build without moving to it: when the user reaches for the
+// algorithm picker, so that choosing another algorithm waits less.
+function loadFull() {
+  if (fullTrapped) {
+    fullTrapped = false;
+    fullModule = loadEngine(ENGINES.full, { fresh: true });
+  }
+  fullModule ??= loadEngine(ENGINES.full);
+  fullModule.catch(() => (fullModule = null)); // a failed download is tried again next time
+  return fullModule;
+}
 
 // Moves the page to the engine's build: loads it, makes the session again there (opened from
 // the same link, then the same changes replayed, a slice of them per task, so a big ring's
@@ -768,8 +782,7 @@ function upgrade() {
   upgrading ??= (async () => {
     perf.pending++;
     try {
-      const mod = await loadEngine(ENGINES.full, { fresh: fullTrapped });
-      fullTrapped = false;
+      const mod = await loadFull();
       const next = made && session ? await replay(mod, made).catch((e) => {
         fullTrapped = trapped(e);
         throw e;

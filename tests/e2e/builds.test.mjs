@@ -116,3 +116,25 @@ test("the views that compare algorithms load the engine's build when opened", as
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("reaching for the algorithm picker starts loading the engine's build, and moves nothing yet", async () => {
+  const { page, problems, context } = await open(chrome.browser);
+  await page.click("#add-node");
+  await settle(page);
+  const before = await link(page);
+  await page.focus("#algorithm");
+  await page.waitForFunction(() => performance.getEntriesByType("resource").some((r) => r.name.endsWith("/ringlab_bg.wasm")));
+  await settle(page);
+  assert.equal(await link(page), before);
+  assert.match(await page.textContent("#summary"), /^6 nodes, ring/);
+  // Choosing another algorithm then moves the session (its add with it), once.
+  await page.selectOption("#algorithm", "maglev");
+  await settle(page);
+  assert.match(await page.textContent("#summary"), /^6 nodes, maglev/);
+  assert.deepEqual(await wasmFetched(page), ["ringlab_page_bg.wasm", "ringlab_bg.wasm"]);
+  await page.click("#undo");
+  await settle(page);
+  assert.equal(await link(page), before);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
