@@ -594,12 +594,15 @@ function wire() {
   });
   // The config kinds are the engine's build's (the parsers are not in the first): listed
   // once the import is opened.
+  const importControls = ["import-kind", "import-example", "import-load"];
   const listKinds = () => {
     if (importKinds.length) return;
     importKinds = engine.configKinds();
     for (const k of importKinds) $("import-kind").append(new Option(k.label, k.kind));
+    for (const id of importControls) $(id).disabled = false;
     exampleLabel();
   };
+  for (const id of importControls) $(id).disabled = true; // until the kinds are listed
   $("import").addEventListener("toggle", () => $("import").open && upgradeFor($("import-error"), listKinds));
   // Examples load by a button, never as placeholder text that looks like content.
   const kindOf = () => importKinds.find((k) => k.kind === $("import-kind").value);
