@@ -744,10 +744,12 @@ function wire() {
   });
   new ResizeObserver(() => view.data && !view.fits() && render()).observe(canvas);
   watchTheme(render);
-  window.addEventListener("hashchange", () => {
-    if (location.hash === frame?.link) return; // our own replaceState
+  window.addEventListener("hashchange", (e) => {
+    // The link the user went to, even if a render's replaceState ran before this event did.
+    const link = new URL(e.newURL).hash;
+    if (link === frame?.link) return; // our own replaceState
     // A link that cannot be opened changes nothing, not even the address the user typed.
-    open(location.hash, (replaced) => replaced && later(() => render({ drawLater: true })));
+    open(link, (replaced) => replaced && later(() => render({ drawLater: true })));
   });
   if ("PerformanceObserver" in window && PerformanceObserver.supportedEntryTypes?.includes("longtask")) {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => perf.longTasks.push(e.duration))).observe({ type: "longtask" });
@@ -786,10 +788,18 @@ function upgrade() {
     perf.pending++;
     try {
       const mod = await loadFull();
-      const next = made && session ? await replay(mod, made).catch((e) => {
-        fullTrapped = trapped(e);
-        throw e;
-      }) : null;
+      // The session to move; should another replace it meanwhile (a link opened), that one.
+      let next = null;
+      while (made && session) {
+        const from = made;
+        next = await replay(mod, from).catch((e) => {
+          fullTrapped = trapped(e);
+          throw e;
+        });
+        if (made === from) break;
+        next.free();
+        next = null;
+      }
       // The same start and changes make the same state: a different link would mean a change
       // this page did not write down (CHANGES is missing a method). Refuse the move.
       if (next && next.link() !== session.link()) {
@@ -916,6 +926,7 @@ const OPEN_SLICE_MS = 12;
 let openings = 0;
 function open(link, done, onTrap = (e) => { throw e; }) {
   const mine = ++openings;
+  const begun = engine; // a session opened by a build the page has since left is opened again
   const opened = (next, message, start = "") => {
     $("config-error").textContent = message;
     replace(next, start);
@@ -957,6 +968,10 @@ function open(link, done, onTrap = (e) => { throw e; }) {
       return failed(e);
     }
     opening.free();
+    if (engine !== begun) {
+      next.free();
+      return open(link, done, onTrap);
+    }
     opened(next, "", link);
   };
   later(slice); // not in the caller's task: at load, that is the one that compiled the engine

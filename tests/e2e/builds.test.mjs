@@ -12,8 +12,10 @@ before(async () => { chrome = await launch(); });
 after(async () => { await chrome?.close(); });
 
 const NAMES = ["node-1", "node-2", "node-3", "node-4", "node-5"];
+// The engine builds' wasm the page fetched, in order (the charts' module comes whenever a chart
+// scrolls into view, and is not counted).
 const wasmFetched = (page) =>
-  page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith(".wasm")).map((r) => r.name.replace(/^.*\//, "")));
+  page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name.replace(/^.*\//, "")).filter((n) => /^ringlab(_page)?_bg\.wasm$/.test(n)));
 const legend = async (page) => {
   await settle(page);
   return page.$$eval("#legend tbody tr", (rows) => rows.map((r) => ({ name: r.cells[0].textContent, keys: Number(r.cells[5].textContent.replace(/,/g, "")) })));
@@ -135,6 +137,34 @@ test("reaching for the algorithm picker starts loading the engine's build, and m
   await page.click("#undo");
   await settle(page);
   assert.equal(await link(page), before);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a link opened while the engine's build downloads is the session that moves", async () => {
+  const { page: maker, context: first } = await open(chrome.browser);
+  const other = await engine(maker, (mod) => new mod.Session({ nodes: ["a", "b", "c"], vnodes: 8 }).link());
+  await first.close();
+  const { page, problems, context } = await open(chrome.browser);
+  // Hold the engine's wasm until the link has opened in the first build.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(/\/pkg\/ringlab_bg\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.selectOption("#algorithm", "jump");
+  await page.evaluate((link) => (location.hash = link), other);
+  await page.waitForFunction(() => /^3 nodes, ring/.test(document.getElementById("summary").textContent));
+  release();
+  await settle(page);
+  // The choice of jump went through on the session of the link, moved to the engine's build.
+  await page.waitForFunction(() => /^3 nodes, jump/.test(document.getElementById("summary").textContent));
+  const names = await page.$$eval("#legend tbody tr", (rows) => rows.map((r) => r.cells[0].textContent));
+  assert.deepEqual(names, ["a", "b", "c"]);
+  await page.click("#undo");
+  await settle(page);
+  assert.equal(await link(page), other);
   assert.deepEqual(problems, []);
   await context.close();
 });
