@@ -945,6 +945,7 @@ function open(link, done, onTrap = (e) => { throw e; }) {
     if (!session) return opened(new engine.Session(), `This link could not be opened (${e.message}); showing the default ring.`);
     // A bad link pasted into an open page: the user's ring and history stay.
     $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;
+    $("last-change").textContent = $("config-error").textContent;
     done(false);
   };
   if (link.length <= 1) return opened(new engine.Session(), "");
@@ -1001,7 +1002,9 @@ async function main() {
         wire();
         if (frame.nodes.length >= 2) charts.update(session);
         later(warmUp);
-        $("last-change").textContent = "Add or remove a node to see exactly what moves.";
+        // Why a link did not open, under the ring where a phone shows it too (the settings'
+        // copy is below the fold there); else the invitation.
+        $("last-change").textContent = $("config-error").textContent || "Add or remove a node to see exactly what moves.";
         document.body.dataset.ready = "1";
       });
     }),

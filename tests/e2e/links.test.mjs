@@ -43,6 +43,7 @@ test("a link pasted into an open page opens it (hashchange); a broken one says w
   await page.evaluate(() => { location.hash = "#ringlab=2&a=chord"; });
   await page.waitForFunction(() => /could not be opened/.test(document.getElementById("config-error").textContent));
   assert.match(await page.textContent("#config-error"), /unknown algorithm "chord".*; the ring is as it was/);
+  assert.equal(await page.textContent("#last-change"), await page.textContent("#config-error"), "said under the ring too");
   assert.deepEqual((await rows(page)).map((r) => r.name), ["x", "y", "z"], "the user's ring stays");
   assert.equal(await page.inputValue("#algorithm"), "maglev");
   assert.deepEqual(problems, []);
@@ -95,6 +96,16 @@ test("a big link opens in steps: the page runs meanwhile, a newer link wins, and
   await page.waitForTimeout(300);
   assert.deepEqual((await rows(page)).map((r) => r.name), ["p", "q"]);
   assert.match(await page.textContent("#summary"), /^2 nodes/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("on a phone, a link that cannot be opened says so in view, under the ring", async () => {
+  const { page, problems, context } = await open(chrome.browser, { viewport: { width: 390, height: 844 } }, "#ringlab=2&a=ring&v=99999&n=a");
+  const said = page.locator("#last-change");
+  assert.match(await said.textContent(), /could not be opened \(vnodes must be between 1 and 10000.*showing the default ring/);
+  const box = await said.boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 844, `the message is at y ${box?.y}, out of the 844 px view`);
   assert.deepEqual(problems, []);
   await context.close();
 });

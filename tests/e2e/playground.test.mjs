@@ -195,6 +195,8 @@ test("a link reopens the exact state, and a hostile link is refused in words", a
   await other.reload();
   await other.waitForSelector("body[data-ready='1']");
   assert.match(await other.textContent("#config-error"), /could not be opened \(vnodes must be between 1 and 10000/);
+  // ... and under the ring too, where the eye is (and a phone shows it).
+  assert.equal(await other.textContent("#last-change"), await other.textContent("#config-error"));
   assert.deepEqual(problems, []);
   await context.close();
 });
