@@ -24,10 +24,11 @@ type Check = fn(&Settings) -> Result<String, String>;
 
 /// Runs every check; (passed, failed).
 pub fn run(settings: &Settings) -> (u64, u64) {
-    let checks: [(&str, Check); 12] = [
+    let checks: [(&str, Check); 13] = [
         ("actionlint: .github/workflows/*.yml", actionlint),
         ("every URL in www/ is relative", relative_urls),
         ("the element calls only what its own wasm module exports", element_calls),
+        ("the playground's first build is a part of the engine's, with every change it replays", page_build),
         ("npm package: npm pack --dry-run lists exactly the intended files", npm_pack),
         ("types: hand-written .d.ts names exactly the wasm exports", types_match_exports),
         ("types: what the calls return has exactly the typed fields", types_match_values),
@@ -101,6 +102,40 @@ fn element_calls(settings: &Settings) -> Result<String, String> {
         return Err(missing.join(", "));
     }
     Ok(format!("{} scripts; {}", scripts.len(), counts.join("; ")))
+}
+
+/// The playground starts on `pkg/ringlab_page.js` and moves its session to the engine's
+/// `pkg/ringlab.js` by replaying its changes (`CHANGES` in `www/main.js`): every name the
+/// first build exports must be the engine's too, and every change the page replays must be in
+/// both (else the move would throw, or the first build would never record it).
+fn page_build(settings: &Settings) -> Result<String, String> {
+    let out = Path::new(&settings.build.out_dir);
+    let read = |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
+    let engine = exported_names(&read(&out.join("ringlab.js"))?);
+    let page = exported_names(&read(&out.join("ringlab_page.js"))?);
+    if page.is_empty() {
+        return Err("no exports found in ringlab_page.js".into());
+    }
+    let mut problems: Vec<String> = page.difference(&engine).map(|n| format!("{n}() is not in ringlab.js")).collect();
+    let main = read(Path::new("www/main.js"))?;
+    let changes = replayed_changes(&main).ok_or("no `const CHANGES = new Set([...])` in www/main.js")?;
+    for name in &changes {
+        if !page.contains(name) || !engine.contains(name) {
+            problems.push(format!("main.js replays {name}(), which is not in both builds"));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems.join(", "));
+    }
+    Ok(format!("{} of the engine's {} names; {} changes replayed", page.len(), engine.len(), changes.len()))
+}
+
+/// The method names in `const CHANGES = new Set([ ... ]);`.
+fn replayed_changes(js: &str) -> Option<Vec<String>> {
+    let start = js.find("const CHANGES = new Set([")?;
+    let list = &js[start..][..js[start..].find("]);")?];
+    let names: Vec<String> = list.split('"').skip(1).step_by(2).map(str::to_string).collect();
+    (!names.is_empty()).then_some(names)
 }
 
 /// A wasm-bindgen module's exported functions and class methods (`export function f(`,
@@ -422,4 +457,17 @@ fn version(text: &str) -> Vec<u64> {
     let mut parts: Vec<u64> = text.split('.').map(|p| p.parse().unwrap_or(0)).collect();
     parts.resize(3, 0);
     parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replayed_changes;
+
+    #[test]
+    fn reads_the_changes_the_page_replays() {
+        let js = "const X = 1;\nconst CHANGES = new Set([\n  \"add\", \"remove\",\n  \"undo\",\n]);\nlet made;";
+        assert_eq!(replayed_changes(js), Some(vec!["add".to_string(), "remove".into(), "undo".into()]));
+        assert_eq!(replayed_changes("const CHANGES = new Set([]);"), None);
+        assert_eq!(replayed_changes("const OTHER = new Set([\"add\"]);"), None);
+    }
 }
