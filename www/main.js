@@ -11,6 +11,7 @@
 // algorithms charts), and the session moves there: the same start and the same changes,
 // replayed (`upgrade`).
 import * as firstEngine from "./pkg/ringlab_page.js";
+import { firstBuild, linkAlgorithmKey } from "./pkg/builds.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 import { AgreementView } from "./agreement.js";
@@ -806,9 +807,7 @@ function upgrade() {
         next.free();
         throw new Error("the engine's build made a different ring from the same changes");
       }
-      engine = mod;
-      build = "full";
-      for (const a of engine.catalog()) labels.set(a.name, a.label);
+      useFull(mod);
       if (next) {
         session.free();
         session = next;
@@ -822,6 +821,13 @@ function upgrade() {
     }
   })();
   return upgrading;
+}
+
+// The engine's build in use from now on.
+function useFull(mod) {
+  engine = mod;
+  build = "full";
+  for (const a of engine.catalog()) labels.set(a.name, a.label);
 }
 
 // `work()` once the page is on the engine's build, saying so in `box` meanwhile (an error
@@ -981,8 +987,18 @@ function open(link, done, onTrap = (e) => { throw e; }) {
 const keysHelp = $("keys-status").textContent;
 
 async function main() {
-  engine = firstEngine;
-  await engine.default();
+  // A link of an algorithm the first build leaves out starts on the engine's build at once, not
+  // after the first build has loaded and refused it. A guess from the link's algorithm alone
+  // (the key and the first build's algorithms are the engine's, in pkg/builds.js): a wrong one
+  // costs a download, and the build chosen reads the whole link.
+  const wanted = new URLSearchParams(location.hash.slice(1)).get(linkAlgorithmKey);
+  if (wanted !== null && !firstBuild.algorithms.includes(wanted)) {
+    useFull(await loadFull());
+  } else {
+    engine = firstEngine;
+    await engine.default();
+  }
+  perf.startedOn = build; // the build the page started on, for the page tests
   // A task of our own: the one that ends the module's compile and instantiation is long enough.
   await new Promise((next) => setTimeout(next, 0));
   onUncaughtTrap(recover);

@@ -72,6 +72,11 @@ pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
     encode_with_down(settings, nodes, &[], None, &Layout::default())
 }
 
+/// The key of a link's algorithm (`a=libketama`), in every version. The build writes it into
+/// `pkg/builds.js`, so that the playground can start on the build a link needs before it has
+/// loaded either (a guess only: the build it picks still reads the whole link).
+pub const ALGORITHM_KEY: &str = "a";
+
 /// [`encode`], with the names of the nodes marked down, the workload and the placement's
 /// layout.
 pub fn encode_with_down(
@@ -82,7 +87,7 @@ pub fn encode_with_down(
     layout: &Layout,
 ) -> String {
     let mut out = format!(
-        "#ringlab={VERSION}&a={}&h={}&b={}&v={}&k={}&r={}",
+        "#ringlab={VERSION}&{ALGORITHM_KEY}={}&h={}&b={}&v={}&k={}&r={}",
         settings.algorithm.name(),
         settings.hash.name(),
         settings.bits.bits(),
@@ -218,7 +223,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
             "ringlab" => {}
-            "a" => settings.algorithm = Algorithm::from_name(&value()?)?.available()?,
+            ALGORITHM_KEY => settings.algorithm = Algorithm::from_name(&value()?)?.available()?,
             "h" => settings.hash = Hash::from_name(&value()?)?,
             "b" => settings.bits = RingBits::from_bits(number(&value()?, "ring bits")?)?,
             "v" => {
@@ -399,6 +404,17 @@ mod tests {
             let (_, back) = decode(&encode(&Settings::default(), &nodes)).unwrap();
             assert_eq!(back[0].weight.to_bits(), w.to_bits(), "{w}");
         }
+    }
+
+    #[test]
+    fn the_algorithm_is_under_its_key_in_every_version() {
+        // The playground guesses a link's build from this one pair, before any wasm loads.
+        let settings = Settings { algorithm: Algorithm::from_name("maglev").unwrap(), ..Settings::default() };
+        let link = encode(&settings, &[NodeSpec::new("a")]);
+        let pairs: Vec<&str> = link.trim_start_matches('#').split('&').collect();
+        assert!(pairs.contains(&format!("{ALGORITHM_KEY}=maglev").as_str()), "{link}");
+        let (v1, _) = decode(&format!("#{ALGORITHM_KEY}=ring&v=8&n=a")).unwrap();
+        assert_eq!(v1.algorithm.name(), "ring");
     }
 
     #[test]

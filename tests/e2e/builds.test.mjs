@@ -26,6 +26,7 @@ test("another algorithm moves the session to the engine's build, with its histor
   const { page, problems, context } = await open(chrome.browser, { reducedMotion: "reduce" });
   const start = await link(page);
   // Changes in the first build: a node added, one removed and that undone, the user's keys.
+  assert.equal(await page.evaluate(() => window.__ringlab.startedOn), "page");
   await page.click("#add-node");
   await settle(page);
   const added = await link(page);
@@ -84,6 +85,8 @@ test("a link of another algorithm opens in the engine's build", async () => {
   assert.equal(await page.textContent("#config-error"), "");
   assert.equal(await link(page), shared);
   assert.ok((await wasmFetched(page)).includes("ringlab_bg.wasm"));
+  // The page started on the engine's build: the link's algorithm told it which it needs.
+  assert.equal(await page.evaluate(() => window.__ringlab.startedOn), "full");
   // A change there is the engine's too, and undoable.
   await page.click("#add-node");
   await settle(page);

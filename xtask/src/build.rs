@@ -135,17 +135,28 @@ fn measure(wasm: PathBuf) -> Result<BuiltModule, Failure> {
 }
 
 /// `pkg/builds.js`: the algorithms the element's first build (`ringlab_element.js`, no
-/// `catalog` feature) makes; any other needs `ringlab_element_full.js`.
+/// `catalog` feature) makes, as the playground's first does; any other needs
+/// `ringlab_element_full.js` (the playground: `ringlab.js`). And the key of a link's algorithm.
 fn element_builds() -> String {
+    format!(
+        "// Written by `cargo xtask build` from the engine (`Algorithm::needs_catalog`): the algorithms\n\
+         // the <hash-ring> element's first build makes (and the playground's, `ringlab_page`). Any\n\
+         // other needs the full build. `linkAlgorithmKey`: the key of a share link's algorithm\n\
+         // (`session::link::ALGORITHM_KEY`), with which the playground guesses the build a link needs.\n\
+         export const firstBuild = {{ algorithms: [{}] }};\n\
+         export const linkAlgorithmKey = {:?};\n",
+        first_build_algorithms(),
+        ringlab::session::link::ALGORITHM_KEY
+    )
+}
+
+/// The algorithms the builds without `catalog` make (the element's first, the playground's
+/// first), as a JS array's items.
+fn first_build_algorithms() -> String {
     use ringlab::algo::Algorithm;
     let first: Vec<String> =
         Algorithm::ALL.iter().filter(|a| !a.needs_catalog()).map(|a| format!("{:?}", a.name())).collect();
-    format!(
-        "// Written by `cargo xtask build` from the engine (`Algorithm::needs_catalog`): the algorithms\n\
-         // the <hash-ring> element's first build makes. Any other needs the full build.\n\
-         export const firstBuild = {{ algorithms: [{}] }};\n",
-        first.join(", ")
-    )
+    first.join(", ")
 }
 
 /// The target directory (`CARGO_TARGET_DIR` when it is set).
