@@ -21,6 +21,14 @@ const legend = async (page) => {
   return page.$$eval("#legend tbody tr", (rows) => rows.map((r) => ({ name: r.cells[0].textContent, keys: Number(r.cells[5].textContent.replace(/,/g, "")) })));
 };
 const link = (page) => page.evaluate(() => location.hash);
+// The share link the engine makes of `options`, in a page of its own (so that the page under
+// test has not loaded the engine's build for it).
+async function linkOf(options) {
+  const { page, context } = await open(chrome.browser);
+  const made = await engine(page, (mod, options) => new mod.Session(options).link(), options);
+  await context.close();
+  return made;
+}
 
 test("another algorithm moves the session to the engine's build, with its history and keys", async () => {
   const { page, problems, context } = await open(chrome.browser, { reducedMotion: "reduce" });
@@ -77,9 +85,7 @@ test("another algorithm moves the session to the engine's build, with its histor
 });
 
 test("a link of another algorithm opens in the engine's build", async () => {
-  const { page: maker, context: first } = await open(chrome.browser);
-  const shared = await engine(maker, (mod) => new mod.Session({ algorithm: "libketama", nodes: ["10.0.0.1:11211", "10.0.0.2:11211"] }).link());
-  await first.close();
+  const shared = await linkOf({ algorithm: "libketama", nodes: ["10.0.0.1:11211", "10.0.0.2:11211"] });
   const { page, problems, context } = await open(chrome.browser, {}, shared);
   assert.match(await page.textContent("#summary"), /^2 nodes, libketama/);
   assert.equal(await page.textContent("#config-error"), "");
@@ -145,9 +151,7 @@ test("reaching for the algorithm picker starts loading the engine's build, and m
 });
 
 test("a link opened while the engine's build downloads is the session that moves", async () => {
-  const { page: maker, context: first } = await open(chrome.browser);
-  const other = await engine(maker, (mod) => new mod.Session({ nodes: ["a", "b", "c"], vnodes: 8 }).link());
-  await first.close();
+  const other = await linkOf({ nodes: ["a", "b", "c"], vnodes: 8 });
   const { page, problems, context } = await open(chrome.browser);
   // Hold the engine's wasm until the link has opened in the first build.
   let release;
