@@ -48,7 +48,8 @@ export class ExplainView {
     this.update();
   }
 
-  // The other algorithms to compare with: the labels' (which arrive with the engine's build).
+  // The other algorithms to compare with: the labels' (which arrive with the engine's build;
+  // the page calls this again then).
   fillChoices() {
     const select = this.$("explain-with");
     const have = new Set([...select.options].map((o) => o.value));
@@ -57,7 +58,6 @@ export class ExplainView {
 
   // Redraws from the playground's session, if open.
   update() {
-    this.fillChoices();
     const session = this.current();
     if (!this.root.open || !session) return;
     const key = this.$("explain-key").value;

@@ -828,6 +828,7 @@ function useFull(mod) {
   engine = mod;
   build = "full";
   for (const a of engine.catalog()) labels.set(a.name, a.label);
+  explainView?.fillChoices(); // (made later, with these labels, when the page starts on it)
 }
 
 // `work()` once the page is on the engine's build, saying so in `box` meanwhile (an error
