@@ -119,6 +119,9 @@ test("the metrics table is the JS API's metrics() in each removal order, and eac
   await settle(page);
   assert.equal(await page.$eval("#metrics-table tbody", (b) => b.children.length), 0, "nothing measured while closed");
   await page.click("#metrics summary");
+  // The <details>' toggle event, which starts the measurement, comes in a task of its own:
+  // wait for the table (or its error) before waiting for the work in hand.
+  await page.waitForFunction(() => document.querySelector("#metrics-table tbody th") || document.getElementById("metrics-error").textContent);
   await settle(page);
   const algorithms = await engine(page, (mod) => mod.algorithms());
   let table = await readTable(page);
