@@ -109,6 +109,12 @@ test("the views that compare algorithms load the engine's build when opened", as
   await page.click("#add-node");
   await settle(page);
   await page.click("#agreement summary");
+  // The <details>' toggle, which asks for the engine, comes in a task of its own: wait for the
+  // agreement drawn from the engine's build before waiting for the work in hand.
+  await page.waitForFunction(() => {
+    const text = document.getElementById("agree-text").textContent;
+    return (text !== "" && !/Loading/.test(text)) || document.getElementById("agree-error").textContent !== "";
+  });
   await settle(page);
   assert.ok((await wasmFetched(page)).includes("ringlab_bg.wasm"));
   // The agreement of this pool under two clients, as the engine alone says it.
