@@ -239,7 +239,8 @@ function fillRow(row, node, i, caps) {
 
 // Runs a change on the session; on success shows exactly what moved, on error shows the
 // message next to the control (the session is unchanged). Answers true when done, false when
-// refused, "pending" when it waits for the engine's full build.
+// refused, and, when it waits for the engine's full build, a promise of either (false too
+// when that build could not be loaded).
 function apply(edit, errorBox = $("add-error")) {
   let t;
   try {
@@ -252,8 +253,7 @@ function apply(edit, errorBox = $("add-error")) {
     // Something the first build leaves out (another algorithm): the same change again, once
     // the session is in the engine's build. The controls keep showing what was asked for.
     if (e.code === "not-built-in" && build === "page") {
-      upgradeFor(errorBox, () => apply(edit, errorBox));
-      return "pending";
+      return upgradeFor(errorBox, () => apply(edit, errorBox));
     }
     errorBox.textContent = e.message;
     return false;
@@ -433,9 +433,13 @@ function saveUrl() {
   if (location.hash !== frame.link) window.history.replaceState(null, "", frame.link);
 }
 
+// A refused change, now or once the engine's build was asked for (refused there, or not
+// loaded), leaves the controls showing the session's settings, not what was picked.
 function configure(settings) {
-  if (apply(() => session.configure(settings), $("config-error"))) return;
-  syncControls();
+  const done = apply(() => session.configure(settings), $("config-error"));
+  if (done === true) return;
+  if (done === false) syncControls();
+  else done.then((moved) => moved || syncControls());
 }
 
 function configureVnodes(v) {
@@ -832,7 +836,8 @@ function useFull(mod) {
 }
 
 // `work()` once the page is on the engine's build, saying so in `box` meanwhile (an error
-// box, shown as a note while it waits).
+// box, shown as a note while it waits). Resolves to what `work` answers, or false when the
+// build could not be loaded.
 function upgradeFor(box, work) {
   box.textContent = LOADING;
   box.classList.add("pending");
@@ -843,11 +848,12 @@ function upgradeFor(box, work) {
   return upgrade().then(
     () => {
       waited();
-      work();
+      return work();
     },
     (e) => {
       waited();
       box.textContent = cannotLoad(e);
+      return false;
     },
   );
 }

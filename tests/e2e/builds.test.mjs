@@ -156,6 +156,31 @@ test("reaching for the algorithm picker starts loading the engine's build, and m
   await context.close();
 });
 
+test("when the engine's build cannot be loaded, the picker shows the ring's algorithm again", async () => {
+  const { page, problems, context } = await open(chrome.browser);
+  let refuse = true;
+  await page.route(/\/pkg\/ringlab_bg\.wasm$/, (route) => (refuse ? route.abort() : route.continue()));
+  await page.click("#add-node");
+  await settle(page);
+  const before = await link(page);
+  await page.selectOption("#algorithm", "libketama");
+  await page.waitForFunction(() => /could not be loaded/.test(document.getElementById("config-error").textContent));
+  await settle(page);
+  // Nothing changed, and nothing on the page says otherwise: the picker, the words, the link.
+  assert.equal(await page.inputValue("#algorithm"), "ring");
+  assert.match(await page.textContent("#summary"), /^6 nodes, ring/);
+  assert.equal(await link(page), before);
+  // The next try downloads it again, and moves.
+  refuse = false;
+  await page.selectOption("#algorithm", "libketama");
+  await page.waitForFunction(() => /^6 nodes, libketama/.test(document.getElementById("summary").textContent));
+  await settle(page);
+  assert.equal(await page.inputValue("#algorithm"), "libketama");
+  assert.equal(await page.textContent("#config-error"), "");
+  assert.deepEqual(problems.filter((p) => !/ringlab_bg\.wasm|Failed to load resource/.test(p)), []);
+  await context.close();
+});
+
 test("a link opened while the engine's build downloads is the session that moves", async () => {
   const other = await linkOf({ nodes: ["a", "b", "c"], vnodes: 8 });
   const { page, problems, context } = await open(chrome.browser);
