@@ -8,10 +8,11 @@
 //   each chart's longest task (its data pieces and its draw, from its status line) at 10 nodes ×
 //   1,000 vnodes, the spread chart's band too, the first ring drawn after
 //   load (`__ringlab.firstRing`);
-// - what the browser fetches: the playground's wasm and everything the embed loads, raw and
-//   gzip -9 (node's zlib), from the responses themselves.
+// - what the browser fetches: the playground's wasm and everything the embed loads (from the
+//   bundle's folder, as writers ship it), raw and gzip -9 (node's zlib), from the responses.
 //
-// Needs RINGLAB_URL (www/ served on 127.0.0.1, with www/pkg built) and Chromium
+// Needs RINGLAB_URL (www/ served on 127.0.0.1, with www/pkg built), RINGLAB_BUNDLE_PATH (the
+// bundle's folder under it, `cargo xtask bundle`'s) and Chromium
 // (RINGLAB_CHROMIUM, default /usr/bin/chromium). Prints `row <name> <value>` lines.
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
@@ -23,6 +24,9 @@ const SITE = process.env.RINGLAB_URL;
 const CHROMIUM = process.env.RINGLAB_CHROMIUM ?? "/usr/bin/chromium";
 // The throughput benchmark's executable, for native rounds beside the wasm ones (optional).
 const NATIVE = process.env.RINGLAB_NATIVE_BENCH;
+// The bundle's folder under the site (`bundle/ringlab-element-VERSION/`): the embed is
+// measured from it, as writers ship it (its scripts minified, as the npm package's are).
+const BUNDLE_PATH = process.env.RINGLAB_BUNDLE_PATH;
 const PKG = new URL("../../www/pkg/", import.meta.url);
 const KEYS = 100_000;
 const PREFIX = "user:";
@@ -370,7 +374,7 @@ async function embedDownload(browser, attrs = "", prefix = "download_embed") {
   const { context, page, problems } = await newPage(browser);
   const responses = [];
   page.on("response", (r) => responses.push(r));
-  const address = await host(page, "bench-embed.html", embedPage(attrs));
+  const address = await host(page, `${BUNDLE_PATH}bench-embed.html`, embedPage(attrs));
   await page.waitForFunction(() => typeof window.__ready === "number");
   await page.waitForLoadState("networkidle");
   const kind = (r) => {
@@ -399,7 +403,7 @@ async function embeds(browser) {
   for (let load = 0; load < LOADS; load++) {
     const { context, page, problems } = await newPage(browser);
     await slowLink(context, page);
-    await host(page, "bench-embed.html", embedPage(""));
+    await host(page, `${BUNDLE_PATH}bench-embed.html`, embedPage(""));
     await page.waitForFunction(() => typeof window.__ready === "number");
     ready.push(await page.evaluate(() => window.__ready));
     if (problems.length) throw new Error(problems.join("\n"));
@@ -412,6 +416,7 @@ async function embeds(browser) {
 async function main() {
   if (!SITE) fail("RINGLAB_URL is not set (cargo xtask bench serves www/ and sets it)");
   if (!existsSync(new URL("ringlab_bg.wasm", PKG))) fail("www/pkg is not built (cargo xtask bench builds it first)");
+  if (BUNDLE_PATH === undefined) fail("RINGLAB_BUNDLE_PATH is not set (cargo xtask bench writes the bundle and sets it)");
   if (!existsSync(CHROMIUM)) fail(`Chromium not found at ${CHROMIUM} (apt-get install chromium, or set RINGLAB_CHROMIUM)`);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

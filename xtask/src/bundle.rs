@@ -1,6 +1,7 @@
 //! `cargo xtask bundle`: the `<hash-ring>` element as one folder a writer copies to a site, for
 //! sites with no build of their own: `www/bundle/ringlab-element-VERSION/` (the element, the
-//! modules it imports, its wasm builds and the iframe form with its CSS, both licenses), and
+//! modules it imports, its wasm builds and the iframe form with its CSS, both licenses; the
+//! scripts minified, `minify.rs`), and
 //! the same folder as `www/bundle/ringlab-element-VERSION.zip`, from the build in `www/pkg/`
 //! (`cargo xtask build` first; the bundle does not build again). The Pages workflow runs both,
 //! so the site serves the bundle at a versioned path (docs.html says how to use it). The
@@ -8,6 +9,7 @@
 
 use crate::package::relative_imports;
 use crate::step::{announce, Failure};
+use crate::tools;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -38,6 +40,8 @@ const FILES: [&str; 18] = [
 
 /// `cargo xtask bundle`: the bundle from the existing build.
 pub fn run() -> Result<(), Failure> {
+    tools::announce_checks();
+    tools::for_build()?; // terser, from the build tools' lock
     let (dir, zip) = write()?;
     println!("\nbundle: {} and {}", dir.display(), zip.display());
     Ok(())
@@ -61,6 +65,10 @@ pub fn write() -> Result<(PathBuf, PathBuf), Failure> {
         std::fs::copy(&from, &to)
             .map_err(|e| fail(format!("copy {}: {e} (run cargo xtask build first)", from.display())))?;
     }
+    // Minified as the package's are, with the iframe form's script and the charts' glue.
+    let mut scripts = crate::minify::ELEMENT_SCRIPTS.to_vec();
+    scripts.extend(["pkg/ringlab_charts.js", "embed.js"]);
+    println!("    {}", crate::minify::in_place(&dir, &scripts).map_err(fail)?);
     // Every relative import of its scripts names a file of the bundle.
     for file in FILES.iter().filter(|f| f.ends_with(".js")) {
         let path = dir.join(file);

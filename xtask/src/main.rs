@@ -26,6 +26,7 @@ mod bench;
 mod build;
 mod bundle;
 mod checks;
+mod minify;
 mod package;
 mod serve;
 mod settings;

@@ -8,7 +8,8 @@
 //! types (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`, and `types/disposable.d.ts`, which
 //! the first references), Node's entries of the two library modules (`pkg/ringlab.node.js`,
 //! `pkg/ringlab_charts.node.js`, written here), the `<hash-ring>` element with
-//! what it imports (as in `www/`, so its relative imports hold), the README (its links into
+//! what it imports (as in `www/`, so its relative imports hold; minified with its builds'
+//! glue, `minify.rs`), the README (its links into
 //! the repository made absolute), both license files, and a `package.json` whose version
 //! is Cargo.toml's.
 
@@ -90,6 +91,9 @@ pub fn write(settings: &Settings) -> Result<PathBuf, Failure> {
         std::fs::copy(&from, dir.join(to))
             .map_err(|e| fail(format!("copy {}: {e} (run cargo xtask build first)", from.display())))?;
     }
+    // What a writer's page loads for the element, minified; the library's modules
+    // (`pkg/ringlab.js`, `pkg/ringlab_charts.js`) stay as wasm-bindgen wrote them.
+    println!("    {}", crate::minify::in_place(&dir, &crate::minify::ELEMENT_SCRIPTS).map_err(fail)?);
     check_imports(&dir)?;
     absolute_readme_links(&dir.join("README.md"))?;
     let manifest = package_json()?;
@@ -269,7 +273,19 @@ fn check_imports(dir: &Path) -> Result<(), Failure> {
 /// modules use only these forms).
 pub(crate) fn relative_imports(source: &str) -> Vec<String> {
     let mut found = Vec::new();
-    for marker in ["from \"", "from '", "import(\"", "import('", "import \"", "import '"] {
+    // Written by hand (`from "./x.js"`) or minified (`from"./x.js"`).
+    for marker in [
+        "from \"",
+        "from '",
+        "from\"",
+        "from'",
+        "import(\"",
+        "import('",
+        "import \"",
+        "import '",
+        "import\"",
+        "import'",
+    ] {
         for (at, _) in source.match_indices(marker) {
             let rest = &source[at + marker.len()..];
             let quote = marker.chars().last().unwrap_or('"');
@@ -282,4 +298,19 @@ pub(crate) fn relative_imports(source: &str) -> Vec<String> {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative_imports;
+
+    #[test]
+    fn reads_relative_imports_as_written_and_minified() {
+        let written = "import { RingView } from \"./ring-view.js\";\nimport x from 'left-pad';\nconst b = import(\"./pkg/builds.js\");";
+        assert_eq!(relative_imports(written), ["./ring-view.js", "./pkg/builds.js"]);
+        let minified = "import{RingView as e}from\"./ring-view.js\";import\"./hash-ring.js\";import(\"../x.js\")";
+        let mut found = relative_imports(minified);
+        found.sort();
+        assert_eq!(found, ["../x.js", "./hash-ring.js", "./ring-view.js"]);
+    }
 }

@@ -109,6 +109,11 @@ pub fn run() -> Result<(), Failure> {
 /// `tests/e2e/bench.mjs`: its `row` lines.
 fn page_rows() -> Result<HashMap<String, f64>, Failure> {
     build::package(&settings::load()?)?;
+    // The embed is measured as writers ship it: the bundle's folder (its scripts minified, as
+    // the npm package's are), served beside the site.
+    let (bundle, _) = crate::bundle::write()?;
+    let bundle_path =
+        format!("{}/", bundle.strip_prefix("www").unwrap_or(&bundle).display()).trim_start_matches('/').to_string();
     let native = throughput_executable()?;
     let server = Server::start_with("127.0.0.1", 0, serve::Options::default())?;
     let name = "wasm in node and Chromium, the page, downloads (tests/e2e/bench.mjs)";
@@ -117,7 +122,8 @@ fn page_rows() -> Result<HashMap<String, f64>, Failure> {
     node.arg("tests/e2e/bench.mjs")
         .env("RINGLAB_URL", &server.url)
         .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
-        .env("RINGLAB_NATIVE_BENCH", &native);
+        .env("RINGLAB_NATIVE_BENCH", &native)
+        .env("RINGLAB_BUNDLE_PATH", &bundle_path);
     let (lines, ok) = step::run_capturing(name, &mut node)?;
     if !ok {
         return Err(Failure::new(name, "the page benchmark failed (its message is above)"));
@@ -458,7 +464,12 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
         table.rows.push(Row::reported(figure, ms, "ms", None));
     }
     if let (Some(gzip), Some(raw)) = (get("download_embed_gzip"), get("download_embed_raw")) {
-        table.rows.push(budget_row("download: the embed in total (JS, wasm, CSS), gzip -9", kb(gzip), kb(raw), 80.0));
+        table.rows.push(budget_row(
+            "download: the embed in total (JS, wasm, CSS, as the bundle and the package ship them), gzip -9",
+            kb(gzip),
+            kb(raw),
+            80.0,
+        ));
     }
     if let (Some(gzip), Some(raw)) = (get("download_embed_full_gzip"), get("download_embed_full_raw")) {
         let figure = "download: an embed of another algorithm (`libketama`: the element's full build), gzip -9";
@@ -657,7 +668,7 @@ mod tests {
         let over: Vec<&str> = table.over_budget().iter().map(|r| r.figure.as_str()).collect();
         assert_eq!(
             over,
-            ["download: the embed in total (JS, wasm, CSS), gzip -9"],
+            ["download: the embed in total (JS, wasm, CSS, as the bundle and the package ship them), gzip -9"],
             "a budget, not a goal, fails the bench"
         );
 
