@@ -7,6 +7,7 @@
 //! so the site serves the bundle at a versioned path (docs.html says how to use it). The
 //! element's own styles are inside `hash-ring.js`: it needs no stylesheet.
 
+use crate::minify::ELEMENT_SCRIPTS;
 use crate::package::relative_imports;
 use crate::step::{announce, Failure};
 use crate::tools;
@@ -15,18 +16,11 @@ use std::path::{Path, PathBuf};
 
 const STEP: &str = "element bundle";
 
-/// Every file of the bundle, as in `www/` (so the relative imports and URLs hold).
-const FILES: [&str; 18] = [
-    "hash-ring.js",
-    "sequence.js",
-    "ring-view.js",
-    "host.js",
-    "charts-module.js",
-    "pkg/ringlab_element.js",
+/// Every file of the bundle, as in `www/` (so the relative imports and URLs hold): the
+/// element's scripts (`minify::ELEMENT_SCRIPTS`), then these.
+const OTHER_FILES: [&str; 10] = [
     "pkg/ringlab_element_bg.wasm",
-    "pkg/ringlab_element_full.js",
     "pkg/ringlab_element_full_bg.wasm",
-    "pkg/builds.js",
     "pkg/ringlab_charts.js",
     "pkg/ringlab_charts_bg.wasm",
     // The iframe form, for platforms that strip scripts.
@@ -37,6 +31,10 @@ const FILES: [&str; 18] = [
     "../LICENSE-MIT",
     "../LICENSE-APACHE",
 ];
+
+fn files() -> impl Iterator<Item = &'static str> {
+    ELEMENT_SCRIPTS.into_iter().chain(OTHER_FILES)
+}
 
 /// `cargo xtask bundle`: the bundle from the existing build.
 pub fn run() -> Result<(), Failure> {
@@ -59,18 +57,18 @@ pub fn write() -> Result<(PathBuf, PathBuf), Failure> {
     }
     let dir = root.join(&name);
     std::fs::create_dir_all(dir.join("pkg")).map_err(|e| fail(e.to_string()))?;
-    for file in FILES {
+    for file in files() {
         let from = Path::new("www").join(file);
         let to = dir.join(file.trim_start_matches("../"));
         std::fs::copy(&from, &to)
             .map_err(|e| fail(format!("copy {}: {e} (run cargo xtask build first)", from.display())))?;
     }
     // Minified as the package's are, with the iframe form's script and the charts' glue.
-    let mut scripts = crate::minify::ELEMENT_SCRIPTS.to_vec();
+    let mut scripts = ELEMENT_SCRIPTS.to_vec();
     scripts.extend(["pkg/ringlab_charts.js", "embed.js"]);
     println!("    {}", crate::minify::in_place(&dir, &scripts).map_err(fail)?);
     // Every relative import of its scripts names a file of the bundle.
-    for file in FILES.iter().filter(|f| f.ends_with(".js")) {
+    for file in files().filter(|f| f.ends_with(".js")) {
         let path = dir.join(file);
         let source = std::fs::read_to_string(&path).map_err(|e| fail(e.to_string()))?;
         for import in relative_imports(&source) {
@@ -82,7 +80,7 @@ pub fn write() -> Result<(PathBuf, PathBuf), Failure> {
     let zip = root.join(format!("{name}.zip"));
     write_zip(&dir, &name, &zip).map_err(|e| fail(format!("{}: {e}", zip.display())))?;
     let bytes = std::fs::metadata(&zip).map(|m| m.len()).unwrap_or(0);
-    println!("    {}: {} files; {}: {bytes} bytes", dir.display(), FILES.len(), zip.display());
+    println!("    {}: {} files; {}: {bytes} bytes", dir.display(), files().count(), zip.display());
     Ok((dir, zip))
 }
 
@@ -90,7 +88,7 @@ pub fn write() -> Result<(PathBuf, PathBuf), Failure> {
 fn write_zip(dir: &Path, name: &str, to: &Path) -> std::io::Result<()> {
     let mut zip = zip::ZipWriter::new(std::fs::File::create(to)?);
     let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-    for file in FILES {
+    for file in files() {
         let file = file.trim_start_matches("../");
         zip.start_file(format!("{name}/{file}"), options)?;
         zip.write_all(&std::fs::read(dir.join(file))?)?;
