@@ -35,6 +35,7 @@ pub mod analysis;
 mod btree;
 pub mod charts;
 pub mod cost;
+mod decimal;
 mod error;
 mod hash;
 pub mod import;

@@ -681,3 +681,30 @@ fn explain_agrees_with_locate_on_every_algorithm() {
     assert_eq!(code(a.explain(s("k"), js(r#"{"replicas": -1}"#))), "invalid-option");
     assert_eq!(code(a.explain(s("k"), js(r#"{"nope": 1}"#))), "invalid-option");
 }
+
+/// A node list's weights are read by JavaScript's own number reader in the wasm modules
+/// (`src/web/mod.rs`'s `decimal`): each weight the value Rust's reader gives natively (the
+/// literals below), in every browser. The longest are past the 20 significant digits
+/// ECMAScript requires to be rounded correctly: the first rounds up only when every digit is
+/// read (truncated after 20 digits it is below the halfway point between 2 and the next
+/// number), the second is the same halfway point less a little.
+#[wasm_bindgen_test]
+fn node_list_weights_are_the_values_rust_reads() {
+    let list = "a*0.1, b*.5, c*5., d*+2.5E-1, e*1e1, \
+                f*2.0000000000000002220446049250313080847263336181640625001, \
+                g*2.0000000000000002220446049250313080847263336181640624999";
+    let session = Session::new(js(&format!(r#"{{"nodes": "{list}", "vnodes": 8}}"#))).unwrap();
+    let frame = session.frame(JsValue::UNDEFINED).unwrap();
+    let nodes: Array = get(&frame, "nodes").dyn_into().unwrap();
+    let weights: Vec<f64> = nodes.iter().map(|n| get(&n, "weight").as_f64().unwrap()).collect();
+    let expected: [f64; 7] = [0.1, 0.5, 5.0, 0.25, 10.0, 2.000_000_000_000_000_4, 2.0];
+    assert_eq!(weights.len(), expected.len());
+    for (got, want) in weights.iter().zip(expected) {
+        assert_eq!(got.to_bits(), want.to_bits(), "{got} against {want}");
+    }
+    // What is not a decimal in both languages is refused, whichever reader would take it.
+    for bad in ["a*0x10", "a*Infinity", "a*inf", "a*NaN", "a*1_0", "a*", "a*.", "a*1e", "a* 2 2", "a*2abc"] {
+        let got = Session::new(js(&format!(r#"{{"nodes": "{bad}"}}"#)));
+        assert_eq!(code(got), "invalid-weight", "{bad}");
+    }
+}

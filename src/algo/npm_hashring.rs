@@ -91,28 +91,8 @@ fn label_prefix(name: &str) -> &str {
     let mut parts = name.split(':');
     let host = parts.next().unwrap_or("");
     match parts.next() {
-        Some(port) if js_number(port) == Some(11211.0) => host,
+        Some(port) if crate::decimal::js_number_is_11211(port) => host,
         _ => name,
-    }
-}
-
-/// JavaScript's `+text` for the strings a port can be: trimmed, `0x`/`0o`/`0b` integers,
-/// decimals; `None` for NaN.
-fn js_number(text: &str) -> Option<f64> {
-    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
-    if t.is_empty() {
-        return Some(0.0);
-    }
-    for (prefix, radix) in [("0x", 16), ("0X", 16), ("0o", 8), ("0O", 8), ("0b", 2), ("0B", 2)] {
-        if let Some(digits) = t.strip_prefix(prefix) {
-            return u64::from_str_radix(digits, radix).ok().filter(|_| !digits.starts_with('+')).map(|v| v as f64);
-        }
-    }
-    let decimal = t.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
-    if decimal {
-        t.parse().ok()
-    } else {
-        None
     }
 }
 

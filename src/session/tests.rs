@@ -838,3 +838,35 @@ fn every_staged_algorithm_opens_a_big_link_in_many_steps_as_it_does_at_once() {
         assert_eq!(snapshot(&opened), snapshot(&s), "{algorithm:?}");
     }
 }
+
+#[test]
+fn a_weight_is_a_decimal_in_both_languages() {
+    for good in ["2", "0.5", ".5", "5.", "+2", "-1", "1e5", "2.5E-1", "1e+308", "007", "0.000"] {
+        assert!(super::is_decimal(good), "{good}");
+    }
+    // Rust's float words, JavaScript's, and what neither reads.
+    for bad in [
+        "", ".", "+", "e5", "1e", "1e+", "inf", "NaN", "infinity", "Infinity", "0x10", "1_0", "1.2.3", " 2", "2 ",
+        "2abc", "--2", "1e5.0", "١",
+    ] {
+        assert!(!super::is_decimal(bad), "{bad}");
+        // (A list's items are trimmed, spaces around a weight too.)
+        if bad.trim() == bad {
+            assert_eq!(super::parse_node_list(&format!("a*{bad}")).unwrap_err().code(), "invalid-weight", "{bad}");
+        }
+    }
+    // Every number's own text (shortest and exponent forms) reads back as it.
+    let mut bits = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..2000 {
+        bits = bits.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let x = f64::from_bits(bits);
+        if !x.is_finite() {
+            continue;
+        }
+        for text in [format!("{x}"), format!("{x:e}"), format!("{x:E}")] {
+            assert!(super::is_decimal(&text), "{text}");
+            let nodes = super::parse_node_list(&format!("a*{text}")).unwrap();
+            assert_eq!(nodes[0].weight.to_bits(), x.to_bits(), "{text}");
+        }
+    }
+}
