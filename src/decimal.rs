@@ -1,6 +1,21 @@
-//! Decimal numbers in text that strangers wrote (node weights, ports), read without Rust's
-//! float reader where a module is built for size: that reader's tables are about 15 KB gzip,
-//! and the `<hash-ring>` element's modules read no other floats.
+//! Decimal numbers in text that strangers wrote (node weights in lists and links, a link's
+//! settings, ports), read so that the wasm modules can leave Rust's float reader out: its
+//! tables and code are about 15 KB gzip, and JavaScript's reader is already there.
+
+/// How a decimal's value is read: [`rust`] natively; the wasm binding passes JavaScript's
+/// own reader, which gives the same correctly rounded double for every decimal and leaves
+/// Rust's out of the module.
+pub type Reader = fn(&str) -> Option<f64>;
+
+/// Rust's reader.
+pub fn rust(text: &str) -> Option<f64> {
+    text.parse().ok()
+}
+
+/// The value of `text` if it is a decimal ([`is_decimal`]), read by `reader`.
+pub fn read(text: &str, reader: Reader) -> Option<f64> {
+    Some(text).filter(|t| is_decimal(t)).and_then(reader)
+}
 
 /// Whether `text` is a decimal number as both Rust's and JavaScript's readers take it: an
 /// optional sign, digits with at most one point (at least one digit), an optional exponent
@@ -79,7 +94,7 @@ impl<'a> Decimal<'a> {
 /// as JavaScript does: spaces around it dropped, `0x`, `0o` and `0b` integers, decimals
 /// rounded to the nearest double. A decimal is that double when it lies within half a unit
 /// in the last place of it, 2^-40, ties included (11,211's last bit is even).
-pub fn js_number_is_11211(text: &str) -> bool {
+pub(crate) fn js_number_is_11211(text: &str) -> bool {
     let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
     for (prefix, radix) in [("0x", 16), ("0X", 16), ("0o", 8), ("0O", 8), ("0b", 2), ("0B", 2)] {
         if let Some(digits) = t.strip_prefix(prefix) {

@@ -380,7 +380,7 @@ fn ambiguous(line: &str) -> Option<String> {
     let numeric = !tail.is_empty()
         && tail.bytes().any(|b| b.is_ascii_digit())
         && tail.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'))
-        && tail.parse::<f64>().is_ok();
+        && crate::decimal::is_decimal(tail);
     numeric.then(|| {
         format!(
             "{line:?} could be the key {key:?} with the count {tail}, but a count is a whole number ≥ 0; \

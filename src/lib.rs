@@ -35,7 +35,7 @@ pub mod analysis;
 mod btree;
 pub mod charts;
 pub mod cost;
-mod decimal;
+pub mod decimal;
 mod error;
 mod hash;
 pub mod import;

@@ -708,3 +708,25 @@ fn node_list_weights_are_the_values_rust_reads() {
         assert_eq!(code(got), "invalid-weight", "{bad}");
     }
 }
+
+/// A link's decimals are read by JavaScript's reader too: a link's weights and Zipf exponent
+/// (written by Rust, shortest) come back to the bit, and what is not a decimal is refused.
+#[wasm_bindgen_test]
+fn link_decimals_come_back_to_the_bit() {
+    let weights = [0.1 + 0.2, 1.0 / 3.0, 1e-3, 2.5, 12_345.678_901_234_567];
+    let nodes: Vec<String> =
+        weights.iter().enumerate().map(|(i, w)| format!(r#"{{"name": "n{i}", "weight": {w:e}}}"#)).collect();
+    let options = format!(r#"{{"nodes": [{}], "vnodes": 4, "zipf": 0.7000000000000001}}"#, nodes.join(", "));
+    let link = Session::new(js(&options)).unwrap().link();
+    let back = Session::from_link(s(&link)).unwrap();
+    let frame = back.frame(JsValue::UNDEFINED).unwrap();
+    let rows: Array = get(&frame, "nodes").dyn_into().unwrap();
+    let got: Vec<u64> = rows.iter().map(|n| get(&n, "weight").as_f64().unwrap().to_bits()).collect();
+    assert_eq!(got, weights.map(f64::to_bits), "{link}");
+    let zipf = get(&get(&frame, "settings"), "zipf").as_f64().unwrap();
+    assert_eq!(zipf.to_bits(), 0.700_000_000_000_000_1f64.to_bits(), "{link}");
+    for bad in ["n=a*0x10", "n=a*inf", "n=a*Infinity", "n=a*1_0", "z=NaN", "z=0x1"] {
+        let got = Session::from_link(s(&format!("#ringlab=2&{bad}")));
+        assert_eq!(code(got), "invalid-option", "{bad}");
+    }
+}

@@ -28,7 +28,6 @@ pub mod link;
 mod scene;
 mod transition;
 
-pub use crate::decimal::is_decimal;
 pub use crate::import::{ConfigKind, CONFIG_KINDS};
 pub use agreement::{AgreementView, KeyAnswers};
 pub use charts::{SessionChart, CHART_KEYS};
@@ -192,14 +191,12 @@ pub const MAX_NODE_LIST_BYTES: usize = MAX_SESSION_NODES * (crate::limits::MAX_N
 /// # Ok::<(), ringlab::Error>(())
 /// ```
 pub fn parse_node_list(text: &str) -> Result<Vec<NodeSpec>, Error> {
-    parse_node_list_with(text, |weight| weight.parse().ok())
+    parse_node_list_with(text, crate::decimal::rust)
 }
 
-/// [`parse_node_list`] with `number` reading each weight, which is always a decimal number
-/// ([`is_decimal`]). The wasm binding passes JavaScript's own reader: every correct reader
-/// gives the same value for the same decimal, and Rust's, with its tables, is then left out
-/// of the element's modules (15 KB gzip of its 173).
-pub fn parse_node_list_with(text: &str, number: impl Fn(&str) -> Option<f64>) -> Result<Vec<NodeSpec>, Error> {
+/// [`parse_node_list`] with `decimals` reading each weight, which is always a decimal
+/// ([`is_decimal`](crate::decimal::is_decimal); see [`decimal::Reader`](crate::decimal::Reader)).
+pub fn parse_node_list_with(text: &str, decimals: crate::decimal::Reader) -> Result<Vec<NodeSpec>, Error> {
     crate::limits::check("a node list's bytes", text.len() as u64, MAX_NODE_LIST_BYTES as u64)?;
     let items: Vec<&str> = text.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     crate::limits::check("nodes", items.len() as u64, MAX_SESSION_NODES as u64)?;
@@ -208,7 +205,7 @@ pub fn parse_node_list_with(text: &str, number: impl Fn(&str) -> Option<f64>) ->
         .map(|item| match item.rfind('*').filter(|&star| star > 0) {
             Some(star) => {
                 let weight = item[star + 1..].trim();
-                let weight = Some(weight).filter(|w| is_decimal(w)).and_then(&number);
+                let weight = crate::decimal::read(weight, decimals);
                 Ok(NodeSpec::new(item[..star].trim()).weight(weight.ok_or(Error::InvalidWeight(f64::NAN))?))
             }
             None => Ok(NodeSpec::new(item)),
@@ -640,7 +637,13 @@ impl Session {
     /// [`Session::from_link`] in steps of bounded work ([`Opening::step`]), so that a page
     /// opening a link at the caps never blocks for the whole build.
     pub fn opening(text: &str) -> Result<Opening, Error> {
-        let link::Decoded { settings, nodes, down, workload, layout } = link::decode_with_down(text)?;
+        Session::opening_reading(text, crate::decimal::rust)
+    }
+
+    /// [`Session::opening`] with `decimals` reading the link's decimals (see
+    /// [`link::decode_with_down_reading`]).
+    pub fn opening_reading(text: &str, decimals: crate::decimal::Reader) -> Result<Opening, Error> {
+        let link::Decoded { settings, nodes, down, workload, layout } = link::decode_with_down_reading(text, decimals)?;
         let build = State::building(&settings, nodes, &layout)?;
         Ok(Opening { settings: Some(settings), down, workload, stage: Stage::Build(build) })
     }

@@ -842,14 +842,14 @@ fn every_staged_algorithm_opens_a_big_link_in_many_steps_as_it_does_at_once() {
 #[test]
 fn a_weight_is_a_decimal_in_both_languages() {
     for good in ["2", "0.5", ".5", "5.", "+2", "-1", "1e5", "2.5E-1", "1e+308", "007", "0.000"] {
-        assert!(super::is_decimal(good), "{good}");
+        assert!(crate::decimal::is_decimal(good), "{good}");
     }
     // Rust's float words, JavaScript's, and what neither reads.
     for bad in [
         "", ".", "+", "e5", "1e", "1e+", "inf", "NaN", "infinity", "Infinity", "0x10", "1_0", "1.2.3", " 2", "2 ",
         "2abc", "--2", "1e5.0", "١",
     ] {
-        assert!(!super::is_decimal(bad), "{bad}");
+        assert!(!crate::decimal::is_decimal(bad), "{bad}");
         // (A list's items are trimmed, spaces around a weight too.)
         if bad.trim() == bad {
             assert_eq!(super::parse_node_list(&format!("a*{bad}")).unwrap_err().code(), "invalid-weight", "{bad}");
@@ -864,7 +864,7 @@ fn a_weight_is_a_decimal_in_both_languages() {
             continue;
         }
         for text in [format!("{x}"), format!("{x:e}"), format!("{x:E}")] {
-            assert!(super::is_decimal(&text), "{text}");
+            assert!(crate::decimal::is_decimal(&text), "{text}");
             let nodes = super::parse_node_list(&format!("a*{text}")).unwrap();
             assert_eq!(nodes[0].weight.to_bits(), x.to_bits(), "{text}");
         }

@@ -90,8 +90,9 @@ pub(crate) fn string(value: &JsValue, what: &str) -> Result<String, JsValue> {
 }
 
 /// The value of a decimal number in text (the engine has checked its syntax:
-/// [`is_decimal`](crate::session::is_decimal)), read by JavaScript's own reader, which every
-/// engine has, rather than Rust's, which would add its tables to the module. For decimals of
+/// [`is_decimal`](crate::decimal::is_decimal)), read by JavaScript's own reader, which every
+/// engine has, rather than Rust's, which would add its tables to the module: the
+/// [`decimal::Reader`](crate::decimal::Reader) of node lists and links. For decimals of
 /// up to 20 significant digits ECMAScript requires the correctly rounded value, as Rust
 /// gives; V8, SpiderMonkey and JavaScriptCore round longer ones correctly too
 /// (`tests/web.rs` checks both browsers against Rust's values).
