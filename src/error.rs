@@ -22,6 +22,10 @@ pub enum Error {
     NameTooLong { len: usize, max: usize },
     #[error("weight must be a positive, finite number (got {0})")]
     InvalidWeight(f64),
+    /// A weight written as text that is not a decimal number (`"0x10"`, `"inf"`); its code is
+    /// `invalid-weight` too.
+    #[error("a weight is a decimal number such as 2 or 0.5 (got {0:?})")]
+    WeightNotDecimal(String),
     #[error("vnodes must be between 1 and {MAX_VNODES} (got {0})")]
     InvalidVnodes(u64),
     #[error("that would put {points} points on the ring; the limit is {MAX_POINTS} to keep a browser tab responsive")]
@@ -69,7 +73,7 @@ impl Error {
             Error::UnknownNode(_) => "unknown-node",
             Error::EmptyName => "empty-name",
             Error::NameTooLong { .. } => "name-too-long",
-            Error::InvalidWeight(_) => "invalid-weight",
+            Error::InvalidWeight(_) | Error::WeightNotDecimal(_) => "invalid-weight",
             Error::InvalidVnodes(_) => "invalid-vnodes",
             Error::TooManyPoints { .. } => "too-many-points",
             Error::UnknownHash(_) => "unknown-hash",

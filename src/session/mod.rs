@@ -205,8 +205,9 @@ pub fn parse_node_list_with(text: &str, decimals: crate::decimal::Reader) -> Res
         .map(|item| match item.rfind('*').filter(|&star| star > 0) {
             Some(star) => {
                 let weight = item[star + 1..].trim();
-                let weight = crate::decimal::read(weight, decimals);
-                Ok(NodeSpec::new(item[..star].trim()).weight(weight.ok_or(Error::InvalidWeight(f64::NAN))?))
+                let value = crate::decimal::read(weight, decimals);
+                let value = value.ok_or_else(|| Error::WeightNotDecimal(weight.to_string()))?;
+                Ok(NodeSpec::new(item[..star].trim()).weight(value))
             }
             None => Ok(NodeSpec::new(item)),
         })

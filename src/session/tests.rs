@@ -855,6 +855,9 @@ fn a_weight_is_a_decimal_in_both_languages() {
             assert_eq!(super::parse_node_list(&format!("a*{bad}")).unwrap_err().code(), "invalid-weight", "{bad}");
         }
     }
+    // The message quotes what was written, not the NaN it is not.
+    let said = super::parse_node_list("a, b*0x10").unwrap_err().to_string();
+    assert_eq!(said, r#"a weight is a decimal number such as 2 or 0.5 (got "0x10")"#);
     // Every number's own text (shortest and exponent forms) reads back as it.
     let mut bits = 0x9e37_79b9_7f4a_7c15u64;
     for _ in 0..2000 {
