@@ -320,6 +320,9 @@ export class HashRing extends HTMLElement {
   }
 
   #failedBuild = false;
+  // The build the attributes ask for could not be downloaded (the full one, say): the ring
+  // shown is the last good one, not what the attributes describe.
+  #loadFailed = false;
 
   #update() {
     if (!this.#mod) {
@@ -385,6 +388,7 @@ export class HashRing extends HTMLElement {
       return false;
     }
     this.#failedBuild = false;
+    this.#loadFailed = false;
     this.#stopLoop();
     this.#joined = null;
     this.#session?.free();
@@ -421,11 +425,20 @@ export class HashRing extends HTMLElement {
       },
       (e) => {
         this.#failedBuild = true;
+        this.#loadFailed = Boolean(this.#session);
         this.#fail("engine-load", `the engine did not load (${e?.message ?? e})`);
         this.#releaseWaiters();
         return false;
       },
     );
+  }
+
+  // A change asked for while the ring shown is not the one the attributes describe (its build
+  // did not download): the build is tried again first, and the change is made only if it
+  // comes, never on the ring shown.
+  async #caughtUp() {
+    if (this.#loadFailed) await this.#build();
+    return !this.#loadFailed;
   }
 
   // After a trap: the fresh engine `mod`, and this element's last good state in it.
@@ -559,6 +572,7 @@ export class HashRing extends HTMLElement {
   // ---- Changes
   #step(action) {
     if (!this.#session) return null;
+    if (this.#loadFailed) return void this.#caughtUp().then((ok) => ok && this.#step(action));
     const nodes = this.#latest.nodes;
     if (action === "add") return this.#apply("add", this.#latest.nextNodeName);
     if (nodes.length < 2) return this.#fail("empty-ring", "keep at least one node");
@@ -638,7 +652,7 @@ export class HashRing extends HTMLElement {
   // ---- Methods for a writer's script. Each waits for the engine and never rejects: a
   // failure shows its message, fires `error`, and resolves to null.
   async #ready() {
-    if (this.#session) return true;
+    if (this.#session) return this.#caughtUp();
     if (!this.isConnected) {
       this.#fail("detached", "the element is not in the page: add it to the page first");
       return false;

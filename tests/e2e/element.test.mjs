@@ -561,3 +561,29 @@ test("a wasm download that fails once is tried again by the next change, and by 
   assert.equal(aborted, 2, "one failed fetch, then one that loaded");
   await context.close();
 });
+
+test("while the build an algorithm needs cannot download, a change waits for it rather than land on the ring shown", async () => {
+  let refused = 0;
+  let refuse = true;
+  const setup = (page) =>
+    page.route(/ringlab_element_full_bg\.wasm/, (route) => (refuse ? (refused++, route.abort()) : route.continue()));
+  const { page, context } = await openHost(chrome.browser, hostPage(`<hash-ring id="r" nodes="a, b, c"></hash-ring>`), { setup });
+  const [first] = await events(page, "r", "ready");
+  assert.equal(first.settings.algorithm, "ring");
+  await page.evaluate(() => document.getElementById("r").setAttribute("algorithm", "libketama"));
+  const [failed] = await events(page, "r", "error");
+  assert.equal(failed.code, "engine-load");
+  // Still refused: the change is not made on ringlab's ring, which the attribute no longer names.
+  assert.equal(await page.evaluate(() => document.getElementById("r").add("d")), null);
+  assert.equal((await events(page, "r", "change", 0)).length, 0);
+  assert.equal(refused, 2, "the change tried the download again");
+  // The network is back: the next change builds libketama's ring first, then adds to it.
+  refuse = false;
+  const change = await page.evaluate(() => document.getElementById("r").add("d"));
+  assert.equal(change.name, "d");
+  const ready = await events(page, "r", "ready", 2);
+  assert.equal(ready[1].settings.algorithm, "libketama");
+  assert.deepEqual(ready[1].nodes, ["a", "b", "c"]);
+  assert.match(await page.evaluate(() => document.getElementById("r").shadowRoot.querySelector("canvas").getAttribute("aria-label")), /libketama/);
+  await context.close();
+});
