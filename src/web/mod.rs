@@ -94,8 +94,8 @@ pub(crate) fn string(value: &JsValue, what: &str) -> Result<String, JsValue> {
 /// engine has, rather than Rust's, which would add its tables to the module: the
 /// [`decimal::Reader`](crate::decimal::Reader) of node lists and links. For decimals of
 /// up to 20 significant digits ECMAScript requires the correctly rounded value, as Rust
-/// gives; V8, SpiderMonkey and JavaScriptCore round longer ones correctly too
-/// (`tests/web.rs` checks both browsers against Rust's values).
+/// gives; Chromium's V8 and Firefox's SpiderMonkey round longer ones correctly too
+/// (`tests/web.rs` checks both against Rust's values, a 55-digit decimal among them).
 pub(crate) fn decimal(text: &str) -> Option<f64> {
     Some(js_sys::parse_float(text))
 }
