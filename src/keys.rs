@@ -377,11 +377,8 @@ fn csv_line(line: &str) -> Result<(std::borrow::Cow<'_, str>, u64), String> {
 fn ambiguous(line: &str) -> Option<String> {
     let (key, tail) = line.rsplit_once(',')?;
     let tail = tail.trim();
-    let numeric = !tail.is_empty()
-        && tail.bytes().any(|b| b.is_ascii_digit())
-        && tail.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'))
-        && crate::decimal::is_decimal(tail);
-    numeric.then(|| {
+    // A decimal has a digit and only digits, signs, a point and an exponent's `e`.
+    crate::decimal::is_decimal(tail).then(|| {
         format!(
             "{line:?} could be the key {key:?} with the count {tail}, but a count is a whole number ≥ 0; \
              write a whole count (and `key,count` as the first line), or leave the comma out"
