@@ -65,7 +65,7 @@ pub mod web;
     target_arch = "wasm32",
     not(target_feature = "atomics"),
     not(feature = "page"),
-    any(feature = "element", feature = "charts")
+    any(feature = "element", feature = "figure", feature = "charts")
 ))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -22,12 +22,17 @@ import { fitCanvas, hostTheme, loadEngine as load, reducedMotion, themeColours, 
 export { hostTheme };
 
 // The element's own builds of the engine: the Session and theme it uses, not the library API.
-// The first has ringlab's own ring alone, which most embeds need; the full one has every
-// algorithm. An element fetches the full one at once when its `algorithm` is not among the
-// first's (`firstBuild`, written by the build from the engine), or later when the first
-// answers `not-built-in`.
+// The figure draws ringlab's ring with its defaults and nothing more: what a reader who only
+// looks needs, and all most embeds load. The first has the whole Session on ringlab's ring;
+// the full one has every algorithm. Each answers `not-built-in` for what it leaves out, and
+// the element moves to the next (NEXT), opening the same state there. An element starts on
+// the build its `algorithm` is in (`builds.js`, written by the build from the engine).
 // Each file named whole in `new URL("…", import.meta.url)`, so that bundlers find it.
 const ENGINES = {
+  figure: {
+    glue: new URL("./pkg/ringlab_figure.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_figure_bg.wasm", import.meta.url).href,
+  },
   first: {
     glue: new URL("./pkg/ringlab_element.js", import.meta.url).href,
     wasm: new URL("./pkg/ringlab_element_bg.wasm", import.meta.url).href,
@@ -37,6 +42,7 @@ const ENGINES = {
     wasm: new URL("./pkg/ringlab_element_full_bg.wasm", import.meta.url).href,
   },
 };
+const NEXT = { figure: "first", first: "full" };
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits", "zipf"];
@@ -52,14 +58,17 @@ const MOVE_MS = 900;
 const WALK_MS = 1200;
 const PASS_KEYS = new Set(["Tab", "Escape"]);
 
-// The algorithms the first build makes. A site that copied an older pkg/ without this file
-// still works: an element then starts on the full build if it names an algorithm, and on
-// the first (moving when it must) if not.
-const firstBuild = import("./pkg/builds.js").then((m) => m.firstBuild.algorithms, () => []);
+// The algorithms the figure and the first build make. A site that copied an older pkg/
+// without this file (or without the figure) still works: an element then starts on the
+// full build if it names an algorithm, and on the first (moving when it must) if not.
+const builds = import("./pkg/builds.js").then(
+  (m) => ({ figure: m.figureBuild?.algorithms ?? [], first: m.firstBuild.algorithms, algorithm: m.defaultAlgorithm }),
+  () => ({ figure: [], first: [] }),
+);
 
 // ---- The engines: each imported and instantiated once, on demand.
 const engines = {}; // build -> Promise of the module
-const loaded = new Map(); // module -> its build ("first" | "full")
+const loaded = new Map(); // module -> its build ("figure" | "first" | "full")
 const failed = new Set(); // builds whose last load failed: the next one starts afresh
 function loadEngine(build = "first", fresh = false) {
   if (fresh || !engines[build]) {
@@ -213,6 +222,7 @@ export class HashRing extends HTMLElement {
     frame.append(p.canvas, bar, p.legend, p.message);
     root.append(frame);
     // The host page's shortcuts never see keys pressed in here.
+    for (const type of ["pointerenter", "focusin"]) this.addEventListener(type, () => this.#prefetch());
     for (const type of ["keydown", "keyup", "keypress"]) {
       root.addEventListener(type, (e) => PASS_KEYS.has(e.key) || e.stopPropagation());
     }
@@ -295,9 +305,13 @@ export class HashRing extends HTMLElement {
     if (!this.#mod) this.#say("Loading…");
     // A chart view fetches the charts module alongside the engine (a failure shows when drawing).
     const chartsToo = CHART_VIEWS.includes(this.view) ? loadCharts().catch(() => {}) : null;
-    const algorithm = this.getAttribute("algorithm")?.trim();
-    // No algorithm named: the first build, without waiting for the list.
-    const build = algorithm ? firstBuild.then((first) => loadEngine(first.includes(algorithm) ? "first" : "full")) : loadEngine("first");
+    const named = this.getAttribute("algorithm")?.trim();
+    // The figure only draws: a view that plays or charts, or nodes marked down, start on a
+    // Session at once rather than after a second download.
+    const drawn = this.view === "ring" && !this.getAttribute("down")?.trim();
+    const build = builds.then(({ figure, first, algorithm }) =>
+      loadEngine(drawn && figure.includes(named || algorithm) ? "figure" : !named || first.includes(named) ? "first" : "full"),
+    );
     Promise.all([build, chartsToo]).then(
       async ([mod]) => {
         // Many elements on one page: each builds in a task of its own.
@@ -361,7 +375,8 @@ export class HashRing extends HTMLElement {
   // A session of `mod` in `state` ({options, down, changes}): built, its nodes marked down,
   // and its changes applied in order. The same inputs give the same state in any instance.
   static #open(mod, { options, down, changes }) {
-    const session = new mod.Session(options);
+    // The figure's module has `Figure` in place of `Session`: the same constructor and frame.
+    const session = new (mod.Session ?? mod.Figure)(options);
     try {
       for (const name of down) session.setDown(name, true);
       for (const [action, name, opts] of changes) {
@@ -381,7 +396,7 @@ export class HashRing extends HTMLElement {
     try {
       next = HashRing.#open(this.#mod, state);
     } catch (e) {
-      if (e?.code === "not-built-in" && loaded.get(this.#mod) !== "full") return this.#buildInFull();
+      if (this.#movesOn(e)) return this.#buildIn(this.#after());
       this.#failedBuild = true;
       this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
       this.#releaseWaiters();
@@ -411,10 +426,10 @@ export class HashRing extends HTMLElement {
   // download about 9 KB gzip.
   #lastGood = null;
 
-  // The attributes ask for what the first build leaves out: build in the full one.
-  #buildInFull() {
+  // The attributes ask for what this build leaves out: build in the next one.
+  #buildIn(build) {
     if (!this.#session) this.#say("Loading…");
-    return loadEngine("full").then(
+    return build.then(loadEngine).then(
       (mod) => {
         if (!this.isConnected) return false;
         this.#mod = mod;
@@ -431,6 +446,55 @@ export class HashRing extends HTMLElement {
         return false;
       },
     );
+  }
+
+  // The build after this one for the attributes: the full one, past the first, when the
+  // first lacks their algorithm.
+  async #after() {
+    const { first, algorithm } = await builds;
+    const next = NEXT[loaded.get(this.#mod)];
+    const named = this.getAttribute("algorithm")?.trim() || algorithm;
+    return next === "first" && first.length && !first.includes(named) ? "full" : next;
+  }
+
+  // Whether `e` says that this build leaves out what was asked, and a bigger one has it.
+  #movesOn(e) {
+    return e?.code === "not-built-in" && Boolean(NEXT[loaded.get(this.#mod)]);
+  }
+
+  // The state shown, opened in the next build, quietly: the same picture (the figure is the
+  // session's first frame, tests/e2e/element.test.mjs), no second `ready`, the message kept.
+  // Then the caller asks again there. Resolves to whether it moved.
+  #moving = null;
+  #moveOn() {
+    this.#moving ??= loadEngine(NEXT[loaded.get(this.#mod)]).then(
+      (mod) => {
+        this.#moving = null;
+        if (!this.isConnected || !this.#session) return false;
+        let session;
+        try {
+          session = HashRing.#open(mod, this.#lastGood ?? this.#described());
+        } catch (e) {
+          this.#fail(e?.code ?? "internal", e?.message ?? String(e));
+          return false;
+        }
+        this.#session.free();
+        this.#session = session;
+        this.#mod = mod;
+        return true;
+      },
+      (e) => {
+        this.#moving = null;
+        this.#fail("engine-load", `the engine did not load (${e?.message ?? e})`);
+        return false;
+      },
+    );
+    return this.#moving;
+  }
+
+  // A reader's pointer or focus on a figure: the next build is fetched before the click.
+  #prefetch() {
+    if (this.#mod && loaded.get(this.#mod) === "figure") loadEngine(NEXT.figure).catch(() => {});
   }
 
   // A change asked for while the ring shown is not the one the attributes describe (its build
@@ -525,7 +589,13 @@ export class HashRing extends HTMLElement {
     const chart = CHART_VIEWS.includes(view);
     const { theme, palette } = this.#colours();
     this.#view.palette = palette;
-    const frame = (this.#latest = this.#session.frame(chart && drawChart ? { chart: view } : {}));
+    let frame;
+    try {
+      frame = this.#latest = this.#session.frame(chart && drawChart ? { chart: view } : {});
+    } catch (e) {
+      if (!this.#movesOn(e)) throw e;
+      return void this.#moveOn().then((ok) => ok && this.#redraw());
+    }
     const canvas = this.#parts.canvas;
     if (chart) {
       if (drawChart) {
@@ -593,6 +663,7 @@ export class HashRing extends HTMLElement {
     try {
       t = action === "add" ? this.#session.add(name, opts) : this.#session.remove(name);
     } catch (e) {
+      if (this.#movesOn(e)) return this.#moveOn().then((ok) => (ok ? this.#apply(action, name, opts) : null));
       if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
@@ -684,6 +755,7 @@ export class HashRing extends HTMLElement {
     try {
       f = this.#session.follow(key);
     } catch (e) {
+      if (this.#movesOn(e)) return (await this.#moveOn()) ? this.follow(key) : null;
       if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
@@ -700,6 +772,7 @@ export class HashRing extends HTMLElement {
     try {
       chain = this.#session.explain(key);
     } catch (e) {
+      if (this.#movesOn(e)) return (await this.#moveOn()) ? this.explain(key) : null;
       if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }

@@ -206,11 +206,41 @@ pub struct CirclePoints {
     pub owners: Arc<[u32]>,
 }
 
+impl CirclePoints {
+    /// The points of `arcs` as a view draws them.
+    pub fn of(arcs: &dyn Arcs) -> CirclePoints {
+        let size = arcs.size() as f64;
+        let (fractions, owners): (Vec<f64>, Vec<u32>) =
+            (0..arcs.point_count()).map(|i| (arcs.point(i).0 as f64 / size, arcs.point(i).1 as u32)).unzip();
+        CirclePoints { fractions: fractions.into(), owners: owners.into() }
+    }
+}
+
 /// What [`Cluster::exact_shares`] and [`Cluster::spread`] answer, for one state.
 #[derive(Clone, Debug)]
-struct Shares {
-    fractions: Option<Vec<f64>>,
-    spread: Option<crate::analysis::Spread>,
+pub(crate) struct Shares {
+    pub fractions: Option<Vec<f64>>,
+    pub spread: Option<crate::analysis::Spread>,
+}
+
+impl Shares {
+    /// The exact shares of `placement`'s nodes and the spread over those that serve.
+    pub(crate) fn of(placement: &dyn Placement) -> Shares {
+        let nodes = placement.nodes();
+        let serving: Vec<usize> = (0..nodes.len()).filter(|&i| !placement.is_down(i)).collect();
+        let weights: Vec<f64> = serving.iter().map(|&i| nodes[i].weight).collect();
+        let fractions = placement.exact_shares();
+        let of_serving = |shares: &[u128]| -> Vec<u128> { serving.iter().map(|&i| shares[i]).collect() };
+        let spread = match placement.arcs() {
+            Some(arcs) => crate::analysis::Spread::of(&of_serving(&crate::analysis::shares(arcs)), &weights),
+            // Exact fractions (modulo, bounded-load), in parts of 2^53.
+            None => fractions.as_ref().and_then(|shares| {
+                let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
+                crate::analysis::Spread::of(&of_serving(&scaled), &weights)
+            }),
+        };
+        Shares { fractions, spread }
+    }
 }
 
 impl Clone for Cluster {
@@ -367,13 +397,7 @@ impl Cluster {
     /// The points as a view draws them (`None` where there are no arcs), computed once per
     /// state.
     pub fn circle_points(&self) -> Option<CirclePoints> {
-        let circle = self.circle.get_or_init(|| {
-            let arcs = self.arcs()?;
-            let size = arcs.size() as f64;
-            let (fractions, owners): (Vec<f64>, Vec<u32>) =
-                (0..arcs.point_count()).map(|i| (arcs.point(i).0 as f64 / size, arcs.point(i).1 as u32)).unzip();
-            Some(CirclePoints { fractions: fractions.into(), owners: owners.into() })
-        });
+        let circle = self.circle.get_or_init(|| self.arcs().map(CirclePoints::of));
         circle.clone()
     }
 
@@ -398,21 +422,7 @@ impl Cluster {
     }
 
     fn shares(&self) -> &Shares {
-        self.shares.get_or_init(|| {
-            let serving: Vec<usize> = (0..self.nodes().len()).filter(|&i| !self.inner.is_down(i)).collect();
-            let weights: Vec<f64> = serving.iter().map(|&i| self.nodes()[i].weight).collect();
-            let fractions = self.inner.exact_shares();
-            let of_serving = |shares: &[u128]| -> Vec<u128> { serving.iter().map(|&i| shares[i]).collect() };
-            let spread = match self.inner.arcs() {
-                Some(arcs) => crate::analysis::Spread::of(&of_serving(&crate::analysis::shares(arcs)), &weights),
-                // Exact fractions (modulo, bounded-load), in parts of 2^53.
-                None => fractions.as_ref().and_then(|shares| {
-                    let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
-                    crate::analysis::Spread::of(&of_serving(&scaled), &weights)
-                }),
-            };
-            Shares { fractions, spread }
-        })
+        self.shares.get_or_init(|| Shares::of(self.inner.as_ref()))
     }
 
     pub fn memory_bytes(&self) -> usize {

@@ -14,6 +14,10 @@ use super::{down, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::{Error, Label, Lookup, Node, NodeSpec, Position, Ring, RingBuild, RingRules, Ties};
 
+/// The algorithm of this file's entry, for code that draws this ring alone (the element's
+/// figure, `session::figure`).
+pub const RING: Algorithm = Algorithm::Ring;
+
 pub(crate) const ENTRY: Entry = Entry {
     name: "ring",
     label: "ringlab's ring",
@@ -23,10 +27,7 @@ pub(crate) const ENTRY: Entry = Entry {
     weights: Weights::Any,
     arcs: true,
     replicas: true,
-    key_space: |o| match rules(o).map(|r| r.position) {
-        Ok(Position::First8BeSigned) => KeySpace::Signed { bits: 64 },
-        _ => KeySpace::Hash { bits: o.config.bits.bits() },
-    },
+    key_space: |o| key_space(&o.config, &rules(o).unwrap_or_default()),
     describe,
     on_down: OnDown::Skip(
         "A key of a down node goes to the next healthy node clockwise; the preference list skips down nodes and \
@@ -63,9 +64,21 @@ pub(crate) fn rules(options: &Options) -> Result<RingRules, Error> {
     })
 }
 
-/// The circle in words, with each rule that differs from ringlab's.
+/// The key space of a ring of `config` with `rules`: its hash values, or signed longs.
+pub(crate) fn key_space(config: &crate::Config, rules: &RingRules) -> KeySpace {
+    match rules.position {
+        Position::First8BeSigned => KeySpace::Signed { bits: 64 },
+        _ => KeySpace::Hash { bits: config.bits.bits() },
+    }
+}
+
 fn describe(o: &Options) -> String {
-    let rules = rules(o).unwrap_or_default();
+    described(&o.config, &rules(o).unwrap_or_default())
+}
+
+/// The circle of a ring of `config` with `rules` in words, with each rule that differs from
+/// ringlab's.
+pub(crate) fn described(config: &crate::Config, rules: &RingRules) -> String {
     let mut differs = Vec::new();
     if rules.position != Position::First4Le {
         differs.push(format!("positions {}", position_words(rules.position)));
@@ -82,10 +95,10 @@ fn describe(o: &Options) -> String {
     format!(
         "ringlab's ring: {} points per unit of weight at {}(\"{}\") on a circle of {}; a key belongs to \
          the first point clockwise from its hash.{tail}",
-        o.config.vnodes,
-        o.config.hash,
+        config.vnodes,
+        config.hash,
         rules.label.text().replace("{name}", "name").replace("{i}", "i"),
-        (ENTRY.key_space)(o).words()
+        key_space(config, rules).words()
     )
 }
 

@@ -154,7 +154,13 @@ impl Session {
 
     /// A free name for a new node: `node-N` with the smallest N not taken.
     pub fn next_node_name(&self) -> String {
-        let taken = crate::btree::set(self.nodes().iter().map(|n| n.name.as_str()));
-        (1..).map(|i| format!("node-{i}")).find(|n| !taken.contains(n.as_str())).unwrap_or_default()
+        next_node_name(self.nodes().iter().map(|n| n.name.as_str()))
     }
+}
+
+/// `node-N` with the smallest N that no name in `taken` has.
+pub fn next_node_name<'a>(taken: impl Iterator<Item = &'a str>) -> String {
+    let mut taken: Vec<&str> = taken.collect();
+    taken.sort_unstable();
+    (1..).map(|i| format!("node-{i}")).find(|n| taken.binary_search(&n.as_str()).is_err()).unwrap_or_default()
 }

@@ -22,6 +22,7 @@
 
 mod agreement;
 mod charts;
+mod figure;
 mod frame;
 mod import;
 pub mod link;
@@ -31,7 +32,8 @@ mod transition;
 pub use crate::import::{ConfigKind, CONFIG_KINDS};
 pub use agreement::{AgreementView, KeyAnswers};
 pub use charts::{SessionChart, CHART_KEYS};
-pub use frame::{Frame, FrameError, FrameOptions, OptionControl, SettingsView};
+pub use figure::{figure, Figure, FIGURE_ALGORITHMS};
+pub use frame::{next_node_name, Frame, FrameError, FrameOptions, OptionControl, SettingsView};
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, MovedSpan, Movers, Transition};
 

@@ -128,6 +128,123 @@ pub struct Stop {
     pub colour: u32,
 }
 
+/// How to read the picture: what the band, the dots and the marks after a change are, for
+/// an algorithm with `arcs` or without, and the user's `own_keys` or the sample.
+pub(super) fn reading(arcs: bool, own_keys: bool) -> String {
+    let keys = if own_keys { "your keys" } else { "sample keys (key:0, key:1, …)" };
+    if arcs {
+        format!(
+            "Each coloured arc of the ring is the part of the key space one node owns; the dots inside \
+             are {keys}, coloured by their owner. After a change, the stretches marked just outside \
+             the ring changed owner, and the keys in them light up as they move."
+        )
+    } else {
+        format!(
+            "This algorithm has no arcs to draw: each dot is one of the {keys} at its hash, coloured by \
+             its owner. After a change, the keys that changed owner light up as they move."
+        )
+    }
+}
+
+/// What the first sentences of a summary say: the nodes, the algorithm, its points and
+/// hash, and the balance.
+pub(super) struct SummaryFacts {
+    pub nodes: usize,
+    pub algorithm: &'static str,
+    /// Nodes not marked down.
+    pub serving: usize,
+    /// Points on the circle, where the algorithm has them.
+    pub points: Option<usize>,
+    /// The hash it applies, and the ring's size where vnodes place points on one.
+    pub hash: Option<(crate::Hash, Option<crate::RingBits>)>,
+    pub spread: Option<analysis::Spread>,
+}
+
+impl SummaryFacts {
+    /// The summary up to the balance (popularity and unavailable keys follow).
+    pub fn summary(&self) -> String {
+        if self.nodes == 0 {
+            return "The ring is empty: add a node.".into();
+        }
+        let mut text = format!("{} nodes, {}", self.nodes, self.algorithm);
+        let down = self.nodes - self.serving;
+        if down > 0 {
+            text.push_str(&format!(" ({down} down)"));
+        }
+        if let Some(points) = self.points {
+            text.push_str(&format!(", {} points", thousands(points)));
+        }
+        if let Some((hash, bits)) = self.hash {
+            text.push_str(&format!(" ({hash}"));
+            if let Some(bits) = bits {
+                text.push_str(&format!(", {}-bit ring", bits.bits()));
+            }
+            text.push(')');
+        }
+        // Balance is over the nodes that serve: a down node carries nothing and is no sign
+        // of imbalance among the others.
+        let serving = self.serving;
+        let over = if down > 0 { format!(" of the {serving} serving nodes") } else { String::new() };
+        match self.spread {
+            Some(s) => text.push_str(&format!(
+                ". The busiest{over} carries {:.2}× its fair share; load varies by {} (relative std dev).",
+                s.max_over_mean,
+                percent(s.rsd, 1)
+            )),
+            None if serving == 0 => text.push_str(". Every node is down: no key has an owner."),
+            None => text.push_str(". Its shares can only be sampled: see the key counts."),
+        }
+        text
+    }
+}
+
+/// Each node's sample keys and share of the requests, from the keys' `owners` and `traffic`.
+pub(super) fn tally(owners: &[u32], traffic: &[f64], nodes: usize) -> (Vec<usize>, Vec<f64>) {
+    let mut keys = vec![0usize; nodes];
+    let mut requests = vec![0f64; nodes];
+    for (k, &o) in owners.iter().enumerate().filter(|(_, &o)| o != super::NO_OWNER) {
+        keys[o as usize] += 1;
+        requests[o as usize] += traffic[k];
+    }
+    (keys, requests)
+}
+
+impl NodeRow {
+    /// Node `n`'s row: its exact `share` (if known), sample `keys`, share of the requests
+    /// under popularity `zipf`, and colour slot; it may leave and is up.
+    pub(super) fn of(
+        n: &crate::Node,
+        share: Option<f64>,
+        keys: usize,
+        (traffic, zipf): (f64, f64),
+        colour: u32,
+    ) -> NodeRow {
+        let mut legend = match share {
+            Some(s) => format!("{} {}", n.name, percent(s, 1)),
+            None => format!("{} {} keys", n.name, thousands(keys)),
+        };
+        // With popular keys, what a node serves is no longer what it holds.
+        if zipf > 0.0 {
+            legend.push_str(&format!(" · {} of requests", percent(traffic, 1)));
+        }
+        NodeRow {
+            name: n.name.clone(),
+            weight: n.weight,
+            zone: n.zone.clone(),
+            points: n.points,
+            share,
+            keys,
+            traffic,
+            share_text: share.map_or_else(|| "sampled".to_string(), |s| percent(s, 2)),
+            traffic_text: percent(traffic, 1),
+            legend,
+            colour,
+            removal_rule: None,
+            down: false,
+        }
+    }
+}
+
 impl Session {
     /// What the circle shows now.
     pub fn scene(&self) -> Scene {
@@ -151,55 +268,25 @@ impl Session {
 
     /// How to read the picture: what the band, the dots and the marks after a change are.
     fn reading(&self) -> String {
-        let keys = if self.key_list.is_some() { "your keys" } else { "sample keys (key:0, key:1, …)" };
-        if self.cluster().arcs().is_some() {
-            format!(
-                "Each coloured arc of the ring is the part of the key space one node owns; the dots inside \
-                 are {keys}, coloured by their owner. After a change, the stretches marked just outside \
-                 the ring changed owner, and the keys in them light up as they move."
-            )
-        } else {
-            format!(
-                "This algorithm has no arcs to draw: each dot is one of the {keys} at its hash, coloured by \
-                 its owner. After a change, the keys that changed owner light up as they move."
-            )
-        }
+        reading(self.cluster().arcs().is_some(), self.key_list.is_some())
     }
 
     fn summary(&self) -> String {
         let cluster = self.cluster();
-        let nodes = cluster.nodes();
-        if nodes.is_empty() {
-            return "The ring is empty: add a node.".into();
+        let algorithm = cluster.algorithm();
+        let mut text = SummaryFacts {
+            nodes: cluster.nodes().len(),
+            algorithm: algorithm.name(),
+            serving: cluster.healthy_count(),
+            points: cluster.arcs().map(|a| a.point_count()),
+            hash: cluster.options().applied_hash().map(|h| (h, algorithm.uses_vnodes().then(|| self.settings().bits))),
+            spread: self.spread(),
         }
-        let mut text = format!("{} nodes, {}", nodes.len(), cluster.algorithm().name());
-        let down = nodes.len() - cluster.healthy_count();
-        if down > 0 {
-            text.push_str(&format!(" ({down} down)"));
+        .summary();
+        if cluster.nodes().is_empty() {
+            return text;
         }
-        if let Some(a) = cluster.arcs() {
-            text.push_str(&format!(", {} points", thousands(a.point_count())));
-        }
-        if let Some(hash) = cluster.options().applied_hash() {
-            text.push_str(&format!(" ({hash}"));
-            if cluster.algorithm().uses_vnodes() {
-                text.push_str(&format!(", {}-bit ring", self.settings().bits.bits()));
-            }
-            text.push(')');
-        }
-        // Balance is over the nodes that serve: a down node carries nothing and is no sign
-        // of imbalance among the others.
         let serving = cluster.healthy_count();
-        let over = if down > 0 { format!(" of the {serving} serving nodes") } else { String::new() };
-        match self.spread() {
-            Some(s) => text.push_str(&format!(
-                ". The busiest{over} carries {:.2}× its fair share; load varies by {} (relative std dev).",
-                s.max_over_mean,
-                percent(s.rsd, 1)
-            )),
-            None if serving == 0 => text.push_str(". Every node is down: no key has an owner."),
-            None => text.push_str(". Its shares can only be sampled: see the key counts."),
-        }
         if self.settings().zipf > 0.0 {
             let rows = self.node_rows();
             if let Some(hot) = rows.iter().filter(|r| !r.down).max_by(|a, b| a.traffic.total_cmp(&b.traffic)) {
@@ -258,12 +345,7 @@ impl Session {
     pub fn node_rows(&self) -> Vec<NodeRow> {
         let cluster = self.cluster();
         let shares = cluster.exact_shares();
-        let mut keys = vec![0usize; cluster.nodes().len()];
-        let mut traffic = vec![0f64; cluster.nodes().len()];
-        for (k, &o) in self.keys.owners.iter().enumerate().filter(|(_, &o)| o != super::NO_OWNER) {
-            keys[o as usize] += 1;
-            traffic[o as usize] += self.keys.traffic[k];
-        }
+        let (keys, traffic) = tally(&self.keys.owners, &self.keys.traffic, cluster.nodes().len());
         let count = cluster.nodes().len();
         let zipf = self.settings().zipf;
         cluster
@@ -271,29 +353,9 @@ impl Session {
             .iter()
             .enumerate()
             .map(|(i, n)| NodeRow {
-                name: n.name.clone(),
-                weight: n.weight,
-                zone: n.zone.clone(),
-                points: n.points,
-                share: shares.as_ref().map(|s| s[i]),
-                keys: keys[i],
-                traffic: traffic[i],
-                share_text: shares.as_ref().map_or_else(|| "sampled".to_string(), |s| percent(s[i], 2)),
-                traffic_text: percent(traffic[i], 1),
-                legend: {
-                    let mut legend = match &shares {
-                        Some(s) => format!("{} {}", n.name, percent(s[i], 1)),
-                        None => format!("{} {} keys", n.name, thousands(keys[i])),
-                    };
-                    // With popular keys, what a node serves is no longer what it holds.
-                    if zipf > 0.0 {
-                        legend.push_str(&format!(" · {} of requests", percent(traffic[i], 1)));
-                    }
-                    legend
-                },
-                colour: self.state.colours[i],
                 removal_rule: cluster.algorithm().removal_rule(i, count),
                 down: cluster.is_down_at(i),
+                ..NodeRow::of(n, shares.as_ref().map(|s| s[i]), keys[i], (traffic[i], zipf), self.state.colours[i])
             })
             .collect()
     }

@@ -28,9 +28,11 @@ mod args;
 mod canvas;
 #[cfg(feature = "charts")]
 mod charts;
+#[cfg(feature = "figure")]
+mod figure;
 #[cfg(feature = "engine")]
 mod functions;
-#[cfg(feature = "element")]
+#[cfg(any(feature = "element", feature = "figure"))]
 mod lists;
 #[cfg(feature = "page")]
 mod playground;
@@ -38,14 +40,18 @@ mod playground;
 mod ring;
 #[cfg(feature = "engine")]
 mod rollout;
+#[cfg(any(feature = "element", feature = "figure"))]
+mod scene;
 #[cfg(feature = "element")]
 mod session;
 
 #[cfg(feature = "charts")]
 pub use charts::{chart_svg, draw_chart};
+#[cfg(feature = "figure")]
+pub use figure::Figure;
 #[cfg(feature = "engine")]
 pub use functions::*;
-#[cfg(feature = "element")]
+#[cfg(any(feature = "element", feature = "figure"))]
 pub use lists::*;
 #[cfg(feature = "engine")]
 pub use ring::Ring;

@@ -5,7 +5,8 @@
 
 #[cfg(feature = "engine")]
 use super::ring::Ring;
-use super::session::{scene_object, transition, Session};
+use super::scene::scene_object;
+use super::session::{transition, Session};
 use super::{error, flag, number, options, string, to_js};
 use crate::algo::{Algorithm, Cluster};
 use crate::session::{self as engine, Change, Settings};

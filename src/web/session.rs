@@ -7,7 +7,7 @@ use super::{error, options, string, to_js, whole};
 use crate::algo::Algorithm;
 use crate::session::{self as engine, Change, Settings, Transition};
 use crate::{Error, Hash, NodeSpec, RingBits};
-use js_sys::{Float64Array, Object, Reflect, Uint32Array};
+use js_sys::Reflect;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
@@ -152,7 +152,7 @@ impl Session {
         }
         let frame = self.inner.frame(&engine::FrameOptions { follow: follow.as_deref(), chart: chart.as_deref() });
         let out = to_js(&frame)?;
-        Reflect::set(&out, &JsValue::from_str("scene"), &scene_object(&frame.scene)?)?;
+        Reflect::set(&out, &JsValue::from_str("scene"), &super::scene::scene_object(&frame.scene)?)?;
         // `link` stays false in the element's modules (no `page`), so they leave the encoder out.
         let link = if link { JsValue::from_str(&self.inner.link()) } else { JsValue::NULL };
         Reflect::set(&out, &JsValue::from_str("link"), &link)?;
@@ -235,20 +235,4 @@ impl Session {
     pub fn follow(&self, key: JsValue) -> Result<JsValue, JsValue> {
         to_js(&self.inner.follow(&string(&key, "the key")?).map_err(error)?)
     }
-}
-
-/// A scene as JS: its long arrays as typed arrays.
-pub(super) fn scene_object(scene: &engine::Scene) -> Result<JsValue, JsValue> {
-    let out = Object::new();
-    let set = |key: &str, value: &JsValue| Reflect::set(&out, &JsValue::from_str(key), value);
-    set("points", &Float64Array::from(&scene.points[..]))?;
-    set("pointOwners", &Uint32Array::from(&scene.point_owners[..]))?;
-    set("keys", &Float64Array::from(scene.keys.as_slice()))?;
-    set("keyOwners", &Uint32Array::from(scene.key_owners.as_slice()))?;
-    set("colours", &Uint32Array::from(scene.colours.as_slice()))?;
-    set("axis", &to_js(&scene.axis)?)?;
-    set("description", &JsValue::from_str(&scene.description))?;
-    set("summary", &JsValue::from_str(&scene.summary))?;
-    set("reading", &JsValue::from_str(&scene.reading))?;
-    Ok(out.into())
 }

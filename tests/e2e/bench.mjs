@@ -369,13 +369,14 @@ const embedPage = (attrs) => `<!doctype html><html lang="en"><head><meta charset
 <script type="module" src="hash-ring.js"></script></body></html>`;
 
 // Every script, wasm and style the page with one <hash-ring> (`attrs`) fetches, as rows
-// `${prefix}_raw` and `${prefix}_gzip`.
-async function embedDownload(browser, attrs = "", prefix = "download_embed") {
+// `${prefix}_raw` and `${prefix}_gzip`; after `act(page)` when given (a reader's click).
+async function embedDownload(browser, attrs = "", prefix = "download_embed", act = null) {
   const { context, page, problems } = await newPage(browser);
   const responses = [];
   page.on("response", (r) => responses.push(r));
   const address = await host(page, `${BUNDLE_PATH}bench-embed.html`, embedPage(attrs));
   await page.waitForFunction(() => typeof window.__ready === "number");
+  if (act) await act(page);
   await page.waitForLoadState("networkidle");
   const kind = (r) => {
     const path = new URL(r.url()).pathname;
@@ -393,10 +394,17 @@ async function embedDownload(browser, attrs = "", prefix = "download_embed") {
   await context.close();
 }
 
-// The default embed (the element's first build alone), and one with an algorithm only the
-// full build has (which it fetches instead).
+// The default embed as a reader who only looks gets it (the element's figure alone) and as
+// one who clicks Add node (then the element's first build too), and one with an algorithm
+// only the full build has (which it fetches instead).
 async function embeds(browser) {
   await embedDownload(browser);
+  const click = (page) => page.evaluate(() => new Promise((resolve) => {
+    const ring = document.getElementById("ring");
+    ring.addEventListener("change", resolve, { once: true });
+    ring.shadowRoot.querySelector("[part~=add]").click();
+  }));
+  await embedDownload(browser, "", "download_embed_clicked", click);
   await embedDownload(browser, ' algorithm="libketama"', "download_embed_full");
   // When the default element is ready (built, drawn) over the slow link.
   const ready = [];

@@ -346,7 +346,7 @@ test("without pkg/builds.js (an older copy of pkg/) elements still build: a defa
   await context.close();
 });
 
-test("a default element fetches the first build alone; another algorithm fetches the full build once, and places keys as the library does", async () => {
+test("a default element fetches the figure alone; another algorithm fetches the full build once, and places keys as the library does", async () => {
   const html = hostPage(`<hash-ring id="a" nodes="a, b, c" keys="300"></hash-ring>
     <div style="height: 3000px">A long post.</div>
     <hash-ring id="k" nodes="a, b, c" keys="300" algorithm="libketama"></hash-ring>
@@ -354,12 +354,13 @@ test("a default element fetches the first build alone; another algorithm fetches
   const { page, context, problems, wasm } = await openHost(chrome.browser, html);
   const file = (url) => url.replace(/^.*\//, "");
   await events(page, "a", "ready");
-  assert.deepEqual(wasm.map(file), ["ringlab_element_bg.wasm"]);
+  assert.deepEqual(wasm.map(file), ["ringlab_figure_bg.wasm"]);
   await page.evaluate(() => document.getElementById("k").scrollIntoView());
   const [[k], [j]] = [await events(page, "k", "ready"), await events(page, "j", "ready")];
   assert.deepEqual([k.settings.algorithm, j.settings.algorithm], ["libketama", "jump"]);
-  assert.deepEqual(wasm.map(file), ["ringlab_element_bg.wasm", "ringlab_element_full_bg.wasm"]);
-  // A first-build element switched to Redis Cluster moves to the full build, already here.
+  assert.deepEqual(wasm.map(file), ["ringlab_figure_bg.wasm", "ringlab_element_full_bg.wasm"]);
+  // A figure switched to Redis Cluster moves to the full build, already here (not through
+  // the first, which lacks it too).
   await page.evaluate(() => document.getElementById("a").setAttribute("algorithm", "redis-cluster"));
   const [, a] = await events(page, "a", "ready", 2);
   assert.equal(a.settings.algorithm, "redis-cluster");
@@ -396,6 +397,60 @@ test("a default element fetches the first build alone; another algorithm fetches
   await context.close();
 });
 
+test("the figure is the session's first frame; a reader's first click opens the same state in the first build, quietly", async () => {
+  const html = hostPage(`<hash-ring id="a" nodes="a, b, c*2" keys="300" vnodes="40" hash="md5"></hash-ring>`);
+  const { page, context, problems, wasm } = await openHost(chrome.browser, html);
+  const file = (url) => url.replace(/^.*\//, "");
+  const [ready] = await events(page, "a", "ready");
+  assert.deepEqual(wasm.map(file), ["ringlab_figure_bg.wasm"]);
+  assert.deepEqual(ready.nodes, ["a", "b", "c"]);
+  const legend = () => page.evaluate(() => [...document.getElementById("a").shadowRoot.querySelectorAll("[part=legend] li")].map((li) => li.textContent));
+  const before = await legend();
+  // A reader's click: the first build is fetched, the same state opened there, and the node added.
+  await page.evaluate(() => document.getElementById("a").shadowRoot.querySelector("[part~=add]").click());
+  const [change] = await events(page, "a", "change");
+  assert.equal(change.name, "node-1");
+  assert.ok(change.movedKeys > 0 && change.movedFraction > 0, JSON.stringify(change));
+  assert.deepEqual(wasm.map(file), ["ringlab_figure_bg.wasm", "ringlab_element_bg.wasm"]);
+  const after = await legend();
+  assert.equal(after.length, before.length + 1);
+  assert.match(after.at(-1), /^node-1 /);
+  // One `ready` in all: the move is quiet.
+  assert.equal((await events(page, "a", "ready")).length, 1);
+  // In the page's wasm: the figure's frame and a Session's of the same options, field by field.
+  const [figure, session] = await page.evaluate(async () => {
+    const options = { nodes: "a, b, c*2", keys: 300, vnodes: 40, hash: "md5" };
+    const plain = (f) => JSON.parse(JSON.stringify({
+      scene: Object.fromEntries(Object.entries(f.scene).map(([k, v]) => [k, ArrayBuffer.isView(v) ? [...v] : v])),
+      nodes: f.nodes, settings: f.settings, next: f.nextNodeName,
+    }));
+    const out = [];
+    for (const [path, name] of [["./pkg/ringlab_figure.js", "Figure"], ["./pkg/ringlab_element.js", "Session"]]) {
+      const mod = await import(new URL(path, location.href).href);
+      await mod.default();
+      const s = new mod[name](options);
+      out.push(plain(s.frame({})));
+      s.free();
+    }
+    return out;
+  });
+  assert.deepEqual(figure, session);
+  assert.equal(figure.scene.keys.length, 300);
+  assert.match(figure.scene.summary, /^3 nodes, ring, 160 points \(md5, 32-bit ring\)/);
+  // What the figure leaves out it answers `not-built-in`, with a code.
+  const refused = await page.evaluate(async () => {
+    const mod = await import(new URL("./pkg/ringlab_figure.js", location.href).href);
+    const codes = [];
+    for (const options of [{ nodes: "a", algorithm: "jump" }, { nodes: "a", zipf: 1 }, { nodes: ["a"] }, { nodes: "a", label: "x" }]) {
+      try { new mod.Figure(options); codes.push("drawn"); } catch (e) { codes.push(e.code); }
+    }
+    return codes;
+  });
+  assert.deepEqual(refused, ["not-built-in", "not-built-in", "not-built-in", "not-built-in"]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test("removing an element frees its engine objects and observers", async () => {
   // Count live observers and engine frees from outside the element.
   const init = () => {
@@ -421,10 +476,10 @@ test("removing an element frees its engine objects and observers", async () => {
   await page.evaluate(() => customElements.whenDefined("hash-ring"));
   const baseline = await page.evaluate(() => ({ ...window.__live }));
   await page.evaluate(async () => {
-    const mod = await import("./pkg/ringlab_element.js"); // the element's engine
+    const mod = await import("./pkg/ringlab_figure.js"); // the element's engine for these (they only draw)
     window.__freed = 0;
-    const free = mod.Session.prototype.free;
-    mod.Session.prototype.free = function () { window.__freed++; return free.call(this); };
+    const free = mod.Figure.prototype.free;
+    mod.Figure.prototype.free = function () { window.__freed++; return free.call(this); };
   });
   // Mount and unmount three pages' worth of rings, as a single-page docs site does.
   for (let round = 0; round < 3; round++) {
@@ -550,7 +605,7 @@ early.addEventListener("ready", (e) => (window.__early = e.detail)); document.qu
 test("a wasm download that fails once is tried again by the next change, and by new elements", async () => {
   let aborted = 0;
   const setup = (page) =>
-    page.route(/ringlab_element_bg\.wasm/, (route) => (aborted++ === 0 ? route.abort() : route.continue()));
+    page.route(/ringlab_figure_bg\.wasm/, (route) => (aborted++ === 0 ? route.abort() : route.continue()));
   const { page, context } = await openHost(chrome.browser, hostPage(`<hash-ring id="r" nodes="a, b"></hash-ring>`), { setup });
   const [failed] = await events(page, "r", "error");
   assert.equal(failed.code, "engine-load");

@@ -163,12 +163,17 @@ test("Firefox: theme=auto follows the host's toggles; keys stay inside; removal 
   await call("POST", `/session/${session}/actions`, { actions: [{ type: "key", id: "keys", actions: right }] });
   assert.equal(await run(() => document.body.dataset.keys), "ArrowRight ");
   const freed = await inPage(async () => {
-    const mod = await import(new URL("pkg/ringlab_element.js", location.href).href); // the element's engine
+    // The element's engine: its figure, or its first build once a change moved it there.
     let n = 0;
-    const free = mod.Session.prototype.free;
-    mod.Session.prototype.free = function () { n++; return free.call(this); };
+    const restore = [];
+    for (const [path, name] of [["pkg/ringlab_figure.js", "Figure"], ["pkg/ringlab_element.js", "Session"]]) {
+      const mod = await import(new URL(path, location.href).href);
+      const free = mod[name].prototype.free;
+      mod[name].prototype.free = function () { n++; return free.call(this); };
+      restore.push(() => (mod[name].prototype.free = free));
+    }
     document.getElementById("hero").remove();
-    mod.Session.prototype.free = free;
+    restore.forEach((r) => r());
     return n;
   });
   assert.equal(freed, 1);

@@ -46,6 +46,9 @@ const FREE_CALLS = ["compareAlgorithms", "jumpHash", "redisKeySlot", "cassandraT
 const PAGE_CALLS = SESSION_CALLS.filter((c) => c !== "ringFor");
 // What the <hash-ring> element's builds export (ringlab_element.js, ringlab_element_full.js).
 const ELEMENT_CALLS = ["add", "remove", "setDown", "follow", "explain", "frame"];
+// The element's figure (ringlab_figure.js): the same calls, which it answers `not-built-in` but
+// for `frame`, and its constructor with hostile options.
+const FIGURE_CALLS = [...ELEMENT_CALLS, "Figure"];
 const args = fc.array(hostileValue, { maxLength: 4 });
 export const sequence = fc.oneof(
   fc.record({ target: fc.constant("session"), start: fc.constantFrom("default", "link", "redis", "ring"),
@@ -58,6 +61,8 @@ export const sequence = fc.oneof(
     calls: fc.array(fc.record({ method: fc.constantFrom(...PAGE_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
   fc.record({ target: fc.constantFrom("element", "element_full"), start: fc.constantFrom("default", "options"),
     calls: fc.array(fc.record({ method: fc.constantFrom(...ELEMENT_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
+  fc.record({ target: fc.constant("figure"), start: fc.constantFrom("default", "options"),
+    calls: fc.array(fc.record({ method: fc.constantFrom(...FIGURE_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
 );
 
 // Runs one sequence in the page; returns what went wrong.
@@ -74,7 +79,8 @@ export function runInPage([seq, callMs]) {
       case "o": return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x === "NaN" ? NaN : x]));
     }
   };
-  const element = seq.target.startsWith("element");
+  const figure = seq.target === "figure";
+  const element = seq.target.startsWith("element") || figure;
   const file = element || seq.target === "page" ? `./pkg/ringlab_${seq.target}.js` : "./pkg/ringlab.js";
   return import(new URL(file, document.baseURI).href).then(async (mod) => {
     await mod.default();
@@ -83,6 +89,7 @@ export function runInPage([seq, callMs]) {
     let s;
     try {
       s = seq.target === "free" ? null
+        : figure ? new mod.Figure(seq.start === "options" ? { nodes: "a, b*2, c", vnodes: 16, keys: 200 } : { nodes: "a, b, c" })
         : element && seq.start === "options" ? new mod.Session({ nodes: ["a", { name: "b", weight: 2 }], vnodes: 16, keys: 200 })
         : seq.target === "ring" ? new mod.Ring({ algorithm: seq.start, nodes: ["n1", { name: "n2", weight: 1 }, "n3"] })
         : seq.start === "link" ? mod.Session.fromLink("#ringlab=2&a=ring&n=a*2@z&n=b%2Cc&n=d!")
@@ -102,6 +109,7 @@ export function runInPage([seq, callMs]) {
     // function runs in the page: its names are its own).
     const PAIR_CALLS = ["Ring.diffSample", "Ring.diffKeys", "Ring.diff", "Ring.propagate", "Ring.compareRollouts", "Ring.plan"];
     const invoke = (method, args) => {
+      if (method === "Figure") return new mod.Figure(...args);
       if (s !== null) return s[method](...args);
       if (method === "Ring" || method === "Session") return new mod[method](...args);
       if (PAIR_CALLS.includes(method)) return mod.Ring[method.slice(5)](other, grown, ...args);
@@ -132,7 +140,7 @@ export function runInPage([seq, callMs]) {
     grown?.free();
     // The module is alive: a fresh session answers.
     try {
-      const fresh = new mod.Session();
+      const fresh = figure ? new mod.Figure({ nodes: "a, b, c, d, e" }) : new mod.Session();
       if (fresh.frame({}).nodes.length !== 5) problems.push("a fresh session is wrong afterwards");
       fresh.free();
     } catch (e) {

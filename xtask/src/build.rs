@@ -144,9 +144,15 @@ fn element_builds() -> String {
          // other needs the full build. `linkAlgorithmKey`: the key of a share link's algorithm\n\
          // (`session::link::ALGORITHM_KEY`), with which the playground guesses the build a link needs.\n\
          export const firstBuild = {{ algorithms: [{}] }};\n\
-         export const linkAlgorithmKey = {:?};\n",
+         export const linkAlgorithmKey = {:?};\n\
+         // The algorithms the element's figure draws (`session::FIGURE_ALGORITHMS`), and the one\n\
+         // an element without an `algorithm` shows (`algo::DEFAULT`).\n\
+         export const figureBuild = {{ algorithms: [{}] }};\n\
+         export const defaultAlgorithm = {:?};\n",
         first_build_algorithms(),
-        ringlab::session::link::ALGORITHM_KEY
+        ringlab::session::link::ALGORITHM_KEY,
+        names(&ringlab::session::FIGURE_ALGORITHMS),
+        ringlab::algo::DEFAULT.name()
     )
 }
 
@@ -154,9 +160,13 @@ fn element_builds() -> String {
 /// first), as a JS array's items.
 fn first_build_algorithms() -> String {
     use ringlab::algo::Algorithm;
-    let first: Vec<String> =
-        Algorithm::ALL.iter().filter(|a| !a.needs_catalog()).map(|a| format!("{:?}", a.name())).collect();
-    first.join(", ")
+    let first: Vec<Algorithm> = Algorithm::ALL.into_iter().filter(|a| !a.needs_catalog()).collect();
+    names(&first)
+}
+
+/// The algorithms' names as a JS array's items.
+fn names(algorithms: &[ringlab::algo::Algorithm]) -> String {
+    algorithms.iter().map(|a| format!("{:?}", a.name())).collect::<Vec<_>>().join(", ")
 }
 
 /// The target directory (`CARGO_TARGET_DIR` when it is set).

@@ -8,14 +8,15 @@ use std::path::Path;
 use std::process::Command;
 
 /// What a page with `<hash-ring>` loads of JavaScript, beside the wasm: the element, what it
-/// imports, its two builds' wasm-bindgen glue and the list of the first build's algorithms.
+/// imports, its three builds' wasm-bindgen glue and the list of the first build's algorithms.
 /// (The iframe form and the charts' glue are minified in the bundle too: `bundle.rs`.)
-pub const ELEMENT_SCRIPTS: [&str; 8] = [
+pub const ELEMENT_SCRIPTS: [&str; 9] = [
     "hash-ring.js",
     "sequence.js",
     "ring-view.js",
     "host.js",
     "charts-module.js",
+    "pkg/ringlab_figure.js",
     "pkg/ringlab_element.js",
     "pkg/ringlab_element_full.js",
     "pkg/builds.js",
