@@ -176,7 +176,7 @@ impl<T> Top<T> {
 /// A score as text: six decimals in the usual range, else scientific.
 pub(crate) fn number(x: f64) -> String {
     if x == 0.0 || (1e-3..1e7).contains(&x.abs()) {
-        format!("{x:.6}")
+        crate::decimal::fixed(x, 6)
     } else {
         format!("{x:.6e}")
     }

@@ -419,7 +419,7 @@ pub struct Metric {
 impl Metric {
     /// `value` as shown in a cell: `decimals` places, the unit left to the header.
     pub fn format(&self, value: f64) -> String {
-        format!("{value:.*}", self.decimals)
+        crate::decimal::fixed(value, self.decimals)
     }
 
     /// `value` with its unit, as a sentence says it.

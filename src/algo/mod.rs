@@ -148,7 +148,7 @@ pub trait Placement: std::fmt::Debug {
     }
     /// How the key is placed, in the algorithm's own terms.
     fn describe_key(&self, key: &[u8]) -> String {
-        format!("at {:.6} of the circle", self.key_fraction(key))
+        format!("at {} of the circle", crate::decimal::fixed(self.key_fraction(key), 6))
     }
     /// The steps from `key` to the node this algorithm's own structure picks, in its terms
     /// (the bytes hashed, the hash, the point, slot, bucket or entry, its label), computed by

@@ -116,7 +116,7 @@ fn weight_ramp(before: &Cluster, after: &Cluster, steps: usize) -> Result<Staged
             })
             .collect();
         middle.push(Cluster::new(before.options().clone(), specs)?);
-        labels.push(format!("weights {:.0}% of the way", f * 100.0));
+        labels.push(format!("weights {}% of the way", crate::decimal::fixed(f * 100.0, 0)));
     }
     labels.push("weights 100% of the way".into());
     Ok(Some((middle, Staging::Weights, labels)))

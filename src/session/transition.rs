@@ -251,11 +251,8 @@ pub(crate) fn bytes(b: f64) -> String {
         v /= 1000.0;
         unit += 1;
     }
-    if unit == 0 {
-        format!("{v:.0} B")
-    } else {
-        format!("{v:.1} {}", UNITS[unit])
-    }
+    let digits = if unit == 0 { 0 } else { 1 };
+    format!("{} {}", crate::decimal::fixed(v, digits), UNITS[unit])
 }
 
 /// Moved keys and moved traffic (Zipf popularity `s` over the sample's order) from the movers.
@@ -351,7 +348,7 @@ fn modulo_movers(before: &State, after: &State, keys: &KeyCache, list: Option<&c
 
 /// `x` as a percentage with `digits` decimals.
 pub(crate) fn percent(x: f64, digits: usize) -> String {
-    format!("{:.digits$}%", x * 100.0)
+    crate::decimal::fixed(x * 100.0, digits) + "%"
 }
 
 /// `n` with thousands separators.
