@@ -225,7 +225,7 @@ pub(crate) struct Shares {
 
 impl Shares {
     /// The exact shares of `placement`'s nodes and the spread over those that serve.
-    pub(crate) fn of(placement: &dyn Placement) -> Shares {
+    pub(crate) fn of<P: Placement + ?Sized>(placement: &P) -> Shares {
         let nodes = placement.nodes();
         let serving: Vec<usize> = (0..nodes.len()).filter(|&i| !placement.is_down(i)).collect();
         let weights: Vec<f64> = serving.iter().map(|&i| nodes[i].weight).collect();

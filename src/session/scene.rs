@@ -187,8 +187,8 @@ impl SummaryFacts {
         let over = if down > 0 { format!(" of the {serving} serving nodes") } else { String::new() };
         match self.spread {
             Some(s) => text.push_str(&format!(
-                ". The busiest{over} carries {:.2}× its fair share; load varies by {} (relative std dev).",
-                s.max_over_mean,
+                ". The busiest{over} carries {}× its fair share; load varies by {} (relative std dev).",
+                crate::decimal::fixed(s.max_over_mean, 2),
                 percent(s.rsd, 1)
             )),
             None if serving == 0 => text.push_str(". Every node is down: no key has an owner."),

@@ -8,7 +8,7 @@
 //! Options are read without serde, and nothing here formats a float: the module carries
 //! neither.
 
-use super::{coded, decimal, error};
+use super::{coded, decimal};
 use crate::algo::Algorithm;
 use crate::session::{self as engine, Settings};
 use crate::{Hash, RingBits};
@@ -73,7 +73,8 @@ impl Figure {
         let (settings, list) = read(&options).ok_or_else(refused)?;
         let nodes = engine::parse_node_list_with(&list, decimal).map_err(|_| refused())?;
         let next_node_name = engine::next_node_name(nodes.iter().map(|n| n.name.as_str()));
-        let inner = engine::figure(&settings, nodes).map_err(error)?;
+        // Whatever the figure refuses, the session draws or explains: no error text here.
+        let inner = engine::figure(&settings, nodes).map_err(|_| refused())?;
         Ok(Figure { inner, settings, next_node_name })
     }
 
