@@ -1,6 +1,7 @@
 //! Hash functions: fixed algorithms over explicit bytes (the rule of each is on [`Hash`](enum@Hash)).
 
 use crate::Error;
+#[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
 use md5::Digest as _;
 
 /// A named hash function. Parse one with [`Hash::from_name`]; [`Hash::Xxh3`] is the default.
@@ -79,6 +80,20 @@ impl Hash {
         Hash::ALL.into_iter().find(|h| h.name() == name).ok_or_else(|| Error::UnknownHash(name.to_string()))
     }
 
+    /// Whether this build computes the hash: all of them do but the `<hash-ring>` element's
+    /// figure module (the wasm build with feature `figure` alone), which leaves the digests
+    /// (`md5`, `sha256`: 4.4 KB of its 69 KB gzip) to the modules it moves on to;
+    /// [`session::figure`](crate::session::figure) refuses them there.
+    pub const fn built_in(self) -> bool {
+        self.in_figure() || !cfg!(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))
+    }
+
+    /// Whether the figure's module computes the hash: all but the digests. The element
+    /// starts an embed with another hash on the next module (`builds.js` lists these).
+    pub const fn in_figure(self) -> bool {
+        !matches!(self, Hash::Md5 | Hash::Sha256)
+    }
+
     /// How many bits of hash value the function produces (32 or 64).
     pub fn bits(self) -> u32 {
         match self {
@@ -111,8 +126,12 @@ impl Hash {
             Hash::Xxh32 => u64::from(twox_hash::XxHash32::oneshot(0, bytes)),
             Hash::Fnv1a32 => u64::from(const_fnv1a_hash::fnv1a_hash_32(bytes, None)),
             Hash::Fnv1a64 => const_fnv1a_hash::fnv1a_hash_64(bytes, None),
+            #[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
             Hash::Md5 => first_u64_le(&md5::Md5::digest(bytes)),
+            #[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
             Hash::Sha256 => first_u64_le(&sha2::Sha256::digest(bytes)),
+            #[cfg(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))]
+            Hash::Md5 | Hash::Sha256 => unreachable!("the figure's module has no digests: see Hash::built_in"),
             Hash::Murmur3 => murmur3_h1(bytes),
             Hash::Crc32 => u64::from(CRC32.checksum(bytes)),
         }

@@ -18,6 +18,7 @@
 //! (`delete(m, hash)`, `del ring[h]`, `TreeMap.remove`).
 
 use crate::{Error, Hash, RingBits};
+#[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
 use md5::Digest as _;
 
 /// Longest label template, in bytes.
@@ -99,6 +100,7 @@ impl RingRules {
 }
 
 /// The digest of `bytes` (zero-padded to 32 bytes), for the hashes that have one.
+#[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
 fn digest_of(hash: Hash, bytes: &[u8]) -> Option<[u8; 32]> {
     let mut out = [0u8; 32];
     match hash {
@@ -107,6 +109,13 @@ fn digest_of(hash: Hash, bytes: &[u8]) -> Option<[u8; 32]> {
         _ => return None,
     }
     Some(out)
+}
+
+/// The `<hash-ring>` figure's module has no digests ([`Hash::built_in`]): the figure's rules
+/// never read one.
+#[cfg(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))]
+fn digest_of(_: Hash, _: &[u8]) -> Option<[u8; 32]> {
+    None
 }
 
 /// A point label template: text with `{name}` (the node's name) and `{i}` (the point's
@@ -176,6 +185,20 @@ impl Label {
     /// The template as written.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The template with its placeholders as plain words, as descriptions quote it:
+    /// `{name}#{i}` reads `name#i`.
+    pub fn plain(&self) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            out.push_str(match part {
+                Part::Text(t) => t,
+                Part::Name => "name",
+                Part::Index => "i",
+            });
+        }
+        out
     }
 
     /// Writes the label of point `i` of node `name` into `buf` (cleared first).
@@ -289,6 +312,8 @@ mod tests {
     fn templates_expand_and_refuse_what_they_cannot_mean() {
         assert_eq!(Label::default(), Label::parse("{name}#{i}").unwrap());
         assert_eq!(Label::parse("{i}{name}").unwrap().expand("a", 12), "12a");
+        assert_eq!(Label::default().plain(), "name#i");
+        assert_eq!(Label::parse("node-{name}-{i}:{name}").unwrap().plain(), "node-name-i:name");
         for bad in ["{name}", "{i}", "{name}#{j}", "{name}{i}}", "{{name}{i}", ""] {
             assert_eq!(Label::parse(bad).unwrap_err().code(), "invalid-option", "{bad:?}");
         }

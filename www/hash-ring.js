@@ -62,7 +62,12 @@ const PASS_KEYS = new Set(["Tab", "Escape"]);
 // without this file (or without the figure) still works: an element then starts on the
 // full build if it names an algorithm, and on the first (moving when it must) if not.
 const builds = import("./pkg/builds.js").then(
-  (m) => ({ figure: m.figureBuild?.algorithms ?? [], first: m.firstBuild.algorithms, algorithm: m.defaultAlgorithm }),
+  (m) => ({
+    figure: m.figureBuild?.algorithms ?? [],
+    figureHashes: m.figureBuild?.hashes,
+    first: m.firstBuild.algorithms,
+    algorithm: m.defaultAlgorithm,
+  }),
   () => ({ figure: [], first: [] }),
 );
 
@@ -308,10 +313,14 @@ export class HashRing extends HTMLElement {
     const named = this.getAttribute("algorithm")?.trim();
     // The figure only draws: a view that plays or charts, or nodes marked down, start on a
     // Session at once rather than after a second download.
+    // Nor does it compute every hash (an older builds.js does not say which: the figure
+    // then refuses what it lacks).
     const drawn = this.view === "ring" && !this.getAttribute("down")?.trim();
-    const build = builds.then(({ figure, first, algorithm }) =>
-      loadEngine(drawn && figure.includes(named || algorithm) ? "figure" : !named || first.includes(named) ? "first" : "full"),
-    );
+    const hash = this.getAttribute("hash")?.trim();
+    const build = builds.then(({ figure, figureHashes, first, algorithm }) => {
+      const figured = drawn && figure.includes(named || algorithm) && (!hash || !figureHashes || figureHashes.includes(hash));
+      return loadEngine(figured ? "figure" : !named || first.includes(named) ? "first" : "full");
+    });
     Promise.all([build, chartsToo]).then(
       async ([mod]) => {
         // Many elements on one page: each builds in a task of its own.

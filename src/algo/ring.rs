@@ -91,13 +91,21 @@ pub(crate) fn described(config: &crate::Config, rules: &RingRules) -> String {
         Ties::LaterAdded => differs.push("equal positions go to the later node; removing either deletes it".into()),
         Ties::EarlierAdded => differs.push("equal positions stay with the earlier node; removing either deletes it".into()),
     }
-    let tail = if differs.is_empty() { String::new() } else { format!(" Unlike ringlab's: {}.", differs.join("; ")) };
+    // Written out rather than `join`ed: the figure's module has no other `join` of `String`s.
+    let mut tail = String::new();
+    for rule in &differs {
+        tail.push_str(if tail.is_empty() { " Unlike ringlab's: " } else { "; " });
+        tail.push_str(rule);
+    }
+    if !tail.is_empty() {
+        tail.push('.');
+    }
     format!(
         "ringlab's ring: {} points per unit of weight at {}(\"{}\") on a circle of {}; a key belongs to \
          the first point clockwise from its hash.{tail}",
         config.vnodes,
         config.hash,
-        rules.label.text().replace("{name}", "name").replace("{i}", "i"),
+        rules.label.plain(),
         key_space(config, rules).words()
     )
 }
@@ -357,3 +365,33 @@ pub const PRESETS: &[Preset] = &[
         link: "#ringlab=2&a=ring&h=md5&b=64&v=160&k=2000&r=2&ps=first8-be-signed&ti=later-added&n=cache-a&n=cache-b&n=cache-c",
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The description names each rule that differs from ringlab's, in order.
+    #[test]
+    fn descriptions_name_the_rules_that_differ() {
+        let config = crate::Config { hash: crate::Hash::Md5, ..crate::Config::default() };
+        let ringlab = described(&config, &RingRules::default());
+        assert!(ringlab.starts_with("ringlab's ring: "), "{ringlab}");
+        assert!(ringlab.contains(" at md5(\"name#i\") on a circle of "), "{ringlab}");
+        assert!(ringlab.ends_with("a key belongs to the first point clockwise from its hash."), "{ringlab}");
+        let rules = RingRules {
+            label: Label::parse("{i}-{name}").unwrap(),
+            position: Position::First8Be,
+            lookup: Lookup::After,
+            ties: Ties::LaterAdded,
+        };
+        let other = described(&crate::Config { bits: crate::RingBits::B64, ..config }, &rules);
+        assert!(other.contains("(\"i-name\")"), "{other}");
+        assert!(
+            other.ends_with(
+                "clockwise from its hash. Unlike ringlab's: positions digest bytes 0..8 big-endian; a key on a \
+                 point belongs to the next one; equal positions go to the later node; removing either deletes it."
+            ),
+            "{other}"
+        );
+    }
+}

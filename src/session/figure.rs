@@ -4,9 +4,10 @@
 //! options' maps, what moves on a change).
 //!
 //! It is what the `<hash-ring>` element's smallest wasm module computes: most readers only
-//! look, and this is all they need. Anything else — another algorithm, its own options,
-//! popular keys, an input the session would refuse — is [`Error::NotBuiltIn`]: the element
-//! then asks a session, which draws it or says precisely what is wrong.
+//! look, and this is all they need. Anything else — another algorithm, its own options, a
+//! hash its module leaves out ([`Hash::built_in`](crate::Hash::built_in)), popular keys, an
+//! input the session would refuse — is [`Error::NotBuiltIn`]: the element then asks a
+//! session, which draws it or says precisely what is wrong.
 //!
 //! ```
 //! use ringlab::session::{figure, FrameOptions, Session, Settings};
@@ -18,7 +19,7 @@
 //! ```
 
 use super::scene::{reading, tally, NodeRow, Scene, SummaryFacts};
-use super::{own_options, zipf_traffic, Settings, KEY_PREFIX, MAX_FOLLOW_REPLICAS, MAX_KEYS, MAX_SESSION_NODES};
+use super::{own_options, uniform_traffic, Settings, KEY_PREFIX, MAX_FOLLOW_REPLICAS, MAX_KEYS, MAX_SESSION_NODES};
 use crate::algo::options::serde_json_value::Value;
 use crate::algo::{Algorithm, CirclePoints, Placement, Shares};
 use crate::{Error, NodeSpec, Ring, RingRules};
@@ -49,6 +50,7 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         && (1..=MAX_FOLLOW_REPLICAS).contains(&settings.replicas)
         && settings.keys <= MAX_KEYS
         && nodes.len() <= MAX_SESSION_NODES
+        && settings.hash.built_in()
         && settings.config().validate().is_ok();
     if !plain {
         return Err(not_here());
@@ -68,7 +70,7 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
             positions.push(Placement::key_fraction(&ring, key));
             owners.push(ring.locate_index(key).map_or(super::NO_OWNER, |o| o as u32));
         });
-        (positions, owners, zipf_traffic(settings.keys, 0.0))
+        (positions, owners, uniform_traffic(settings.keys))
     };
     let circle = Placement::arcs(&ring).map(CirclePoints::of);
     let (points, point_owners) = circle.map_or((Arc::from([]), Arc::from([])), |c| (c.fractions, c.owners));

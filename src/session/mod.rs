@@ -404,9 +404,18 @@ struct KeyCache {
 /// Key `k`'s share of requests under Zipf popularity `1 / (k + 1)^s`, for `count` keys. `libm`'s
 /// `pow` gives the same bits natively and in wasm.
 fn zipf_traffic(count: usize, s: f64) -> Vec<f64> {
-    let raw: Vec<f64> = (0..count).map(|k| if s == 0.0 { 1.0 } else { libm::pow((k + 1) as f64, -s) }).collect();
+    if s == 0.0 {
+        return uniform_traffic(count);
+    }
+    let raw: Vec<f64> = (0..count).map(|k| libm::pow((k + 1) as f64, -s)).collect();
     let total: f64 = raw.iter().sum();
     raw.into_iter().map(|w| w / total).collect()
+}
+
+/// Every key equally popular (Zipf s = 0), as [`zipf_traffic`] weighs them: 1 / `count` of
+/// the requests each (the figure's traffic, without `pow`).
+fn uniform_traffic(count: usize) -> Vec<f64> {
+    vec![1.0 / count as f64; count]
 }
 
 impl KeyCache {

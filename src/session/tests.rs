@@ -873,3 +873,16 @@ fn a_weight_is_a_decimal_in_both_languages() {
         }
     }
 }
+
+/// Zipf s = 0 is the uniform traffic the figure computes without `pow`: the general formula
+/// (every weight k^-0 = 1, over their sum) gives 1/count exactly.
+#[test]
+fn zipf_zero_is_uniform_traffic() {
+    for count in [1usize, 3, 7, 2000, 100_000] {
+        let general: Vec<f64> = (0..count).map(|k| libm::pow((k + 1) as f64, -0.0)).collect();
+        let total: f64 = general.iter().sum();
+        let want: Vec<f64> = general.iter().map(|w| w / total).collect();
+        assert_eq!(super::zipf_traffic(count, 0.0), want, "{count}");
+        assert_eq!(super::uniform_traffic(count), want, "{count}");
+    }
+}

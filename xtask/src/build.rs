@@ -145,13 +145,20 @@ fn element_builds() -> String {
          // (`session::link::ALGORITHM_KEY`), with which the playground guesses the build a link needs.\n\
          export const firstBuild = {{ algorithms: [{}] }};\n\
          export const linkAlgorithmKey = {:?};\n\
-         // The algorithms the element's figure draws (`session::FIGURE_ALGORITHMS`), and the one\n\
-         // an element without an `algorithm` shows (`algo::DEFAULT`).\n\
-         export const figureBuild = {{ algorithms: [{}] }};\n\
+         // The algorithms and hashes the element's figure draws (`session::FIGURE_ALGORITHMS`,\n\
+         // `Hash::in_figure`), and the algorithm an element without an `algorithm` shows\n\
+         // (`algo::DEFAULT`).\n\
+         export const figureBuild = {{ algorithms: [{}], hashes: [{}] }};\n\
          export const defaultAlgorithm = {:?};\n",
         first_build_algorithms(),
         ringlab::session::link::ALGORITHM_KEY,
         names(&ringlab::session::FIGURE_ALGORITHMS),
+        ringlab::Hash::ALL
+            .iter()
+            .filter(|h| h.in_figure())
+            .map(|h| format!("{:?}", h.name()))
+            .collect::<Vec<_>>()
+            .join(", "),
         ringlab::algo::DEFAULT.name()
     )
 }
