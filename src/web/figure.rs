@@ -8,7 +8,7 @@
 //! Options are read without serde, and nothing here formats a float: the module carries
 //! neither.
 
-use super::{coded, decimal};
+use super::{decimal, own_coded};
 use crate::algo::Algorithm;
 use crate::session::{self as engine, Settings};
 use crate::{Hash, RingBits};
@@ -16,7 +16,7 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 fn not_built_in(what: &str) -> JsValue {
-    coded(&format!("{what} is not in this build of the engine (the full build has it)"), "not-built-in")
+    own_coded(&format!("{what} is not in this build of the engine (the full build has it)"), "not-built-in")
 }
 
 /// The figure of a `<hash-ring>` before any change.

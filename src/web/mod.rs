@@ -75,7 +75,15 @@ pub(crate) fn error(e: Error) -> JsValue {
 ///
 /// [`brief`]: crate::error::brief
 pub(crate) fn coded(message: &str, code: &str) -> JsValue {
-    let err = js_sys::Error::new(&crate::error::brief(message));
+    own_coded(&crate::error::brief(message), code)
+}
+
+/// A JS `Error` with a message the binding wrote itself, which repeats no stranger's text
+/// and needs no cutting (the figure's module leaves [`brief`] out).
+///
+/// [`brief`]: crate::error::brief
+pub(crate) fn own_coded(message: &str, code: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
     // Setting a property on a fresh Error object cannot fail.
     let _ = Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(code));
     err.into()
