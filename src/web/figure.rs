@@ -33,6 +33,11 @@ fn whole(value: &JsValue) -> Option<u32> {
     (x >= 0.0 && x.fract() == 0.0 && x <= f64::from(u32::MAX)).then_some(x as u32)
 }
 
+/// The item of `all` called `name`.
+fn named<T: Copy>(all: &[T], name: &str, name_of: fn(T) -> &'static str) -> Option<T> {
+    all.iter().copied().find(|&item| name_of(item) == name)
+}
+
 /// The settings and node list of `new Session(options)` as the element passes them (a node
 /// list in text, numbers and names), or `None` for anything else.
 fn read(options: &JsValue) -> Option<(Settings, String)> {
@@ -50,8 +55,10 @@ fn read(options: &JsValue) -> Option<(Settings, String)> {
         }
         match key.as_str() {
             "nodes" => nodes = Some(value.as_string()?),
-            "algorithm" => settings.algorithm = Algorithm::from_name(&value.as_string()?).ok()?,
-            "hash" => settings.hash = Hash::from_name(&value.as_string()?).ok()?,
+            // Looked up without `from_name`, whose refusals (which the session words) would
+            // bring their formatting into this module.
+            "algorithm" => settings.algorithm = named(&Algorithm::ALL, &value.as_string()?, |a| a.name())?,
+            "hash" => settings.hash = named(&Hash::ALL, &value.as_string()?, |h| h.name())?,
             "bits" => settings.bits = RingBits::from_bits(whole(&value)?.into()).ok()?,
             "vnodes" => settings.vnodes = whole(&value)?,
             "keys" => settings.keys = whole(&value)? as usize,
