@@ -82,7 +82,7 @@ impl Hash {
 
     /// Whether this build computes the hash: all of them do but the `<hash-ring>` element's
     /// figure module (the wasm build with feature `figure` alone), which leaves the digests
-    /// (`md5`, `sha256`: 4.4 KB of its 69 KB gzip) to the modules it moves on to;
+    /// (`md5`, `sha256`: 4.4 KB gzip) to the modules it moves on to;
     /// [`session::figure`](crate::session::figure) refuses them there.
     pub const fn built_in(self) -> bool {
         self.in_figure() || !cfg!(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))
