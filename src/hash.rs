@@ -1,8 +1,6 @@
 //! Hash functions: fixed algorithms over explicit bytes (the rule of each is on [`Hash`](enum@Hash)).
 
 use crate::Error;
-#[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
-use md5::Digest as _;
 
 /// A named hash function. Parse one with [`Hash::from_name`]; [`Hash::Xxh3`] is the default.
 ///
@@ -126,15 +124,35 @@ impl Hash {
             Hash::Xxh32 => u64::from(twox_hash::XxHash32::oneshot(0, bytes)),
             Hash::Fnv1a32 => u64::from(const_fnv1a_hash::fnv1a_hash_32(bytes, None)),
             Hash::Fnv1a64 => const_fnv1a_hash::fnv1a_hash_64(bytes, None),
-            #[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
-            Hash::Md5 => first_u64_le(&md5::Md5::digest(bytes)),
-            #[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
-            Hash::Sha256 => first_u64_le(&sha2::Sha256::digest(bytes)),
-            #[cfg(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))]
-            Hash::Md5 | Hash::Sha256 => unreachable!("the figure's module has no digests: see Hash::built_in"),
+            Hash::Md5 | Hash::Sha256 => match self.digest(bytes) {
+                Some(digest) => first_u64_le(&digest),
+                // Only the figure's module has no digests, and its figure refuses them.
+                None => unreachable!("the figure's module has no digests: see Hash::built_in"),
+            },
             Hash::Murmur3 => murmur3_h1(bytes),
             Hash::Crc32 => u64::from(CRC32.checksum(bytes)),
         }
+    }
+
+    /// The digest of `bytes`, zero-padded to 32 bytes, for the hashes that are digests (md5,
+    /// sha256); `None` for the others.
+    #[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
+    pub(crate) fn digest(self, bytes: &[u8]) -> Option<[u8; 32]> {
+        use md5::Digest as _;
+        let mut out = [0u8; 32];
+        match self {
+            Hash::Md5 => out[..16].copy_from_slice(&md5::Md5::digest(bytes)),
+            Hash::Sha256 => out.copy_from_slice(&sha2::Sha256::digest(bytes)),
+            _ => return None,
+        }
+        Some(out)
+    }
+
+    /// The `<hash-ring>` figure's module has no digests ([`Hash::built_in`]): `None` for
+    /// every hash (its figure refuses md5 and sha256, and its rules never read a digest).
+    #[cfg(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))]
+    pub(crate) fn digest(self, _: &[u8]) -> Option<[u8; 32]> {
+        None
     }
 }
 

@@ -18,8 +18,6 @@
 //! (`delete(m, hash)`, `del ring[h]`, `TreeMap.remove`).
 
 use crate::{Error, Hash, RingBits};
-#[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
-use md5::Digest as _;
 
 /// Longest label template, in bytes.
 pub const MAX_LABEL_TEMPLATE_LEN: usize = crate::limits::MAX_LABEL_TEMPLATE_LEN;
@@ -54,7 +52,7 @@ impl RingRules {
                 bits.bits()
             )));
         }
-        if digest && digest_of(hash, b"").is_none() {
+        if digest && hash.digest(b"").is_none() {
             return Err(Error::InvalidOption(format!(
                 "position {name} reads a digest's bytes: it needs hash md5 or sha256 ({hash}'s value is its \
                  position: use first4-le or first8-le)"
@@ -72,7 +70,7 @@ impl RingRules {
         match self.position {
             Position::First4Le | Position::First8Le => bits.position(hash.hash(bytes)),
             other => {
-                let digest = digest_of(hash, bytes).unwrap_or([0; 32]);
+                let digest = hash.digest(bytes).unwrap_or([0; 32]);
                 let len = if hash == Hash::Md5 { 16 } else { 32 };
                 let be4 = |at: usize| u64::from(u32::from_be_bytes(digest[at..at + 4].try_into().expect("4 bytes")));
                 let be8 = u64::from_be_bytes(digest[..8].try_into().expect("8 bytes"));
@@ -97,25 +95,6 @@ impl RingRules {
             Lookup::After => bits.position(position.wrapping_add(1)),
         }
     }
-}
-
-/// The digest of `bytes` (zero-padded to 32 bytes), for the hashes that have one.
-#[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
-fn digest_of(hash: Hash, bytes: &[u8]) -> Option<[u8; 32]> {
-    let mut out = [0u8; 32];
-    match hash {
-        Hash::Md5 => out[..16].copy_from_slice(&md5::Md5::digest(bytes)),
-        Hash::Sha256 => out.copy_from_slice(&sha2::Sha256::digest(bytes)),
-        _ => return None,
-    }
-    Some(out)
-}
-
-/// The `<hash-ring>` figure's module has no digests ([`Hash::built_in`]): the figure's rules
-/// never read one.
-#[cfg(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))]
-fn digest_of(_: Hash, _: &[u8]) -> Option<[u8; 32]> {
-    None
 }
 
 /// A point label template: text with `{name}` (the node's name) and `{i}` (the point's

@@ -55,8 +55,8 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
     if !plain {
         return Err(not_here());
     }
-    let rules = RingRules::default();
-    let ring = Ring::with_rules(settings.config(), rules.clone(), nodes).map_err(|_| not_here())?;
+    let (config, rules) = (settings.config(), RingRules::default());
+    let ring = Ring::with_rules(config.clone(), rules.clone(), nodes).map_err(|_| not_here())?;
     let count = ring.nodes().len();
     let (positions, owners, traffic) = if count == 0 {
         Default::default()
@@ -72,7 +72,8 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         });
         (positions, owners, uniform_traffic(settings.keys))
     };
-    let circle = Placement::arcs(&ring).map(CirclePoints::of);
+    let arcs = Placement::arcs(&ring);
+    let circle = arcs.map(CirclePoints::of);
     let (points, point_owners) = circle.map_or((Arc::from([]), Arc::from([])), |c| (c.fractions, c.owners));
     let shares = Shares::of(&ring);
     let algorithm = crate::algo::ring::RING;
@@ -80,7 +81,7 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         nodes: count,
         algorithm: algorithm.name(),
         serving: count,
-        points: Placement::arcs(&ring).map(|a| a.point_count()),
+        points: arcs.map(|a| a.point_count()),
         hash: algorithm.uses_hash().then_some((settings.hash, algorithm.uses_vnodes().then_some(settings.bits))),
         spread: shares.spread,
     }
@@ -98,8 +99,8 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         keys: positions,
         key_owners: owners,
         colours: (0..count as u32).collect(),
-        axis: crate::algo::ring::key_space(&settings.config(), &rules).axis_labels(),
-        description: crate::algo::ring::described(&settings.config(), &rules),
+        axis: crate::algo::ring::key_space(&config, &rules).axis_labels(),
+        description: crate::algo::ring::described(&config, &rules),
         summary,
         reading: reading(true, false),
     };
