@@ -4,13 +4,16 @@
 // moved, played by the ring view) and `frame()` (everything to redraw). The engine module is
 // imported with the page's other modules (fetched together), started in main(), and replaced
 // by a fresh instance if it ever traps.
-// Two builds of the engine: the page's first (pkg/ringlab_page.js: ringlab's ring, links,
-// history, the user's keys; a third of the engine's download) draws the first ring and
-// serves the everyday changes; the engine's (pkg/ringlab.js) is fetched on first use of
-// anything the first leaves out (another algorithm, an import, the comparisons, the moves and
-// algorithms charts), and the session moves there: the same start and the same changes,
-// replayed (`upgrade`).
-import * as firstEngine from "./pkg/ringlab_page.js";
+// Three builds of the engine. The default playground, opened without a link, is drawn by the
+// figure (pkg/ringlab_figure.js, what the <hash-ring> element shows first: the default ring,
+// no changes), and nothing more is fetched until the reader reaches for the page (a pointer,
+// a key, focus, a scroll): then the page's first build (pkg/ringlab_page.js: ringlab's ring,
+// links, history, the user's keys) takes over the same ring, and whatever the reader did
+// meanwhile is done, in order, once it has (`wake`). That build serves the everyday changes,
+// and opens links; the engine's (pkg/ringlab.js) is fetched on first use of anything the
+// first leaves out (another algorithm, an import, the comparisons, the moves and algorithms
+// charts), and the session moves there: the same start and the same changes, replayed
+// (`upgrade`).
 import { firstBuild, linkAlgorithmKey } from "./pkg/builds.js";
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
@@ -19,11 +22,15 @@ import { ExplainView } from "./explain.js";
 import { MetricsView } from "./metrics.js";
 import { loadEngine, onUncaughtTrap, recording, themeColours, trapped, watchTheme } from "./host.js";
 let engine;
-let build = "page"; // which build `engine` is: "page" (the first) or "full"
+let build = "figure"; // which build `engine` is: "figure", "page" (the first) or "full"
 
 const $ = (id) => document.getElementById(id);
 // The builds' files: the engine's, fetched on first use; either, for a fresh instance after a trap.
 const ENGINES = {
+  figure: {
+    glue: new URL("./pkg/ringlab_figure.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_figure_bg.wasm", import.meta.url).href,
+  },
   page: {
     glue: new URL("./pkg/ringlab_page.js", import.meta.url).href,
     wasm: new URL("./pkg/ringlab_page_bg.wasm", import.meta.url).href,
@@ -53,6 +60,7 @@ const stepOf = (v) => {
 };
 
 let session, view, charts, agreement, explainView, metrics;
+let fromFigure = false; // the next session replaces the figure (the same ring)
 let importKinds = []; // configKinds() of the engine's build, once the import is opened
 // The catalog's labels, by algorithm name: the engine's build's, filled in once the page is on
 // it (the views show names until then, and offer other algorithms from then on).
@@ -83,7 +91,8 @@ function later(work) {
 // frame and the first drawing of 500,000 points are each tens of ms, too long for one task.
 function render({ drawLater = false } = {}) {
   const start = performance.now();
-  frame = session.frame(followed ? { follow: followed, link: true } : { link: true });
+  // The figure's frame has no link (nor a followed key: nothing is followed before a change).
+  frame = build === "figure" ? session.frame() : session.frame(followed ? { follow: followed, link: true } : { link: true });
   const { scene, capabilities: caps } = frame;
   perf.scene = { axis: scene.axis, description: scene.description }; // what is drawn, for the page tests
   const shown = frame;
@@ -115,7 +124,7 @@ function render({ drawLater = false } = {}) {
     refreshPopover();
   });
   // The link in a task of its own: replacing a long URL costs the browser several ms.
-  later(() => frame === shown && saveUrl());
+  if (frame.link != null) later(() => frame === shown && saveUrl());
   if (frame.nodes.length >= 2) charts?.update(session);
   later(() => frame === shown && agreement?.update(session));
   later(() => frame === shown && explainView?.update());
@@ -458,10 +467,12 @@ function replace(next, start = "") {
   } else {
     made = null;
   }
+  // The page's build taking over from the figure draws the same ring: nothing to clear.
+  if (!fromFigure) view?.clear();
+  fromFigure = false;
   session = next;
   selected = undefined;
   followed = null;
-  view?.clear();
   closePopover(false);
   $("tooltip").hidden = true;
   $("follow-key").value = "";
@@ -473,7 +484,8 @@ function replace(next, start = "") {
   keyReads++;
   $("keys-status").textContent = keysHelp;
   // "Compare with hash % N" is the page's choice: the new session follows it.
-  if ($("compare-modulo").checked) next.setCompareModulo(true);
+  // (The figure compares nothing: the page's build, taking over, does.)
+  if ($("compare-modulo").checked) next.setCompareModulo?.(true);
 }
 
 // Replaces the session with one made from the user's config text.
@@ -574,6 +586,7 @@ function useKeys(text) {
 function fillChoices() {
   for (const name of engine.algorithms()) $("algorithm").append(new Option(name, name));
   for (const name of engine.hashes()) $("hash").append(new Option(name, name));
+  $("vnodes").max = String(VNODE_STEPS.length - 1);
 }
 
 function wire() {
@@ -660,7 +673,6 @@ function wire() {
   $("algorithm").addEventListener("change", () => configure({ algorithm: $("algorithm").value }));
   for (const reach of ["pointerdown", "focus"]) $("algorithm").addEventListener(reach, () => build === "page" && loadFull().catch(() => {}));
   $("hash").addEventListener("change", () => configure({ hash: $("hash").value }));
-  $("vnodes").max = String(VNODE_STEPS.length - 1);
   $("vnodes").addEventListener("input", () => {
     const v = VNODE_STEPS[Number($("vnodes").value)];
     $("vnodes-number").value = String(v);
@@ -747,8 +759,6 @@ function wire() {
   document.addEventListener("pointerdown", (e) => {
     if (popover && !$("popover").contains(e.target) && e.target !== canvas) closePopover();
   });
-  new ResizeObserver(() => view.data && !view.fits() && render()).observe(canvas);
-  watchTheme(render);
   window.addEventListener("hashchange", (e) => {
     // The link the user went to, even if a render's replaceState ran before this event did.
     const link = new URL(e.newURL).hash;
@@ -903,6 +913,7 @@ function replay(mod, { start, calls }) {
 // Should the fresh instance trap on that state too, a third one opens the default ring.
 let recovering = false;
 async function recover(error) {
+  if (build === "figure") return wake(); // the page's build draws the same ring
   if (recovering) return;
   recovering = true;
   console.error("ringlab: the engine stopped; reopening the last good state", error);
@@ -997,13 +1008,14 @@ async function main() {
   // A link of an algorithm the first build leaves out starts on the engine's build at once, not
   // after the first build has loaded and refused it. A guess from the link's algorithm alone
   // (the key and the first build's algorithms are the engine's, in pkg/builds.js): a wrong one
-  // costs a download, and the build chosen reads the whole link.
+  // costs a download, and the build chosen reads the whole link. Any other link starts on the
+  // page's first build; the default playground on the figure.
   const wanted = new URLSearchParams(location.hash.slice(1)).get(linkAlgorithmKey);
   if (wanted !== null && !firstBuild.algorithms.includes(wanted)) {
     useFull(await loadFull());
   } else {
-    engine = firstEngine;
-    await engine.default();
+    build = location.hash.length > 1 ? "page" : "figure";
+    engine = await loadEngine(ENGINES[build]);
   }
   perf.startedOn = build; // the build the page started on, for the page tests
   // A task of our own: the one that ends the module's compile and instantiation is long enough.
@@ -1015,9 +1027,18 @@ async function main() {
   };
   view = new RingView($("ring"), engine.palette(), { onFrame });
   perf.view = view; // the page tests redraw the still picture without the change's overlays
-  // The session first, in steps; the ring in a task that ends with it on screen; the
-  // controls' listeners and the charts in the next.
+  // Redrawn from the session in use, the figure's too, once there is a picture.
+  new ResizeObserver(() => view.data && !view.fits() && render()).observe($("ring"));
+  watchTheme(() => frame && render());
   fillChoices();
+  if (build === "figure") showFigure();
+  else start();
+}
+
+// The session first, in steps; the ring in a task that ends with it on screen; the controls'
+// listeners and the charts in the next, and then what the reader did while the figure was
+// shown.
+function start() {
   open(location.hash, () =>
     later(() => {
       render({ drawLater: true });
@@ -1027,11 +1048,109 @@ async function main() {
         later(warmUp);
         // Why a link did not open, under the ring where a phone shows it too (the settings'
         // copy is below the fold there); else the invitation.
-        $("last-change").textContent = $("config-error").textContent || "Add or remove a node to see exactly what moves.";
+        $("last-change").textContent = $("config-error").textContent || INVITATION;
         document.body.dataset.ready = "1";
+        doHeld();
       });
     }),
   );
+}
+
+// ---- the figure, until the reader reaches for the page -------------------------------------
+
+const INVITATION = "Add or remove a node to see exactly what moves.";
+const WAKING = "Starting the engine…";
+// What wakes the page: a reader reaching for it (or going to a link). What would change
+// something meanwhile is held (`hold`) and done once the page's build is in.
+const REACH = ["pointerdown", "pointermove", "touchstart", "keydown", "focusin", "wheel", "scroll", "hashchange"];
+const HELD = ["click", "input", "change", "submit"];
+let held = null; // while the figure is shown: the held events' replays, in order
+let waking = null;
+
+// The default ring from the figure, then a wait for the reader.
+function showFigure() {
+  try {
+    replace(new engine.Figure());
+  } catch (e) {
+    if (!trapped(e)) console.error("ringlab: the figure drew nothing; starting the page's build", e);
+    held = [];
+    return wake();
+  }
+  held = [];
+  for (const type of HELD) window.addEventListener(type, hold, true);
+  for (const type of REACH) window.addEventListener(type, wake, { capture: true, passive: true });
+  later(() => {
+    render();
+    later(() => {
+      $("last-change").textContent ||= INVITATION; // (unless the reader already acted)
+      perf.awaitsReader = true; // for the page tests: the figure is shown, and waits
+    });
+  });
+}
+
+// An event on the page's controls while the figure is shown: kept from the controls (none
+// is listening yet) and done again, the same event on the same element, once they are. A
+// click that also toggles (a check box, a summary) or submits is left to do that: its change
+// or submit is what is held. Links and everything outside the playground act as ever.
+function hold(e) {
+  const target = e.target;
+  if (held === null || !(target instanceof Element) || !target.closest("main")) return;
+  let again;
+  if (e.type === "submit") {
+    e.preventDefault();
+    again = () => target.requestSubmit(e.submitter ?? undefined);
+  } else if (e.type === "click") {
+    const button = target.closest("button, canvas");
+    if (!button || (button.type === "submit" && button.form)) return;
+    again = () => target.dispatchEvent(new MouseEvent("click", e));
+  } else {
+    // The control's value then: the first build's first frame shows the session's settings.
+    const { value, checked } = target;
+    again = () => {
+      if (typeof value === "string" && target.type !== "file") target.value = value;
+      if (typeof checked === "boolean") target.checked = checked;
+      target.dispatchEvent(new Event(e.type, { bubbles: true }));
+    };
+  }
+  e.stopImmediatePropagation();
+  held.push(again);
+  if (e.type !== "input") $("last-change").textContent = WAKING;
+  wake();
+}
+
+// The page's first build takes over the figure's ring: fetched once, on the reader's first
+// reach. Should it fail to load, the next reach tries again.
+function wake() {
+  if (build !== "figure" || waking) return;
+  for (const type of REACH) window.removeEventListener(type, wake, { capture: true });
+  perf.awaitsReader = false;
+  perf.pending++;
+  waking = loadEngine(ENGINES.page).then(
+    (mod) => {
+      engine = mod;
+      build = "page";
+      fromFigure = true;
+      perf.pending--;
+      start();
+    },
+    (e) => {
+      perf.pending--;
+      waking = null;
+      $("last-change").textContent = `The engine could not be loaded (${e.message}); try again.`;
+      for (const type of REACH) window.addEventListener(type, wake, { capture: true, passive: true });
+    },
+  );
+}
+
+// Once the controls listen: what the reader did while the figure was shown, in order, and
+// the comparing views opened meanwhile (their toggle asked for nothing then).
+function doHeld() {
+  if (held === null) return;
+  const todo = held;
+  held = null;
+  for (const type of HELD) window.removeEventListener(type, hold, true);
+  for (const details of document.querySelectorAll("main details[open]")) details.dispatchEvent(new Event("toggle"));
+  for (const again of todo) again();
 }
 
 // The engine compiles each of its functions on first call: a throwaway five-node session goes

@@ -18,7 +18,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::scene::{reading, tally, NodeRow, Scene, SummaryFacts};
+use super::scene::{reading, tally, Capabilities, NodeRow, Scene, SummaryFacts};
 use super::{own_options, uniform_traffic, Settings, KEY_PREFIX, MAX_FOLLOW_REPLICAS, MAX_KEYS, MAX_SESSION_NODES};
 use crate::algo::options::serde_json_value::Value;
 use crate::algo::{Algorithm, CirclePoints, Placement, Shares};
@@ -28,13 +28,14 @@ use std::sync::Arc;
 /// The algorithms [`figure`] draws: ringlab's ring.
 pub const FIGURE_ALGORITHMS: [Algorithm; 1] = [crate::algo::ring::RING];
 
-/// What an embed draws and reports before any change: the circle, the node rows and the
-/// algorithm's own options with their values (by name, as
+/// What an embed draws and reports before any change: the circle, the node rows, what the
+/// user may do next and the algorithm's own options with their values (by name, as
 /// [`SettingsView::options`](super::SettingsView) lists them).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
     pub scene: Scene,
     pub nodes: Vec<NodeRow>,
+    pub capabilities: Capabilities,
     pub options: Vec<(&'static str, Value)>,
 }
 
@@ -104,11 +105,21 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         summary,
         reading: reading(true, false),
     };
+    let capabilities = Capabilities {
+        exact_arcs: arcs.is_some(),
+        exact_shares: shares.fractions.is_some(),
+        replicas: algorithm.has_replicas(),
+        weights: algorithm.weighted(),
+        hash: algorithm.uses_hash(),
+        vnodes: algorithm.uses_vnodes(),
+        undo: None,
+        redo: None,
+    };
     let mut options: Vec<(&'static str, Value)> = own_options(algorithm)
         .map(|spec| (spec.name, spec.kind.default_value().map_or(Value::Null, |v| v.json())))
         .collect();
     options.sort_by_key(|&(name, _)| name);
-    Ok(Figure { scene, nodes, options })
+    Ok(Figure { scene, nodes, capabilities, options })
 }
 
 #[cfg(test)]
@@ -156,6 +167,7 @@ mod tests {
                     let frame = session.frame(&FrameOptions::default());
                     prop_assert_eq!(&figure.scene, &frame.scene);
                     prop_assert_eq!(&figure.nodes, &frame.nodes);
+                    prop_assert_eq!(&figure.capabilities, &frame.capabilities);
                     let options: Vec<(&str, Value)> = frame.settings.options.into_iter().collect();
                     prop_assert_eq!(figure.options, options);
                 }

@@ -600,6 +600,15 @@ pub struct Session {
     charts: charts::ChartJobs,
 }
 
+/// The playground's default nodes, as a node list ([`parse_node_list_with`]): those of
+/// [`Session::playground`], and of the figure the playground draws before its first change.
+pub const PLAYGROUND_NODES: &str = "node-1, node-2, node-3, node-4, node-5";
+
+/// [`PLAYGROUND_NODES`], each of weight 1 in no zone.
+pub fn playground_nodes() -> Vec<NodeSpec> {
+    PLAYGROUND_NODES.split(", ").map(NodeSpec::new).collect()
+}
+
 impl Session {
     /// A session with `nodes` under `settings`.
     pub fn new<I>(settings: Settings, nodes: I) -> Result<Session, Error>
@@ -674,9 +683,9 @@ impl Session {
 
     /// The page's first state: five nodes on ringlab's ring.
     pub fn playground() -> Session {
-        let nodes: Vec<NodeSpec> = (1..=5).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
         // The defaults are within every range.
-        Session::new(Settings::default(), nodes).unwrap_or_else(|_| unreachable!("the default session is valid"))
+        Session::new(Settings::default(), playground_nodes())
+            .unwrap_or_else(|_| unreachable!("the default session is valid"))
     }
 
     pub fn settings(&self) -> &Settings {

@@ -886,3 +886,15 @@ fn zipf_zero_is_uniform_traffic() {
         assert_eq!(super::uniform_traffic(count), want, "{count}");
     }
 }
+
+/// The figure reads the playground's nodes from their list; the session makes them: the same
+/// five nodes either way.
+#[test]
+fn the_playground_nodes_read_as_a_list_are_the_sessions() {
+    let listed = parse_node_list(PLAYGROUND_NODES).unwrap();
+    assert_eq!(listed, playground_nodes());
+    let session = Session::playground();
+    let names: Vec<&str> = session.nodes().iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["node-1", "node-2", "node-3", "node-4", "node-5"]);
+    assert!(listed.iter().all(|n| n.weight == 1.0 && n.zone.is_none()));
+}

@@ -73,11 +73,16 @@ fn read(options: &JsValue) -> Option<(Settings, String)> {
 #[wasm_bindgen]
 impl Figure {
     /// `new Figure({nodes: "a, b*2", hash, bits, vnodes, keys, replicas})`: the figure, or
-    /// `not-built-in` for whatever it leaves to `Session`.
+    /// `not-built-in` for whatever it leaves to `Session`. `new Figure()`: the playground's
+    /// five nodes, as `new Session()`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Figure, JsValue> {
         let refused = || not_built_in("this figure");
-        let (settings, list) = read(&options).ok_or_else(refused)?;
+        let (settings, list) = if options.is_undefined() || options.is_null() {
+            (Settings::default(), engine::PLAYGROUND_NODES.to_string())
+        } else {
+            read(&options).ok_or_else(refused)?
+        };
         let nodes = engine::parse_node_list_with(&list, decimal).map_err(|_| refused())?;
         let next_node_name = engine::next_node_name(nodes.iter().map(|n| n.name.as_str()));
         // Whatever the figure refuses, the session draws or explains: no error text here.
@@ -85,7 +90,7 @@ impl Figure {
         Ok(Figure { inner, settings, next_node_name })
     }
 
-    /// `{scene, nodes, settings, nextNodeName}`, as `Session.frame()` gives them. Asked for
+    /// `{scene, nodes, capabilities, settings, nextNodeName}`, as `Session.frame()` gives them. Asked for
     /// a followed key or a chart, `not-built-in`.
     pub fn frame(&self, options: JsValue) -> Result<JsValue, JsValue> {
         let asks = options.is_object() && Object::keys(options.unchecked_ref::<Object>()).length() > 0;
@@ -96,6 +101,7 @@ impl Figure {
         let set = |key: &str, value: &JsValue| Reflect::set(&out, &JsValue::from_str(key), value);
         set("scene", &super::scene::scene_object(&self.inner.scene)?)?;
         set("nodes", &self.inner.nodes.iter().map(node_row).collect::<Array>())?;
+        set("capabilities", &self.capabilities_object())?;
         set("settings", &self.settings_object())?;
         set("nextNodeName", &JsValue::from_str(&self.next_node_name))?;
         Ok(out.into())
@@ -117,6 +123,23 @@ impl Figure {
     }
     pub fn explain(&self) -> Result<(), JsValue> {
         Err(not_built_in("explaining a key"))
+    }
+
+    /// What the user may do next, as `Session.frame().capabilities` gives it.
+    fn capabilities_object(&self) -> JsValue {
+        let c = &self.inner.capabilities;
+        let out = Object::new();
+        let set = |key: &str, value: JsValue| drop(Reflect::set(&out, &JsValue::from_str(key), &value));
+        set("exactArcs", c.exact_arcs.into());
+        set("exactShares", c.exact_shares.into());
+        set("replicas", c.replicas.into());
+        set("weights", c.weights.into());
+        set("hash", c.hash.into());
+        set("vnodes", c.vnodes.into());
+        let text = |t: &Option<String>| t.as_deref().map_or(JsValue::NULL, JsValue::from_str);
+        set("undo", text(&c.undo));
+        set("redo", text(&c.redo));
+        out.into()
     }
 
     /// The settings as `Session.frame().settings` shows them.

@@ -148,14 +148,25 @@ async function keyOwnersSideBySide(browser) {
 }
 
 // Opens the playground at `hash`; resolves once it has finished the work it deferred.
-async function playground(browser, hash = "") {
+// The default playground shows the figure until the reader reaches for the page: with
+// `reach`, a pointer's move wakes it, as a reader's (`awake`).
+async function playground(browser, hash = "", { reach = true } = {}) {
   const opened = await newPage(browser);
   const responses = [];
   opened.page.on("response", (r) => responses.push(r));
   await opened.page.goto(SITE + hash);
-  await opened.page.waitForSelector("body[data-ready='1']");
+  if (reach) await awake(opened.page);
+  else await opened.page.waitForFunction(() => typeof window.__ringlab?.firstRing === "number");
   await settle(opened.page);
   return { ...opened, responses };
+}
+
+// Waits until the playground is ready; the default one waits for a reader with its figure,
+// and a pointer's move over the page wakes it.
+async function awake(page) {
+  await page.waitForFunction(() => document.body.dataset.ready === "1" || window.__ringlab?.awaitsReader);
+  if (await page.evaluate(() => document.body.dataset.ready !== "1")) await page.mouse.move(200, 10);
+  await page.waitForSelector("body[data-ready='1']");
 }
 
 const settle = (page) => page.waitForFunction(() => window.__ringlab?.pending === 0);
@@ -299,7 +310,7 @@ async function slowLink(context, page) {
 async function firstRingAndDownload(browser) {
   const first = [];
   for (let load = 0; load < LOADS; load++) {
-    const { context, page, problems, responses } = await playground(browser);
+    const { context, page, problems, responses } = await playground(browser, "", { reach: false });
     await page.waitForLoadState("networkidle");
     const at = await page.evaluate(() => window.__ringlab.firstRing);
     if (typeof at !== "number") throw new Error("the page has no __ringlab.firstRing mark");
@@ -311,6 +322,16 @@ async function firstRingAndDownload(browser) {
       const { raw, gzip } = await sizes(wasm);
       row("download_playground_wasm_raw", raw);
       row("download_playground_wasm_gzip", gzip);
+      // Then what a reader's first reach for the page fetches on top (its first build).
+      const atLoad = responses.length;
+      await awake(page);
+      await settle(page);
+      await page.waitForLoadState("networkidle");
+      const woken = responses.slice(atLoad).filter((r) => /\.(m?js|wasm)$/.test(new URL(r.url()).pathname));
+      info(`the reader's reach fetched ${woken.length} more scripts and wasm:`);
+      const reached = await sizes(woken);
+      row("download_playground_reach_raw", reached.raw);
+      row("download_playground_reach_gzip", reached.gzip);
       // Then what showing the charts fetches on top (scripts and wasm).
       const before = responses.length;
       await page.$eval("figure[data-chart=spread]", (f) => f.scrollIntoView());

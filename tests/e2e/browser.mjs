@@ -34,9 +34,17 @@ export async function open(browser, options = {}, hash = "") {
   page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
   page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   await page.goto(URL + hash);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+  await ready(page);
   await settle(page);
   return { page, problems, context };
+}
+
+// Waits until the playground is ready, as a reader finds it: the default playground shows
+// the figure until the reader reaches for the page, here by moving the pointer over it.
+export async function ready(page) {
+  await page.waitForFunction(() => document.body.dataset.ready === "1" || window.__ringlab?.awaitsReader, null, { timeout: 20000 });
+  if (await page.evaluate(() => document.body.dataset.ready !== "1")) await page.mouse.move(200, 10);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
 }
 
 // Waits until the page has finished the work a change deferred to later tasks.

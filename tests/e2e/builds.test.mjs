@@ -5,7 +5,7 @@
 // figures after the move are checked against the engine run on its own (`engine`, `ownersOf`).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, settle, engine, arcColours, movedInText } from "./browser.mjs";
+import { launch, open, settle, engine, arcColours, movedInText, stillDigest, URL } from "./browser.mjs";
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -34,7 +34,8 @@ test("another algorithm moves the session to the engine's build, with its histor
   const { page, problems, context } = await open(chrome.browser, { reducedMotion: "reduce" });
   const start = await link(page);
   // Changes in the first build: a node added, one removed and that undone, the user's keys.
-  assert.equal(await page.evaluate(() => window.__ringlab.startedOn), "page");
+  // (The default playground started on the figure; the pointer's move woke the first build.)
+  assert.equal(await page.evaluate(() => window.__ringlab.startedOn), "figure");
   await page.click("#add-node");
   await settle(page);
   const added = await link(page);
@@ -80,6 +81,65 @@ test("another algorithm moves the session to the engine's build, with its histor
   assert.match(await page.textContent("#summary"), /^6 nodes, jump/);
   const arcs = await arcColours(page);
   assert.deepEqual(arcs.wrong, []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the default playground shows the figure until the reader reaches for it, then does what they did", async () => {
+  const context = await chrome.browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.goto(URL);
+  await page.waitForFunction(() => window.__ringlab?.awaitsReader === true && window.__ringlab.pending === 0);
+  const wasm = () => page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name.replace(/^.*\//, "")).filter((n) => n.endsWith(".wasm")));
+  // Only the figure's module, and the whole first view: the ring, its words, the table.
+  assert.deepEqual(await wasm(), ["ringlab_figure_bg.wasm"]);
+  assert.equal(await page.evaluate(() => window.__ringlab.startedOn), "figure");
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), undefined);
+  assert.equal(await page.evaluate(() => location.hash), "");
+  const figure = {
+    summary: await page.textContent("#summary"),
+    about: await page.textContent("#about"),
+    legend: await legend(page),
+    still: await stillDigest(page),
+    vnodes: await page.$eval("#vnodes", (s) => [s.value, s.max]),
+    placeholder: await page.getAttribute("#add-name", "placeholder"),
+  };
+  assert.match(figure.summary, /^5 nodes, ring, 160 points \(xxh3, 32-bit ring\)/);
+  assert.deepEqual(figure.legend.map((r) => r.name), NAMES);
+  assert.equal(figure.legend.reduce((sum, r) => sum + r.keys, 0), 2000);
+  assert.equal(figure.placeholder, "node-6");
+  // Its click on Add node: the move to the button fetches the first build, and the click,
+  // held meanwhile, is done by it.
+  await page.click("#add-node");
+  await page.waitForSelector("body[data-ready='1']");
+  await settle(page);
+  assert.deepEqual(await wasm(), ["ringlab_figure_bg.wasm", "ringlab_page_bg.wasm"]);
+  assert.match(await page.textContent("#summary"), /^6 nodes, ring/);
+  assert.deepEqual((await legend(page)).map((r) => r.name), [...NAMES, "node-6"]);
+  assert.notEqual(await page.evaluate(() => location.hash), "");
+  // The figure was the first build's default ring, exactly: undone, the page shows it again.
+  await page.click("#undo");
+  await settle(page);
+  assert.equal(await page.textContent("#summary"), figure.summary);
+  assert.equal(await page.textContent("#about"), figure.about);
+  assert.deepEqual(await legend(page), figure.legend);
+  assert.equal(await stillDigest(page), figure.still);
+  assert.deepEqual(await page.$eval("#vnodes", (s) => [s.value, s.max]), figure.vnodes);
+  // A setting picked without a pointer (no reach but the pick itself): its change is done
+  // with the value picked, not the one the first build's first frame puts back.
+  const other = await context.newPage();
+  other.on("pageerror", (e) => problems.push(e.message));
+  await other.goto(URL);
+  await other.waitForFunction(() => window.__ringlab?.awaitsReader === true && window.__ringlab.pending === 0);
+  await other.selectOption("#keys", "1000");
+  await other.waitForSelector("body[data-ready='1']");
+  await settle(other);
+  assert.equal(await other.$eval("#keys", (s) => s.value), "1000");
+  assert.equal((await legend(other)).reduce((sum, r) => sum + r.keys, 0), 1000);
+  assert.match(await other.evaluate(() => location.hash), /&k=1000&/);
   assert.deepEqual(problems, []);
   await context.close();
 });

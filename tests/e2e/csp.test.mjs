@@ -3,7 +3,7 @@
 // charts are drawn exactly as without the policy (their text is measured the same way).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, URL as PLAIN } from "./browser.mjs";
+import { launch, ready, URL as PLAIN } from "./browser.mjs";
 
 const CSP = process.env.RINGLAB_CSP_URL;
 let chrome;
@@ -26,7 +26,7 @@ async function visit(base, path) {
 
 // The spread chart's pixels once drawn.
 async function spreadPixels(page) {
-  await page.waitForSelector("body[data-ready='1']");
+  await ready(page);
   await page.locator("figure[data-chart='spread']").scrollIntoViewIfNeeded();
   await page.waitForSelector("figure[data-chart='spread'][data-drawn='1']", { timeout: 20000 });
   return page.evaluate(() => {

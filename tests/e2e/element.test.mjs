@@ -417,24 +417,30 @@ test("the figure is the session's first frame; a reader's first click opens the 
   assert.match(after.at(-1), /^node-1 /);
   // One `ready` in all: the move is quiet.
   assert.equal((await events(page, "a", "ready")).length, 1);
-  // In the page's wasm: the figure's frame and a Session's of the same options, field by field.
-  const [figure, session] = await page.evaluate(async () => {
+  // In the page's wasm: the figure's frame and a Session's of the same options, field by field
+  // (and with none, the playground's five nodes, which the playground draws first).
+  const [figure, session, playground, playgroundSession] = await page.evaluate(async () => {
     const options = { nodes: "a, b, c*2", keys: 300, vnodes: 40, hash: "fnv1a64" };
     const plain = (f) => JSON.parse(JSON.stringify({
       scene: Object.fromEntries(Object.entries(f.scene).map(([k, v]) => [k, ArrayBuffer.isView(v) ? [...v] : v])),
-      nodes: f.nodes, settings: f.settings, next: f.nextNodeName,
+      nodes: f.nodes, capabilities: f.capabilities, settings: f.settings, next: f.nextNodeName,
     }));
     const out = [];
-    for (const [path, name] of [["./pkg/ringlab_figure.js", "Figure"], ["./pkg/ringlab_element.js", "Session"]]) {
-      const mod = await import(new URL(path, location.href).href);
-      await mod.default();
-      const s = new mod[name](options);
-      out.push(plain(s.frame({})));
-      s.free();
+    for (const given of [options, undefined]) {
+      for (const [path, name] of [["./pkg/ringlab_figure.js", "Figure"], ["./pkg/ringlab_element.js", "Session"]]) {
+        const mod = await import(new URL(path, location.href).href);
+        await mod.default();
+        const s = new mod[name](given);
+        out.push(plain(s.frame({})));
+        s.free();
+      }
     }
     return out;
   });
   assert.deepEqual(figure, session);
+  assert.deepEqual(playground, playgroundSession);
+  assert.deepEqual(playground.nodes.map((n) => n.name), ["node-1", "node-2", "node-3", "node-4", "node-5"]);
+  assert.deepEqual(figure.capabilities, { exactArcs: true, exactShares: true, replicas: true, weights: true, hash: true, vnodes: true, undo: null, redo: null });
   assert.equal(figure.scene.keys.length, 300);
   assert.match(figure.scene.summary, /^3 nodes, ring, 160 points \(fnv1a64, 32-bit ring\)/);
   // What the figure leaves out it answers `not-built-in`, with a code.

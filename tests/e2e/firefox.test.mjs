@@ -204,6 +204,9 @@ test("Firefox: the chart views draw, and the iframe form fills its frame", { ski
 // Firefox: a fixed sample, so a failure names a sequence that can be replayed.
 test("Firefox: random call sequences get answers or coded Errors and change nothing on error", { skip: missing }, async () => {
   await go(URL);
+  // The default playground waits for a reader with its figure: a reach wakes it.
+  await until(() => window.__ringlab?.awaitsReader === true);
+  await run(() => window.dispatchEvent(new PointerEvent("pointermove")));
   await until(() => document.body.dataset.ready === "1");
   const sequences = fc.sample(sequence, { numRuns: Number(process.env.RINGLAB_FUZZ_FIREFOX_RUNS ?? 40), seed: 20261130 });
   let calls = 0;
@@ -216,30 +219,35 @@ test("Firefox: random call sequences get answers or coded Errors and change noth
   console.log(`# fuzz in Firefox: ${sequences.length} sequences, ${calls} calls`);
 });
 
-// The playground in Firefox: its first ring from its first build, and the move of its session
-// to the engine's build (the same start and changes replayed there), history included.
+// The playground in Firefox: its first ring from the figure, a click on it done by the first
+// build once that is in (held meanwhile), and the move of its session to the engine's build
+// (the same start and changes replayed there), history included.
 test("Firefox: the playground moves its session to the engine's build, history included", { skip: missing }, async () => {
   await go(URL);
-  await until(() => document.body.dataset.ready === "1" && window.__ringlab.pending === 0);
-  const start = await run(() => location.hash);
+  await until(() => window.__ringlab?.awaitsReader === true && window.__ringlab.pending === 0);
+  assert.equal(await run(() => window.__ringlab.startedOn), "figure");
+  assert.match(await run(() => document.getElementById("summary").textContent), /^5 nodes, ring, 160 points/);
+  // No link is written before the first build is in: the address stays the one opened.
+  assert.equal(await run(() => location.hash), "");
   const settled = (summary, hash) =>
     until((summary, hash) => window.__ringlab.pending === 0 && new RegExp(summary).test(document.getElementById("summary").textContent)
       && (hash === null || location.hash === hash), summary, hash);
   await run(() => document.getElementById("add-node").click());
   await settled("^6 nodes, ring", null);
-  await until((start) => location.hash !== start, start);
+  await until(() => location.hash !== "");
   const added = await run(() => location.hash);
-  const builds = () => run(() => performance.getEntriesByType("resource").map((r) => r.name.replace(/^.*\//, "")).filter((n) => /^ringlab(_page)?_bg\.wasm$/.test(n)));
-  assert.deepEqual(await builds(), ["ringlab_page_bg.wasm"]);
+  const builds = () => run(() => performance.getEntriesByType("resource").map((r) => r.name.replace(/^.*\//, "")).filter((n) => /^ringlab(_page|_figure)?_bg\.wasm$/.test(n)));
+  assert.deepEqual(await builds(), ["ringlab_figure_bg.wasm", "ringlab_page_bg.wasm"]);
   await run(() => {
     const select = document.getElementById("algorithm");
     select.value = "jump";
     select.dispatchEvent(new Event("change"));
   });
   await settled("^6 nodes, jump", null);
-  assert.deepEqual(await builds(), ["ringlab_page_bg.wasm", "ringlab_bg.wasm"]);
+  assert.deepEqual(await builds(), ["ringlab_figure_bg.wasm", "ringlab_page_bg.wasm", "ringlab_bg.wasm"]);
   await run(() => document.getElementById("undo").click());
   await settled("^6 nodes, ring", added);
   await run(() => document.getElementById("undo").click());
-  await settled("^5 nodes, ring", start);
+  await settled("^5 nodes, ring, 160 points", null);
+  assert.notEqual(await run(() => location.hash), added);
 });

@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, open, canvasStats, engine, settle, SHOTS, URL, arcColours, movedInText, stillDigest } from "./browser.mjs";
+import { launch, open, ready, canvasStats, engine, settle, SHOTS, URL, arcColours, movedInText, stillDigest } from "./browser.mjs";
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -185,7 +185,7 @@ test("a link reopens the exact state, and a hostile link is refused in words", a
   const state = { names: await names(page), shares: await shares(page), summary: await page.textContent("#summary") };
   const other = await context.newPage();
   await other.goto(link);
-  await other.waitForSelector("body[data-ready='1']");
+  await ready(other);
   await settle(other);
   assert.deepEqual(await names(other), state.names);
   assert.deepEqual(await shares(other), state.shares);
@@ -193,7 +193,7 @@ test("a link reopens the exact state, and a hostile link is refused in words", a
   assert.equal(await other.$eval("#keys", (s) => s.value), "1000");
   await other.goto(`${URL}#a=ring&v=99999&n=a`);
   await other.reload();
-  await other.waitForSelector("body[data-ready='1']");
+  await ready(other);
   assert.match(await other.textContent("#config-error"), /could not be opened \(vnodes must be between 1 and 10000/);
   // ... and under the ring too, where the eye is (and a phone shows it).
   assert.equal(await other.textContent("#last-change"), await other.textContent("#config-error"));
