@@ -1,9 +1,9 @@
 // The playground's wiring: DOM events → the engine's Session → canvas and text. Every number,
 // label and capability shown comes from the Session; this file only moves them to the DOM.
 // After a change the page makes two calls into the engine: the change (its Transition: what
-// moved, played by the ring view) and `frame()` (everything to redraw). The engine module is
-// imported with the page's other modules (fetched together), started in main(), and replaced
-// by a fresh instance if it ever traps.
+// moved, played by the ring view) and `frame()` (everything to redraw). The engine's module
+// is loaded by main() (index.html preloads the figure's), and replaced by a fresh instance if
+// it ever traps.
 // Three builds of the engine. The default playground, opened without a link, is drawn by the
 // figure (pkg/ringlab_figure.js, what the <hash-ring> element shows first: the default ring,
 // no changes), and nothing more is fetched until the reader reaches for the page (a pointer,
