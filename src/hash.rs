@@ -83,7 +83,12 @@ impl Hash {
     /// (`md5`, `sha256`: 4.4 KB gzip) to the modules it moves on to;
     /// [`session::figure`](crate::session::figure) refuses them there.
     pub const fn built_in(self) -> bool {
-        self.in_figure() || !cfg!(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))
+        self.in_figure()
+            || !cfg!(all(
+                target_arch = "wasm32",
+                feature = "figure",
+                not(any(feature = "element", feature = "catalog"))
+            ))
     }
 
     /// Whether the figure's module computes the hash: all but the digests. The element
@@ -136,7 +141,7 @@ impl Hash {
 
     /// The digest of `bytes`, zero-padded to 32 bytes, for the hashes that are digests (md5,
     /// sha256); `None` for the others.
-    #[cfg(not(all(target_arch = "wasm32", feature = "figure", not(feature = "element"))))]
+    #[cfg(not(all(target_arch = "wasm32", feature = "figure", not(any(feature = "element", feature = "catalog")))))]
     pub(crate) fn digest(self, bytes: &[u8]) -> Option<[u8; 32]> {
         use md5::Digest as _;
         let mut out = [0u8; 32];
@@ -150,7 +155,7 @@ impl Hash {
 
     /// The `<hash-ring>` figure's module has no digests ([`Hash::built_in`]): `None` for
     /// every hash (its figure refuses md5 and sha256, and its rules never read a digest).
-    #[cfg(all(target_arch = "wasm32", feature = "figure", not(feature = "element")))]
+    #[cfg(all(target_arch = "wasm32", feature = "figure", not(any(feature = "element", feature = "catalog"))))]
     pub(crate) fn digest(self, _: &[u8]) -> Option<[u8; 32]> {
         None
     }

@@ -1,13 +1,15 @@
-//! The figure an embed shows before anyone touches it: ringlab's own ring under the given
-//! settings, drawn with the sample keys, exactly as [`Session::frame`](super::Session::frame)
-//! draws it, without the session (its history, the algorithm catalog's dispatch, the
-//! options' maps, what moves on a change).
+//! The figure an embed shows before anyone touches it: an algorithm at its defaults under the
+//! given settings, drawn with the sample keys, exactly as
+//! [`Session::frame`](super::Session::frame) draws it, without the session (its history, the
+//! options' maps, what moves on a change). Ringlab's own ring is drawn without the catalog's
+//! dispatch; the other algorithms only where the build has the catalog.
 //!
-//! It is what the `<hash-ring>` element's smallest wasm module computes: most readers only
-//! look, and this is all they need. Anything else — another algorithm, its own options, a
-//! hash its module leaves out ([`Hash::built_in`](crate::Hash::built_in)), popular keys, an
-//! input the session would refuse — is [`Error::NotBuiltIn`]: the element then asks a
-//! session, which draws it or says precisely what is wrong.
+//! It is what the `<hash-ring>` element's smallest wasm module computes (built without the
+//! catalog: ringlab's ring alone): most readers only look, and this is all they need.
+//! Anything else — an algorithm the build leaves out, its own options, a hash its module
+//! leaves out ([`Hash::built_in`](crate::Hash::built_in)), popular keys, an input the session
+//! would refuse — is [`Error::NotBuiltIn`]: the element then asks a session, which draws it
+//! or says precisely what is wrong.
 //!
 //! ```
 //! use ringlab::session::{figure, FrameOptions, Session, Settings};
@@ -21,12 +23,15 @@
 use super::scene::{reading, tally, Capabilities, NodeRow, Scene, SummaryFacts};
 use super::{own_options, uniform_traffic, Settings, KEY_PREFIX, MAX_FOLLOW_REPLICAS, MAX_KEYS, MAX_SESSION_NODES};
 use crate::algo::options::serde_json_value::Value;
+use crate::algo::ring::RING;
 use crate::algo::{Algorithm, CirclePoints, Placement, Shares};
 use crate::{Error, NodeSpec, Ring, RingRules};
 use std::sync::Arc;
 
-/// The algorithms [`figure`] draws: ringlab's ring.
-pub const FIGURE_ALGORITHMS: [Algorithm; 1] = [crate::algo::ring::RING];
+/// The algorithms [`figure`] draws in a build without the `catalog` feature (the element's
+/// figure module): ringlab's ring. With it (the catalog's figure module), it draws every
+/// algorithm.
+pub const FIGURE_ALGORITHMS: [Algorithm; 1] = [RING];
 
 /// What an embed draws and reports before any change: the circle, the node rows, what the
 /// user may do next and the algorithm's own options with their values (by name, as
@@ -39,13 +44,13 @@ pub struct Figure {
     pub options: Vec<(&'static str, Value)>,
 }
 
-/// The figure of `nodes` on ringlab's ring under `settings`: [`Session::new`]'s frame, or
+/// The figure of `nodes` under `settings`: [`Session::new`]'s frame, or
 /// [`Error::NotBuiltIn`] for whatever needs the session (see the module's docs).
 ///
 /// [`Session::new`]: super::Session::new
 pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error> {
-    let not_here = || Error::NotBuiltIn("anything but ringlab's ring with its defaults, unchanged".into());
-    let plain = FIGURE_ALGORITHMS.contains(&settings.algorithm)
+    let not_here = || Error::NotBuiltIn("anything but an algorithm of this build with its defaults, unchanged".into());
+    let plain = (settings.algorithm == RING || cfg!(feature = "catalog"))
         && settings.options.is_empty()
         && settings.zipf == 0.0
         && (1..=MAX_FOLLOW_REPLICAS).contains(&settings.replicas)
@@ -56,39 +61,75 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
     if !plain {
         return Err(not_here());
     }
-    let (config, rules) = (settings.config(), RingRules::default());
-    let ring = Ring::with_rules(config.clone(), rules.clone(), nodes).map_err(|_| not_here())?;
-    let count = ring.nodes().len();
+    if settings.algorithm == RING {
+        // Ringlab's own ring without the catalog's dispatch: the default embed's module is
+        // the smaller for it.
+        let (config, rules) = (settings.config(), RingRules::default());
+        let ring = Ring::with_rules(config.clone(), rules.clone(), nodes).map_err(|_| not_here())?;
+        let words = Words {
+            axis: crate::algo::ring::key_space(&config, &rules).axis_labels(),
+            description: crate::algo::ring::described(&config, &rules),
+            hash: Some(settings.hash),
+        };
+        return drawn(&ring, settings, words).ok_or_else(not_here);
+    }
+    #[cfg(feature = "catalog")]
+    {
+        settings.validate().map_err(|_| not_here())?;
+        let cluster = crate::algo::Cluster::new(settings.options(), nodes).map_err(|_| not_here())?;
+        let words = Words {
+            axis: cluster.key_space().axis_labels(),
+            description: cluster.describe(),
+            hash: cluster.options().applied_hash(),
+        };
+        drawn(cluster.placement(), settings, words).ok_or_else(not_here)
+    }
+    #[cfg(not(feature = "catalog"))]
+    Err(not_here())
+}
+
+/// What a figure says about its placement beside the picture.
+struct Words {
+    axis: [String; 4],
+    description: String,
+    /// The hash the placement applies to the `hash` setting, if it does.
+    hash: Option<crate::Hash>,
+}
+
+/// The frame of `placement`, made under `settings`, with the sample keys; `None` when the
+/// sample is over the session's cap of work.
+fn drawn<P: Placement + ?Sized>(placement: &P, settings: &Settings, words: Words) -> Option<Figure> {
+    let count = placement.nodes().len();
     let (positions, owners, traffic) = if count == 0 {
         Default::default()
     } else {
-        let work = (settings.keys as u64).saturating_mul(Placement::lookup_cost(&ring));
+        let work = (settings.keys as u64).saturating_mul(placement.lookup_cost());
         if work > crate::limits::MAX_SAMPLE_WORK {
-            return Err(not_here());
+            return None;
         }
         let (mut positions, mut owners) = (Vec::with_capacity(settings.keys), Vec::with_capacity(settings.keys));
         crate::keys::for_each_generated_in(KEY_PREFIX, 0..settings.keys, |_, key| {
-            positions.push(Placement::key_fraction(&ring, key));
-            owners.push(ring.locate_index(key).map_or(super::NO_OWNER, |o| o as u32));
+            positions.push(placement.key_fraction(key));
+            owners.push(placement.locate_index(key).map_or(super::NO_OWNER, |o| o as u32));
         });
         (positions, owners, uniform_traffic(settings.keys))
     };
-    let arcs = Placement::arcs(&ring);
+    let arcs = placement.arcs();
     let circle = arcs.map(CirclePoints::of);
     let (points, point_owners) = circle.map_or((Arc::from([]), Arc::from([])), |c| (c.fractions, c.owners));
-    let shares = Shares::of(&ring);
-    let algorithm = crate::algo::ring::RING;
+    let shares = Shares::of(placement);
+    let algorithm = settings.algorithm;
     let summary = SummaryFacts {
         nodes: count,
         algorithm: algorithm.name(),
         serving: count,
         points: arcs.map(|a| a.point_count()),
-        hash: algorithm.uses_hash().then_some((settings.hash, algorithm.uses_vnodes().then_some(settings.bits))),
+        hash: words.hash.map(|h| (h, algorithm.uses_vnodes().then_some(settings.bits))),
         spread: shares.spread,
     }
     .summary();
     let (keys, requests) = tally(&owners, &traffic, count);
-    let nodes = (ring.nodes().iter().enumerate())
+    let nodes = (placement.nodes().iter().enumerate())
         .map(|(i, n)| NodeRow {
             removal_rule: algorithm.removal_rule(i, count),
             ..NodeRow::of(n, shares.fractions.as_ref().map(|s| s[i]), keys[i], (requests[i], 0.0), i as u32)
@@ -100,10 +141,10 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         keys: positions,
         key_owners: owners,
         colours: (0..count as u32).collect(),
-        axis: crate::algo::ring::key_space(&config, &rules).axis_labels(),
-        description: crate::algo::ring::described(&config, &rules),
+        axis: words.axis,
+        description: words.description,
         summary,
-        reading: reading(true, false),
+        reading: reading(arcs.is_some(), false),
     };
     let capabilities = Capabilities {
         exact_arcs: arcs.is_some(),
@@ -119,7 +160,7 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         .map(|spec| (spec.name, spec.kind.default_value().map_or(Value::Null, |v| v.json())))
         .collect();
     options.sort_by_key(|&(name, _)| name);
-    Ok(Figure { scene, nodes, capabilities, options })
+    Some(Figure { scene, nodes, capabilities, options })
 }
 
 #[cfg(test)]
@@ -138,9 +179,12 @@ mod tests {
     fn settings() -> impl Strategy<Value = Settings> {
         let hash = prop::sample::select(Hash::ALL.to_vec());
         let bits = prop::sample::select(vec![crate::RingBits::B32, crate::RingBits::B64]);
-        (hash, bits, 0u32..=80, 0usize..=3000, 0usize..=6, prop::bool::weighted(0.1), prop::bool::weighted(0.1))
-            .prop_map(|(hash, bits, vnodes, keys, replicas, zipf, other)| Settings {
-                algorithm: if other { Algorithm::Modulo } else { crate::algo::ring::RING },
+        let (vnodes, keys, replicas, zipf, other) =
+            (0u32..=80, 0usize..=3000, 0usize..=6, prop::bool::weighted(0.1), prop::bool::weighted(0.4));
+        let algorithm = prop::sample::select(Algorithm::ALL.to_vec());
+        (hash, bits, vnodes, keys, replicas, zipf, (other, algorithm)).prop_map(
+            |(hash, bits, vnodes, keys, replicas, zipf, (other, algorithm))| Settings {
+                algorithm: if other { algorithm } else { RING },
                 hash,
                 bits,
                 vnodes,
@@ -148,7 +192,8 @@ mod tests {
                 replicas,
                 zipf: if zipf { 0.5 } else { 0.0 },
                 ..Settings::default()
-            })
+            },
+        )
     }
 
     proptest! {
@@ -161,7 +206,7 @@ mod tests {
             let nodes: Vec<NodeSpec> = names(count).into_iter().zip(&weights).map(|(n, &w)| n.weight(w)).collect();
             let session = Session::new(settings.clone(), nodes.clone());
             let figure = figure(&settings, nodes);
-            let plain = FIGURE_ALGORITHMS.contains(&settings.algorithm) && settings.zipf == 0.0;
+            let plain = (settings.algorithm == RING || cfg!(feature = "catalog")) && settings.zipf == 0.0;
             match (session, figure) {
                 (Ok(session), Ok(figure)) => {
                     let frame = session.frame(&FrameOptions::default());
@@ -185,8 +230,6 @@ mod tests {
     fn the_figure_leaves_the_rest_to_the_session() {
         let refused = |settings: Settings, nodes: Vec<NodeSpec>| figure(&settings, nodes).unwrap_err().code();
         let ring = Settings::default();
-        let other = Settings { algorithm: Algorithm::Jump, ..ring.clone() };
-        assert_eq!(refused(other, names(3)), "not-built-in");
         let popular = Settings { zipf: 1.0, ..ring.clone() };
         assert_eq!(refused(popular, names(3)), "not-built-in");
         let mut own = ring.clone();
@@ -197,6 +240,42 @@ mod tests {
         assert_eq!(refused(ring.clone(), vec![NodeSpec::new("a"), NodeSpec::new("a")]), "not-built-in");
         let many = Settings { keys: MAX_KEYS + 1, ..ring };
         assert_eq!(refused(many, names(3)), "not-built-in");
+    }
+
+    /// With the catalog, every algorithm at its defaults is drawn as the session draws it,
+    /// on pools of every size up to a dozen, weighted where the algorithm takes weights.
+    #[cfg(feature = "catalog")]
+    #[test]
+    fn every_algorithm_is_drawn_as_the_session_draws_it() {
+        for algorithm in Algorithm::ALL {
+            for count in [0, 1, 2, 5, 12] {
+                let weighted = algorithm.weighted();
+                let nodes: Vec<NodeSpec> = names(count)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, n)| if weighted { n.weight(1.0 + (i % 3) as f64) } else { n })
+                    .collect();
+                let settings = Settings { algorithm, keys: 500, ..Settings::default() };
+                let session = Session::new(settings.clone(), nodes.clone());
+                let figure = figure(&settings, nodes);
+                match (session, figure) {
+                    (Ok(session), Ok(figure)) => {
+                        let frame = session.frame(&FrameOptions::default());
+                        assert_eq!(figure.scene, frame.scene, "{algorithm:?} with {count} nodes");
+                        assert_eq!(figure.nodes, frame.nodes, "{algorithm:?} with {count} nodes");
+                        assert_eq!(figure.capabilities, frame.capabilities, "{algorithm:?} with {count} nodes");
+                        let options: Vec<(&str, Value)> = frame.settings.options.into_iter().collect();
+                        assert_eq!(figure.options, options, "{algorithm:?} with {count} nodes");
+                    }
+                    (Err(_), Err(e)) => assert_eq!(e.code(), "not-built-in"),
+                    (session, figure) => panic!("{algorithm:?} with {count} nodes: {session:?} / {figure:?}"),
+                }
+            }
+        }
+        // Its own options are the session's to read.
+        let mut own = Settings { algorithm: Algorithm::BoundedLoad, ..Settings::default() };
+        own.options.insert("epsilon", crate::algo::OptionValue::Number(0.5));
+        assert_eq!(figure(&own, names(3)).unwrap_err().code(), "not-built-in");
     }
 
     #[test]
