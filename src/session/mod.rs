@@ -606,7 +606,7 @@ pub const PLAYGROUND_NODES: &str = "node-1, node-2, node-3, node-4, node-5";
 
 /// [`PLAYGROUND_NODES`], each of weight 1 in no zone.
 pub fn playground_nodes() -> Vec<NodeSpec> {
-    PLAYGROUND_NODES.split(", ").map(NodeSpec::new).collect()
+    PLAYGROUND_NODES.split(',').map(|name| NodeSpec::new(name.trim())).collect()
 }
 
 impl Session {
