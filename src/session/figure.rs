@@ -146,16 +146,7 @@ fn drawn<P: Placement + ?Sized>(placement: &P, settings: &Settings, words: Words
         summary,
         reading: reading(arcs.is_some(), false),
     };
-    let capabilities = Capabilities {
-        exact_arcs: arcs.is_some(),
-        exact_shares: shares.fractions.is_some(),
-        replicas: algorithm.has_replicas(),
-        weights: algorithm.weighted(),
-        hash: algorithm.uses_hash(),
-        vnodes: algorithm.uses_vnodes(),
-        undo: None,
-        redo: None,
-    };
+    let capabilities = Capabilities::of(algorithm, arcs.is_some(), shares.fractions.is_some());
     let mut options: Vec<(&'static str, Value)> = own_options(algorithm)
         .map(|spec| (spec.name, spec.kind.default_value().map_or(Value::Null, |v| v.json())))
         .collect();

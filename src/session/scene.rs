@@ -76,6 +76,23 @@ pub struct Capabilities {
     pub redo: Option<String>,
 }
 
+impl Capabilities {
+    /// What `algorithm` lets the user do, its placement having exact arcs and exact shares
+    /// or not, with nothing to undo or redo (a first frame's).
+    pub(crate) fn of(algorithm: crate::algo::Algorithm, exact_arcs: bool, exact_shares: bool) -> Capabilities {
+        Capabilities {
+            exact_arcs,
+            exact_shares,
+            replicas: algorithm.has_replicas(),
+            weights: algorithm.weighted(),
+            hash: algorithm.uses_hash(),
+            vnodes: algorithm.uses_vnodes(),
+            undo: None,
+            redo: None,
+        }
+    }
+}
+
 /// The arc under the pointer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -363,17 +380,11 @@ impl Session {
     /// What the user may do next.
     pub fn capabilities(&self) -> Capabilities {
         let cluster = self.cluster();
-        let algorithm = cluster.algorithm();
         let (undo, redo) = self.history_labels();
         Capabilities {
-            exact_arcs: cluster.arcs().is_some(),
-            exact_shares: cluster.exact_shares().is_some(),
-            replicas: algorithm.has_replicas(),
-            weights: algorithm.weighted(),
-            hash: algorithm.uses_hash(),
-            vnodes: algorithm.uses_vnodes(),
             undo: undo.map(str::to_string),
             redo: redo.map(str::to_string),
+            ..Capabilities::of(cluster.algorithm(), cluster.arcs().is_some(), cluster.exact_shares().is_some())
         }
     }
 

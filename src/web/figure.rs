@@ -136,9 +136,8 @@ impl Figure {
         set("weights", c.weights.into());
         set("hash", c.hash.into());
         set("vnodes", c.vnodes.into());
-        let text = |t: &Option<String>| t.as_deref().map_or(JsValue::NULL, JsValue::from_str);
-        set("undo", text(&c.undo));
-        set("redo", text(&c.redo));
+        set("undo", text_or_null(&c.undo));
+        set("redo", text_or_null(&c.redo));
         out.into()
     }
 
@@ -173,14 +172,18 @@ fn option_value(value: &crate::algo::options::serde_json_value::Value) -> JsValu
     }
 }
 
+/// A text, or `null` for none.
+fn text_or_null(text: &Option<String>) -> JsValue {
+    text.as_deref().map_or(JsValue::NULL, JsValue::from_str)
+}
+
 /// A node row as `Session.frame().nodes` gives it.
 fn node_row(row: &engine::NodeRow) -> JsValue {
     let out = Object::new();
     let set = |key: &str, value: JsValue| drop(Reflect::set(&out, &JsValue::from_str(key), &value));
-    let text = |t: &Option<String>| t.as_deref().map_or(JsValue::NULL, JsValue::from_str);
     set("name", JsValue::from_str(&row.name));
     set("weight", row.weight.into());
-    set("zone", text(&row.zone));
+    set("zone", text_or_null(&row.zone));
     set("points", row.points.into());
     set("share", row.share.map_or(JsValue::NULL, JsValue::from));
     set("keys", (row.keys as f64).into());
@@ -189,7 +192,7 @@ fn node_row(row: &engine::NodeRow) -> JsValue {
     set("trafficText", JsValue::from_str(&row.traffic_text));
     set("legend", JsValue::from_str(&row.legend));
     set("colour", row.colour.into());
-    set("removalRule", text(&row.removal_rule));
+    set("removalRule", text_or_null(&row.removal_rule));
     set("down", row.down.into());
     out.into()
 }

@@ -19,6 +19,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
+import { ready as playgroundReady } from "./browser.mjs";
 
 const SITE = process.env.RINGLAB_URL;
 const CHROMIUM = process.env.RINGLAB_CHROMIUM ?? "/usr/bin/chromium";
@@ -161,13 +162,9 @@ async function playground(browser, hash = "", { reach = true } = {}) {
   return { ...opened, responses };
 }
 
-// Waits until the playground is ready; the default one waits for a reader with its figure,
-// and a pointer's move over the page wakes it.
-async function awake(page) {
-  await page.waitForFunction(() => document.body.dataset.ready === "1" || window.__ringlab?.awaitsReader);
-  if (await page.evaluate(() => document.body.dataset.ready !== "1")) await page.mouse.move(200, 10);
-  await page.waitForSelector("body[data-ready='1']");
-}
+// The page tests' wait for a ready playground (a pointer's move wakes the default one), with
+// the bench's longer timeout.
+const awake = (page) => playgroundReady(page, { timeout: 60_000 });
 
 const settle = (page) => page.waitForFunction(() => window.__ringlab?.pending === 0);
 

@@ -41,10 +41,10 @@ export async function open(browser, options = {}, hash = "") {
 
 // Waits until the playground is ready, as a reader finds it: the default playground shows
 // the figure until the reader reaches for the page, here by moving the pointer over it.
-export async function ready(page) {
-  await page.waitForFunction(() => document.body.dataset.ready === "1" || window.__ringlab?.awaitsReader, null, { timeout: 20000 });
+export async function ready(page, { timeout = 20000 } = {}) {
+  await page.waitForFunction(() => document.body.dataset.ready === "1" || window.__ringlab?.awaitsReader, null, { timeout });
   if (await page.evaluate(() => document.body.dataset.ready !== "1")) await page.mouse.move(200, 10);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+  await page.waitForSelector("body[data-ready='1']", { timeout });
 }
 
 // Waits until the page has finished the work a change deferred to later tasks.
