@@ -79,7 +79,8 @@ impl Hash {
     }
 
     /// Whether this build computes the hash: all of them do but the `<hash-ring>` element's
-    /// figure module (the wasm build with feature `figure` alone), which leaves the digests
+    /// figure module of ringlab's ring (the wasm build with feature `figure` alone, no
+    /// family), which leaves the digests
     /// (`md5`, `sha256`: 4.4 KB gzip) to the modules it moves on to;
     /// [`session::figure`](crate::session::figure) refuses them there.
     pub const fn built_in(self) -> bool {
@@ -87,7 +88,7 @@ impl Hash {
             || !cfg!(all(
                 target_arch = "wasm32",
                 feature = "figure",
-                not(any(feature = "element", feature = "catalog"))
+                not(any(feature = "element", feature = "catalog", feature = "family"))
             ))
     }
 
@@ -141,7 +142,11 @@ impl Hash {
 
     /// The digest of `bytes`, zero-padded to 32 bytes, for the hashes that are digests (md5,
     /// sha256); `None` for the others.
-    #[cfg(not(all(target_arch = "wasm32", feature = "figure", not(any(feature = "element", feature = "catalog")))))]
+    #[cfg(not(all(
+        target_arch = "wasm32",
+        feature = "figure",
+        not(any(feature = "element", feature = "catalog", feature = "family"))
+    )))]
     pub(crate) fn digest(self, bytes: &[u8]) -> Option<[u8; 32]> {
         use md5::Digest as _;
         let mut out = [0u8; 32];
@@ -155,7 +160,11 @@ impl Hash {
 
     /// The `<hash-ring>` figure's module has no digests ([`Hash::built_in`]): `None` for
     /// every hash (its figure refuses md5 and sha256, and its rules never read a digest).
-    #[cfg(all(target_arch = "wasm32", feature = "figure", not(any(feature = "element", feature = "catalog"))))]
+    #[cfg(all(
+        target_arch = "wasm32",
+        feature = "figure",
+        not(any(feature = "element", feature = "catalog", feature = "family"))
+    ))]
     pub(crate) fn digest(self, _: &[u8]) -> Option<[u8; 32]> {
         None
     }

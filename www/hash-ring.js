@@ -23,15 +23,20 @@ export { hostTheme };
 
 // The element's own builds of the engine: the Session and theme it uses, not the library API.
 // The figure draws ringlab's ring with its defaults and nothing more: what a reader who only
-// looks needs, and all most embeds load. The first has the whole Session on ringlab's ring;
-// the full one has every algorithm. Each answers `not-built-in` for what it leaves out, and
-// the element moves to the next (NEXT), opening the same state there. An element starts on
-// the build its `algorithm` is in (`builds.js`, written by the build from the engine).
+// looks needs, and all most embeds load; the figure of a family (the cache clients) draws
+// its algorithms the same way. The first has the whole Session on ringlab's ring; the full
+// one has every algorithm. Each answers `not-built-in` for what it leaves out, and the
+// element moves to the next (NEXT), opening the same state there. An element starts on the
+// smallest build that draws its attributes (`builds.js`, written by the build from the engine).
 // Each file named whole in `new URL("…", import.meta.url)`, so that bundlers find it.
 const ENGINES = {
   figure: {
     glue: new URL("./pkg/ringlab_figure.js", import.meta.url).href,
     wasm: new URL("./pkg/ringlab_figure_bg.wasm", import.meta.url).href,
+  },
+  figure_clients: {
+    glue: new URL("./pkg/ringlab_figure_clients.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_figure_clients_bg.wasm", import.meta.url).href,
   },
   first: {
     glue: new URL("./pkg/ringlab_element.js", import.meta.url).href,
@@ -42,7 +47,7 @@ const ENGINES = {
     wasm: new URL("./pkg/ringlab_element_full_bg.wasm", import.meta.url).href,
   },
 };
-const NEXT = { figure: "first", first: "full" };
+const NEXT = { figure: "first", figure_clients: "first", first: "full" };
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits", "zipf"];
@@ -58,22 +63,24 @@ const MOVE_MS = 900;
 const WALK_MS = 1200;
 const PASS_KEYS = new Set(["Tab", "Escape"]);
 
-// The algorithms the figure and the first build make. A site that copied an older pkg/
-// without this file (or without the figure) still works: an element then starts on the
+// The algorithms the figures and the first build make. A site that copied an older pkg/
+// without this file (or without the figures) still works: an element then starts on the
 // full build if it names an algorithm, and on the first (moving when it must) if not.
 const builds = import("./pkg/builds.js").then(
   (m) => ({
-    figure: m.figureBuild?.algorithms ?? [],
-    figureHashes: m.figureBuild?.hashes,
+    // An older builds.js has the figure of ringlab's ring alone (`figureBuild`).
+    figures: (m.figures ?? (m.figureBuild ? [{ build: "figure", ...m.figureBuild }] : []))
+      .filter((f) => ENGINES[f.build]),
     first: m.firstBuild.algorithms,
     algorithm: m.defaultAlgorithm,
   }),
-  () => ({ figure: [], first: [] }),
+  () => ({ figures: [], first: [] }),
 );
+const isFigure = (build) => build?.startsWith("figure");
 
 // ---- The engines: each imported and instantiated once, on demand.
 const engines = {}; // build -> Promise of the module
-const loaded = new Map(); // module -> its build ("figure" | "first" | "full")
+const loaded = new Map(); // module -> its build (a key of ENGINES)
 const failed = new Set(); // builds whose last load failed: the next one starts afresh
 function loadEngine(build = "first", fresh = false) {
   if (fresh || !engines[build]) {
@@ -317,9 +324,10 @@ export class HashRing extends HTMLElement {
     // then refuses what it lacks).
     const drawn = this.view === "ring" && !this.getAttribute("down")?.trim();
     const hash = this.getAttribute("hash")?.trim();
-    const build = builds.then(({ figure, figureHashes, first, algorithm }) => {
-      const figured = drawn && figure.includes(named || algorithm) && (!hash || !figureHashes || figureHashes.includes(hash));
-      return loadEngine(figured ? "figure" : !named || first.includes(named) ? "first" : "full");
+    const build = builds.then(({ figures, first, algorithm }) => {
+      const figure = figures.find((f) =>
+        drawn && f.algorithms.includes(named || algorithm) && (!hash || !f.hashes || f.hashes.includes(hash)));
+      return loadEngine(figure?.build ?? (!named || first.includes(named) ? "first" : "full"));
     });
     Promise.all([build, chartsToo]).then(
       async ([mod]) => {
@@ -458,7 +466,8 @@ export class HashRing extends HTMLElement {
   }
 
   // The build after this one for the attributes: the full one, past the first, when the
-  // first lacks their algorithm.
+  // first lacks their algorithm (a cache client's figure moves to the full build; one of
+  // ringlab's ring with an MD5 hash, to the first).
   async #after() {
     const { first, algorithm } = await builds;
     const next = NEXT[loaded.get(this.#mod)];
@@ -476,7 +485,7 @@ export class HashRing extends HTMLElement {
   // Then the caller asks again there. Resolves to whether it moved.
   #moving = null;
   #moveOn() {
-    this.#moving ??= loadEngine(NEXT[loaded.get(this.#mod)]).then(
+    this.#moving ??= this.#after().then(loadEngine).then(
       (mod) => {
         this.#moving = null;
         if (!this.isConnected || !this.#session) return false;
@@ -503,7 +512,7 @@ export class HashRing extends HTMLElement {
 
   // A reader's pointer or focus on a figure: the next build is fetched before the click.
   #prefetch() {
-    if (this.#mod && loaded.get(this.#mod) === "figure") loadEngine(NEXT.figure).catch(() => {});
+    if (this.#mod && isFigure(loaded.get(this.#mod))) this.#after().then(loadEngine).catch(() => {});
   }
 
   // A change asked for while the ring shown is not the one the attributes describe (its build

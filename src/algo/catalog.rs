@@ -14,7 +14,7 @@
 //! ```
 
 use super::options::OptionSpec;
-use super::Algorithm;
+use super::{Algorithm, Family};
 use crate::Error;
 
 /// Makes the catalog from its lines (the list is in `algo/mod.rs`, so that each line also
@@ -56,22 +56,26 @@ macro_rules! catalog {
             pub const ALL: [Algorithm; [stringify!($core), $(stringify!($variant)),*].len()] =
                 [Algorithm::$core, $(Algorithm::$variant),*];
 
-            /// Everything about this algorithm. In a build without the `catalog` feature (the
-            /// element's first wasm module) the others' entries hold their names only, so their
+            /// Everything about this algorithm. In a build that leaves it out (see
+            /// [`Algorithm::built_in`]) its entry holds its name, label and family only, so its
             /// words and code stay out of that module.
             pub fn entry(self) -> &'static Entry {
                 match self {
                     Algorithm::$core => &$cm::$ce,
                     $(Algorithm::$variant => {
-                        #[cfg(feature = "catalog")]
-                        let entry = &$module::$entry;
-                        #[cfg(not(feature = "catalog"))]
-                        let entry = {
-                            const NAMED: Entry = Entry::not_built_in($module::$entry.name, $module::$entry.label);
-                            &NAMED
-                        };
-                        entry
+                        // Constants: the branch left out is not compiled into the module.
+                        const BUILT: bool = $crate::algo::catalog::family_built($module::$entry.family);
+                        const NAMED: Entry = Entry::not_built_in($module::$entry.name, $module::$entry.label, $module::$entry.family);
+                        if BUILT { &$module::$entry } else { &NAMED }
                     })*
+                }
+            }
+
+            /// Its family, known to the compiler (for [`Algorithm::built_in`]).
+            pub const fn family(self) -> Family {
+                match self {
+                    Algorithm::$core => $cm::$ce.family,
+                    $(Algorithm::$variant => $module::$entry.family,)*
                 }
             }
 
@@ -82,11 +86,8 @@ macro_rules! catalog {
                 match self {
                     Algorithm::$core => $cm::$cb,
                     $(Algorithm::$variant => {
-                        #[cfg(feature = "catalog")]
-                        let build: $crate::algo::entry::Build = $module::$build;
-                        #[cfg(not(feature = "catalog"))]
-                        let build: $crate::algo::entry::Build = $crate::algo::entry::NOT_BUILT_IN;
-                        build
+                        const BUILT: bool = $crate::algo::catalog::family_built($module::$entry.family);
+                        if BUILT { $module::$build } else { $crate::algo::entry::NOT_BUILT_IN }
                     })*
                 }
             }
@@ -98,6 +99,19 @@ pub(crate) use catalog;
 /// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring, the
 /// catalog's `core` line, the only one a build without the `catalog` feature makes.
 pub const DEFAULT: Algorithm = Algorithm::Ring;
+
+/// Whether this build makes the algorithms of `family` (see [`Algorithm::built_in`]).
+pub const fn family_built(family: Family) -> bool {
+    cfg!(feature = "catalog")
+        || match family {
+            Family::Ringlab => true,
+            Family::Client => cfg!(feature = "clients"),
+            Family::Store => cfg!(feature = "stores"),
+            Family::Balancer => cfg!(feature = "balancers"),
+            Family::Paper => cfg!(feature = "papers"),
+            Family::Baseline => cfg!(feature = "baseline"),
+        }
+}
 
 /// `hash % N`: what every change is compared with ("hash % N would have moved 80%").
 pub const BASELINE: Algorithm = Algorithm::Modulo;
@@ -122,18 +136,25 @@ impl Algorithm {
         })
     }
 
-    /// Whether only a build with the `catalog` feature makes this algorithm: every one but
-    /// [`DEFAULT`]. The element's first wasm module is built without it, and `cargo xtask
-    /// build` writes the others' names beside it, so the element fetches the full build at
-    /// once for them.
+    /// Whether only a build with the `catalog` feature (or this algorithm's family's) makes
+    /// this algorithm: every one but [`DEFAULT`]. The element's first wasm module is built
+    /// without them, and `cargo xtask build` writes the others' names beside it, so the
+    /// element fetches the full build at once for them.
     pub fn needs_catalog(self) -> bool {
         self != DEFAULT
+    }
+
+    /// Whether this build makes the algorithm: with the `catalog` feature every one does;
+    /// without it, ringlab's ring and the families whose features are on (`clients`,
+    /// `stores`, `balancers`, `papers`, `baseline`: the element's figure modules).
+    pub const fn built_in(self) -> bool {
+        family_built(self.family())
     }
 
     /// `Err(NotBuiltIn)` for an algorithm this build of the engine leaves out (its entry holds
     /// its name only): ask before reading its options or its layout.
     pub fn available(self) -> Result<Algorithm, Error> {
-        if self.needs_catalog() && !cfg!(feature = "catalog") {
+        if !self.built_in() {
             return Err(Error::NotBuiltIn(format!("the {} algorithm", self.name())));
         }
         Ok(self)

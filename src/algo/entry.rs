@@ -161,6 +161,23 @@ pub enum Family {
 }
 
 impl Family {
+    /// Every family, ringlab's own first.
+    pub const ALL: [Family; 6] =
+        [Family::Ringlab, Family::Client, Family::Store, Family::Balancer, Family::Paper, Family::Baseline];
+
+    /// The Cargo feature that builds its algorithms without `catalog` (the element's figure
+    /// module of the family); `None` for ringlab's ring, which every build makes.
+    pub const fn feature(self) -> Option<&'static str> {
+        match self {
+            Family::Ringlab => None,
+            Family::Client => Some("clients"),
+            Family::Store => Some("stores"),
+            Family::Balancer => Some("balancers"),
+            Family::Paper => Some("papers"),
+            Family::Baseline => Some("baseline"),
+        }
+    }
+
     /// In words, for a picker's group.
     pub fn label(self) -> &'static str {
         match self {
@@ -317,15 +334,15 @@ pub enum LayoutUse {
 }
 
 impl Entry {
-    /// An entry that holds an algorithm's name and label only: what a build without the
-    /// `catalog` feature keeps of the algorithms it leaves out (building one answers
+    /// An entry that holds an algorithm's name, label and family only: what a build without
+    /// the `catalog` feature keeps of the algorithms it leaves out (building one answers
     /// `not-built-in`).
     #[cfg_attr(feature = "catalog", allow(dead_code))]
-    pub(crate) const fn not_built_in(name: &'static str, label: &'static str) -> Entry {
+    pub(crate) const fn not_built_in(name: &'static str, label: &'static str, family: Family) -> Entry {
         Entry {
             name,
             label,
-            family: Family::Paper,
+            family,
             source: "",
             options: &[],
             weights: Weights::Any,

@@ -2,7 +2,7 @@
 //! given settings, drawn with the sample keys, exactly as
 //! [`Session::frame`](super::Session::frame) draws it, without the session (its history, the
 //! options' maps, what moves on a change). Ringlab's own ring is drawn without the catalog's
-//! dispatch; the other algorithms only where the build has the catalog.
+//! dispatch; the other algorithms only where the build has them (the catalog, or their family).
 //!
 //! It is what the `<hash-ring>` element's smallest wasm module computes (built without the
 //! catalog: ringlab's ring alone): most readers only look, and this is all they need.
@@ -24,14 +24,27 @@ use super::scene::{reading, tally, Capabilities, NodeRow, Scene, SummaryFacts};
 use super::{own_options, uniform_traffic, Settings, KEY_PREFIX, MAX_FOLLOW_REPLICAS, MAX_KEYS, MAX_SESSION_NODES};
 use crate::algo::options::serde_json_value::Value;
 use crate::algo::ring::RING;
-use crate::algo::{Algorithm, CirclePoints, Placement, Shares};
+use crate::algo::{Algorithm, CirclePoints, Family, Placement, Shares};
 use crate::{Error, NodeSpec, Ring, RingRules};
 use std::sync::Arc;
 
-/// The algorithms [`figure`] draws in a build without the `catalog` feature (the element's
-/// figure module): ringlab's ring. With it (the catalog's figure module), it draws every
-/// algorithm.
-pub const FIGURE_ALGORITHMS: [Algorithm; 1] = [RING];
+/// The algorithms [`figure`] draws in a figure module built with the features of `families`
+/// (the element's `figure` module has none: ringlab's ring alone): ringlab's ring and every
+/// algorithm of those families, in catalog order. A build with `catalog` draws them all.
+/// `cargo xtask build` writes each module's list beside it, for the element to pick its
+/// first module.
+pub fn figure_algorithms(families: &[Family]) -> Vec<Algorithm> {
+    Algorithm::ALL.into_iter().filter(|a| *a == RING || families.contains(&a.family())).collect()
+}
+
+/// The hashes [`figure`] draws with in a figure module built with the features of
+/// `families`: the figure of ringlab's ring alone leaves the digests out
+/// ([`Hash::in_figure`](crate::Hash::in_figure)); a family's module has them all (its clients
+/// hash with MD5).
+pub fn figure_hashes(families: &[Family]) -> Vec<crate::Hash> {
+    let families_too = families.iter().any(|f| f.feature().is_some());
+    crate::Hash::ALL.into_iter().filter(|h| families_too || h.in_figure()).collect()
+}
 
 /// What an embed draws and reports before any change: the circle, the node rows, what the
 /// user may do next and the algorithm's own options with their values (by name, as
@@ -50,7 +63,7 @@ pub struct Figure {
 /// [`Session::new`]: super::Session::new
 pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error> {
     let not_here = || Error::NotBuiltIn("anything but an algorithm of this build with its defaults, unchanged".into());
-    let plain = (settings.algorithm == RING || cfg!(feature = "catalog"))
+    let plain = settings.algorithm.built_in()
         && settings.options.is_empty()
         && settings.zipf == 0.0
         && (1..=MAX_FOLLOW_REPLICAS).contains(&settings.replicas)
@@ -73,7 +86,7 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         };
         return drawn(&ring, settings, words).ok_or_else(not_here);
     }
-    #[cfg(feature = "catalog")]
+    #[cfg(any(feature = "catalog", feature = "family"))]
     {
         settings.validate().map_err(|_| not_here())?;
         let cluster = crate::algo::Cluster::new(settings.options(), nodes).map_err(|_| not_here())?;
@@ -84,7 +97,7 @@ pub fn figure(settings: &Settings, nodes: Vec<NodeSpec>) -> Result<Figure, Error
         };
         drawn(cluster.placement(), settings, words).ok_or_else(not_here)
     }
-    #[cfg(not(feature = "catalog"))]
+    #[cfg(not(any(feature = "catalog", feature = "family")))]
     Err(not_here())
 }
 
@@ -197,7 +210,7 @@ mod tests {
             let nodes: Vec<NodeSpec> = names(count).into_iter().zip(&weights).map(|(n, &w)| n.weight(w)).collect();
             let session = Session::new(settings.clone(), nodes.clone());
             let figure = figure(&settings, nodes);
-            let plain = (settings.algorithm == RING || cfg!(feature = "catalog")) && settings.zipf == 0.0;
+            let plain = settings.algorithm.built_in() && settings.zipf == 0.0;
             match (session, figure) {
                 (Ok(session), Ok(figure)) => {
                     let frame = session.frame(&FrameOptions::default());
@@ -231,6 +244,42 @@ mod tests {
         assert_eq!(refused(ring.clone(), vec![NodeSpec::new("a"), NodeSpec::new("a")]), "not-built-in");
         let many = Settings { keys: MAX_KEYS + 1, ..ring };
         assert_eq!(refused(many, names(3)), "not-built-in");
+    }
+
+    /// What `cargo xtask build` writes beside each figure module: the figure of ringlab's
+    /// ring alone, without the digests; a family's module, the ring and that family, every
+    /// hash (the memcached clients hash with MD5).
+    #[test]
+    fn each_figure_module_draws_ringlabs_ring_and_its_families() {
+        let names =
+            |families: &[Family]| -> Vec<&str> { figure_algorithms(families).iter().map(|a| a.name()).collect() };
+        assert_eq!(names(&[]), ["ring"]);
+        assert_eq!(
+            names(&[Family::Client]),
+            [
+                "ring",
+                "libketama",
+                "libmemcached-weighted",
+                "libmemcached-ketama",
+                "groupcache",
+                "pymemcache",
+                "python-memcached",
+                "uhashring",
+                "uhashring-ketama",
+                "dalli",
+                "redis-rb-4",
+                "redis-rb-5",
+                "spymemcached-ketama",
+                "spymemcached-native",
+                "npm-hashring",
+                "memjs",
+            ]
+        );
+        assert_eq!(names(&[Family::Store, Family::Baseline]), ["ring", "redis-cluster", "cassandra", "modulo"]);
+        let hashes = |families: &[Family]| -> Vec<&str> { figure_hashes(families).iter().map(|h| h.name()).collect() };
+        assert!(!hashes(&[]).contains(&"md5") && !hashes(&[]).contains(&"sha256"));
+        assert_eq!(hashes(&[]).len(), crate::Hash::ALL.len() - 2);
+        assert_eq!(hashes(&[Family::Client]).len(), crate::Hash::ALL.len());
     }
 
     /// With the catalog, every algorithm at its defaults is drawn as the session draws it,

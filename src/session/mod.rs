@@ -32,7 +32,7 @@ mod transition;
 pub use crate::import::{ConfigKind, CONFIG_KINDS};
 pub use agreement::{AgreementView, KeyAnswers};
 pub use charts::{SessionChart, CHART_KEYS};
-pub use figure::{figure, Figure, FIGURE_ALGORITHMS};
+pub use figure::{figure, figure_algorithms, figure_hashes, Figure};
 pub use frame::{next_node_name, Frame, FrameError, FrameOptions, OptionControl, SettingsView};
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, MovedSpan, Movers, Transition};

@@ -413,8 +413,9 @@ async function embedDownload(browser, attrs = "", prefix = "download_embed", act
 }
 
 // The default embed as a reader who only looks gets it (the element's figure alone) and as
-// one who clicks Add node (then the element's first build too), and one with an algorithm
-// only the full build has (which it fetches instead).
+// one who clicks Add node (then the element's first build too), and one embed of each family
+// of algorithms (`RINGLAB_BENCH_EMBEDS`, from the catalog: each family's first algorithm),
+// as a reader who only looks gets it (its family's figure, or the full build).
 async function embeds(browser) {
   await embedDownload(browser);
   const click = (page) => page.evaluate(() => new Promise((resolve) => {
@@ -423,7 +424,9 @@ async function embeds(browser) {
     ring.shadowRoot.querySelector("[part~=add]").click();
   }));
   await embedDownload(browser, "", "download_embed_clicked", click);
-  await embedDownload(browser, ' algorithm="libketama"', "download_embed_full");
+  for (const algorithm of (process.env.RINGLAB_BENCH_EMBEDS ?? "libketama").split(",")) {
+    await embedDownload(browser, ` algorithm="${algorithm}"`, `download_embed_of_${algorithm}`);
+  }
   // When the default element is ready (built, drawn) over the slow link.
   const ready = [];
   for (let load = 0; load < LOADS; load++) {

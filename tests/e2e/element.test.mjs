@@ -358,13 +358,14 @@ test("a default element fetches the figure alone; another algorithm fetches the 
   await page.evaluate(() => document.getElementById("k").scrollIntoView());
   const [[k], [j]] = [await events(page, "k", "ready"), await events(page, "j", "ready")];
   assert.deepEqual([k.settings.algorithm, j.settings.algorithm], ["libketama", "jump"]);
-  assert.deepEqual(wasm.map(file), ["ringlab_figure_bg.wasm", "ringlab_element_full_bg.wasm"]);
+  // libketama, a cache client, on the clients' figure; jump on the full build.
+  assert.deepEqual(wasm.map(file).sort(), ["ringlab_element_full_bg.wasm", "ringlab_figure_bg.wasm", "ringlab_figure_clients_bg.wasm"]);
   // A figure switched to Redis Cluster moves to the full build, already here (not through
   // the first, which lacks it too).
   await page.evaluate(() => document.getElementById("a").setAttribute("algorithm", "redis-cluster"));
   const [, a] = await events(page, "a", "ready", 2);
   assert.equal(a.settings.algorithm, "redis-cluster");
-  assert.equal(wasm.length, 2, wasm.join(", "));
+  assert.equal(wasm.length, 3, wasm.join(", "));
   // Owners as the library module (ringlab.js, every algorithm) places them.
   const keys = Array.from({ length: 40 }, (_, i) => `user:${i}`);
   const got = await page.evaluate(async (keys) => {
@@ -393,6 +394,65 @@ test("a default element fetches the figure alone; another algorithm fetches the 
   const [error] = await events(page, "a", "error");
   assert.equal(error.code, "invalid-option");
   assert.doesNotMatch(await shadowText(page, "a", "[part~=message]"), /not in this build/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a cache client's embed is the clients' figure: each client's first frame is the session's; a click moves to the full build", async () => {
+  const html = hostPage(`<hash-ring id="m" nodes="10.0.0.1:11211, 10.0.0.2:11211*2, 10.0.0.3:11211" keys="300" algorithm="libmemcached-weighted"></hash-ring>`);
+  const { page, context, problems, wasm } = await openHost(chrome.browser, html);
+  const file = (url) => url.replace(/^.*\//, "");
+  const [ready] = await events(page, "m", "ready");
+  assert.equal(ready.settings.algorithm, "libmemcached-weighted");
+  assert.deepEqual(wasm.map(file), ["ringlab_figure_clients_bg.wasm"]);
+  const legend = () => page.evaluate(() => [...document.getElementById("m").shadowRoot.querySelectorAll("[part=legend] li")].map((li) => li.textContent));
+  const before = await legend();
+  assert.equal(before.length, 3);
+  // A reader's click: the full build (not the first, which has ringlab's ring alone).
+  await page.evaluate(() => document.getElementById("m").shadowRoot.querySelector("[part~=add]").click());
+  const [change] = await events(page, "m", "change");
+  assert.ok(change.movedKeys > 0, JSON.stringify(change));
+  assert.deepEqual(wasm.map(file), ["ringlab_figure_clients_bg.wasm", "ringlab_element_full_bg.wasm"]);
+  assert.equal((await legend()).length, 4);
+  assert.equal((await events(page, "m", "ready")).length, 1);
+  // In the page's wasm: every algorithm the clients' figure lists, drawn by it and by a
+  // Session of the full build, field by field; the list is the catalog's cache clients
+  // (the library's module says which those are).
+  const { clients, listed, frames, refused } = await page.evaluate(async () => {
+    const builds = await import(new URL("./pkg/builds.js", location.href).href);
+    const listed = builds.figures.find((f) => f.build === "figure_clients").algorithms;
+    const figureMod = await import(new URL("./pkg/ringlab_figure_clients.js", location.href).href);
+    const full = await import(new URL("./pkg/ringlab_element_full.js", location.href).href);
+    const engine = await import(new URL("./pkg/ringlab.js", location.href).href);
+    await Promise.all([figureMod.default(), full.default(), engine.default()]);
+    const clients = engine.catalog().filter((e) => e.family === "client").map((e) => e.name);
+    const plain = (f) => JSON.parse(JSON.stringify({
+      scene: Object.fromEntries(Object.entries(f.scene).map(([k, v]) => [k, ArrayBuffer.isView(v) ? [...v] : v])),
+      nodes: f.nodes, capabilities: f.capabilities, settings: f.settings, next: f.nextNodeName,
+    }));
+    const frames = [];
+    for (const algorithm of listed) {
+      const options = { nodes: "10.0.0.1:11211, 10.0.0.2:11211, 10.0.0.3:11211, 10.0.0.4:11211", keys: 200, algorithm };
+      const figure = new figureMod.Figure(options);
+      const session = new full.Session(options);
+      frames.push([algorithm, plain(figure.frame({})), plain(session.frame({}))]);
+      figure.free();
+      session.free();
+    }
+    const refused = [];
+    for (const algorithm of ["jump", "redis-cluster", "nginx-consistent", "modulo"]) {
+      try { new figureMod.Figure({ nodes: "a", algorithm }); refused.push("drawn"); } catch (e) { refused.push(e.code); }
+    }
+    return { clients, listed, frames, refused };
+  });
+  assert.equal(clients.length, 15);
+  assert.deepEqual(listed, ["ring", ...clients]);
+  for (const [algorithm, figure, session] of frames) {
+    assert.deepEqual(figure, session, algorithm);
+    assert.equal(figure.settings.algorithm, algorithm);
+    assert.equal(figure.scene.keys.length, 200, algorithm);
+  }
+  assert.deepEqual(refused, Array(4).fill("not-built-in"));
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -457,18 +517,25 @@ test("the figure is the session's first frame; a reader's first click opens the 
   assert.deepEqual(refused, Array(6).fill("not-built-in"));
   assert.deepEqual(problems, []);
   await context.close();
-  // An embed with one starts on the first build without fetching the figure, and draws
-  // what a Session of the same options draws.
+  // An embed with one starts on the cache clients' figure (which hashes with MD5, as
+  // libketama does), draws what a Session of the same options draws, and a click moves it
+  // to the first build (ringlab's ring), not the full one.
   const md5 = await openHost(chrome.browser, hostPage(`<hash-ring id="m" nodes="a, b" keys="50" hash="md5"></hash-ring>`));
   const [m] = await events(md5.page, "m", "ready");
   assert.equal(m.settings.hash, "md5");
-  assert.deepEqual(md5.wasm.map(file), ["ringlab_element_bg.wasm"]);
-  const [shown, wanted] = await md5.page.evaluate(async () => {
+  assert.deepEqual(md5.wasm.map(file), ["ringlab_figure_clients_bg.wasm"]);
+  const shown = await md5.page.evaluate(() => document.getElementById("m").shadowRoot.querySelector("[part=canvas]").getAttribute("aria-label"));
+  await md5.page.evaluate(() => document.getElementById("m").shadowRoot.querySelector("[part~=add]").click());
+  const [added] = await events(md5.page, "m", "change");
+  assert.equal(added.name, "node-1");
+  assert.deepEqual(md5.wasm.map(file), ["ringlab_figure_clients_bg.wasm", "ringlab_element_bg.wasm"]);
+  const wanted = await md5.page.evaluate(async () => {
     const mod = await import(new URL("./pkg/ringlab_element.js", location.href).href);
+    await mod.default();
     const s = new mod.Session({ nodes: "a, b", keys: 50, hash: "md5" });
     const want = s.frame({}).scene.summary;
     s.free();
-    return [document.getElementById("m").shadowRoot.querySelector("[part=canvas]").getAttribute("aria-label"), want];
+    return want;
   });
   assert.ok(shown.endsWith(` ${wanted}`), `${shown} / ${wanted}`);
   assert.match(wanted, /^2 nodes, ring, 64 points \(md5, 32-bit ring\)/);

@@ -18,8 +18,9 @@ const STEP: &str = "element bundle";
 
 /// Every file of the bundle, as in `www/` (so the relative imports and URLs hold): the
 /// element's scripts (`minify::ELEMENT_SCRIPTS`), then these.
-const OTHER_FILES: [&str; 11] = [
+const OTHER_FILES: [&str; 12] = [
     "pkg/ringlab_figure_bg.wasm",
+    "pkg/ringlab_figure_clients_bg.wasm",
     "pkg/ringlab_element_bg.wasm",
     "pkg/ringlab_element_full_bg.wasm",
     "pkg/ringlab_charts.js",

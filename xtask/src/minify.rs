@@ -8,15 +8,16 @@ use std::path::Path;
 use std::process::Command;
 
 /// What a page with `<hash-ring>` loads of JavaScript, beside the wasm: the element, what it
-/// imports, its three builds' wasm-bindgen glue and the list of the first build's algorithms.
+/// imports, its four builds' wasm-bindgen glue and the list of what each build draws.
 /// (The iframe form and the charts' glue are minified in the bundle too: `bundle.rs`.)
-pub const ELEMENT_SCRIPTS: [&str; 9] = [
+pub const ELEMENT_SCRIPTS: [&str; 10] = [
     "hash-ring.js",
     "sequence.js",
     "ring-view.js",
     "host.js",
     "charts-module.js",
     "pkg/ringlab_figure.js",
+    "pkg/ringlab_figure_clients.js",
     "pkg/ringlab_element.js",
     "pkg/ringlab_element_full.js",
     "pkg/builds.js",

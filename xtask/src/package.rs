@@ -27,7 +27,7 @@ const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
 /// build's output (the `pkg/` files) or written here (`package.json`, the Node entries).
-const FILES: [(&str, Option<&str>); 27] = [
+const FILES: [(&str, Option<&str>); 29] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -39,6 +39,8 @@ const FILES: [(&str, Option<&str>); 27] = [
     ("pkg/ringlab.node.js", None),
     ("pkg/ringlab_figure.js", None),
     ("pkg/ringlab_figure_bg.wasm", None),
+    ("pkg/ringlab_figure_clients.js", None),
+    ("pkg/ringlab_figure_clients_bg.wasm", None),
     ("pkg/ringlab_element.js", None),
     ("pkg/ringlab_element_bg.wasm", None),
     ("pkg/ringlab_element_full.js", None),

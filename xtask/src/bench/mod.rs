@@ -14,6 +14,7 @@ pub mod table;
 use crate::serve::{self, Server};
 use crate::step::{self, Failure};
 use crate::{build, settings, tools};
+use ringlab::algo::{Algorithm, Family};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -123,7 +124,8 @@ fn page_rows() -> Result<HashMap<String, f64>, Failure> {
         .env("RINGLAB_URL", &server.url)
         .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
         .env("RINGLAB_NATIVE_BENCH", &native)
-        .env("RINGLAB_BUNDLE_PATH", &bundle_path);
+        .env("RINGLAB_BUNDLE_PATH", &bundle_path)
+        .env("RINGLAB_BENCH_EMBEDS", family_embeds().iter().map(|a| a.name()).collect::<Vec<_>>().join(","));
     let (lines, ok) = step::run_capturing(name, &mut node)?;
     if !ok {
         return Err(Failure::new(name, "the page benchmark failed (its message is above)"));
@@ -481,10 +483,27 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
         let figure = "download: the default embed once a reader clicks Add node (the figure, then the element's first build), gzip -9";
         table.rows.push(Row::reported(figure, kb(gzip), "KB", Some(("raw".into(), kb(raw)))));
     }
-    if let (Some(gzip), Some(raw)) = (get("download_embed_full_gzip"), get("download_embed_full_raw")) {
-        let figure = "download: an embed of another algorithm (`libketama`: the element's full build), gzip -9";
-        table.rows.push(budget_row(figure, kb(gzip), kb(raw), 150.0));
+    for algorithm in family_embeds() {
+        let name = algorithm.name();
+        let measured = (get(&format!("download_embed_of_{name}_gzip")), get(&format!("download_embed_of_{name}_raw")));
+        if let (Some(gzip), Some(raw)) = measured {
+            let figure = format!(
+                "download: an embed of one of the {} (`{name}`), for a reader who only looks, gzip -9",
+                algorithm.family().label()
+            );
+            table.rows.push(budget_row(&figure, kb(gzip), kb(raw), 150.0));
+        }
     }
+}
+
+/// The embeds measured beside the default one: each family's first algorithm in the catalog
+/// (ringlab's ring is the default embed's), so that every family has its row and budget.
+fn family_embeds() -> Vec<Algorithm> {
+    Family::ALL
+        .into_iter()
+        .filter(|&f| f != Family::Ringlab)
+        .filter_map(|f| Algorithm::ALL.into_iter().find(|a| a.family() == f))
+        .collect()
 }
 
 /// A download's row: gzip -9 KB beside the raw size, within its budget.
@@ -631,6 +650,33 @@ mod tests {
             ]
         );
         assert_eq!(table.rows[1].ratio, Some(0.4));
+    }
+
+    #[test]
+    fn each_family_has_an_embed_row_within_its_budget() {
+        let names: Vec<&str> = family_embeds().iter().map(|a| a.name()).collect();
+        assert_eq!(names, ["libketama", "redis-cluster", "nginx-consistent", "jump", "modulo"]);
+        let page: HashMap<String, f64> = [
+            ("download_embed_of_libketama_gzip", 140_000.0),
+            ("download_embed_of_libketama_raw", 300_000.0),
+            ("download_embed_of_jump_gzip", 151_000.0),
+            ("download_embed_of_jump_raw", 400_000.0),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let mut table = Table::default();
+        add_page_rows(&mut table, &HashMap::new(), &page);
+        let rows: Vec<(&str, f64, Option<bool>)> =
+            table.rows.iter().map(|r| (r.figure.as_str(), r.value, r.met())).collect();
+        assert_eq!(
+            rows,
+            [
+                ("download: an embed of one of the cache clients (`libketama`), for a reader who only looks, gzip -9", 140.0, Some(true)),
+                ("download: an embed of one of the published algorithms (`jump`), for a reader who only looks, gzip -9", 151.0, Some(false)),
+            ]
+        );
+        assert_eq!(table.over_budget().len(), 1);
     }
 
     #[test]
