@@ -66,7 +66,8 @@ macro_rules! catalog {
                         // Constants: the branch left out is not compiled into the module.
                         const BUILT: bool = $crate::algo::catalog::family_built($module::$entry.family);
                         const NAMED: Entry = Entry::not_built_in($module::$entry.name, $module::$entry.label, $module::$entry.family);
-                        if BUILT { &$module::$entry } else { &NAMED }
+                        const DRAWN: Entry = $module::$entry.drawn_only();
+                        if !BUILT { &NAMED } else if $crate::algo::entry::DRAWN_ONLY { &DRAWN } else { &$module::$entry }
                     })*
                 }
             }

@@ -38,12 +38,22 @@ pub type WholeBuild = fn(&Options, Vec<NodeSpec>, &Layout) -> Result<Box<dyn Pla
 pub type StagedBuild = fn(&Options, Vec<NodeSpec>, &Layout) -> Result<Box<dyn Building>, Error>;
 
 /// A placement being built in steps (see [`Build::Staged`]).
-pub trait Building: std::fmt::Debug {
+///
+/// Not `Debug` itself: a supertrait would put every build's derived `Debug` (its nodes'
+/// weights formatted as floats) into each wasm module that builds one, such as the element's
+/// figures, which never print it.
+pub trait Building {
     /// About `budget` units of work (points hashed or sorted, say), at least one; answers
     /// whether the placement is built. After an error the build is spent.
     fn step(&mut self, budget: usize) -> Result<bool, Error>;
     /// The placement, after whatever steps are left.
     fn finish(self: Box<Self>) -> Result<Box<dyn Placement>, Error>;
+}
+
+impl std::fmt::Debug for dyn Building {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Building")
+    }
 }
 
 /// Everything about one algorithm.
@@ -357,6 +367,28 @@ impl Entry {
         }
     }
 
+    /// This entry as a module that only draws keeps it ([`DRAWN_ONLY`]): without the words
+    /// nothing there shows (its source, its rules for down nodes and stale clients, its
+    /// recipe), so that the module does not carry them. The rest is the entry's.
+    pub(crate) const fn drawn_only(self) -> Entry {
+        Entry {
+            source: "",
+            on_down: match self.on_down {
+                OnDown::Skip(_) => OnDown::Skip(""),
+                OnDown::Rebuild(_) => OnDown::Rebuild(""),
+                OnDown::Unavailable { .. } => OnDown::Unavailable { text: "", why: "" },
+            },
+            on_stale: match self.on_stale {
+                OnStale::ClientSide(_) => OnStale::ClientSide(""),
+                OnStale::Redirect(_) => OnStale::Redirect(""),
+                OnStale::Proxy(_) => OnStale::Proxy(""),
+                OnStale::Coordinator(_) => OnStale::Coordinator(""),
+            },
+            extras: Extras { recipe: None, ..self.extras },
+            ..self
+        }
+    }
+
     /// Whether the `hash` option changes the placement.
     pub fn uses_hash(&self) -> bool {
         self.uses(&super::options::HASH)
@@ -376,6 +408,10 @@ impl Entry {
         self.options.iter().any(|o| o.name == spec.name)
     }
 }
+
+/// Whether this build only draws figures (the element's figure modules: `figure` without
+/// `element`), whose entries keep no words beyond what a frame shows ([`Entry::drawn_only`]).
+pub const DRAWN_ONLY: bool = cfg!(all(target_arch = "wasm32", feature = "figure", not(feature = "element")));
 
 /// The build of an algorithm this build of the engine leaves out (the element's first wasm
 /// module, without the `catalog` feature).
@@ -433,6 +469,34 @@ impl Entry {
                 Leaving::LastOnly(why) => Some(why),
             },
             options: self.options.iter().map(|o| o.view()).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module that only draws keeps of each entry what a frame shows: the same options,
+    /// weights, circle, replicas, leaving rule and description, none of the words.
+    #[test]
+    fn a_drawn_only_entry_keeps_what_a_frame_shows_and_no_words() {
+        for algorithm in Algorithm::ALL {
+            let (whole, drawn) = (algorithm.entry(), algorithm.entry().drawn_only());
+            let options = Options::new(algorithm);
+            assert_eq!((drawn.name, drawn.label, drawn.family), (whole.name, whole.label, whole.family));
+            assert_eq!((drawn.arcs, drawn.replicas, drawn.weighted()), (whole.arcs, whole.replicas, whole.weighted()));
+            let names = |e: &Entry| e.options.iter().map(|o| o.name).collect::<Vec<_>>();
+            assert_eq!(names(&drawn), names(whole));
+            assert_eq!((drawn.describe)(&options), (whole.describe)(&options));
+            assert_eq!((drawn.key_space)(&options).axis_labels(), (whole.key_space)(&options).axis_labels());
+            assert_eq!(drawn.leaving.refusal(0, 3), whole.leaving.refusal(0, 3));
+            assert_eq!(drawn.extras.places_keys, whole.extras.places_keys);
+            assert_eq!(drawn.on_down.rule().kind, whole.on_down.rule().kind);
+            assert_eq!(drawn.on_stale.kind(), whole.on_stale.kind());
+            assert_eq!((drawn.source, drawn.on_down.rule().text, drawn.on_stale.text()), ("", "", ""));
+            assert!(drawn.extras.recipe.is_none());
+            assert!(!whole.source.is_empty(), "{algorithm:?}");
         }
     }
 }
