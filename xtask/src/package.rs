@@ -1,7 +1,8 @@
 //! `cargo xtask package`: the npm package, ready for `npm publish`, in `target/npm/`.
 //!
 //! The built modules (the engine: `pkg/ringlab.js` and `pkg/ringlab_bg.wasm`; the element's
-//! smaller builds: `pkg/ringlab_element.js` and `pkg/ringlab_element_bg.wasm`, ringlab's ring
+//! smaller builds: its figures, `pkg/ringlab_figure.js` and one a family of algorithms
+//! (`pkg/ringlab_figure_clients.js`, …), `pkg/ringlab_element.js` and `pkg/ringlab_element_bg.wasm`, ringlab's ring
 //! alone, and `pkg/ringlab_element_full.js` and `pkg/ringlab_element_full_bg.wasm`, with
 //! `pkg/builds.js` saying which algorithms the first has; the chart
 //! drawing: `pkg/ringlab_charts.js` and `pkg/ringlab_charts_bg.wasm`) with the hand-written
@@ -27,7 +28,7 @@ const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
 /// build's output (the `pkg/` files) or written here (`package.json`, the Node entries).
-const FILES: [(&str, Option<&str>); 29] = [
+const FILES: [(&str, Option<&str>); 35] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -41,6 +42,12 @@ const FILES: [(&str, Option<&str>); 29] = [
     ("pkg/ringlab_figure_bg.wasm", None),
     ("pkg/ringlab_figure_clients.js", None),
     ("pkg/ringlab_figure_clients_bg.wasm", None),
+    ("pkg/ringlab_figure_balancers.js", None),
+    ("pkg/ringlab_figure_balancers_bg.wasm", None),
+    ("pkg/ringlab_figure_papers.js", None),
+    ("pkg/ringlab_figure_papers_bg.wasm", None),
+    ("pkg/ringlab_figure_stores.js", None),
+    ("pkg/ringlab_figure_stores_bg.wasm", None),
     ("pkg/ringlab_element.js", None),
     ("pkg/ringlab_element_bg.wasm", None),
     ("pkg/ringlab_element_full.js", None),
