@@ -26,7 +26,9 @@
 //!
 //! Every algorithm beyond ringlab's own ring is in the `catalog` feature, on by default.
 //! A build without it (the `<hash-ring>` element's first wasm module) answers requests for
-//! them with a `not-built-in` [`Error`].
+//! them with a `not-built-in` [`Error`]; the features of the families of algorithms
+//! (`clients`, `stores`, `balancers`, `papers`, `baseline`: the element's figure modules)
+//! each bring back one family ([`algo::Algorithm::built_in`]).
 // Without the catalog, the algorithms it leaves out are still compiled, only never made.
 #![cfg_attr(not(feature = "catalog"), allow(dead_code, unused_imports, unused_variables))]
 
