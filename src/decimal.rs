@@ -234,6 +234,103 @@ pub fn fixed(x: f64, digits: usize) -> String {
     out
 }
 
+/// `x` as `format!("{x}")` writes it: the shortest decimal that reads back as `x`, without an
+/// exponent (`0.00000015`, `100000000000000000000`, `-0`, `NaN`, `inf`). For the words of
+/// refusals and explanations (a weight, a range's bounds).
+///
+/// In the modules that only draw ([`DRAWN_ONLY`](crate::algo::entry::DRAWN_ONLY): the
+/// element's figures) it is [`ryu_shortest`], which leaves core's float writer out of them;
+/// everywhere else Rust's own.
+pub fn shortest(x: f64) -> String {
+    if crate::algo::entry::DRAWN_ONLY {
+        ryu_shortest(x)
+    } else {
+        x.to_string()
+    }
+}
+
+/// `x` as `format!("{x:e}")` writes it (`1e-300`, `1.5e0`), as [`shortest`] chooses its writer.
+pub fn shortest_exp(x: f64) -> String {
+    if crate::algo::entry::DRAWN_ONLY {
+        ryu_shortest_exp(x)
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// `x` as `format!("{x}")` writes it, by Ryū's shortest digits (the `ryu` crate) placed as
+/// Rust places them. Where two shortest decimals are equally close to `x`, the two may pick
+/// different last digits (the tests bound that to the last digit); both read back as `x`.
+pub fn ryu_shortest(x: f64) -> String {
+    ryu_written(x, |out, digits, point| {
+        if point <= 0 {
+            out.push_str("0.");
+            (0..-point).for_each(|_| out.push('0'));
+            digits.iter().for_each(|&d| out.push(char::from(d)));
+        } else {
+            for (i, &d) in digits.iter().enumerate() {
+                if i as i64 == point {
+                    out.push('.');
+                }
+                out.push(char::from(d));
+            }
+            (digits.len() as i64..point).for_each(|_| out.push('0'));
+        }
+    })
+}
+
+/// `x` as `format!("{x:e}")` writes it, by Ryū's shortest digits (as [`ryu_shortest`]).
+pub fn ryu_shortest_exp(x: f64) -> String {
+    ryu_written(x, |out, digits, point| {
+        out.push(char::from(digits[0]));
+        if digits.len() > 1 {
+            out.push('.');
+            digits[1..].iter().for_each(|&d| out.push(char::from(d)));
+        }
+        out.push('e');
+        out.push_str(itoa::Buffer::new().format(point - 1));
+    })
+}
+
+/// `x`'s sign, `NaN` and `inf` as Rust writes them, and otherwise Ryū's shortest digits of
+/// `|x|` (no leading or trailing zeros, at least one digit) and where the point falls among
+/// them, written by `place`. Zero is the digit 0 with the point after it.
+fn ryu_written(x: f64, place: impl Fn(&mut String, &[u8], i64)) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    let mut out = String::new();
+    if x.is_sign_negative() {
+        out.push('-');
+    }
+    if x.is_infinite() {
+        out.push_str("inf");
+        return out;
+    }
+    let mut buffer = ryu::Buffer::new();
+    let text = buffer.format_finite(x.abs());
+    // Ryū writes `d.ddd`, `d.ddde-7` or `de20`: its digits, and where the point goes in them.
+    let (mantissa, exponent) = match text.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i64>().unwrap_or(0)),
+        None => (text, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
+    let mut point = whole.len() as i64 + exponent;
+    while digits.len() > 1 && digits[0] == b'0' {
+        digits.remove(0);
+        point -= 1;
+    }
+    while digits.len() > 1 && digits[digits.len() - 1] == b'0' {
+        digits.pop();
+    }
+    if digits == [b'0'] {
+        point = 1;
+    }
+    place(&mut out, &digits, point);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,6 +478,79 @@ mod tests {
             let scaled = format!("0.{}e5", plain.replace('.', ""));
             for text in [plain, scaled] {
                 assert_eq!(js_number_is_11211(&text), reference(&text), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn ryu_shortest_writes_as_rust_does() {
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.5,
+            1.5,
+            2.25,
+            100.0,
+            11211.0,
+            1e20,
+            1.5e-7,
+            123.456,
+            1e-300,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            0.3,
+            2.0 / 3.0,
+            1e15,
+            1e16,
+            1e21,
+            1e22,
+            9007199254740993.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            assert_eq!(ryu_shortest(x), format!("{x}"), "{x:e}");
+            assert_eq!(ryu_shortest_exp(x), format!("{x:e}"), "{x:e}");
+        }
+        assert_eq!((shortest(0.1), shortest_exp(1e-300)), ("0.1".to_string(), "1e-300".to_string()));
+    }
+
+    /// Rust's own writer is the reference: any bit pattern, short decimals, ties.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod ryu_shortest_as_rust_writes {
+        use super::{ryu_shortest, ryu_shortest_exp};
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(4000))]
+
+            /// Reads back as `x`, as long as Rust's, and the same but for the last digit of a
+            /// tie between two equally close shortest decimals.
+            #[test]
+            fn as_format_writes_it(bits in any::<u64>(), n in -1_000_000i64..1_000_000, k in 0i32..12) {
+                for x in [f64::from_bits(bits), n as f64 / 10f64.powi(k)] {
+                    let (ours, rust) = (ryu_shortest(x), format!("{x}"));
+                    if x.is_nan() {
+                        prop_assert_eq!(ours, rust);
+                        continue;
+                    }
+                    prop_assert_eq!(ours.parse::<f64>().map(f64::to_bits), Ok(x.to_bits()), "{} for {}", ours, rust);
+                    prop_assert_eq!(ours.len(), rust.len(), "{} for {}", ours, rust);
+                    let last = |t: &str| t.trim_end_matches('0').len().saturating_sub(1);
+                    prop_assert_eq!(&ours[..last(&ours)], &rust[..last(&rust)], "{} for {}", ours, rust);
+                    // The same digits, and the same exponent, with `{:e}`.
+                    let (ours, rust) = (ryu_shortest_exp(x), format!("{x:e}"));
+                    prop_assert_eq!(ours.parse::<f64>().map(f64::to_bits), Ok(x.to_bits()), "{} for {}", ours, rust);
+                    let (ours_digits, ours_exp) = ours.split_once('e').unwrap_or_default();
+                    let (rust_digits, rust_exp) = rust.split_once('e').unwrap_or_default();
+                    prop_assert_eq!((ours_digits.len(), ours_exp), (rust_digits.len(), rust_exp), "{} for {}", ours, rust);
+                    let n = ours_digits.len().saturating_sub(1);
+                    prop_assert_eq!(&ours_digits[..n], &rust_digits[..n], "{} for {}", ours, rust);
+                }
             }
         }
     }

@@ -20,7 +20,7 @@ pub enum Error {
     EmptyName,
     #[error("node names are at most {max} bytes (this one has {len})")]
     NameTooLong { len: usize, max: usize },
-    #[error("weight must be a positive, finite number (got {0})")]
+    #[error("weight must be a positive, finite number (got {})", crate::decimal::shortest(*.0))]
     InvalidWeight(f64),
     /// A weight written as text that is not a decimal number (`"0x10"`, `"inf"`); its code is
     /// `invalid-weight` too.

@@ -32,7 +32,7 @@ pub(crate) const ENTRY: Entry = Entry {
              keys it places.",
             o.config.vnodes,
             o.config.hash,
-            1.0 + o.epsilon,
+            crate::decimal::shortest(1.0 + o.epsilon),
             thousands(o.keys.keys.len() as u64)
         )
     },
@@ -129,7 +129,7 @@ pub(crate) struct BoundedLoad {
 impl BoundedLoad {
     pub(crate) fn new(options: &Options, nodes: Vec<NodeSpec>) -> Result<BoundedLoad, Error> {
         if !(options.epsilon.is_finite() && options.epsilon >= 0.0) {
-            return Err(Error::InvalidOption(format!("ε must be ≥ 0 (got {})", options.epsilon)));
+            return Err(Error::InvalidOption(format!("ε must be ≥ 0 (got {})", crate::decimal::shortest(options.epsilon))));
         }
         limits::check_keys("keys bounded-load places", &options.keys.keys, MAX_KEYS)?;
         let ring = Ring::with_nodes(options.config.clone(), nodes)?;
@@ -294,7 +294,7 @@ impl Placement for BoundedLoad {
         }
         let (capacity, keys) = (self.capacity().max(1), self.keys.keys.len());
         let up = (0..self.ring.nodes().len()).filter(|&i| !self.ring.is_down_at(i)).count();
-        let value = format!("⌈{} × {keys} / {up}⌉ = {capacity} keys", 1.0 + self.epsilon);
+        let value = format!("⌈{} × {keys} / {up}⌉ = {capacity} keys", crate::decimal::shortest(1.0 + self.epsilon));
         chain.push(Step::new(StepKind::Load, "each node's capacity: ⌈(1 + ε) × keys / healthy nodes⌉", value));
         let owner = self.owner(key);
         let (count, bits) = (self.ring.point_count(), self.ring.config().bits.bits());

@@ -21,6 +21,7 @@ use super::entry::Building;
 use super::explain::{hex, Chain, Step, StepKind};
 use super::{index_of, new_nodes, specs, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
+use crate::decimal::shortest;
 use crate::order::{self, StagedSort};
 use crate::points::Points;
 use crate::{limits, Error, Node, NodeSpec};
@@ -339,8 +340,10 @@ fn with_written_weight(rules: &Rules, mut spec: NodeSpec) -> Result<NodeSpec, Er
     if let Some(written) = (rules.written_weight)(&spec.name)? {
         if spec.weight != 1.0 && spec.weight != written {
             return Err(Error::InvalidOption(format!(
-                "{:?} carries weight {written} in its name but was given weight {}: give it once",
-                spec.name, spec.weight
+                "{:?} carries weight {} in its name but was given weight {}: give it once",
+                spec.name,
+                shortest(written),
+                shortest(spec.weight)
             )));
         }
         spec.weight = written;
@@ -357,7 +360,8 @@ fn explicit_count(node: &Node, tokens: &[i64]) -> Result<u32, Error> {
     if node.weight != 1.0 {
         return Err(Error::InvalidOption(format!(
             "{:?} has explicit tokens, which decide its share: its weight must be 1 (got {})",
-            node.name, node.weight
+            node.name,
+            shortest(node.weight)
         )));
     }
     u32::try_from(tokens.len()).map_err(|_| Error::TooManyPoints { points: tokens.len() as u64 })

@@ -239,8 +239,9 @@ fn hash_of(o: &Options) -> RingHashFunction {
 fn check_weight(weight: f64) -> Result<(), Error> {
     if weight.fract() != 0.0 || weight > f64::from(u32::MAX) {
         return Err(Error::InvalidOption(format!(
-            "Envoy's load_balancing_weight is a whole number from 1 to {} (got {weight})",
-            u32::MAX
+            "Envoy's load_balancing_weight is a whole number from 1 to {} (got {})",
+            u32::MAX,
+            crate::decimal::shortest(weight)
         )));
     }
     Ok(())

@@ -345,7 +345,7 @@ impl Haproxy {
             if spec.weight.fract() != 0.0 || spec.weight > f64::from(MAX_WEIGHT) {
                 return Err(Error::InvalidOption(format!(
                     "HAProxy weights are whole numbers from 1 to {MAX_WEIGHT} (got {})",
-                    spec.weight
+                    crate::decimal::shortest(spec.weight)
                 )));
             }
             let points = if self.consistent { spec.weight as u32 * WEIGHT_SCALE } else { 0 };

@@ -10,6 +10,7 @@ use super::entry::{recipe, Recipe, Build, Entry, Extras, Family, Leaving, OnDown
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 use crate::{Error, Node, NodeSpec};
+use crate::decimal::shortest;
 
 const DOWN: OnDown = OnDown::Rebuild(
     "With MEMCACHED_BEHAVIOR_AUTO_EJECT_HOSTS, libmemcached marks a server dead after server_failure_limit \
@@ -174,13 +175,15 @@ fn check(algorithm: Algorithm, spec: &NodeSpec) -> Result<(), Error> {
 /// libketama's and libmemcached's weights: whole numbers that fit a `uint32_t`.
 pub(crate) fn check_memcached_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error> {
     if weight.fract() != 0.0 {
+        let weight = shortest(weight);
         return Err(Error::InvalidOption(format!("{} weights are whole numbers (got {weight})", algorithm.name())));
     }
     if weight > f64::from(u32::MAX) {
         return Err(Error::InvalidOption(format!(
-            "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {weight})",
+            "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {})",
             algorithm.name(),
             u32::MAX,
+            shortest(weight)
         )));
     }
     Ok(())

@@ -17,6 +17,7 @@
 //! ```
 
 use super::Algorithm;
+use crate::decimal::shortest;
 use crate::keys::KeySample;
 use crate::{Config, Error, Hash, RingBits};
 use std::collections::BTreeMap;
@@ -276,6 +277,7 @@ impl OptionSpec {
             (OptionKind::Number { min, max, .. }, value @ (OptionValue::Number(_) | OptionValue::Whole(_))) => {
                 let v = value.number();
                 if !(v.is_finite() && v >= *min) {
+                    let (min, max, v) = (shortest(*min), shortest(*max), shortest(v));
                     return Err(Error::InvalidOption(format!("{name} must be a number from {min} to {max} (got {v})")));
                 }
                 if v > *max {

@@ -205,9 +205,11 @@ fn check_redis_weight(weight: f64) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::InvalidOption(format!(
-            "Redis Cluster weights are from {MIN_WEIGHT:e} to {MAX_WEIGHT:e} (got {weight}): redis-cli keeps \
-             rebalance weights as 32-bit floats and divides the {SLOTS} slots by their total, which leaves \
-             the range of a float outside it"
+            "Redis Cluster weights are from {} to {} (got {}): redis-cli keeps rebalance weights as 32-bit \
+             floats and divides the {SLOTS} slots by their total, which leaves the range of a float outside it",
+            crate::decimal::shortest_exp(MIN_WEIGHT),
+            crate::decimal::shortest_exp(MAX_WEIGHT),
+            crate::decimal::shortest(weight)
         )))
     }
 }

@@ -13,6 +13,7 @@ use super::options::HASH;
 use super::explain::{bytes_text, hex, number, Chain, Step, StepKind, Top};
 use super::{Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
+use crate::decimal::{shortest, shortest_exp};
 
 pub(crate) const ENTRY: Entry = Entry {
     name: "rendezvous",
@@ -56,9 +57,10 @@ pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::InvalidOption(format!(
-            "rendezvous weights are from {:e} to {:e}: past them scores overflow or vanish and ties decide (got {weight:e})",
-            WEIGHTS.start(),
-            WEIGHTS.end()
+            "rendezvous weights are from {} to {}: past them scores overflow or vanish and ties decide (got {})",
+            shortest_exp(*WEIGHTS.start()),
+            shortest_exp(*WEIGHTS.end()),
+            shortest_exp(weight)
         )))
     }
 }
@@ -144,6 +146,7 @@ impl Placement for Rendezvous {
             let node = &self.members.nodes[i];
             let down = if self.members.is_down(i) { " (down)" } else { "" };
             let (name, weight) = (&node.name, node.weight);
+            let weight = shortest(weight);
             let label = format!("{name}{down}: {} → u → score −weight/ln u (weight {weight})", self.hash);
             let value = format!("{} → u {} → score {}", hex(h, self.hash.bits()), number(u), number(score));
             chain.push(Step::new(StepKind::Hash, label, value).at_node(i));

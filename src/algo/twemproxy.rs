@@ -272,8 +272,9 @@ fn hash_tag(options: &Options) -> Option<[u8; 2]> {
 fn check_weight(weight: f64) -> Result<(), Error> {
     if weight.fract() != 0.0 || weight > f64::from(i32::MAX) {
         return Err(Error::InvalidOption(format!(
-            "twemproxy weights are whole numbers from 1 to {} (got {weight})",
-            i32::MAX
+            "twemproxy weights are whole numbers from 1 to {} (got {})",
+            i32::MAX,
+            crate::decimal::shortest(weight)
         )));
     }
     Ok(())

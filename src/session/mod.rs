@@ -101,8 +101,9 @@ impl Settings {
         }
         if !(self.zipf.is_finite() && (0.0..=MAX_ZIPF).contains(&self.zipf)) {
             return Err(Error::InvalidOption(format!(
-                "the Zipf exponent must be between 0 and {MAX_ZIPF} (got {})",
-                self.zipf
+                "the Zipf exponent must be between 0 and {} (got {})",
+                crate::decimal::shortest(MAX_ZIPF),
+                crate::decimal::shortest(self.zipf)
             )));
         }
         if !(1..=MAX_FOLLOW_REPLICAS).contains(&self.replicas) {
