@@ -99,7 +99,8 @@ impl MultiProbe {
         self.live = Rebuilt::build(&self.members.nodes, &self.members.down, |specs| {
             MultiProbe::new(probes, specs).map(|m| Box::new(m) as Box<dyn Placement>)
         })
-        .expect("a subset of valid nodes is valid")
+        // Not `expect`, as in maglev.rs: the error's `Debug` would come with it.
+        .unwrap_or_else(|_| unreachable!("a subset of valid nodes is valid"))
         .map(Box::new);
     }
 }
