@@ -136,18 +136,14 @@ pub(crate) fn js_number_is_11211(text: &str) -> bool {
 /// digits left over exactly `5000…`) to the even digit (`0.125` → `0.12`, `2.5` → `2`).
 /// The sign stays on whatever rounds to zero (`-0.0`, `-0.04` → `-0.0`); not on NaN.
 pub fn fixed(x: f64, digits: usize) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
     // Plain loops over bytes: iterator adapters and `Vec::splice` brought in more code than
     // this function is.
+    if let Some(whole) = without_digits(x) {
+        return whole.into();
+    }
     let mut out = String::new();
     if x.is_sign_negative() {
         out.push('-');
-    }
-    if x.is_infinite() {
-        out.push_str("inf");
-        return out;
     }
     let bits = x.to_bits();
     let (biased, fraction) = ((bits >> 52 & 0x7ff) as i32, bits & ((1 << 52) - 1));
@@ -238,9 +234,9 @@ pub fn fixed(x: f64, digits: usize) -> String {
 /// exponent (`0.00000015`, `100000000000000000000`, `-0`, `NaN`, `inf`). For the words of
 /// refusals and explanations (a weight, a range's bounds).
 ///
-/// In the modules that only draw ([`DRAWN_ONLY`](crate::algo::entry::DRAWN_ONLY): the
-/// element's figures) it is [`ryu_shortest`], which leaves core's float writer out of them;
-/// everywhere else Rust's own.
+/// In the wasm modules that only draw (the element's figures: `figure` without `element`) it
+/// is [`ryu_shortest`], which leaves core's float writer out of them; everywhere else Rust's
+/// own.
 pub fn shortest(x: f64) -> String {
     if crate::algo::entry::DRAWN_ONLY {
         ryu_shortest(x)
@@ -292,20 +288,26 @@ pub fn ryu_shortest_exp(x: f64) -> String {
     })
 }
 
+/// The whole text of a double without digits, as Rust writes it: `NaN`, `inf`, `-inf`.
+fn without_digits(x: f64) -> Option<&'static str> {
+    match x {
+        _ if x.is_nan() => Some("NaN"),
+        f64::INFINITY => Some("inf"),
+        f64::NEG_INFINITY => Some("-inf"),
+        _ => None,
+    }
+}
+
 /// `x`'s sign, `NaN` and `inf` as Rust writes them, and otherwise Ryū's shortest digits of
 /// `|x|` (no leading or trailing zeros, at least one digit) and where the point falls among
 /// them, written by `place`. Zero is the digit 0 with the point after it.
 fn ryu_written(x: f64, place: impl Fn(&mut String, &[u8], i64)) -> String {
-    if x.is_nan() {
-        return "NaN".into();
+    if let Some(whole) = without_digits(x) {
+        return whole.into();
     }
     let mut out = String::new();
     if x.is_sign_negative() {
         out.push('-');
-    }
-    if x.is_infinite() {
-        out.push_str("inf");
-        return out;
     }
     let mut buffer = ryu::Buffer::new();
     let text = buffer.format_finite(x.abs());
