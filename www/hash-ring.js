@@ -27,7 +27,7 @@ export { hostTheme };
 // balancers, the published algorithms, the data stores with the baseline) draws its
 // algorithms the same way. The first has the whole Session on ringlab's ring; the full
 // one has every algorithm. Each answers `not-built-in` for what it leaves out, and the
-// element moves to the next (NEXT), opening the same state there. An element starts on the
+// element moves to the next (nextBuild), opening the same state there. An element starts on the
 // smallest build that draws its attributes (`builds.js`, written by the build from the engine).
 // Each file named whole in `new URL("…", import.meta.url)`, so that bundlers find it.
 const ENGINES = {
@@ -60,9 +60,10 @@ const ENGINES = {
     wasm: new URL("./pkg/ringlab_element_full_bg.wasm", import.meta.url).href,
   },
 };
-// Every figure moves to the first build, which moves past itself at once to the full one
-// when it lacks the algorithm (#after).
-const NEXT = { figure: "first", figure_clients: "first", figure_balancers: "first", figure_papers: "first", figure_stores: "first", first: "full" };
+// Every figure (a key of ENGINES starting "figure") moves to the first build, which moves
+// past itself at once to the full one when it lacks the algorithm (#after).
+const isFigure = (build) => build?.startsWith("figure");
+const nextBuild = (build) => (isFigure(build) ? "first" : build === "first" ? "full" : undefined);
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits", "zipf"];
@@ -91,7 +92,6 @@ const builds = import("./pkg/builds.js").then(
   }),
   () => ({ figures: [], first: [] }),
 );
-const isFigure = (build) => build?.startsWith("figure");
 
 // ---- The engines: each imported and instantiated once, on demand.
 const engines = {}; // build -> Promise of the module
@@ -485,14 +485,14 @@ export class HashRing extends HTMLElement {
   // ringlab's ring with an MD5 hash, to the first).
   async #after() {
     const { first, algorithm } = await builds;
-    const next = NEXT[loaded.get(this.#mod)];
+    const next = nextBuild(loaded.get(this.#mod));
     const named = this.getAttribute("algorithm")?.trim() || algorithm;
     return next === "first" && first.length && !first.includes(named) ? "full" : next;
   }
 
   // Whether `e` says that this build leaves out what was asked, and a bigger one has it.
   #movesOn(e) {
-    return e?.code === "not-built-in" && Boolean(NEXT[loaded.get(this.#mod)]);
+    return e?.code === "not-built-in" && Boolean(nextBuild(loaded.get(this.#mod)));
   }
 
   // The state shown, opened in the next build, quietly: the same picture (the figure is the
