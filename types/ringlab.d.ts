@@ -802,7 +802,7 @@ export type ChartKind = "spread" | "shares" | "moves" | "algorithms";
 export interface ChartDataOptions {
   /** Spread chart: the optional five-hash band. */
   band?: boolean;
-  /** Algorithms chart: measured lookup times, in `algorithms()` order. */
+  /** Algorithms chart: measured lookup times, in `algorithms()` order (0 or less, or not finite: not measured). */
   lookupNs?: number[];
 }
 
@@ -1157,7 +1157,7 @@ export interface MetricsSettings {
   seed?: number;
   /** Which algorithms (default: every one, in catalog order). */
   algorithms?: AlgorithmName[];
-  /** The caller's measured lookup time of each of `algorithms`, in ns, echoed in its row. */
+  /** The caller's measured lookup time of each of `algorithms`, in ns, echoed in its row (0 or less, or not finite: `null`). */
   lookupNs?: number[];
 }
 
@@ -1207,7 +1207,7 @@ export interface SessionMetricsSettings {
   removalOrder?: RemovalOrder;
   removals?: number;
   seed?: number;
-  /** The measured lookup time of each of `algorithms()`, in ns. */
+  /** The measured lookup time of each of `algorithms()`, in ns (0 or less, or not finite: not measured). */
   lookupNs?: number[];
 }
 

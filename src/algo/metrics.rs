@@ -180,8 +180,20 @@ pub fn check_work(
     Ok(())
 }
 
+/// A caller's lookup time, if it is one: finite and above zero. Zero is a clock that did not
+/// tick during the lookups (a browser's clock steps by 0.1 ms or more), not a time.
+///
+/// ```
+/// use ringlab::algo::metrics::measured;
+/// assert_eq!(measured(Some(12.5)), Some(12.5));
+/// assert_eq!([Some(0.0), Some(-1.0), Some(f64::NAN), Some(f64::INFINITY), None].map(measured), [None; 5]);
+/// ```
+pub fn measured(lookup_ns: Option<f64>) -> Option<f64> {
+    lookup_ns.filter(|ns| ns.is_finite() && *ns > 0.0)
+}
+
 /// The metrics of each of `algorithms` on the same nodes and keys, each paired with
-/// `lookup_ns[i]` (missing, negative or non-finite: not measured). An algorithm that refuses
+/// `lookup_ns[i]` (kept if [`measured`]). An algorithm that refuses
 /// the nodes (weights where it has none, more nodes than its capacity) reports the error.
 /// Over a cap, every row says so and nothing runs.
 pub fn metrics(
@@ -199,8 +211,8 @@ pub fn metrics(
         .iter()
         .enumerate()
         .map(|(i, &a)| {
-            let measured = lookup_ns.get(i).copied().flatten().filter(|x| x.is_finite() && *x >= 0.0);
-            (a, report(base, a, nodes, sample, settings).map(|m| Metrics { lookup_ns: measured, ..m }))
+            let lookup = measured(lookup_ns.get(i).copied().flatten());
+            (a, report(base, a, nodes, sample, settings).map(|m| Metrics { lookup_ns: lookup, ..m }))
         })
         .collect()
 }
@@ -528,8 +540,8 @@ pub const METRICS: [Metric; 11] = [
         key: "lookup",
         label: "Lookup",
         unit: "ns",
-        description: "Time to find one key's node, as the caller measured it (the page: 10,000 lookups in \
-                      this browser).",
+        description: "Time to find one key's node, as the caller measured it (the page: rounds of 10,000 \
+                      lookups for at least 5 ms, in this browser).",
         better: Better::Lower,
         value: |m| m.lookup_ns,
         decimals: 1,

@@ -35,8 +35,8 @@ pub struct AlgorithmsData {
 }
 
 /// The rows of [`compare::compare`] (computed as [`AlgorithmsJob`] does), each report paired
-/// with `lookup_ns[i]` (the caller's measurement for `algorithms[i]`; missing, negative or
-/// non-finite entries count as not measured). An algorithm that refuses these nodes gets a row with the error's message.
+/// with `lookup_ns[i]` (the caller's measurement for `algorithms[i]`, kept if
+/// [`measured`](crate::algo::metrics::measured)). An algorithm that refuses these nodes gets a row with the error's message.
 ///
 /// ```
 /// use ringlab::algo::{Algorithm, Options};
@@ -154,7 +154,7 @@ pub fn from_reports(
         .map(|(i, (algorithm, report))| AlgorithmRow {
             algorithm: algorithm.name().into(),
             report: report.map_err(|e| e.to_string()),
-            lookup_ns: lookup_ns.get(i).copied().flatten().filter(|ns| ns.is_finite() && *ns >= 0.0),
+            lookup_ns: crate::algo::metrics::measured(lookup_ns.get(i).copied().flatten()),
         })
         .collect();
     AlgorithmsData { nodes, sample_keys, rows }

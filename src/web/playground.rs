@@ -74,8 +74,7 @@ impl Session {
     pub fn chart_data(&self, kind: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
         let kind = string(&kind, "the chart kind")?;
         let o: ChartArg = options(&opts, &["band", "lookupNs"])?;
-        let lookup: Vec<Option<f64>> =
-            o.lookup_ns.unwrap_or_default().into_iter().map(|x| Some(x).filter(|x| x.is_finite())).collect();
+        let lookup: Vec<Option<f64>> = o.lookup_ns.unwrap_or_default().into_iter().map(Some).collect();
         to_js(&self.inner.chart(&kind, o.band.unwrap_or(false), &lookup).map_err(error)?)
     }
 }
