@@ -593,6 +593,11 @@ fn update_readme(path: &Path, table: &str) -> Result<(), Failure> {
 mod tests {
     use super::*;
 
+    /// Measured figures by key, as the benchmarks hand them over.
+    fn measured(pairs: &[(&str, f64)]) -> HashMap<String, f64> {
+        pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    }
+
     #[test]
     fn dates_match_known_days() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
@@ -628,16 +633,13 @@ mod tests {
 
     #[test]
     fn algorithm_rows_are_in_catalog_order_beside_the_ring() {
-        let loops: HashMap<String, f64> = [
+        let loops = measured(&[
             ("algorithm_ns_01_jump", 8.0),
             ("algorithm_bytes_01_jump", 400.0),
             ("algorithm_ns_00_ring", 20.0),
             ("algorithm_bytes_00_ring", 20_000.0),
             ("loop_ns_locate", 19.0),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
+        ]);
         let mut table = Table::default();
         add_algorithm_rows(&mut table, &loops);
         let figures: Vec<&str> = table.rows.iter().map(|r| r.figure.as_str()).collect();
@@ -655,15 +657,12 @@ mod tests {
     fn each_family_has_an_embed_row_within_its_budget() {
         let names: Vec<&str> = family_embeds().iter().map(|a| a.name()).collect();
         assert_eq!(names, ["libketama", "redis-cluster", "nginx-consistent", "jump", "modulo"]);
-        let page: HashMap<String, f64> = [
+        let page = measured(&[
             ("download_embed_of_libketama_gzip", 140_000.0),
             ("download_embed_of_libketama_raw", 300_000.0),
             ("download_embed_of_jump_gzip", 151_000.0),
             ("download_embed_of_jump_raw", 400_000.0),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
+        ]);
         let mut table = Table::default();
         add_page_rows(&mut table, &HashMap::new(), &page);
         let rows: Vec<(&str, f64, Option<bool>)> =
@@ -688,10 +687,12 @@ mod tests {
 
     #[test]
     fn page_rows_sit_beside_their_native_figure_and_goal() {
-        let map = |pairs: &[(&str, f64)]| pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect::<HashMap<_, _>>();
-        let loops =
-            map(&[("loop_ns_locate", 4.0), ("loop_ns_key_owners", 5.0), ("loop_ratio_key_owners_over_locate", 1.3)]);
-        let page = map(&[
+        let loops = measured(&[
+            ("loop_ns_locate", 4.0),
+            ("loop_ns_key_owners", 5.0),
+            ("loop_ratio_key_owners_over_locate", 1.3),
+        ]);
+        let page = measured(&[
             ("wasm_node_ns_key_owners", 9.0),
             ("wasm_chromium_ns_key_owners", 11.0),
             ("page_join_longest_task_ms", 60.0),
@@ -738,7 +739,7 @@ mod tests {
 
         // Rounds side by side: their native median and their ratio, not the loop's.
         let mut page = page;
-        page.extend(map(&[("native_ns_key_owners", 6.0), ("ratio_wasm_node_over_native", 1.4)]));
+        page.extend(measured(&[("native_ns_key_owners", 6.0), ("ratio_wasm_node_over_native", 1.4)]));
         let mut table = Table::default();
         add_page_rows(&mut table, &loops, &page);
         assert_eq!(table.rows[1].comparison, Some(("`keyOwners` natively".to_string(), 6.0)));
