@@ -53,11 +53,6 @@ pub enum Error {
     /// promoted, or jump hash, which cannot skip a bucket).
     #[error("{0}")]
     Unavailable(String),
-    /// A part of the engine this build leaves out, named: the `<hash-ring>` element's first
-    /// module has ringlab's own ring and its charts only (see the `catalog` feature). The
-    /// full build has everything; the element loads it when it meets this error.
-    #[error("{0} is not in this build of the engine (the full build has it)")]
-    NotBuiltIn(String),
 }
 
 impl Error {
@@ -84,7 +79,6 @@ impl Error {
             Error::Parse { .. } => "parse-error",
             Error::Unsupported(_) => "unsupported",
             Error::Unavailable(_) => "unavailable",
-            Error::NotBuiltIn(_) => "not-built-in",
         }
     }
 

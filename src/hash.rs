@@ -78,26 +78,6 @@ impl Hash {
         Hash::ALL.into_iter().find(|h| h.name() == name).ok_or_else(|| Error::UnknownHash(name.to_string()))
     }
 
-    /// Whether this build computes the hash: all of them do but the `<hash-ring>` element's
-    /// figure module of ringlab's ring (the wasm build with feature `figure` alone, no
-    /// family), which leaves the digests
-    /// (`md5`, `sha256`: 4.4 KB gzip) to the modules it moves on to;
-    /// [`session::figure`](crate::session::figure) refuses them there.
-    pub const fn built_in(self) -> bool {
-        self.in_figure()
-            || !cfg!(all(
-                target_arch = "wasm32",
-                feature = "figure",
-                not(any(feature = "element", feature = "catalog", feature = "family"))
-            ))
-    }
-
-    /// Whether the figure's module computes the hash: all but the digests. The element
-    /// starts an embed with another hash on the next module (`builds.js` lists these).
-    pub const fn in_figure(self) -> bool {
-        !matches!(self, Hash::Md5 | Hash::Sha256)
-    }
-
     /// How many bits of hash value the function produces (32 or 64).
     pub fn bits(self) -> u32 {
         match self {
@@ -130,11 +110,7 @@ impl Hash {
             Hash::Xxh32 => u64::from(twox_hash::XxHash32::oneshot(0, bytes)),
             Hash::Fnv1a32 => u64::from(const_fnv1a_hash::fnv1a_hash_32(bytes, None)),
             Hash::Fnv1a64 => const_fnv1a_hash::fnv1a_hash_64(bytes, None),
-            Hash::Md5 | Hash::Sha256 => match self.digest(bytes) {
-                Some(digest) => first_u64_le(&digest),
-                // Only the figure's module has no digests, and its figure refuses them.
-                None => unreachable!("the figure's module has no digests: see Hash::built_in"),
-            },
+            Hash::Md5 | Hash::Sha256 => first_u64_le(&self.digest(bytes).unwrap_or_default()),
             Hash::Murmur3 => murmur3_h1(bytes),
             Hash::Crc32 => u64::from(CRC32.checksum(bytes)),
         }
@@ -142,11 +118,6 @@ impl Hash {
 
     /// The digest of `bytes`, zero-padded to 32 bytes, for the hashes that are digests (md5,
     /// sha256); `None` for the others.
-    #[cfg(not(all(
-        target_arch = "wasm32",
-        feature = "figure",
-        not(any(feature = "element", feature = "catalog", feature = "family"))
-    )))]
     pub(crate) fn digest(self, bytes: &[u8]) -> Option<[u8; 32]> {
         use md5::Digest as _;
         let mut out = [0u8; 32];
@@ -156,17 +127,6 @@ impl Hash {
             _ => return None,
         }
         Some(out)
-    }
-
-    /// The `<hash-ring>` figure's module has no digests ([`Hash::built_in`]): `None` for
-    /// every hash (its figure refuses md5 and sha256, and its rules never read a digest).
-    #[cfg(all(
-        target_arch = "wasm32",
-        feature = "figure",
-        not(any(feature = "element", feature = "catalog", feature = "family"))
-    ))]
-    pub(crate) fn digest(self, _: &[u8]) -> Option<[u8; 32]> {
-        None
     }
 }
 

@@ -24,13 +24,9 @@
 //! binding that exposes the engine and the session to JavaScript. The [`charts`]' data needs
 //! no feature; the `charts` feature adds drawing them (plotters).
 //!
-//! Every algorithm beyond ringlab's own ring is in the `catalog` feature, on by default.
-//! A build without it (the `<hash-ring>` element's first wasm module) answers requests for
-//! them with a `not-built-in` [`Error`]; the features of the families of algorithms
-//! (`clients`, `stores`, `balancers`, `papers`, `baseline`: the element's figure modules)
-//! each bring back one family ([`algo::Algorithm::built_in`]).
-// Without the catalog, the algorithms it leaves out are still compiled, only never made.
-#![cfg_attr(not(feature = "catalog"), allow(dead_code, unused_imports, unused_variables))]
+//! The features pick what the wasm binding exports, and nothing else: `engine` (the default)
+//! the whole API, `element` the `Session` the `<hash-ring>` element drives, `charts` the
+//! chart drawing. Natively every algorithm, analysis and import is always there.
 
 pub mod algo;
 pub mod analysis;
@@ -57,20 +53,6 @@ pub mod theme;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-
-// The wasm modules built for size (the element's two and the charts', without `page`)
-// allocate with talc, not Rust's default dlmalloc: 2.2 KB gzip smaller each (about 1.3%).
-// The engine and the page's first module, built for speed, keep dlmalloc: there talc's fast
-// path, inlined at each call, made the engine 3.4 KB bigger. Only with the binding's
-// features (a module of ours), so a Rust user's own wasm build keeps its choice of allocator.
-#[cfg(all(
-    target_arch = "wasm32",
-    not(target_feature = "atomics"),
-    not(feature = "page"),
-    any(feature = "element", feature = "figure", feature = "charts")
-))]
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 pub use error::Error;
 pub use hash::Hash;

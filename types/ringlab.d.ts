@@ -75,8 +75,7 @@ export type ErrorCode =
   | "unsupported"
   | "invalid-argument"
   | "internal"
-  | "unavailable"
-  | "not-built-in";
+  | "unavailable";
 
 /**
  * What every call throws: a JS `Error` with a readable `message` and a stable `code`. The

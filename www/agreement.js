@@ -26,12 +26,6 @@ export class AgreementView {
   update(session) {
     this.session = session;
     if (!this.root.open || !session) return;
-    // The page's first build places with ringlab's ring alone: the page is loading the
-    // engine's, and draws this again from there.
-    if (!session.agreementMatrix) {
-      this.$("agree-text").textContent = "Loading every cache client's placement…";
-      return;
-    }
     const error = this.$("agree-error");
     let matrix;
     try {

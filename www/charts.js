@@ -51,13 +51,10 @@ export function lookupCost(session, algorithm) {
 export class Charts {
   // later(work): run work as its own task. Charts are drawn only while on screen, so a
   // change to a large ring does not pay for charts nobody is looking at.
-  // engine(): the engine module in use (the page may replace a trapped one, or move to the
-  // engine's full build). upgrade(): moves the page to the engine's build, for a chart its
-  // first build leaves out (it answers `not-built-in`); the page then updates the charts.
-  constructor(later, engine, { upgrade } = {}) {
+  // engine(): the engine module in use (the page may replace a trapped one).
+  constructor(later, engine) {
     this.later = later;
     this.engine = engine;
-    this.upgrade = upgrade;
     this.csv = {};
     this.runs = {};
     this.visible = new Set();
@@ -152,15 +149,6 @@ export class Charts {
       try {
         done = prepare();
       } catch (e) {
-        if (e.code === "not-built-in" && this.upgrade) {
-          status.textContent = "Loading the engine's full build for this chart…";
-          status.classList.remove("error");
-          this.upgrade().catch((failure) => {
-            status.textContent = `The engine's full build could not be loaded (${failure.message}).`;
-            status.classList.add("error");
-          });
-          return;
-        }
         done = true; // drawing reports the error
       }
       pieces++;

@@ -48,8 +48,7 @@ export class ExplainView {
     this.update();
   }
 
-  // The other algorithms to compare with: the labels' (which arrive with the engine's build;
-  // the page calls this again then).
+  // The other algorithms to compare with: the labels'.
   fillChoices() {
     const select = this.$("explain-with");
     const have = new Set([...select.options].map((o) => o.value));

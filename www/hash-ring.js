@@ -10,8 +10,8 @@
 //   Changes made in one task are applied together: one build.
 // - Methods (each waits for the engine, never rejects): add(name, {weight, zone}), remove(name),
 //   follow(key), reset(). Events: ready, change {movedFraction, movedKeys, ...}, error {code, message}.
-// - The wasm is loaded when the first element comes near the screen; one instance serves all
-//   (one of each build: ringlab's ring alone, and every algorithm for elements that name one).
+// - The element's wasm module (every algorithm) is loaded when the first element comes near the
+//   screen; one instance serves all.
 // - Keys pressed inside stay inside (mdBook turns pages on the arrow keys), except Tab and Escape.
 // Names are shown as text, never HTML. Bad attributes show a message and fire `error`; nothing
 // here throws into the host page.
@@ -21,49 +21,13 @@ import { fitCanvas, hostTheme, loadEngine as load, reducedMotion, themeColours, 
 
 export { hostTheme };
 
-// The element's own builds of the engine: the Session and theme it uses, not the library API.
-// The figure draws ringlab's ring with its defaults and nothing more: what a reader who only
-// looks needs, and all most embeds load; the figure of a family (the cache clients, the load
-// balancers, the published algorithms, the data stores with the baseline) draws its
-// algorithms the same way. The first has the whole Session on ringlab's ring; the full
-// one has every algorithm. Each answers `not-built-in` for what it leaves out, and the
-// element moves to the next (nextBuild), opening the same state there. An element starts on the
-// smallest build that draws its attributes (`builds.js`, written by the build from the engine).
-// Each file named whole in `new URL("…", import.meta.url)`, so that bundlers find it.
-const ENGINES = {
-  figure: {
-    glue: new URL("./pkg/ringlab_figure.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_figure_bg.wasm", import.meta.url).href,
-  },
-  figure_clients: {
-    glue: new URL("./pkg/ringlab_figure_clients.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_figure_clients_bg.wasm", import.meta.url).href,
-  },
-  figure_balancers: {
-    glue: new URL("./pkg/ringlab_figure_balancers.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_figure_balancers_bg.wasm", import.meta.url).href,
-  },
-  figure_papers: {
-    glue: new URL("./pkg/ringlab_figure_papers.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_figure_papers_bg.wasm", import.meta.url).href,
-  },
-  figure_stores: {
-    glue: new URL("./pkg/ringlab_figure_stores.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_figure_stores_bg.wasm", import.meta.url).href,
-  },
-  first: {
-    glue: new URL("./pkg/ringlab_element.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_element_bg.wasm", import.meta.url).href,
-  },
-  full: {
-    glue: new URL("./pkg/ringlab_element_full.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_element_full_bg.wasm", import.meta.url).href,
-  },
+// The element's own build of the engine: the Session and theme it uses, every algorithm, not
+// the library API. Each file named whole in `new URL("…", import.meta.url)`, so that bundlers
+// find it.
+const ENGINE = {
+  glue: new URL("./pkg/ringlab_element.js", import.meta.url).href,
+  wasm: new URL("./pkg/ringlab_element_bg.wasm", import.meta.url).href,
 };
-// Every figure (a key of ENGINES starting "figure") moves to the first build, which moves
-// past itself at once to the full one when it lacks the algorithm (#after).
-const isFigure = (build) => build?.startsWith("figure");
-const nextBuild = (build) => (isFigure(build) ? "first" : build === "first" ? "full" : undefined);
 // The views drawn by the chart module (./charts-module.js), fetched only when one is shown.
 const CHART_VIEWS = ["shares", "spread"];
 const ENGINE_ATTRS = ["nodes", "vnodes", "hash", "algorithm", "keys", "replicas", "bits", "zipf"];
@@ -79,45 +43,28 @@ const MOVE_MS = 900;
 const WALK_MS = 1200;
 const PASS_KEYS = new Set(["Tab", "Escape"]);
 
-// The algorithms the figures and the first build make. A site that copied an older pkg/
-// without this file (or without the figures) still works: an element then starts on the
-// full build if it names an algorithm, and on the first (moving when it must) if not.
-const builds = import("./pkg/builds.js").then(
-  (m) => ({
-    // An older builds.js has the figure of ringlab's ring alone (`figureBuild`).
-    figures: (m.figures ?? (m.figureBuild ? [{ build: "figure", ...m.figureBuild }] : []))
-      .filter((f) => ENGINES[f.build]),
-    first: m.firstBuild.algorithms,
-    algorithm: m.defaultAlgorithm,
-  }),
-  () => ({ figures: [], first: [] }),
-);
-
-// ---- The engines: each imported and instantiated once, on demand.
-const engines = {}; // build -> Promise of the module
-const loaded = new Map(); // module -> its build (a key of ENGINES)
-const failed = new Set(); // builds whose last load failed: the next one starts afresh
-function loadEngine(build = "first", fresh = false) {
-  if (fresh || !engines[build]) {
-    const loading = load(ENGINES[build], { fresh: fresh || failed.has(build) }).then((mod) => {
-      loaded.set(mod, build);
-      failed.delete(build);
+// ---- The engine: imported and instantiated once, on demand.
+let engine = null; // Promise of the module
+let failed = false; // the last load failed: the next one starts afresh
+function loadEngine(fresh = false) {
+  if (fresh || !engine) {
+    const loading = load(ENGINE, { fresh: fresh || failed }).then((mod) => {
+      failed = false;
       return mod;
     });
-    engines[build] = loading;
+    engine = loading;
     // A failed download (a dropped connection) is not kept: the next element, or the next
     // change of this one, tries again.
     loading.catch(() => {
-      if (engines[build] === loading) delete engines[build];
-      failed.add(build);
+      if (engine === loading) engine = null;
+      failed = true;
     });
   }
-  return engines[build];
+  return engine;
 }
 
-// If an engine ever traps (a bug: every input gets an Error instead), that module is dead for
-// every element using it: load one fresh instance, and each such element rebuilds its last
-// good state there.
+// If the engine ever traps (a bug: every input gets an Error instead), its module is dead for
+// every element: load one fresh instance, and each element rebuilds its last good state there.
 const live = new Set();
 const RECOVER = Symbol("recover");
 const reloading = new Map(); // dead module -> Promise
@@ -125,7 +72,7 @@ function recoverAll(error, dead) {
   if (!reloading.has(dead)) {
     reloading.set(dead, (async () => {
       console.error("hash-ring: the engine stopped; rebuilding from the last good state", error);
-      const mod = await loadEngine(loaded.get(dead) ?? "first", true);
+      const mod = await loadEngine(true);
       for (const element of live) element[RECOVER](mod, dead);
     })().finally(() => reloading.delete(dead)));
   }
@@ -209,7 +156,7 @@ export class HashRing extends HTMLElement {
   #started = false; // the engine was asked for
   #dirty = new Set(); // what attribute changes await: "engine", "view", "theme"
   #queued = false;
-  #waiters = []; // method calls awaiting the first build
+  #waiters = []; // method calls awaiting the first build of the ring
   #latest = null; // the session's last frame: what is drawn
   #loop = 0;
   #playing = true;
@@ -249,7 +196,6 @@ export class HashRing extends HTMLElement {
     frame.append(p.canvas, bar, p.legend, p.message);
     root.append(frame);
     // The host page's shortcuts never see keys pressed in here.
-    for (const type of ["pointerenter", "focusin"]) this.addEventListener(type, () => this.#prefetch());
     for (const type of ["keydown", "keyup", "keypress"]) {
       root.addEventListener(type, (e) => PASS_KEYS.has(e.key) || e.stopPropagation());
     }
@@ -332,19 +278,7 @@ export class HashRing extends HTMLElement {
     if (!this.#mod) this.#say("Loading…");
     // A chart view fetches the charts module alongside the engine (a failure shows when drawing).
     const chartsToo = CHART_VIEWS.includes(this.view) ? loadCharts().catch(() => {}) : null;
-    const named = this.getAttribute("algorithm")?.trim();
-    // The figure only draws: a view that plays or charts, or nodes marked down, start on a
-    // Session at once rather than after a second download.
-    // Nor does it compute every hash (an older builds.js does not say which: the figure
-    // then refuses what it lacks).
-    const drawn = this.view === "ring" && !this.getAttribute("down")?.trim();
-    const hash = this.getAttribute("hash")?.trim();
-    const build = builds.then(({ figures, first, algorithm }) => {
-      const figure = figures.find((f) =>
-        drawn && f.algorithms.includes(named || algorithm) && (!hash || !f.hashes || f.hashes.includes(hash)));
-      return loadEngine(figure?.build ?? (!named || first.includes(named) ? "first" : "full"));
-    });
-    Promise.all([build, chartsToo]).then(
+    Promise.all([loadEngine(), chartsToo]).then(
       async ([mod]) => {
         // Many elements on one page: each builds in a task of its own.
         await turn();
@@ -366,9 +300,6 @@ export class HashRing extends HTMLElement {
   }
 
   #failedBuild = false;
-  // The build the attributes ask for could not be downloaded (the full one, say): the ring
-  // shown is the last good one, not what the attributes describe.
-  #loadFailed = false;
 
   #update() {
     if (!this.#mod) {
@@ -407,8 +338,7 @@ export class HashRing extends HTMLElement {
   // A session of `mod` in `state` ({options, down, changes}): built, its nodes marked down,
   // and its changes applied in order. The same inputs give the same state in any instance.
   static #open(mod, { options, down, changes }) {
-    // The figure's module has `Figure` in place of `Session`: the same constructor and frame.
-    const session = new (mod.Session ?? mod.Figure)(options);
+    const session = new mod.Session(options);
     try {
       for (const name of down) session.setDown(name, true);
       for (const [action, name, opts] of changes) {
@@ -428,14 +358,12 @@ export class HashRing extends HTMLElement {
     try {
       next = HashRing.#open(this.#mod, state);
     } catch (e) {
-      if (this.#movesOn(e)) return this.#buildIn(this.#after());
       this.#failedBuild = true;
       this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
       this.#releaseWaiters();
       return false;
     }
     this.#failedBuild = false;
-    this.#loadFailed = false;
     this.#stopLoop();
     this.#joined = null;
     this.#session?.free();
@@ -454,89 +382,8 @@ export class HashRing extends HTMLElement {
   // The last good state, to rebuild after a trap: the build's options and down nodes, and
   // the changes that went through since (at most MAX_REPLAY, so that the rebuild's work is
   // bounded: past that, as after a migrate loop of 40 minutes, `null`, and a rebuild starts
-  // from the attributes). The element's modules have no link reader: it would cost the first
-  // download about 9 KB gzip.
+  // from the attributes).
   #lastGood = null;
-
-  // The attributes ask for what this build leaves out: build in the next one.
-  #buildIn(build) {
-    if (!this.#session) this.#say("Loading…");
-    return build.then(loadEngine).then(
-      (mod) => {
-        if (!this.isConnected) return false;
-        this.#mod = mod;
-        const built = this.#build();
-        // Attributes changed while it loaded (the build above read them all; a view did not lay out).
-        if (this.#dirty.size) this.#update();
-        return built;
-      },
-      (e) => {
-        this.#failedBuild = true;
-        this.#loadFailed = Boolean(this.#session);
-        this.#fail("engine-load", `the engine did not load (${e?.message ?? e})`);
-        this.#releaseWaiters();
-        return false;
-      },
-    );
-  }
-
-  // The build after this one for the attributes: the full one, past the first, when the
-  // first lacks their algorithm (a cache client's figure moves to the full build; one of
-  // ringlab's ring with an MD5 hash, to the first).
-  async #after() {
-    const { first, algorithm } = await builds;
-    const next = nextBuild(loaded.get(this.#mod));
-    const named = this.getAttribute("algorithm")?.trim() || algorithm;
-    return next === "first" && first.length && !first.includes(named) ? "full" : next;
-  }
-
-  // Whether `e` says that this build leaves out what was asked, and a bigger one has it.
-  #movesOn(e) {
-    return e?.code === "not-built-in" && Boolean(nextBuild(loaded.get(this.#mod)));
-  }
-
-  // The state shown, opened in the next build, quietly: the same picture (the figure is the
-  // session's first frame, tests/e2e/element.test.mjs), no second `ready`, the message kept.
-  // Then the caller asks again there. Resolves to whether it moved.
-  #moving = null;
-  #moveOn() {
-    this.#moving ??= this.#after().then(loadEngine).then(
-      (mod) => {
-        this.#moving = null;
-        if (!this.isConnected || !this.#session) return false;
-        let session;
-        try {
-          session = HashRing.#open(mod, this.#lastGood ?? this.#described());
-        } catch (e) {
-          this.#fail(e?.code ?? "internal", e?.message ?? String(e));
-          return false;
-        }
-        this.#session.free();
-        this.#session = session;
-        this.#mod = mod;
-        return true;
-      },
-      (e) => {
-        this.#moving = null;
-        this.#fail("engine-load", `the engine did not load (${e?.message ?? e})`);
-        return false;
-      },
-    );
-    return this.#moving;
-  }
-
-  // A reader's pointer or focus on a figure: the next build is fetched before the click.
-  #prefetch() {
-    if (this.#mod && isFigure(loaded.get(this.#mod))) this.#after().then(loadEngine).catch(() => {});
-  }
-
-  // A change asked for while the ring shown is not the one the attributes describe (its build
-  // did not download): the build is tried again first, and the change is made only if it
-  // comes, never on the ring shown.
-  async #caughtUp() {
-    if (this.#loadFailed) await this.#build();
-    return !this.#loadFailed;
-  }
 
   // After a trap: the fresh engine `mod`, and this element's last good state in it.
   [RECOVER](mod, dead) {
@@ -622,13 +469,7 @@ export class HashRing extends HTMLElement {
     const chart = CHART_VIEWS.includes(view);
     const { theme, palette } = this.#colours();
     this.#view.palette = palette;
-    let frame;
-    try {
-      frame = this.#latest = this.#session.frame(chart && drawChart ? { chart: view } : {});
-    } catch (e) {
-      if (!this.#movesOn(e)) throw e;
-      return void this.#moveOn().then((ok) => ok && this.#redraw());
-    }
+    const frame = (this.#latest = this.#session.frame(chart && drawChart ? { chart: view } : {}));
     const canvas = this.#parts.canvas;
     if (chart) {
       if (drawChart) {
@@ -675,7 +516,6 @@ export class HashRing extends HTMLElement {
   // ---- Changes
   #step(action) {
     if (!this.#session) return null;
-    if (this.#loadFailed) return void this.#caughtUp().then((ok) => ok && this.#step(action));
     const nodes = this.#latest.nodes;
     if (action === "add") return this.#apply("add", this.#latest.nextNodeName);
     if (nodes.length < 2) return this.#fail("empty-ring", "keep at least one node");
@@ -696,7 +536,6 @@ export class HashRing extends HTMLElement {
     try {
       t = action === "add" ? this.#session.add(name, opts) : this.#session.remove(name);
     } catch (e) {
-      if (this.#movesOn(e)) return this.#moveOn().then((ok) => (ok ? this.#apply(action, name, opts) : null));
       if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
@@ -756,7 +595,7 @@ export class HashRing extends HTMLElement {
   // ---- Methods for a writer's script. Each waits for the engine and never rejects: a
   // failure shows its message, fires `error`, and resolves to null.
   async #ready() {
-    if (this.#session) return this.#caughtUp();
+    if (this.#session) return true;
     if (!this.isConnected) {
       this.#fail("detached", "the element is not in the page: add it to the page first");
       return false;
@@ -788,7 +627,6 @@ export class HashRing extends HTMLElement {
     try {
       f = this.#session.follow(key);
     } catch (e) {
-      if (this.#movesOn(e)) return (await this.#moveOn()) ? this.follow(key) : null;
       if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }
@@ -805,7 +643,6 @@ export class HashRing extends HTMLElement {
     try {
       chain = this.#session.explain(key);
     } catch (e) {
-      if (this.#movesOn(e)) return (await this.#moveOn()) ? this.explain(key) : null;
       if (trapped(e)) return void recoverAll(e, this.#mod);
       return this.#fail(e?.code ?? "invalid-option", e?.message ?? String(e));
     }

@@ -21,26 +21,6 @@ export async function loadEngine(engine, { fresh = false } = {}) {
   return mod;
 }
 
-// A session whose changes are written down as they succeed (`[method, args]` pushed onto
-// `calls`), so that another build of the engine can make the same session: the same start and
-// the same calls in order give the same state, undo history included (the engine is
-// deterministic). A call that throws changed nothing, and is not written down. `changes`: the
-// names of the methods that change the session.
-export function recording(session, calls, changes) {
-  return new Proxy(session, {
-    get(target, name) {
-      const value = target[name];
-      if (typeof value !== "function") return value;
-      if (!changes.has(name)) return value.bind(target);
-      return (...args) => {
-        const out = value.apply(target, args);
-        calls.push([name, args]);
-        return out;
-      };
-    },
-  });
-}
-
 // Calls `onTrap(error)` for a trap that escaped as an uncaught error or rejection.
 export function onUncaughtTrap(onTrap) {
   window.addEventListener("error", (e) => trapped(e.error) && onTrap(e.error));

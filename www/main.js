@@ -2,52 +2,22 @@
 // label and capability shown comes from the Session; this file only moves them to the DOM.
 // After a change the page makes two calls into the engine: the change (its Transition: what
 // moved, played by the ring view) and `frame()` (everything to redraw). The engine's module
-// is loaded by main() (index.html preloads the figure's), and replaced by a fresh instance if
-// it ever traps.
-// Three builds of the engine. The default playground, opened without a link, is drawn by the
-// figure (pkg/ringlab_figure.js, what the <hash-ring> element shows first: the default ring,
-// no changes), and nothing more is fetched until the reader reaches for the page (a pointer,
-// a key, focus, a scroll): then the page's first build (pkg/ringlab_page.js: ringlab's ring,
-// links, history, the user's keys) takes over the same ring, and whatever the reader did
-// meanwhile is done, in order, once it has (`wake`). That build serves the everyday changes,
-// and opens links; the engine's (pkg/ringlab.js) is fetched on first use of anything the
-// first leaves out (another algorithm, an import, the comparisons, the moves and algorithms
-// charts), and the session moves there: the same start and the same changes, replayed
-// (`upgrade`).
-import { firstBuild, linkAlgorithmKey } from "./pkg/builds.js";
+// (pkg/ringlab.js, preloaded by index.html) is loaded once by main(), and replaced by a fresh
+// instance only if it ever traps.
 import { RingView } from "./ring-view.js";
 import { Charts } from "./charts.js";
 import { AgreementView } from "./agreement.js";
 import { ExplainView } from "./explain.js";
 import { MetricsView } from "./metrics.js";
-import { loadEngine, onUncaughtTrap, recording, themeColours, trapped, watchTheme } from "./host.js";
+import { loadEngine, onUncaughtTrap, themeColours, trapped, watchTheme } from "./host.js";
 let engine;
-let build = "figure"; // which build `engine` is: "figure", "page" (the first) or "full"
 
 const $ = (id) => document.getElementById(id);
-// The builds' files: the engine's, fetched on first use; either, for a fresh instance after a trap.
-const ENGINES = {
-  figure: {
-    glue: new URL("./pkg/ringlab_figure.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_figure_bg.wasm", import.meta.url).href,
-  },
-  page: {
-    glue: new URL("./pkg/ringlab_page.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_page_bg.wasm", import.meta.url).href,
-  },
-  full: {
-    glue: new URL("./pkg/ringlab.js", import.meta.url).href,
-    wasm: new URL("./pkg/ringlab_bg.wasm", import.meta.url).href,
-  },
+// The engine's files, named whole so that bundlers find them.
+const ENGINE = {
+  glue: new URL("./pkg/ringlab.js", import.meta.url).href,
+  wasm: new URL("./pkg/ringlab_bg.wasm", import.meta.url).href,
 };
-// The Session methods that change it: what a move to the engine's build replays.
-const CHANGES = new Set([
-  "add", "remove", "setDown", "markDown", "markUp", "setWeight", "configure", "undo", "redo",
-  "setWorkload", "useKeys", "beginKeys", "pushKeys", "endKeys", "setCompareModulo",
-]);
-// How the session in use was made, while it is the first build's: the link it was opened
-// from ("" for the default ring) and its changes since.
-let made = null;
 
 // The vnodes slider moves by steps that each change the value, about logarithmically
 // (1, 2, … 10, 12, 16, 20, 25, 32, …, 1000): every arrow press lands on a new value. The number
@@ -60,11 +30,8 @@ const stepOf = (v) => {
 };
 
 let session, view, charts, agreement, explainView, metrics;
-let fromFigure = false; // the next session replaces the figure (the same ring)
-let importKinds = []; // configKinds() of the engine's build, once the import is opened
-// The catalog's labels, by algorithm name: the engine's build's, filled in once the page is on
-// it (the views show names until then, and offer other algorithms from then on).
-const labels = new Map();
+let importKinds = []; // configKinds(), listed once the import is first opened
+const labels = new Map(); // the catalog's labels, by algorithm name
 let frame; // the session's frame as last drawn
 let selected; // node index picked on the canvas
 let followed = null; // the key the user follows
@@ -91,8 +58,7 @@ function later(work) {
 // frame and the first drawing of 500,000 points are each tens of ms, too long for one task.
 function render({ drawLater = false } = {}) {
   const start = performance.now();
-  // The figure's frame has no link (nor a followed key: nothing is followed before a change).
-  frame = build === "figure" ? session.frame() : session.frame(followed ? { follow: followed, link: true } : { link: true });
+  frame = session.frame(followed ? { follow: followed, link: true } : { link: true });
   const { scene, capabilities: caps } = frame;
   perf.scene = { axis: scene.axis, description: scene.description }; // what is drawn, for the page tests
   const shown = frame;
@@ -247,9 +213,7 @@ function fillRow(row, node, i, caps) {
 // ---- changes ---------------------------------------------------------------------------
 
 // Runs a change on the session; on success shows exactly what moved, on error shows the
-// message next to the control (the session is unchanged). Answers true when done, false when
-// refused, and, when it waits for the engine's full build, a promise of either (false too
-// when that build could not be loaded).
+// message next to the control (the session is unchanged). Answers whether it was done.
 function apply(edit, errorBox = $("add-error")) {
   let t;
   try {
@@ -258,11 +222,6 @@ function apply(edit, errorBox = $("add-error")) {
     if (trapped(e)) {
       recover(e);
       return false;
-    }
-    // Something the first build leaves out (another algorithm): the same change again, once
-    // the session is in the engine's build. The controls keep showing what was asked for.
-    if (e.code === "not-built-in" && build === "page") {
-      return upgradeFor(errorBox, () => apply(edit, errorBox));
     }
     errorBox.textContent = e.message;
     return false;
@@ -442,13 +401,9 @@ function saveUrl() {
   if (location.hash !== frame.link) window.history.replaceState(null, "", frame.link);
 }
 
-// A refused change, now or once the engine's build was asked for (refused there, or not
-// loaded), leaves the controls showing the session's settings, not what was picked.
+// A refused change leaves the controls showing the session's settings, not what was picked.
 function configure(settings) {
-  const done = apply(() => session.configure(settings), $("config-error"));
-  if (done === true) return;
-  if (done === false) syncControls();
-  else done.then((moved) => moved || syncControls());
+  if (!apply(() => session.configure(settings), $("config-error"))) syncControls();
 }
 
 function configureVnodes(v) {
@@ -457,19 +412,9 @@ function configureVnodes(v) {
 }
 
 // A new session (an import, a link): nothing of the old one's change, walk or words stays.
-// `start`: the link it was opened from ("" for the default ring), so that a session of the
-// first build can be made again in the engine's build.
-function replace(next, start = "") {
+function replace(next) {
   session?.free();
-  if (build === "page") {
-    made = { start, calls: [] };
-    next = recording(next, made.calls, CHANGES);
-  } else {
-    made = null;
-  }
-  // The page's build taking over from the figure draws the same ring: nothing to clear.
-  if (!fromFigure) view?.clear();
-  fromFigure = false;
+  view?.clear();
   session = next;
   selected = undefined;
   followed = null;
@@ -484,15 +429,13 @@ function replace(next, start = "") {
   keyReads++;
   $("keys-status").textContent = keysHelp;
   // "Compare with hash % N" is the page's choice: the new session follows it.
-  // (The figure compares nothing: the page's build, taking over, does.)
-  if ($("compare-modulo").checked) next.setCompareModulo?.(true);
+  if ($("compare-modulo").checked) next.setCompareModulo(true);
 }
 
 // Replaces the session with one made from the user's config text.
 // A text of several sections (a whole nginx.conf's upstreams, a haproxy.cfg's backends)
 // offers them in a picker; the first is loaded, and picking another loads it.
 function importConfig({ keepSection = false } = {}) {
-  if (build === "page") return upgradeFor($("import-error"), () => importConfig({ keepSection }));
   const kind = $("import-kind").value;
   const text = $("import-text").value;
   let next, sections;
@@ -582,8 +525,10 @@ function useKeys(text) {
   later(next);
 }
 
-// The choices the settings controls offer (the controls show the session's settings).
+// The choices the settings controls offer (the controls show the session's settings), and
+// the catalog's labels the comparing views name algorithms by.
 function fillChoices() {
+  for (const a of engine.catalog()) labels.set(a.name, a.label);
   for (const name of engine.algorithms()) $("algorithm").append(new Option(name, name));
   for (const name of engine.hashes()) $("hash").append(new Option(name, name));
   $("vnodes").max = String(VNODE_STEPS.length - 1);
@@ -610,8 +555,7 @@ function wire() {
     e.preventDefault();
     readFile(e.dataTransfer?.files[0]);
   });
-  // The config kinds are the engine's build's (the parsers are not in the first): listed
-  // once the import is opened.
+  // The config kinds, listed once the import is first opened.
   const importControls = ["import-kind", "import-example", "import-load"];
   const listKinds = () => {
     if (importKinds.length) return;
@@ -621,7 +565,7 @@ function wire() {
     exampleLabel();
   };
   for (const id of importControls) $(id).disabled = true; // until the kinds are listed
-  $("import").addEventListener("toggle", () => $("import").open && upgradeFor($("import-error"), listKinds));
+  $("import").addEventListener("toggle", () => $("import").open && listKinds());
   // Examples load by a button, never as placeholder text that looks like content.
   const kindOf = () => importKinds.find((k) => k.kind === $("import-kind").value);
   const exampleLabel = () => ($("import-example").textContent = `Use the example ${kindOf()?.label ?? ""}`.trim());
@@ -650,18 +594,11 @@ function wire() {
     [$("work-items").value, $("work-bytes").value, $("work-rate").value] = [d.items, d.bytes, d.rate];
     applyWorkload();
   });
-  charts = new Charts(later, () => engine, { upgrade });
+  charts = new Charts(later, () => engine);
   metrics = new MetricsView($("metrics"), later, () => engine);
   metrics.update(session);
   agreement = new AgreementView($("agreement"), labels, { onChange: () => agreement.update(session) });
   explainView = new ExplainView($("explain"), labels, { highlight: highlightStep, session: () => session });
-  // The views that compare algorithms need the engine's build: opening one loads it; each
-  // shows what it can meanwhile, and redraws once the session has moved (render()).
-  for (const id of ["explain", "agreement", "metrics"]) {
-    $(id).addEventListener("toggle", () => {
-      if ($(id).open) upgrade().catch(() => {});
-    });
-  }
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("add-name").value.trim() || frame.nextNodeName;
@@ -671,7 +608,6 @@ function wire() {
   });
   $("config-form").addEventListener("submit", (e) => e.preventDefault());
   $("algorithm").addEventListener("change", () => configure({ algorithm: $("algorithm").value }));
-  for (const reach of ["pointerdown", "focus"]) $("algorithm").addEventListener(reach, () => build === "page" && loadFull().catch(() => {}));
   $("hash").addEventListener("change", () => configure({ hash: $("hash").value }));
   $("vnodes").addEventListener("input", () => {
     const v = VNODE_STEPS[Number($("vnodes").value)];
@@ -771,140 +707,6 @@ function wire() {
   }
 }
 
-// ---- the engine's build, on first use ------------------------------------------------------
-
-const LOADING = "Loading the engine's full build (every algorithm, the imports, the comparisons)…";
-const cannotLoad = (e) => `The engine's full build could not be loaded (${e.message}); the ring is as it was.`;
-let upgrading = null; // the move under way, if any
-let fullTrapped = false; // the engine's build trapped in a move: the next one loads a fresh instance
-let fullModule = null; // the engine's build, loading or loaded (not yet in use)
-
-// Starts loading the engine's build without moving to it: when the user reaches for the
-// algorithm picker, so that choosing another algorithm waits less.
-function loadFull() {
-  if (fullTrapped) {
-    fullTrapped = false;
-    fullModule = loadEngine(ENGINES.full, { fresh: true });
-  }
-  fullModule ??= loadEngine(ENGINES.full);
-  fullModule.catch(() => (fullModule = null)); // a failed download is tried again next time
-  return fullModule;
-}
-
-// Moves the page to the engine's build: loads it, makes the session again there (opened from
-// the same link, then the same changes replayed, a slice of them per task, so a big ring's
-// move blocks nothing for long) and puts it in place of the first build's, in the task that
-// replays the last change, so no change of the user's is left out. Followed key, selection and
-// everything else shown stay. Resolves once moved; rejects (the page stays on the first
-// build, and may try again) if the build cannot be loaded.
-function upgrade() {
-  if (build === "full") return Promise.resolve();
-  upgrading ??= (async () => {
-    perf.pending++;
-    try {
-      const mod = await loadFull();
-      // The session to move; should another replace it meanwhile (a link opened), that one.
-      let next = null;
-      while (made && session) {
-        const from = made;
-        next = await replay(mod, from).catch((e) => {
-          fullTrapped = trapped(e);
-          throw e;
-        });
-        if (made === from) break;
-        next.free();
-        next = null;
-      }
-      // The same start and changes make the same state: a different link would mean a change
-      // this page did not write down (CHANGES is missing a method). Refuse the move.
-      if (next && next.link() !== session.link()) {
-        next.free();
-        throw new Error("the engine's build made a different ring from the same changes");
-      }
-      useFull(mod);
-      if (next) {
-        session.free();
-        session = next;
-        made = null;
-        render();
-      }
-      later(warmUp);
-    } finally {
-      perf.pending--;
-      upgrading = null;
-    }
-  })();
-  return upgrading;
-}
-
-// The engine's build in use from now on.
-function useFull(mod) {
-  engine = mod;
-  build = "full";
-  for (const a of engine.catalog()) labels.set(a.name, a.label);
-  explainView?.fillChoices(); // (made later, with these labels, when the page starts on it)
-}
-
-// `work()` once the page is on the engine's build, saying so in `box` meanwhile (an error
-// box, shown as a note while it waits). Resolves to what `work` answers, or false when the
-// build could not be loaded.
-function upgradeFor(box, work) {
-  box.textContent = LOADING;
-  box.classList.add("pending");
-  const waited = () => {
-    box.classList.remove("pending");
-    if (box.textContent === LOADING) box.textContent = "";
-  };
-  return upgrade().then(
-    () => {
-      waited();
-      return work();
-    },
-    (e) => {
-      waited();
-      box.textContent = cannotLoad(e);
-      return false;
-    },
-  );
-}
-
-// The session `made` describes, made in `mod`: opened from its link in steps, then each of its
-// changes (including those made while this runs) in order.
-function replay(mod, { start, calls }) {
-  return new Promise((resolve, reject) => {
-    let next, opening;
-    let done = 0;
-    try {
-      if (start.length > 1) opening = mod.Session.opening(start);
-      else next = new mod.Session();
-    } catch (e) {
-      return reject(e);
-    }
-    const slice = () => {
-      const begun = performance.now();
-      const over = () => performance.now() - begun > OPEN_SLICE_MS;
-      try {
-        if (opening) {
-          while (!opening.step()) if (over()) return later(slice);
-          next = opening.session();
-          opening.free();
-          opening = null;
-        }
-        while (done < calls.length) {
-          const [name, args] = calls[done++];
-          next[name](...args);
-          if (done < calls.length && over()) return later(slice);
-        }
-      } catch (e) {
-        next?.free();
-        return reject(e);
-      }
-      resolve(next); // the caller swaps it in before this task ends: no change comes between
-    };
-    later(slice);
-  });
-}
-
 // ---- recovery ------------------------------------------------------------------------------
 
 // If the engine ever traps (a bug: every input gets an Error instead), its module is dead:
@@ -913,7 +715,6 @@ function replay(mod, { start, calls }) {
 // Should the fresh instance trap on that state too, a third one opens the default ring.
 let recovering = false;
 async function recover(error) {
-  if (build === "figure") return wake(); // the page's build draws the same ring
   if (recovering) return;
   recovering = true;
   console.error("ringlab: the engine stopped; reopening the last good state", error);
@@ -936,7 +737,7 @@ async function recover(error) {
 
 // Opens `link` in a fresh instance of the engine module; rejects with the trap if it traps.
 async function reopen(link) {
-  engine = await loadEngine(ENGINES[build], { fresh: true });
+  engine = await loadEngine(ENGINE, { fresh: true });
   session = undefined; // the dead module's objects cannot even be freed
   await new Promise((reopened, trappedAgain) => open(link, reopened, trappedAgain));
 }
@@ -950,22 +751,15 @@ const OPEN_SLICE_MS = 12;
 let openings = 0;
 function open(link, done, onTrap = (e) => { throw e; }) {
   const mine = ++openings;
-  const begun = engine; // a session opened by a build the page has since left is opened again
-  const opened = (next, message, start = "") => {
+  const begun = engine; // a session opened by an engine since replaced (a trap) is opened again
+  const opened = (next, message) => {
     $("config-error").textContent = message;
-    replace(next, start);
+    replace(next);
     syncWorkload();
     done(true);
   };
   const failed = (e) => {
     if (trapped(e)) return onTrap(e);
-    // A link of another algorithm: opened by the engine's build.
-    if (e.code === "not-built-in" && build === "page") {
-      return upgrade().then(
-        () => mine === openings && open(link, done, onTrap),
-        (failure) => failed(new Error(`it needs the engine's full build, which could not be loaded: ${failure.message}`)),
-      );
-    }
     if (!session) return opened(new engine.Session(), `This link could not be opened (${e.message}); showing the default ring.`);
     // A bad link pasted into an open page: the user's ring and history stay.
     $("config-error").textContent = `This link could not be opened (${e.message}); the ring is as it was.`;
@@ -997,7 +791,7 @@ function open(link, done, onTrap = (e) => { throw e; }) {
       next.free();
       return open(link, done, onTrap);
     }
-    opened(next, "", link);
+    opened(next, "");
   };
   later(slice); // not in the caller's task: at load, that is the one that compiled the engine
 }
@@ -1005,19 +799,7 @@ function open(link, done, onTrap = (e) => { throw e; }) {
 const keysHelp = $("keys-status").textContent;
 
 async function main() {
-  // A link of an algorithm the first build leaves out starts on the engine's build at once, not
-  // after the first build has loaded and refused it. A guess from the link's algorithm alone
-  // (the key and the first build's algorithms are the engine's, in pkg/builds.js): a wrong one
-  // costs a download, and the build chosen reads the whole link. Any other link starts on the
-  // page's first build; the default playground on the figure.
-  const wanted = new URLSearchParams(location.hash.slice(1)).get(linkAlgorithmKey);
-  if (wanted !== null && !firstBuild.algorithms.includes(wanted)) {
-    useFull(await loadFull());
-  } else {
-    build = location.hash.length > 1 ? "page" : "figure";
-    engine = await loadEngine(ENGINES[build]);
-  }
-  perf.startedOn = build; // the build the page started on, for the page tests
+  engine = await loadEngine(ENGINE);
   // A task of our own: the one that ends the module's compile and instantiation is long enough.
   await new Promise((next) => setTimeout(next, 0));
   onUncaughtTrap(recover);
@@ -1027,17 +809,16 @@ async function main() {
   };
   view = new RingView($("ring"), engine.palette(), { onFrame });
   perf.view = view; // the page tests redraw the still picture without the change's overlays
-  // Redrawn from the session in use, the figure's too, once there is a picture.
   new ResizeObserver(() => view.data && !view.fits() && render()).observe($("ring"));
   watchTheme(() => frame && render());
   fillChoices();
-  if (build === "figure") showFigure();
-  else start();
+  start();
 }
 
+const INVITATION = "Add or remove a node to see exactly what moves.";
+
 // The session first, in steps; the ring in a task that ends with it on screen; the controls'
-// listeners and the charts in the next, and then what the reader did while the figure was
-// shown.
+// listeners and the charts in the next. The page takes input from then on (`data-ready`).
 function start() {
   open(location.hash, () =>
     later(() => {
@@ -1050,107 +831,9 @@ function start() {
         // copy is below the fold there); else the invitation.
         $("last-change").textContent = $("config-error").textContent || INVITATION;
         document.body.dataset.ready = "1";
-        doHeld();
       });
     }),
   );
-}
-
-// ---- the figure, until the reader reaches for the page -------------------------------------
-
-const INVITATION = "Add or remove a node to see exactly what moves.";
-const WAKING = "Starting the engine…";
-// What wakes the page: a reader reaching for it (or going to a link). What would change
-// something meanwhile is held (`hold`) and done once the page's build is in.
-const REACH = ["pointerdown", "pointermove", "touchstart", "keydown", "focusin", "wheel", "scroll", "hashchange"];
-const HELD = ["click", "input", "change", "submit"];
-let held = null; // while the figure is shown: the held events' replays, in order
-let waking = null;
-
-// The default ring from the figure, then a wait for the reader.
-function showFigure() {
-  try {
-    replace(new engine.Figure());
-  } catch (e) {
-    if (!trapped(e)) console.error("ringlab: the figure drew nothing; starting the page's build", e);
-    held = [];
-    return wake();
-  }
-  held = [];
-  for (const type of HELD) window.addEventListener(type, hold, true);
-  for (const type of REACH) window.addEventListener(type, wake, { capture: true, passive: true });
-  later(() => {
-    render();
-    later(() => {
-      $("last-change").textContent ||= INVITATION; // (unless the reader already acted)
-      perf.awaitsReader = true; // for the page tests: the figure is shown, and waits
-    });
-  });
-}
-
-// An event on the page's controls while the figure is shown: kept from the controls (none
-// is listening yet) and done again, the same event on the same element, once they are. A
-// click that also toggles (a check box, a summary) or submits is left to do that: its change
-// or submit is what is held. Links and everything outside the playground act as ever.
-function hold(e) {
-  const target = e.target;
-  if (held === null || !(target instanceof Element) || !target.closest("main")) return;
-  let again;
-  if (e.type === "submit") {
-    e.preventDefault();
-    again = () => target.requestSubmit(e.submitter ?? undefined);
-  } else if (e.type === "click") {
-    const button = target.closest("button, canvas");
-    if (!button || (button.type === "submit" && button.form)) return;
-    again = () => target.dispatchEvent(new MouseEvent("click", e));
-  } else {
-    // The control's value then: the first build's first frame shows the session's settings.
-    const { value, checked } = target;
-    again = () => {
-      if (typeof value === "string" && target.type !== "file") target.value = value;
-      if (typeof checked === "boolean") target.checked = checked;
-      target.dispatchEvent(new Event(e.type, { bubbles: true }));
-    };
-  }
-  e.stopImmediatePropagation();
-  held.push(again);
-  if (e.type !== "input") $("last-change").textContent = WAKING;
-  wake();
-}
-
-// The page's first build takes over the figure's ring: fetched once, on the reader's first
-// reach. Should it fail to load, the next reach tries again.
-function wake() {
-  if (build !== "figure" || waking) return;
-  for (const type of REACH) window.removeEventListener(type, wake, { capture: true });
-  perf.awaitsReader = false;
-  perf.pending++;
-  waking = loadEngine(ENGINES.page).then(
-    (mod) => {
-      engine = mod;
-      build = "page";
-      fromFigure = true;
-      perf.pending--;
-      start();
-    },
-    (e) => {
-      perf.pending--;
-      waking = null;
-      $("last-change").textContent = `The engine could not be loaded (${e.message}); try again.`;
-      for (const type of REACH) window.addEventListener(type, wake, { capture: true, passive: true });
-    },
-  );
-}
-
-// Once the controls listen: what the reader did while the figure was shown, in order, and
-// the comparing views opened meanwhile (their toggle asked for nothing then).
-function doHeld() {
-  if (held === null) return;
-  const todo = held;
-  held = null;
-  for (const type of HELD) window.removeEventListener(type, hold, true);
-  for (const details of document.querySelectorAll("main details[open]")) details.dispatchEvent(new Event("toggle"));
-  for (const again of todo) again();
 }
 
 // The engine compiles each of its functions on first call: a throwaway five-node session goes

@@ -34,7 +34,7 @@ export class MetricsView {
   // say the table shown is of an earlier ring.
   update(session) {
     this.session = session;
-    if (this.measuring || this.waiting) this.measure();
+    if (this.measuring) this.measure();
     else if (this.shown) {
       this.$("metrics-status").textContent = "The ring has changed since: press Measure again for these nodes.";
       this.$("metrics-status").classList.add("stale");
@@ -43,13 +43,6 @@ export class MetricsView {
 
   measure() {
     if (!this.session || !this.root.open) return;
-    // The page's first build has no other algorithms: the page is loading the engine's, and
-    // measures again from there (update()).
-    this.waiting = !this.session.metrics;
-    if (this.waiting) {
-      this.$("metrics-status").textContent = "Loading every algorithm…";
-      return;
-    }
     const run = ++this.run;
     this.measuring = true;
     const status = this.$("metrics-status");

@@ -26,7 +26,7 @@ use crate::Error;
 ///   holds two algorithms, naming this one's entry and build;
 /// - `NginxHash => nginx::{HASH, BUILD_HASH};` names the other, in a module declared above.
 ///
-/// The first line, marked `core`, is the algorithm every build makes (see `DEFAULT`).
+/// The first line, marked `core`, is the default algorithm (see `DEFAULT`).
 macro_rules! catalog {
     (core $($lines:tt)*) => {
         $crate::algo::catalog::catalog!(@line [] [] $($lines)*);
@@ -56,40 +56,19 @@ macro_rules! catalog {
             pub const ALL: [Algorithm; [stringify!($core), $(stringify!($variant)),*].len()] =
                 [Algorithm::$core, $(Algorithm::$variant),*];
 
-            /// Everything about this algorithm. In a build that leaves it out (see
-            /// [`Algorithm::built_in`]) its entry holds its name, label and family only, so its
-            /// words and code stay out of that module.
+            /// Everything about this algorithm.
             pub fn entry(self) -> &'static Entry {
                 match self {
                     Algorithm::$core => &$cm::$ce,
-                    $(Algorithm::$variant => {
-                        // Constants: the branch left out is not compiled into the module.
-                        const BUILT: bool = $crate::algo::catalog::family_built($module::$entry.family);
-                        const NAMED: Entry = Entry::not_built_in($module::$entry.name, $module::$entry.label, $module::$entry.family);
-                        const DRAWN: Entry = $module::$entry.drawn_only();
-                        if !BUILT { &NAMED } else if $crate::algo::entry::DRAWN_ONLY { &DRAWN } else { &$module::$entry }
-                    })*
+                    $(Algorithm::$variant => &$module::$entry,)*
                 }
             }
 
-            /// Its family, known to the compiler (for [`Algorithm::built_in`]).
-            pub const fn family(self) -> Family {
-                match self {
-                    Algorithm::$core => $cm::$ce.family,
-                    $(Algorithm::$variant => $module::$entry.family,)*
-                }
-            }
-
-            /// How this algorithm's placement is built (kept apart from its entry, so a module
-            /// that only reads entries, such as the charts', does not carry every algorithm's
-            /// code).
+            /// How this algorithm's placement is built.
             pub(crate) fn build(self) -> $crate::algo::entry::Build {
                 match self {
                     Algorithm::$core => $cm::$cb,
-                    $(Algorithm::$variant => {
-                        const BUILT: bool = $crate::algo::catalog::family_built($module::$entry.family);
-                        if BUILT { $module::$build } else { $crate::algo::entry::NOT_BUILT_IN }
-                    })*
+                    $(Algorithm::$variant => $module::$build,)*
                 }
             }
         }
@@ -98,21 +77,8 @@ macro_rules! catalog {
 pub(crate) use catalog;
 
 /// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring, the
-/// catalog's `core` line, the only one a build without the `catalog` feature makes.
+/// catalog's `core` line.
 pub const DEFAULT: Algorithm = Algorithm::Ring;
-
-/// Whether this build makes the algorithms of `family` (see [`Algorithm::built_in`]).
-pub const fn family_built(family: Family) -> bool {
-    cfg!(feature = "catalog")
-        || match family {
-            Family::Ringlab => true,
-            Family::Client => cfg!(feature = "clients"),
-            Family::Store => cfg!(feature = "stores"),
-            Family::Balancer => cfg!(feature = "balancers"),
-            Family::Paper => cfg!(feature = "papers"),
-            Family::Baseline => cfg!(feature = "baseline"),
-        }
-}
 
 /// `hash % N`: what every change is compared with ("hash % N would have moved 80%").
 pub const BASELINE: Algorithm = Algorithm::Modulo;
@@ -137,28 +103,9 @@ impl Algorithm {
         })
     }
 
-    /// Whether only a build with the `catalog` feature (or this algorithm's family's) makes
-    /// this algorithm: every one but [`DEFAULT`]. The element's first wasm module is built
-    /// without them, and `cargo xtask build` writes the others' names beside it, so the
-    /// element fetches the full build at once for them.
-    pub fn needs_catalog(self) -> bool {
-        self != DEFAULT
-    }
-
-    /// Whether this build makes the algorithm: with the `catalog` feature every one does;
-    /// without it, ringlab's ring and the families whose features are on (`clients`,
-    /// `stores`, `balancers`, `papers`, `baseline`: the element's figure modules).
-    pub const fn built_in(self) -> bool {
-        family_built(self.family())
-    }
-
-    /// `Err(NotBuiltIn)` for an algorithm this build of the engine leaves out (its entry holds
-    /// its name only): ask before reading its options or its layout.
-    pub fn available(self) -> Result<Algorithm, Error> {
-        if !self.built_in() {
-            return Err(Error::NotBuiltIn(format!("the {} algorithm", self.name())));
-        }
-        Ok(self)
+    /// Its family of systems (the groups the catalog is listed in).
+    pub fn family(self) -> Family {
+        self.entry().family
     }
 
     /// Whether node weights change the placement (otherwise only weight 1 is accepted).

@@ -175,19 +175,6 @@ impl Family {
     pub const ALL: [Family; 6] =
         [Family::Ringlab, Family::Client, Family::Store, Family::Balancer, Family::Paper, Family::Baseline];
 
-    /// The Cargo feature that builds its algorithms without `catalog` (the element's figure
-    /// module of the family); `None` for ringlab's ring, which every build makes.
-    pub const fn feature(self) -> Option<&'static str> {
-        match self {
-            Family::Ringlab => None,
-            Family::Client => Some("clients"),
-            Family::Store => Some("stores"),
-            Family::Balancer => Some("balancers"),
-            Family::Paper => Some("papers"),
-            Family::Baseline => Some("baseline"),
-        }
-    }
-
     /// In words, for a picker's group.
     pub fn label(self) -> &'static str {
         match self {
@@ -344,51 +331,6 @@ pub enum LayoutUse {
 }
 
 impl Entry {
-    /// An entry that holds an algorithm's name, label and family only: what a build without
-    /// the `catalog` feature keeps of the algorithms it leaves out (building one answers
-    /// `not-built-in`).
-    #[cfg_attr(feature = "catalog", allow(dead_code))]
-    pub(crate) const fn not_built_in(name: &'static str, label: &'static str, family: Family) -> Entry {
-        Entry {
-            name,
-            label,
-            family,
-            source: "",
-            options: &[],
-            weights: Weights::Any,
-            arcs: false,
-            replicas: false,
-            key_space: |_| KeySpace::Hash { bits: 32 },
-            describe: |_| String::new(),
-            on_down: OnDown::Skip(""),
-            on_stale: OnStale::ClientSide(""),
-            leaving: Leaving::Any,
-            extras: Extras::NONE,
-        }
-    }
-
-    /// This entry as a module that only draws keeps it ([`DRAWN_ONLY`]): without the words
-    /// nothing there shows (its source, its rules for down nodes and stale clients, its
-    /// recipe), so that the module does not carry them. The rest is the entry's.
-    pub(crate) const fn drawn_only(self) -> Entry {
-        Entry {
-            source: "",
-            on_down: match self.on_down {
-                OnDown::Skip(_) => OnDown::Skip(""),
-                OnDown::Rebuild(_) => OnDown::Rebuild(""),
-                OnDown::Unavailable { .. } => OnDown::Unavailable { text: "", why: "" },
-            },
-            on_stale: match self.on_stale {
-                OnStale::ClientSide(_) => OnStale::ClientSide(""),
-                OnStale::Redirect(_) => OnStale::Redirect(""),
-                OnStale::Proxy(_) => OnStale::Proxy(""),
-                OnStale::Coordinator(_) => OnStale::Coordinator(""),
-            },
-            extras: Extras { recipe: None, ..self.extras },
-            ..self
-        }
-    }
-
     /// Whether the `hash` option changes the placement.
     pub fn uses_hash(&self) -> bool {
         self.uses(&super::options::HASH)
@@ -408,16 +350,6 @@ impl Entry {
         self.options.iter().any(|o| o.name == spec.name)
     }
 }
-
-/// Whether this build only draws figures (the element's figure modules: `figure` without
-/// `element`), whose entries keep no words beyond what a frame shows ([`Entry::drawn_only`]).
-pub(crate) const DRAWN_ONLY: bool = cfg!(all(target_arch = "wasm32", feature = "figure", not(feature = "element")));
-
-/// The build of an algorithm this build of the engine leaves out (the element's first wasm
-/// module, without the `catalog` feature).
-#[cfg_attr(feature = "catalog", allow(dead_code))]
-pub(crate) const NOT_BUILT_IN: Build =
-    Build::Whole(|options, _, _| Err(Error::NotBuiltIn(format!("the {} algorithm", options.algorithm.name()))));
 
 /// An entry as the page and `catalog()` show it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -477,26 +409,11 @@ impl Entry {
 mod tests {
     use super::*;
 
-    /// A module that only draws keeps of each entry what a frame shows: the same options,
-    /// weights, circle, replicas, leaving rule and description, none of the words.
+    /// Every entry names where its placement comes from.
     #[test]
-    fn a_drawn_only_entry_keeps_what_a_frame_shows_and_no_words() {
+    fn every_entry_names_its_source() {
         for algorithm in Algorithm::ALL {
-            let (whole, drawn) = (algorithm.entry(), algorithm.entry().drawn_only());
-            let options = Options::new(algorithm);
-            assert_eq!((drawn.name, drawn.label, drawn.family), (whole.name, whole.label, whole.family));
-            assert_eq!((drawn.arcs, drawn.replicas, drawn.weighted()), (whole.arcs, whole.replicas, whole.weighted()));
-            let names = |e: &Entry| e.options.iter().map(|o| o.name).collect::<Vec<_>>();
-            assert_eq!(names(&drawn), names(whole));
-            assert_eq!((drawn.describe)(&options), (whole.describe)(&options));
-            assert_eq!((drawn.key_space)(&options).axis_labels(), (whole.key_space)(&options).axis_labels());
-            assert_eq!(drawn.leaving.refusal(0, 3), whole.leaving.refusal(0, 3));
-            assert_eq!(drawn.extras.places_keys, whole.extras.places_keys);
-            assert_eq!(drawn.on_down.rule().kind, whole.on_down.rule().kind);
-            assert_eq!(drawn.on_stale.kind(), whole.on_stale.kind());
-            assert_eq!((drawn.source, drawn.on_down.rule().text, drawn.on_stale.text()), ("", "", ""));
-            assert!(drawn.extras.recipe.is_none());
-            assert!(!whole.source.is_empty(), "{algorithm:?}");
+            assert!(!algorithm.entry().source.is_empty(), "{algorithm:?}");
         }
     }
 }

@@ -173,14 +173,10 @@ impl<T> Top<T> {
     }
 }
 
-/// A score as text: six decimals in the usual range, else scientific. (The modules that only
-/// draw, which never explain, write the shortest digits instead, to leave core's float writer
-/// out: see [`decimal::shortest`](crate::decimal::shortest).)
+/// A score as text: six decimals in the usual range, else scientific.
 pub(crate) fn number(x: f64) -> String {
     if x == 0.0 || (1e-3..1e7).contains(&x.abs()) {
         crate::decimal::fixed(x, 6)
-    } else if crate::algo::entry::DRAWN_ONLY {
-        crate::decimal::ryu_shortest_exp(x)
     } else {
         format!("{x:.6e}")
     }

@@ -290,11 +290,6 @@ impl Cluster {
         self.options.describe()
     }
 
-    /// The placement itself.
-    pub(crate) fn placement(&self) -> &dyn Placement {
-        self.inner.as_ref()
-    }
-
     pub(crate) fn from_placement(inner: Box<dyn Placement>, options: Options) -> Cluster {
         Cluster { inner, options: Arc::new(options), shares: OnceLock::new(), circle: OnceLock::new() }
     }

@@ -20,9 +20,7 @@ const MOVES_POINT_BUDGET: f64 = 80_000.0;
 pub enum SessionChart {
     Spread(spread::SpreadData),
     Shares(shares::SharesData),
-    #[cfg(feature = "catalog")]
     Moves(moves::MovesData),
-    #[cfg(feature = "catalog")]
     Algorithms(algorithms::AlgorithmsData),
 }
 
@@ -31,9 +29,7 @@ pub enum SessionChart {
 enum Job {
     Spread(Box<spread::SpreadJob>),
     Shares(shares::SharesData),
-    #[cfg(feature = "catalog")]
     Moves(moves::MovesJob),
-    #[cfg(feature = "catalog")]
     Algorithms(algorithms::AlgorithmsJob),
 }
 
@@ -43,9 +39,7 @@ impl Job {
         match self {
             Job::Spread(j) => j.step(),
             Job::Shares(_) => Ok(true),
-            #[cfg(feature = "catalog")]
             Job::Moves(j) => j.step(),
-            #[cfg(feature = "catalog")]
             Job::Algorithms(j) => Ok(j.step()),
         }
     }
@@ -54,9 +48,7 @@ impl Job {
         match self {
             Job::Spread(j) => j.is_done(),
             Job::Shares(_) => true,
-            #[cfg(feature = "catalog")]
             Job::Moves(j) => j.is_done(),
-            #[cfg(feature = "catalog")]
             Job::Algorithms(j) => j.is_done(),
         }
     }
@@ -65,9 +57,7 @@ impl Job {
         Ok(match self {
             Job::Spread(j) => SessionChart::Spread(j.data().ok_or_else(|| unfinished("spread"))?),
             Job::Shares(d) => SessionChart::Shares(d.clone()),
-            #[cfg(feature = "catalog")]
             Job::Moves(j) => SessionChart::Moves(j.data()),
-            #[cfg(feature = "catalog")]
             Job::Algorithms(j) => SessionChart::Algorithms(j.data(lookup_ns)),
         })
     }
@@ -138,9 +128,6 @@ impl Session {
                 Ok(Job::Spread(Box::new(spread::SpreadJob::new(config, &specs, config.vnodes, 24, band)?)))
             }
             "shares" => Ok(Job::Shares(self.shares_data()?)),
-            #[cfg(not(feature = "catalog"))]
-            _ => Err(Error::NotBuiltIn(format!("the {kind} chart"))),
-            #[cfg(feature = "catalog")]
             "moves" => {
                 // Rings of N·vnodes points for each N: keep the largest within the budget.
                 let max = if self.cluster().arcs().is_some() && options.algorithm.uses_vnodes() {
@@ -150,7 +137,6 @@ impl Session {
                 };
                 Ok(Job::Moves(moves::MovesJob::new(options, 2..=max, &sample())?))
             }
-            #[cfg(feature = "catalog")]
             _ => {
                 // Every algorithm on one sample: as many keys as the comparison's cap allows.
                 let most = crate::limits::MAX_COMPARE_WORK as usize / Algorithm::ALL.len();
@@ -165,7 +151,6 @@ impl Session {
     /// page's comparison ([`metrics::comparison`]): on as many of the session's sample keys
     /// as [`CHART_KEYS`] and the metrics' cap for every algorithm allow; `lookup_ns[i]` is
     /// the measured lookup time of `Algorithm::ALL[i]`.
-    #[cfg(feature = "catalog")]
     pub fn metrics(
         &self,
         settings: &metrics::MetricsSettings,

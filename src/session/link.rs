@@ -231,7 +231,7 @@ pub fn decode_with_down_reading(text: &str, decimals: crate::decimal::Reader) ->
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
             "ringlab" => {}
-            ALGORITHM_KEY => settings.algorithm = Algorithm::from_name(&value()?)?.available()?,
+            ALGORITHM_KEY => settings.algorithm = Algorithm::from_name(&value()?)?,
             "h" => settings.hash = Hash::from_name(&value()?)?,
             "b" => settings.bits = RingBits::from_bits(number(&value()?, "ring bits")?)?,
             "v" => {

@@ -22,7 +22,6 @@
 
 mod agreement;
 mod charts;
-mod figure;
 mod frame;
 mod import;
 pub mod link;
@@ -32,7 +31,6 @@ mod transition;
 pub use crate::import::{ConfigKind, CONFIG_KINDS};
 pub use agreement::{AgreementView, KeyAnswers};
 pub use charts::{SessionChart, CHART_KEYS};
-pub use figure::{figure, figure_algorithms, figure_hashes, Figure};
 pub use frame::{next_node_name, Frame, FrameError, FrameOptions, OptionControl, SettingsView};
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, MovedSpan, Movers, Transition};
@@ -414,7 +412,7 @@ fn zipf_traffic(count: usize, s: f64) -> Vec<f64> {
 }
 
 /// Every key equally popular (Zipf s = 0), as [`zipf_traffic`] weighs them: 1 / `count` of
-/// the requests each (the figure's traffic, without `pow`).
+/// the requests each.
 fn uniform_traffic(count: usize) -> Vec<f64> {
     vec![1.0 / count as f64; count]
 }
@@ -602,7 +600,7 @@ pub struct Session {
 }
 
 /// The playground's default nodes, as a node list ([`parse_node_list_with`]): those of
-/// [`Session::playground`], and of the figure the playground draws before its first change.
+/// [`Session::playground`].
 pub const PLAYGROUND_NODES: &str = "node-1, node-2, node-3, node-4, node-5";
 
 /// [`PLAYGROUND_NODES`], each of weight 1 in no zone.

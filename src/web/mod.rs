@@ -6,21 +6,17 @@
 //!   (`"duplicate-node"`, `"too-large"`, `"invalid-argument"`, ...).
 //! - Objects leave with camelCase fields, long arrays as typed arrays.
 //!
-//! One file per exported group. With the `element` feature: `session` (the `Session` methods
-//! the `<hash-ring>` element uses) and `lists` (names, colours, theme). With `page` (which
-//! includes `element`): `playground` (the rest of `Session`: links, opening in steps,
-//! history, weights, the user's keys, workloads, hit-testing, the ring's charts' data).
-//! With `engine` (which includes `page` and `catalog`): `ring` (the library's `Ring`),
-//! `functions` (free functions), `rollout`, and the `Session` methods that compare
-//! algorithms or read configs. With `charts`: `charts` (`drawChart`).
-//!
-//! The playground loads the `page` module first (ringlab's ring, no catalog, no config
-//! parsers) and the engine's on first use of anything else, replaying its session's changes
-//! there; the element loads its own, smaller one (`element` alone); both fetch the charts'
-//! (`charts` alone) when they first show a chart, handing it the data `session.chartData`
-//! computed.
+//! One file per exported group. With the `element` feature (the `<hash-ring>` element's
+//! module): `session` (the `Session` methods the element uses) and `lists` (names, colours,
+//! theme). With `engine` (which includes `element`; the page's, the tour's and the npm
+//! package's module): `playground` (the rest of `Session`: links, opening in steps, history,
+//! weights, the user's keys, workloads, hit-testing, comparisons, configs), `ring` (the
+//! library's `Ring`), `functions` (free functions) and `rollout`. With `charts` (the charts'
+//! module, fetched on a first chart): `charts` (`drawChart`), handed the data
+//! `session.chartData` computed in the other module.
 
-#![cfg_attr(not(all(feature = "engine", feature = "charts")), allow(dead_code))]
+// The argument readers below serve every module; each module uses some of them.
+#![cfg_attr(not(feature = "engine"), allow(dead_code))]
 
 #[cfg(feature = "element")]
 mod args;
@@ -28,30 +24,26 @@ mod args;
 mod canvas;
 #[cfg(feature = "charts")]
 mod charts;
-#[cfg(feature = "figure")]
-mod figure;
 #[cfg(feature = "engine")]
 mod functions;
-#[cfg(any(feature = "element", feature = "figure"))]
+#[cfg(feature = "element")]
 mod lists;
-#[cfg(feature = "page")]
+#[cfg(feature = "engine")]
 mod playground;
 #[cfg(feature = "engine")]
 mod ring;
 #[cfg(feature = "engine")]
 mod rollout;
-#[cfg(any(feature = "element", feature = "figure"))]
+#[cfg(feature = "element")]
 mod scene;
 #[cfg(feature = "element")]
 mod session;
 
 #[cfg(feature = "charts")]
 pub use charts::{chart_svg, draw_chart};
-#[cfg(feature = "figure")]
-pub use figure::Figure;
 #[cfg(feature = "engine")]
 pub use functions::*;
-#[cfg(any(feature = "element", feature = "figure"))]
+#[cfg(feature = "element")]
 pub use lists::*;
 #[cfg(feature = "engine")]
 pub use ring::Ring;

@@ -1,9 +1,7 @@
 //! The `Session` methods only the playground page uses (links, the state in parts, history,
 //! weights, the user's keys, workloads, configuration texts, hit-testing, charts), beside
-//! the element's in `session.rs`. All are in the page's first module (the `page` feature)
-//! but `fromConfig` and `ringFor`, which need the engine's config parsers and `Ring`.
+//! the element's in `session.rs`: in the engine's module, not the element's.
 
-#[cfg(feature = "engine")]
 use super::ring::Ring;
 use super::scene::scene_object;
 use super::session::{transition, Session};
@@ -83,7 +81,6 @@ impl Session {
 impl Session {
     /// The session of a configuration text: `Session.fromConfig(kind, text, {algorithm})`, the
     /// same door as `Ring.fromConfig` (see `configKinds()`); errors name the line.
-    #[cfg(feature = "engine")]
     #[wasm_bindgen(js_name = fromConfig)]
     pub fn from_config(kind: JsValue, text: JsValue, options: JsValue) -> Result<Session, JsValue> {
         let (kind, text, options) = super::import_args(&kind, &text, &options)?;
@@ -249,7 +246,6 @@ impl Session {
 
     /// This session's nodes under `algorithm` (the other settings kept), as a `Ring`: to time
     /// lookups of every algorithm on the same nodes.
-    #[cfg(feature = "engine")]
     #[wasm_bindgen(js_name = ringFor)]
     pub fn ring_for(&self, algorithm: JsValue) -> Result<Ring, JsValue> {
         let algorithm = Algorithm::from_name(&string(&algorithm, "the algorithm")?).map_err(error)?;

@@ -1,5 +1,5 @@
-//! A [`Scene`](engine::Scene) as JS, for `Session.frame()` and `Figure.frame()`: its long
-//! arrays as typed arrays, built by hand (the figure's module has no serde).
+//! A [`Scene`](engine::Scene) as JS, for `Session.frame()`: its long arrays (up to the
+//! caps' 500,000 points) as typed arrays, copied once rather than as an array of numbers.
 
 use crate::session as engine;
 use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};

@@ -1,6 +1,6 @@
 //! `Session`: the playground's model for the page and the embed. This file has what the
-//! `<hash-ring>` element uses (the `element` feature, which its own small module is built
-//! with); `playground.rs` adds what only the playground page uses.
+//! `<hash-ring>` element uses (the `element` feature, its module's); `playground.rs` adds
+//! what only the engine's module has (the page, the tour, the npm package).
 
 use super::args::{AddOptions, NodeArg};
 use super::{error, options, string, to_js, whole};
@@ -45,7 +45,6 @@ pub(super) fn configured(current: &Settings, object: &js_sys::Object) -> Result<
     let arg: SettingsArg = serde_wasm_bindgen::from_value(object.clone().into())
         .map_err(|e| super::error(Error::InvalidOption(e.to_string())))?;
     let mut next = merged(current, arg).map_err(super::error)?;
-    next.algorithm.available().map_err(super::error)?;
     for name in settings_fields().into_iter().skip(SETTINGS.len()) {
         let Some(value) = super::field(object, name) else { continue };
         let Some(spec) = engine::own_options(next.algorithm).find(|s| s.name == name) else {
@@ -137,23 +136,23 @@ impl Session {
     /// Everything a view redraws now, in one call: `{scene, nodes, capabilities, settings,
     /// options, link, nextNodeName, downRule, follow, followError, chart, chartError}`;
     /// `frame({follow: key, chart: kind, link: true})` adds the followed key's walk, a chart's
-    /// data and the share link. (The element's modules have no link writer: there `link` is
-    /// an unknown option, and no frame carries one. The page's and the engine's have one.)
+    /// data and the share link. (The element's module has no link writer: there `link` is
+    /// an unknown option, and no frame carries one. The engine's has one.)
     pub fn frame(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        const KNOWN: &[&str] = if cfg!(feature = "page") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
+        const KNOWN: &[&str] = if cfg!(feature = "engine") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
         let (mut follow, mut chart, mut link) = (None, None, false);
         if let Some(object) = super::fields(&options, KNOWN)? {
             follow = super::field(&object, "follow").map(|k| string(&k, "the followed key")).transpose()?;
             chart = super::field(&object, "chart").map(|k| string(&k, "the chart")).transpose()?;
             // Read only where the link writer is built: elsewhere `fields` refused it above.
-            if cfg!(feature = "page") {
+            if cfg!(feature = "engine") {
                 link = super::field(&object, "link").map(|v| super::flag(&v, "link")).transpose()?.unwrap_or(false);
             }
         }
         let frame = self.inner.frame(&engine::FrameOptions { follow: follow.as_deref(), chart: chart.as_deref() });
         let out = to_js(&frame)?;
         Reflect::set(&out, &JsValue::from_str("scene"), &super::scene::scene_object(&frame.scene)?)?;
-        // `link` stays false in the element's modules (no `page`), so they leave the encoder out.
+        // `link` stays false in the element's module, which has no use for the encoder.
         let link = if link { JsValue::from_str(&self.inner.link()) } else { JsValue::NULL };
         Reflect::set(&out, &JsValue::from_str("link"), &link)?;
         Ok(out)
@@ -162,8 +161,7 @@ impl Session {
     /// This pool placed by another algorithm too: `agreement(with, key?)` →
     /// `{algorithm, label, with, withLabel, disagree, exact, keys, pairs, reasons, text, key}`,
     /// where `key` is `{key, a, b, agree}` (each placement's server) when a key is given.
-    /// (Not in the element's first module: it compares the catalog's clients.)
-    #[cfg(feature = "catalog")]
+    #[cfg(feature = "engine")]
     pub fn agreement(&self, with: JsValue, key: JsValue) -> Result<JsValue, JsValue> {
         let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
         let key = if key.is_undefined() || key.is_null() { None } else { Some(string(&key, "the key")?) };
@@ -173,7 +171,7 @@ impl Session {
     /// The chains of `key` on this pool placed by the session's algorithm and by `with`:
     /// `{a, b, partsAt, agree, reasons}`, each chain as `explain` gives it; `partsAt` is the
     /// index of the first step that differs (`null`: none).
-    #[cfg(feature = "catalog")]
+    #[cfg(feature = "engine")]
     #[wasm_bindgen(js_name = explainPair)]
     pub fn explain_pair(&self, with: JsValue, key: JsValue) -> Result<JsValue, JsValue> {
         let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
@@ -189,7 +187,7 @@ impl Session {
     }
 
     /// How far every cache client agrees with every other on this pool: as `agreementMatrix`.
-    #[cfg(feature = "catalog")]
+    #[cfg(feature = "engine")]
     #[wasm_bindgen(js_name = agreementMatrix)]
     pub fn agreement_matrix(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.agreement_matrix().map_err(error)?)

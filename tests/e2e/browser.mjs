@@ -39,11 +39,9 @@ export async function open(browser, options = {}, hash = "") {
   return { page, problems, context };
 }
 
-// Waits until the playground is ready, as a reader finds it: the default playground shows
-// the figure until the reader reaches for the page, here by moving the pointer over it.
+// Waits until the playground is ready: its first ring drawn and its controls listening, with
+// no gesture from the reader (`body[data-ready]`).
 export async function ready(page, { timeout = 20000 } = {}) {
-  await page.waitForFunction(() => document.body.dataset.ready === "1" || window.__ringlab?.awaitsReader, null, { timeout });
-  if (await page.evaluate(() => document.body.dataset.ready !== "1")) await page.mouse.move(200, 10);
   await page.waitForSelector("body[data-ready='1']", { timeout });
 }
 

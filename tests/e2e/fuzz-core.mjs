@@ -41,14 +41,9 @@ const FREE_CALLS = ["compareAlgorithms", "jumpHash", "redisKeySlot", "cassandraT
   "Ring.fromNginxUpstream", "Ring.fromHaproxyBackend", "Ring.fromRedisClusterNodes", "Ring.fromMemcachedServers",
   "Session.fromLink", "Session.fromConfig", "Ring.diffSample", "Ring.diffKeys", "Ring.diff", "Ring.propagate", "Ring.compareRollouts",
   "Ring.plan", "vnodesFor"];
-// The playground's first build (ringlab_page.js): the Session's calls but those needing the
-// engine's `Ring`.
-const PAGE_CALLS = SESSION_CALLS.filter((c) => c !== "ringFor");
-// What the <hash-ring> element's builds export (ringlab_element.js, ringlab_element_full.js).
-const ELEMENT_CALLS = ["add", "remove", "setDown", "follow", "explain", "frame"];
-// The element's figures (ringlab_figure.js, ringlab_figure_<family>.js): the same calls, which
-// they answer `not-built-in` but for `frame`, and the constructor with hostile options.
-const FIGURE_CALLS = [...ELEMENT_CALLS, "Figure"];
+// What the <hash-ring> element's module exports (ringlab_element.js), and its constructor with
+// hostile options.
+const ELEMENT_CALLS = ["add", "remove", "setDown", "follow", "explain", "frame", "Session"];
 const args = fc.array(hostileValue, { maxLength: 4 });
 export const sequence = fc.oneof(
   fc.record({ target: fc.constant("session"), start: fc.constantFrom("default", "link", "redis", "ring"),
@@ -57,12 +52,8 @@ export const sequence = fc.oneof(
     calls: fc.array(fc.record({ method: fc.constantFrom(...RING_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
   fc.record({ target: fc.constant("free"), start: fc.constant("-"),
     calls: fc.array(fc.record({ method: fc.constantFrom(...FREE_CALLS), args }), { minLength: 1, maxLength: 8 }) }),
-  fc.record({ target: fc.constant("page"), start: fc.constantFrom("default", "link"),
-    calls: fc.array(fc.record({ method: fc.constantFrom(...PAGE_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
-  fc.record({ target: fc.constantFrom("element", "element_full"), start: fc.constantFrom("default", "options"),
+  fc.record({ target: fc.constant("element"), start: fc.constantFrom("default", "options", "libketama", "redis-cluster", "maglev"),
     calls: fc.array(fc.record({ method: fc.constantFrom(...ELEMENT_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
-  fc.record({ target: fc.constantFrom("figure", "figure_clients", "figure_balancers", "figure_papers", "figure_stores"), start: fc.constantFrom("default", "options"),
-    calls: fc.array(fc.record({ method: fc.constantFrom(...FIGURE_CALLS), args }), { minLength: 1, maxLength: 12 }) }),
 );
 
 // Runs one sequence in the page; returns what went wrong.
@@ -79,9 +70,8 @@ export function runInPage([seq, callMs]) {
       case "o": return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x === "NaN" ? NaN : x]));
     }
   };
-  const figure = seq.target.startsWith("figure");
-  const element = seq.target.startsWith("element") || figure;
-  const file = element || seq.target === "page" ? `./pkg/ringlab_${seq.target}.js` : "./pkg/ringlab.js";
+  const element = seq.target === "element";
+  const file = element ? "./pkg/ringlab_element.js" : "./pkg/ringlab.js";
   return import(new URL(file, document.baseURI).href).then(async (mod) => {
     await mod.default();
     const problems = [];
@@ -89,11 +79,8 @@ export function runInPage([seq, callMs]) {
     let s;
     try {
       s = seq.target === "free" ? null
-        : figure ? new mod.Figure(seq.start !== "options" ? { nodes: "a, b, c" }
-          : seq.target === "figure" ? { nodes: "a, b*2, c", vnodes: 16, keys: 200 }
-          : { nodes: "a, b, c", keys: 200, algorithm: { figure_clients: "libketama", figure_balancers: "nginx-consistent",
-            figure_papers: "maglev", figure_stores: "redis-cluster" }[seq.target] })
         : element && seq.start === "options" ? new mod.Session({ nodes: ["a", { name: "b", weight: 2 }], vnodes: 16, keys: 200 })
+        : element && seq.start !== "default" ? new mod.Session({ nodes: "a, b, c", keys: 200, algorithm: seq.start })
         : seq.target === "ring" ? new mod.Ring({ algorithm: seq.start, nodes: ["n1", { name: "n2", weight: 1 }, "n3"] })
         : seq.start === "link" ? mod.Session.fromLink("#ringlab=2&a=ring&n=a*2@z&n=b%2Cc&n=d!")
         : seq.start === "redis" ? mod.Session.fromConfig("redis", mod.configKinds()[0].example)
@@ -112,7 +99,7 @@ export function runInPage([seq, callMs]) {
     // function runs in the page: its names are its own).
     const PAIR_CALLS = ["Ring.diffSample", "Ring.diffKeys", "Ring.diff", "Ring.propagate", "Ring.compareRollouts", "Ring.plan"];
     const invoke = (method, args) => {
-      if (method === "Figure") return new mod.Figure(...args);
+      if (element && method === "Session") return new mod.Session(...args);
       if (s !== null) return s[method](...args);
       if (method === "Ring" || method === "Session") return new mod[method](...args);
       if (PAIR_CALLS.includes(method)) return mod.Ring[method.slice(5)](other, grown, ...args);
@@ -143,7 +130,7 @@ export function runInPage([seq, callMs]) {
     grown?.free();
     // The module is alive: a fresh session answers.
     try {
-      const fresh = figure ? new mod.Figure({ nodes: "a, b, c, d, e" }) : new mod.Session();
+      const fresh = new mod.Session();
       if (fresh.frame({}).nodes.length !== 5) problems.push("a fresh session is wrong afterwards");
       fresh.free();
     } catch (e) {

@@ -33,12 +33,9 @@ async function assertArcsColoured(page, nodes) {
 
 test("loads with no errors and draws each arc in its owner's colour", async () => {
   const { page, problems, context } = await open(chrome.browser);
-  // index.html preloads the figure's wasm; its fetch takes that response, not a second one.
-  // The reader's reach (`open` moves the pointer) fetched the first build. The engine's full
-  // build is not fetched for the default ring. (Checked first: the checks below import the
-  // engine's build as their reference.)
+  // index.html preloads the engine's wasm; its fetch takes that response, not a second one.
   const wasm = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => r.name.endsWith(".wasm")).map((r) => r.name.replace(/^.*\//, "")));
-  assert.deepEqual(wasm, ["ringlab_figure_bg.wasm", "ringlab_page_bg.wasm"]);
+  assert.deepEqual(wasm, ["ringlab_bg.wasm"]);
   await assertArcsColoured(page, 5);
   assert.deepEqual(await legendNames(page), NAMES);
   // ... and the legend's colours are the engine's palette, in order.

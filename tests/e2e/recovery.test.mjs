@@ -22,8 +22,8 @@ test("after a trap the page reopens its last good state in a fresh engine and ke
   await settle(page);
   assert.deepEqual(await names(page), good.names, "the last good state");
   assert.equal(new URL(page.url()).hash, good.link);
-  const instances = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => /ringlab_page\.js\?instance=/.test(r.name)).length);
-  assert.equal(instances, 1, "a fresh instance of the page's first build was loaded");
+  const instances = await page.evaluate(() => performance.getEntriesByType("resource").filter((r) => /ringlab\.js\?instance=/.test(r.name)).length);
+  assert.equal(instances, 1, "a fresh instance of the engine's module was loaded");
   // The page works on: a change goes through the fresh engine.
   await page.click("#add-node");
   await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 7);
@@ -33,7 +33,7 @@ test("after a trap the page reopens its last good state in a fresh engine and ke
   await context.close();
 });
 
-test("after the move to the engine's build, a trap reopens the last good state in a fresh instance of that build", async () => {
+test("on another algorithm, a trap reopens the last good state in a fresh instance of the engine", async () => {
   const { page, problems, context } = await open(chrome.browser);
   await page.selectOption("#algorithm", "jump");
   await settle(page);
@@ -47,7 +47,7 @@ test("after the move to the engine's build, a trap reopens the last good state i
   assert.deepEqual(await names(page), good.names, "the last good state");
   assert.equal(new URL(page.url()).hash, good.link);
   const fresh = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name).filter((n) => /\?instance=/.test(n)).map((n) => n.replace(/^.*\/|\?.*$/g, "")));
-  assert.deepEqual(fresh, ["ringlab.js"], "a fresh instance of the engine's build, not of the first");
+  assert.deepEqual(fresh, ["ringlab.js"], "one fresh instance of the engine's module");
   await page.click("#add-node");
   await page.waitForFunction(() => document.querySelectorAll("#legend tbody tr").length === 7);
   assert.match(await page.textContent("#summary"), /^7 nodes, jump/);
@@ -63,7 +63,7 @@ test("when the fresh engine traps on the last good state too, the page opens the
   // The first fresh instance traps while it opens the link (every step): its glue is served
   // with Opening.step replaced by a trap. Later instances are served as they are.
   let served = 0;
-  await page.route(/\/pkg\/ringlab_page\.js\?instance=/, async (route) => {
+  await page.route(/\/pkg\/ringlab\.js\?instance=/, async (route) => {
     const response = await route.fetch();
     let body = await response.text();
     if (served++ === 0) body += '\nOpening.prototype.step = function () { throw new WebAssembly.RuntimeError("unreachable"); };\n';
@@ -154,12 +154,12 @@ test("a trap in the migrate loop rebuilds the state with the loop's join, and th
   await context.close();
 });
 
-test("a trap in the full build restarts that build alone: its elements rebuild there, the first build's go on", async () => {
+test("a trap restarts the element's module once: every element on the page rebuilds its last good state there", async () => {
   const { page, problems, context } = await open(chrome.browser, {}, "");
   await page.goto(new URL("embed.html?nodes=a,b,c", page.url()).href);
   const legend = (sel) => page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector("[part~=legend]").textContent, sel);
   await page.waitForFunction(() => document.querySelector("hash-ring")?.shadowRoot?.querySelector("[part~=legend]")?.textContent.includes("a"));
-  // A second element, on Jump (the full build).
+  // A second element, on Jump.
   await page.evaluate(async () => {
     const el = Object.assign(document.createElement("hash-ring"), { id: "j" });
     el.setAttribute("nodes", "p, q");
@@ -171,8 +171,9 @@ test("a trap in the full build restarts that build alone: its elements rebuild t
   });
   const good = await legend("#j");
   assert.match(good, /r/);
+  const first = await legend("hash-ring");
   const code = await page.evaluate(async () => {
-    const mod = await import(new URL("./pkg/ringlab_element_full.js", location.href).href);
+    const mod = await import(new URL("./pkg/ringlab_element.js", location.href).href);
     mod.Session.prototype.add = () => { throw new WebAssembly.RuntimeError("unreachable"); };
     const j = document.getElementById("j");
     const error = new Promise((resolve) => j.addEventListener("error", (e) => resolve(e.detail.code), { once: true }));
@@ -182,8 +183,9 @@ test("a trap in the full build restarts that build alone: its elements rebuild t
   assert.equal(code, "internal");
   assert.equal(await legend("#j"), good, "the last good state, p q r on Jump");
   const fresh = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name.replace(/^.*\//, "")).filter((n) => n.includes("?instance=")));
-  assert.deepEqual(fresh.map((n) => n.replace(/\?.*/, "")), ["ringlab_element_full.js"]);
-  // Both go on: the Jump element through the fresh full build, the first element untouched.
+  assert.deepEqual(fresh.map((n) => n.replace(/\?.*/, "")), ["ringlab_element.js"]);
+  assert.equal(await legend("hash-ring"), first, "the first element's state, rebuilt too");
+  // Both go on, through the one fresh module.
   assert.ok(await page.evaluate(() => document.getElementById("j").add("s")));
   assert.match(await legend("#j"), /s/);
   assert.ok(await page.evaluate(() => document.querySelector("hash-ring").add("d")));

@@ -108,10 +108,6 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
     let css = PathBuf::from(&b.out_dir).join("theme.css");
     std::fs::write(&css, ringlab::theme::css(ringlab::theme::Scope::Page))
         .map_err(|e| Failure::new("write theme.css", e.to_string()))?;
-    // Which build of the element to fetch for an `algorithm` attribute: the engine's answer,
-    // written beside the modules so the element needs no list of its own.
-    let builds = PathBuf::from(&b.out_dir).join("builds.js");
-    std::fs::write(&builds, element_builds(settings)).map_err(|e| Failure::new("write builds.js", e.to_string()))?;
     for m in &modules {
         println!("    {}: {} bytes raw, {} bytes gzip (level 9)", m.wasm.display(), m.raw_bytes, m.gzip_bytes);
     }
@@ -132,66 +128,6 @@ pub fn built(settings: &Settings) -> Result<Built, Failure> {
 fn measure(wasm: PathBuf) -> Result<BuiltModule, Failure> {
     let bytes = std::fs::read(&wasm).map_err(|e| Failure::new("measure wasm", format!("{}: {e}", wasm.display())))?;
     Ok(BuiltModule { raw_bytes: bytes.len() as u64, gzip_bytes: gzip_len(&bytes), wasm })
-}
-
-/// `pkg/builds.js`: the algorithms the element's first build (`ringlab_element.js`, no
-/// `catalog` feature) makes, as the playground's first does; any other needs
-/// `ringlab_element_full.js` (the playground: `ringlab.js`). The figure modules (built with
-/// `figure`, without `element`), each with what it draws. And the key of a link's algorithm.
-fn element_builds(settings: &Settings) -> String {
-    let figures: Vec<String> = settings
-        .build
-        .modules
-        .iter()
-        .filter(|m| m.features.iter().any(|f| f == "figure") && !m.features.iter().any(|f| f == "element"))
-        .map(|m| {
-            let families = families(&m.features);
-            let hashes = ringlab::session::figure_hashes(&families);
-            format!(
-                "  {{ build: {:?}, algorithms: [{}], hashes: [{}] }},\n",
-                m.out_name.trim_start_matches("ringlab_"),
-                names(&ringlab::session::figure_algorithms(&families)),
-                hashes.iter().map(|h| format!("{:?}", h.name())).collect::<Vec<_>>().join(", ")
-            )
-        })
-        .collect();
-    format!(
-        "// Written by `cargo xtask build` from the engine (`Algorithm::needs_catalog`): the algorithms\n\
-         // the <hash-ring> element's first build makes (and the playground's, `ringlab_page`). Any\n\
-         // other needs the full build. `linkAlgorithmKey`: the key of a share link's algorithm\n\
-         // (`session::link::ALGORITHM_KEY`), with which the playground guesses the build a link needs.\n\
-         export const firstBuild = {{ algorithms: [{}] }};\n\
-         export const linkAlgorithmKey = {:?};\n\
-         // The element's figure modules (`pkg/ringlab_<build>.js`), each with the algorithms and\n\
-         // hashes it draws (`session::figure_algorithms`, `figure_hashes`), in wasm-pack.toml's\n\
-         // order; and the algorithm an element without an `algorithm` shows (`algo::DEFAULT`).\n\
-         export const figures = [\n{}];\n\
-         export const figureBuild = figures[0];\n\
-         export const defaultAlgorithm = {:?};\n",
-        first_build_algorithms(),
-        ringlab::session::link::ALGORITHM_KEY,
-        figures.concat(),
-        ringlab::algo::DEFAULT.name()
-    )
-}
-
-/// The families a module's features build beyond ringlab's ring (`algo::Family::feature`).
-fn families(features: &[String]) -> Vec<ringlab::algo::Family> {
-    use ringlab::algo::Family;
-    Family::ALL.into_iter().filter(|f| f.feature().is_some_and(|name| features.iter().any(|x| x == name))).collect()
-}
-
-/// The algorithms the builds without `catalog` make (the element's first, the playground's
-/// first), as a JS array's items.
-fn first_build_algorithms() -> String {
-    use ringlab::algo::Algorithm;
-    let first: Vec<Algorithm> = Algorithm::ALL.into_iter().filter(|a| !a.needs_catalog()).collect();
-    names(&first)
-}
-
-/// The algorithms' names as a JS array's items.
-fn names(algorithms: &[ringlab::algo::Algorithm]) -> String {
-    algorithms.iter().map(|a| format!("{:?}", a.name())).collect::<Vec<_>>().join(", ")
 }
 
 /// The target directory (`CARGO_TARGET_DIR` when it is set).

@@ -18,14 +18,8 @@ const STEP: &str = "element bundle";
 
 /// Every file of the bundle, as in `www/` (so the relative imports and URLs hold): the
 /// element's scripts (`minify::ELEMENT_SCRIPTS`), then these.
-const OTHER_FILES: [&str; 15] = [
-    "pkg/ringlab_figure_bg.wasm",
-    "pkg/ringlab_figure_clients_bg.wasm",
-    "pkg/ringlab_figure_balancers_bg.wasm",
-    "pkg/ringlab_figure_papers_bg.wasm",
-    "pkg/ringlab_figure_stores_bg.wasm",
+const OTHER_FILES: [&str; 9] = [
     "pkg/ringlab_element_bg.wasm",
-    "pkg/ringlab_element_full_bg.wasm",
     "pkg/ringlab_charts.js",
     "pkg/ringlab_charts_bg.wasm",
     // The iframe form, for platforms that strip scripts.

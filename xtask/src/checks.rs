@@ -24,11 +24,10 @@ type Check = fn(&Settings) -> Result<String, String>;
 
 /// Runs every check; (passed, failed).
 pub fn run(settings: &Settings) -> (u64, u64) {
-    let checks: [(&str, Check); 13] = [
+    let checks: [(&str, Check); 12] = [
         ("actionlint: .github/workflows/*.yml", actionlint),
         ("every URL in www/ is relative", relative_urls),
         ("the element calls only what its own wasm module exports", element_calls),
-        ("the playground's first build is a part of the engine's, with every change it replays", page_build),
         ("npm package: npm pack --dry-run lists exactly the intended files", npm_pack),
         ("types: hand-written .d.ts names exactly the wasm exports", types_match_exports),
         ("types: what the calls return has exactly the typed fields", types_match_values),
@@ -72,10 +71,8 @@ fn actionlint(_: &Settings) -> Result<String, String> {
     Ok(format!("{} workflows, no findings", WORKFLOWS.len()))
 }
 
-/// The element's scripts load `pkg/ringlab_figure.js` (or a family's figure),
-/// `pkg/ringlab_element.js` (and, for an
-/// algorithm it leaves out, `pkg/ringlab_element_full.js`), smaller builds than the engine's `pkg/ringlab.js`: a call
-/// of something only the engine's has would fail in a reader's page. Names: `Session`'s
+/// The element's scripts load `pkg/ringlab_element.js`, a smaller build than the engine's
+/// `pkg/ringlab.js`: a call of something only the engine's has would fail in a reader's page. Names: `Session`'s
 /// methods and the module's functions, as wasm-bindgen wrote them.
 fn element_calls(settings: &Settings) -> Result<String, String> {
     let out = Path::new(&settings.build.out_dir);
@@ -85,10 +82,7 @@ fn element_calls(settings: &Settings) -> Result<String, String> {
     let texts = scripts.iter().map(|script| read(Path::new(script))).collect::<Result<Vec<_>, _>>()?;
     let mut missing = Vec::new();
     let mut counts = Vec::new();
-    let figures = ["ringlab_figure.js", "ringlab_figure_clients.js", "ringlab_figure_balancers.js"];
-    let more =
-        ["ringlab_figure_papers.js", "ringlab_figure_stores.js", "ringlab_element.js", "ringlab_element_full.js"];
-    for module in figures.into_iter().chain(more) {
+    for module in ["ringlab_element.js"] {
         let element = exported_names(&read(&out.join(module))?);
         if element.is_empty() {
             return Err(format!("no exports found in {module}"));
@@ -106,40 +100,6 @@ fn element_calls(settings: &Settings) -> Result<String, String> {
         return Err(missing.join(", "));
     }
     Ok(format!("{} scripts; {}", scripts.len(), counts.join("; ")))
-}
-
-/// The playground starts on `pkg/ringlab_page.js` and moves its session to the engine's
-/// `pkg/ringlab.js` by replaying its changes (`CHANGES` in `www/main.js`): every name the
-/// first build exports must be the engine's too, and every change the page replays must be in
-/// both (else the move would throw, or the first build would never record it).
-fn page_build(settings: &Settings) -> Result<String, String> {
-    let out = Path::new(&settings.build.out_dir);
-    let read = |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
-    let engine = exported_names(&read(&out.join("ringlab.js"))?);
-    let page = exported_names(&read(&out.join("ringlab_page.js"))?);
-    if page.is_empty() {
-        return Err("no exports found in ringlab_page.js".into());
-    }
-    let mut problems: Vec<String> = page.difference(&engine).map(|n| format!("{n}() is not in ringlab.js")).collect();
-    let main = read(Path::new("www/main.js"))?;
-    let changes = replayed_changes(&main).ok_or("no `const CHANGES = new Set([...])` in www/main.js")?;
-    for name in &changes {
-        if !page.contains(name) || !engine.contains(name) {
-            problems.push(format!("main.js replays {name}(), which is not in both builds"));
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems.join(", "));
-    }
-    Ok(format!("{} of the engine's {} names; {} changes replayed", page.len(), engine.len(), changes.len()))
-}
-
-/// The method names in `const CHANGES = new Set([ ... ]);`.
-fn replayed_changes(js: &str) -> Option<Vec<String>> {
-    let start = js.find("const CHANGES = new Set([")?;
-    let list = &js[start..][..js[start..].find("]);")?];
-    let names: Vec<String> = list.split('"').skip(1).step_by(2).map(str::to_string).collect();
-    (!names.is_empty()).then_some(names)
 }
 
 /// A wasm-bindgen module's exported functions and class methods (`export function f(`,
@@ -461,17 +421,4 @@ fn version(text: &str) -> Vec<u64> {
     let mut parts: Vec<u64> = text.split('.').map(|p| p.parse().unwrap_or(0)).collect();
     parts.resize(3, 0);
     parts
-}
-
-#[cfg(test)]
-mod tests {
-    use super::replayed_changes;
-
-    #[test]
-    fn reads_the_changes_the_page_replays() {
-        let js = "const X = 1;\nconst CHANGES = new Set([\n  \"add\", \"remove\",\n  \"undo\",\n]);\nlet made;";
-        assert_eq!(replayed_changes(js), Some(vec!["add".to_string(), "remove".into(), "undo".into()]));
-        assert_eq!(replayed_changes("const CHANGES = new Set([]);"), None);
-        assert_eq!(replayed_changes("const OTHER = new Set([\"add\"]);"), None);
-    }
 }

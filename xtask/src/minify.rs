@@ -1,30 +1,21 @@
 //! The element's scripts as a writer's page downloads them: minified (terser, from
 //! `xtask/package.json`'s lock) in the npm package and in the bundle, the two ways docs.html
 //! gives to embed `<hash-ring>`. The site's own pages load `www/` as written, which stays the
-//! readable source. Minifying halves what the element's JavaScript weighs (26 KB gzip to
-//! about 14 for a default embed): the wasm is the rest.
+//! readable source. Minifying about halves what the element's JavaScript weighs.
 
 use std::path::Path;
 use std::process::Command;
 
 /// What a page with `<hash-ring>` loads of JavaScript, beside the wasm: the element, what it
-/// imports, its builds' wasm-bindgen glue (the figures', the first, the full) and the list of
-/// what each build draws.
+/// imports, and its module's wasm-bindgen glue.
 /// (The iframe form and the charts' glue are minified in the bundle too: `bundle.rs`.)
-pub const ELEMENT_SCRIPTS: [&str; 13] = [
+pub const ELEMENT_SCRIPTS: [&str; 6] = [
     "hash-ring.js",
     "sequence.js",
     "ring-view.js",
     "host.js",
     "charts-module.js",
-    "pkg/ringlab_figure.js",
-    "pkg/ringlab_figure_clients.js",
-    "pkg/ringlab_figure_balancers.js",
-    "pkg/ringlab_figure_papers.js",
-    "pkg/ringlab_figure_stores.js",
     "pkg/ringlab_element.js",
-    "pkg/ringlab_element_full.js",
-    "pkg/builds.js",
 ];
 
 /// Minifies `files` (paths under `dir`) in place; fails naming the file terser could not

@@ -1,11 +1,8 @@
 //! `cargo xtask package`: the npm package, ready for `npm publish`, in `target/npm/`.
 //!
-//! The built modules (the engine: `pkg/ringlab.js` and `pkg/ringlab_bg.wasm`; the element's
-//! smaller builds: its figures, `pkg/ringlab_figure.js` and one a family of algorithms
-//! (`pkg/ringlab_figure_clients.js`, …), `pkg/ringlab_element.js` and `pkg/ringlab_element_bg.wasm`, ringlab's ring
-//! alone, and `pkg/ringlab_element_full.js` and `pkg/ringlab_element_full_bg.wasm`, with
-//! `pkg/builds.js` saying which algorithms the first has; the chart
-//! drawing: `pkg/ringlab_charts.js` and `pkg/ringlab_charts_bg.wasm`) with the hand-written
+//! The three built modules (the engine: `pkg/ringlab.js` and `pkg/ringlab_bg.wasm`; the
+//! element's: `pkg/ringlab_element.js` and `pkg/ringlab_element_bg.wasm`; the chart drawing:
+//! `pkg/ringlab_charts.js` and `pkg/ringlab_charts_bg.wasm`) with the hand-written
 //! types (`types/ringlab.d.ts`, `types/ringlab_charts.d.ts`, and `types/disposable.d.ts`, which
 //! the first references), Node's entries of the two library modules (`pkg/ringlab.node.js`,
 //! `pkg/ringlab_charts.node.js`, written here), the `<hash-ring>` element with
@@ -28,7 +25,7 @@ const STEP: &str = "npm package";
 
 /// Every file of the package: (path in the package, source in the repository). `None`: the
 /// build's output (the `pkg/` files) or written here (`package.json`, the Node entries).
-const FILES: [(&str, Option<&str>); 35] = [
+const FILES: [(&str, Option<&str>); 22] = [
     ("package.json", None),
     ("README.md", Some("README.md")),
     ("LICENSE-MIT", Some("LICENSE-MIT")),
@@ -38,21 +35,8 @@ const FILES: [(&str, Option<&str>); 35] = [
     ("pkg/ringlab.d.ts", Some("types/ringlab.d.ts")),
     ("pkg/disposable.d.ts", Some("types/disposable.d.ts")),
     ("pkg/ringlab.node.js", None),
-    ("pkg/ringlab_figure.js", None),
-    ("pkg/ringlab_figure_bg.wasm", None),
-    ("pkg/ringlab_figure_clients.js", None),
-    ("pkg/ringlab_figure_clients_bg.wasm", None),
-    ("pkg/ringlab_figure_balancers.js", None),
-    ("pkg/ringlab_figure_balancers_bg.wasm", None),
-    ("pkg/ringlab_figure_papers.js", None),
-    ("pkg/ringlab_figure_papers_bg.wasm", None),
-    ("pkg/ringlab_figure_stores.js", None),
-    ("pkg/ringlab_figure_stores_bg.wasm", None),
     ("pkg/ringlab_element.js", None),
     ("pkg/ringlab_element_bg.wasm", None),
-    ("pkg/ringlab_element_full.js", None),
-    ("pkg/ringlab_element_full_bg.wasm", None),
-    ("pkg/builds.js", None),
     ("pkg/ringlab_charts.js", None),
     ("pkg/ringlab_charts_bg.wasm", None),
     ("pkg/ringlab_charts.d.ts", Some("types/ringlab_charts.d.ts")),
@@ -317,8 +301,8 @@ mod tests {
 
     #[test]
     fn reads_relative_imports_as_written_and_minified() {
-        let written = "import { RingView } from \"./ring-view.js\";\nimport x from 'left-pad';\nconst b = import(\"./pkg/builds.js\");";
-        assert_eq!(relative_imports(written), ["./ring-view.js", "./pkg/builds.js"]);
+        let written = "import { RingView } from \"./ring-view.js\";\nimport x from 'left-pad';\nconst b = import(\"./pkg/other.js\");";
+        assert_eq!(relative_imports(written), ["./ring-view.js", "./pkg/other.js"]);
         let minified = "import{RingView as e}from\"./ring-view.js\";import\"./hash-ring.js\";import(\"../x.js\")";
         let mut found = relative_imports(minified);
         found.sort();

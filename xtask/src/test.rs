@@ -1,11 +1,10 @@
 //! `cargo xtask test`: every test, stage by stage, with a count per stage.
 //!
 //! 0. lint: `cargo fmt --check` (`rustfmt.toml`) and `cargo clippy -D warnings` on every
-//!    target: natively (all targets, the charts too), the wasm binding, and the element's
-//!    first build without the `catalog` feature;
+//!    target: natively (all targets, the charts too), the wasm binding, and the binding as
+//!    the element's and the charts' modules build it;
 //! 1. native: `cargo test` of ringlab (unit, property, doc and vector tests) and of xtask (the
-//!    dev server's bounds), then `tests/first_build.rs` in the build without the `catalog`
-//!    feature (the element's first wasm module);
+//!    dev server's bounds), and the examples;
 //! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture),
 //!    `tests/web_lb.rs` (nginx and HAProxy), `tests/web_proxies.rs` (twemproxy and Envoy) and
 //!    `tests/web_clients.rs` (the cache-client libraries) under wasm-bindgen-test, built once
@@ -141,10 +140,8 @@ fn lint() -> Result<Tally, Failure> {
             [&["clippy", "--package", "ringlab", "--lib", "--features", "charts"][..], &wasm_test_args(), &wasm, &deny]
                 .concat(),
         ),
-        ("clippy, the element's first build", lib_for_wasm("element")),
-        // `figure` with a family: the catalog's dispatch without `catalog`.
-        ("clippy, the element's figure of the cache clients", lib_for_wasm("figure,clients")),
-        ("clippy, the playground's first build", lib_for_wasm("page")),
+        ("clippy, the element's module", lib_for_wasm("element")),
+        ("clippy, the charts' module", lib_for_wasm("charts")),
     ];
     let mut passed = 0;
     for (what, args) in commands {
@@ -175,13 +172,9 @@ fn native(features: &[String]) -> Result<Tally, Failure> {
         name,
         step::cargo().args(["test", "--package", "ringlab", "--package", "xtask"]).args(features),
     )?;
-    // The build without the `catalog` feature, as the element's first wasm module is built.
-    let first = ["test", "--package", "ringlab", "--no-default-features", "--test", "first_build"];
-    let (more, first_ok) = step::run_capturing(name, step::cargo().args(first))?;
-    lines.extend(more);
     let examples = examples(features)?;
     lines.push(format!("test result: ok. {examples} passed; 0 failed (the examples, run)"));
-    tally(name, &lines, start, ok && first_ok, rust_counts)
+    tally(name, &lines, start, ok, rust_counts)
 }
 
 /// Runs each of `examples/` (built by `cargo test` above) on a small input and checks what
