@@ -17,7 +17,7 @@
 //!   `tests/e2e/fuzz.test.mjs` (default 20,000 sequences) in Chromium, with a summary.
 //! - `cargo xtask bench`: criterion and throughput benchmarks, wasm in node and Chromium, the page
 //!   (long tasks, chart draws, first ring) and the downloads, printed as one table of figures,
-//!   comparisons and goals (also written to `<target>/bench-report.md` and README.md).
+//!   comparisons and goals, written to the report `BENCH.md` (README.md is never written).
 //!
 //! Each command first installs what it needs and is missing (see `tools.rs`), and every step
 //! prints its name; a failing step names itself and the command exits non-zero.

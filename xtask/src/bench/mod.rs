@@ -1,6 +1,8 @@
 //! `cargo xtask bench`: runs the benchmarks and prints one table of every figure beside its
-//! comparison and its goal, with the date and the machine; writes it to
-//! `<target dir>/bench-report.md` and into README.md between the `bench-table` markers.
+//! comparison and its goal, with the date and the machine, and writes it to the report
+//! [`REPORT`] (committed: each run rewrites it whole, so its history is git's). A partial
+//! run (`RINGLAB_BENCH_ONLY`) writes `<target dir>/bench-report.md` instead, so the committed
+//! report is always a whole run. README.md is never written: it quotes a few figures by hand.
 //!
 //! Sources: criterion (`benches/ring.rs`, per-call figures; the "per call" group runs
 //! [`PER_CALL_RUNS`] short times and each figure and ratio is the median over the runs) and the throughput loop
@@ -22,8 +24,8 @@ use table::{Goal, Row, Table};
 
 /// Runs of criterion's "per call" group.
 const PER_CALL_RUNS: usize = 5;
-const README_START: &str = "<!-- bench-table:start -->";
-const README_END: &str = "<!-- bench-table:end -->";
+/// The report every whole run rewrites, at the repository's top.
+pub const REPORT: &str = "BENCH.md";
 
 pub fn run() -> Result<(), Failure> {
     // The page figures need the build's tools, Chromium and playwright-core: checked (and
@@ -87,11 +89,10 @@ pub fn run() -> Result<(), Failure> {
     let text = table.markdown();
     step::announce("benchmark table");
     println!("{text}");
-    let report = target.join("bench-report.md");
-    std::fs::write(&report, &text)
+    let report = report_path(&target, std::env::var_os("RINGLAB_BENCH_ONLY").is_some());
+    std::fs::write(&report, report_text(&text))
         .map_err(|e| Failure::new("write the report", format!("{}: {e}", report.display())))?;
     println!("    written to {}", report.display());
-    update_readme(Path::new("README.md"), &text)?;
     let over: Vec<String> = table
         .over_budget()
         .iter()
@@ -572,21 +573,23 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// Puts the table between the README's `bench-table` markers (left alone without them).
-fn update_readme(path: &Path, table: &str) -> Result<(), Failure> {
-    let step = "update README.md";
-    let text = std::fs::read_to_string(path).map_err(|e| Failure::new(step, e.to_string()))?;
-    let (Some(start), Some(end)) = (text.find(README_START), text.find(README_END)) else {
-        println!("    README.md has no {README_START} … {README_END} markers; left unchanged");
-        return Ok(());
-    };
-    if end < start {
-        return Err(Failure::new(step, "the bench-table markers are out of order"));
+/// Where a run's report goes: [`REPORT`] for a whole run, the target dir for a partial one.
+fn report_path(target: &Path, partial: bool) -> PathBuf {
+    if partial {
+        target.join("bench-report.md")
+    } else {
+        PathBuf::from(REPORT)
     }
-    let updated = format!("{}{README_START}\n{table}{}", &text[..start], &text[end..]);
-    std::fs::write(path, updated).map_err(|e| Failure::new(step, e.to_string()))?;
-    println!("    README.md table updated");
-    Ok(())
+}
+
+/// The report: what it is and where its history lives, then the table (its first line the
+/// run's date and machine).
+fn report_text(table: &str) -> String {
+    format!(
+        "# Benchmark report\n\nWritten by `cargo xtask bench`; each whole run rewrites this file, so earlier runs \
+         are in git's history. How each figure is taken is under the table; README's Performance quotes a few.\n\n\
+         {table}"
+    )
 }
 
 #[cfg(test)]
@@ -604,6 +607,17 @@ mod tests {
         // 2000-03-01 is day 11,017; 2026-11-30 is day 20,787 (`date -d 2026-11-30 +%s` / 86400).
         assert_eq!(civil_from_days(11_017), (2000, 3, 1));
         assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+    }
+
+    #[test]
+    fn a_whole_run_rewrites_the_report_and_never_the_readme() {
+        let target = Path::new("target");
+        assert_eq!(report_path(target, false), PathBuf::from("BENCH.md"));
+        assert_eq!(report_path(target, true), target.join("bench-report.md"), "a partial run");
+        let text = report_text("Measured 2026-12-07 10:00 UTC on test cpu.\n\n| figure |\n");
+        assert!(text.starts_with("# Benchmark report\n"), "{text}");
+        assert!(text.contains("git's history"), "{text}");
+        assert!(text.ends_with("Measured 2026-12-07 10:00 UTC on test cpu.\n\n| figure |\n"), "{text}");
     }
 
     #[test]
