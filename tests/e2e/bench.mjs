@@ -14,7 +14,9 @@
 //
 // Needs RINGLAB_URL (www/ served on 127.0.0.1, with www/pkg built), RINGLAB_BUNDLE_PATH (the
 // bundle's folder under it, `cargo xtask bundle`'s) and Chromium
-// (RINGLAB_CHROMIUM, default /usr/bin/chromium). Prints `row <name> <value>` lines.
+// (RINGLAB_CHROMIUM, default /usr/bin/chromium); RINGLAB_AGAINST_URL and
+// RINGLAB_AGAINST_BUNDLE_PATH, another commit's site, to measure beside it. Prints
+// `row <name> <value>` lines.
 // RINGLAB_BENCH_ONLY=charts,joins runs some parts (to reproduce one figure).
 //
 // The page hooks read here: `window.__ringlab` (`firstRing`, `pending`, `longTasks`),
@@ -34,7 +36,13 @@ const NATIVE = process.env.RINGLAB_NATIVE_BENCH;
 // the embed is measured from it, as writers ship it, its scripts minified as the npm
 // package's are), and the prefix of its rows' names.
 const OURS = { url: process.env.RINGLAB_URL, bundle: process.env.RINGLAB_BUNDLE_PATH, prefix: "" };
-const SITES = [OURS];
+// Another commit's site, measured beside ours in the same run (`cargo xtask bench --against
+// REF`): its rows are named `against_…`. The first ring, the embed, the charts and the joins
+// are taken of both; the wasm rounds and the caps link of ours alone.
+const AGAINST = process.env.RINGLAB_AGAINST_URL
+  ? { url: process.env.RINGLAB_AGAINST_URL, bundle: process.env.RINGLAB_AGAINST_BUNDLE_PATH ?? "", prefix: "against_" }
+  : null;
+const SITES = AGAINST ? [OURS, AGAINST] : [OURS];
 const PKG = new URL("../../www/pkg/", import.meta.url);
 const KEYS = 100_000;
 const PREFIX = "user:";

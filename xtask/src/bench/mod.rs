@@ -4,6 +4,13 @@
 //! run (`RINGLAB_BENCH_ONLY`) writes `<target dir>/bench-report.md` instead, so the committed
 //! report is always a whole run. README.md is never written: it quotes a few figures by hand.
 //!
+//! `cargo xtask bench --against REF` (e.g. `main`) also measures the site of another commit in
+//! the same run: REF is exported with `git archive` into `<target dir>/bench-against/`, built
+//! and bundled there by its own `cargo xtask` (in `<target dir>/bench-against-target/`, kept
+//! between runs), served on a second port, and `tests/e2e/bench.mjs` takes the page figures of
+//! both sites, loads alternating where a median is taken. Its figure goes beside ours under
+//! "compared with", the ratio ours over its; the budgets judge ours alone.
+//!
 //! Sources: criterion (`benches/ring.rs`, per-call figures; the "per call" group runs
 //! [`PER_CALL_RUNS`] short times and each figure and ratio is the median over the runs) and the throughput loop
 //! (`benches/throughput.rs`, 100,000 distinct keys, loops interleaved round by round, medians
@@ -18,7 +25,7 @@ use crate::step::{self, Failure};
 use crate::{build, settings, tools};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use table::{Goal, Row, Table};
 
 /// Runs of criterion's "per call" group.
@@ -44,12 +51,18 @@ const MODULE_CEILINGS: [(&str, &str, f64); 3] = [
 /// The unit of a count of modules.
 const COUNT: &str = "modules";
 
-pub fn run() -> Result<(), Failure> {
+/// `cargo xtask bench`'s usage.
+pub const USAGE: &str = "bench [--against REF]";
+
+pub fn run(args: &[String]) -> Result<(), Failure> {
+    let reference = against_ref(args)?;
     // The page figures need the build's tools, Chromium and playwright-core: checked (and
     // installed when missing) first, so a missing browser stops the run before the long part.
     tools::announce_checks();
     tools::for_bench()?;
     let target = target_dir();
+    // The other site first: a failing build of it stops the run before the long part.
+    let against = reference.map(|r| build_against(&r, &target)).transpose()?;
     let partial = std::env::var_os("RINGLAB_BENCH_ONLY").is_some();
     let mut per_call: Vec<HashMap<&'static str, f64>> = Vec::new();
     let others = "criterion: build, shares, sweep, hashring replicas";
@@ -82,13 +95,14 @@ pub fn run() -> Result<(), Failure> {
         return Err(Failure::new(name, "the throughput benchmark failed"));
     }
     let loops = throughput_rows(&lines);
-    let page = page_rows()?;
+    let page = page_rows(against.as_ref())?;
 
-    let mut table = Table { date: now_utc(), machine: machine(), ..Table::default() };
+    let beside = against.as_ref().map(|a| format!("{} ({})", a.reference, a.commit));
+    let mut table = Table { date: now_utc(), machine: machine(), against: beside, ..Table::default() };
     add_per_call_rows(&mut table, &per_call);
     add_loop_rows(&mut table, &loops);
     add_algorithm_rows(&mut table, &loops);
-    add_page_rows(&mut table, &loops, &page);
+    add_page_rows(&mut table, &loops, &page, against.as_ref().map(|a| a.reference.as_str()));
     add_module_rows(&mut table, &build::built(&settings::load()?)?);
     for (figure, ms) in big {
         table.rows.push(Row::reported(figure, ms, "ms", None));
@@ -123,9 +137,9 @@ pub fn run() -> Result<(), Failure> {
     Ok(())
 }
 
-/// Builds `www/pkg` (the current code), serves `www/` on 127.0.0.1 and runs
-/// `tests/e2e/bench.mjs`: its `row` lines.
-fn page_rows() -> Result<HashMap<String, f64>, Failure> {
+/// Builds `www/pkg` (the current code), serves `www/` on 127.0.0.1 (and the other site, when
+/// there is one, on a second port) and runs `tests/e2e/bench.mjs`: its `row` lines.
+fn page_rows(against: Option<&Against>) -> Result<HashMap<String, f64>, Failure> {
     build::package(&settings::load()?)?;
     // The embed is measured as writers ship it: the bundle's folder (its scripts minified, as
     // the npm package's are), served beside the site.
@@ -135,18 +149,94 @@ fn page_rows() -> Result<HashMap<String, f64>, Failure> {
     let native = throughput_executable()?;
     let server = Server::start_with("127.0.0.1", 0, serve::Options::default())?;
     let name = "wasm in node and Chromium, the page, downloads (tests/e2e/bench.mjs)";
-    step::announce(name);
     let mut node = Command::new("node");
     node.arg("tests/e2e/bench.mjs")
         .env("RINGLAB_URL", &server.url)
         .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
         .env("RINGLAB_NATIVE_BENCH", &native)
         .env("RINGLAB_BUNDLE_PATH", &bundle_path);
+    // Served until the xtask ends, as ours is.
+    let _other = match against {
+        Some(a) => {
+            let options = serve::Options { root: a.root.clone(), ..serve::Options::default() };
+            let other = Server::start_with("127.0.0.1", 0, options)?;
+            node.env("RINGLAB_AGAINST_URL", &other.url).env("RINGLAB_AGAINST_BUNDLE_PATH", &a.bundle_path);
+            Some(other)
+        }
+        None => None,
+    };
+    step::announce(name);
     let (lines, ok) = step::run_capturing(name, &mut node)?;
     if !ok {
         return Err(Failure::new(name, "the page benchmark failed (its message is above)"));
     }
     Ok(throughput_rows(&lines))
+}
+
+/// The site of another commit, built to be measured beside ours.
+struct Against {
+    /// The ref as given (`main`) and the commit it named when the run began.
+    reference: String,
+    commit: String,
+    /// Its `www/`, and its bundle's folder under that (`bundle/ringlab-element-VERSION/`).
+    root: PathBuf,
+    bundle_path: String,
+}
+
+/// The ref of `--against REF`, if given; anything else is a usage error.
+fn against_ref(args: &[String]) -> Result<Option<String>, Failure> {
+    match args {
+        [] => Ok(None),
+        [flag, reference] if flag == "--against" && !reference.starts_with('-') => Ok(Some(reference.clone())),
+        _ => Err(Failure::new("bench", format!("usage: cargo xtask {USAGE}"))),
+    }
+}
+
+/// Exports `reference` into `<target>/bench-against/` (afresh: `git archive`, so nothing of
+/// the working tree leaks in) and builds and bundles its site there with its own xtask, in a
+/// target dir of its own that later runs reuse.
+fn build_against(reference: &str, target: &Path) -> Result<Against, Failure> {
+    let name = format!("the site at {reference}, to measure beside ours");
+    step::announce(&name);
+    let fail = |e: String| Failure::new(&name, e);
+    let out = Command::new("git")
+        .args(["rev-parse", "--short", &format!("{reference}^{{commit}}")])
+        .output()
+        .map_err(|e| fail(format!("git: {e}")))?;
+    if !out.status.success() {
+        return Err(fail(format!("git names no commit {reference:?}")));
+    }
+    let commit = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let target = std::path::absolute(target).map_err(|e| fail(e.to_string()))?;
+    let dir = target.join("bench-against");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+    let mut git = Command::new("git")
+        .args(["archive", "--format=tar", &commit])
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| fail(format!("git archive: {e}")))?;
+    let tar = git.stdout.take().map(|out| Command::new("tar").arg("-x").arg("-C").arg(&dir).stdin(out).status());
+    let exported = git.wait().is_ok_and(|s| s.success()) && tar.is_some_and(|t| t.is_ok_and(|s| s.success()));
+    if !exported {
+        return Err(fail(format!("could not export {commit} into {}", dir.display())));
+    }
+    println!("    {reference} ({commit}) exported to {}", dir.display());
+    for command in ["build", "bundle"] {
+        let mut cargo = step::cargo();
+        cargo.args(["xtask", command]).current_dir(&dir).env("CARGO_TARGET_DIR", target.join("bench-against-target"));
+        step::run(&format!("cargo xtask {command}, at {reference} ({commit})"), &mut cargo)?;
+    }
+    let root = dir.join("www");
+    let bundle = std::fs::read_dir(root.join("bundle"))
+        .map_err(|e| fail(format!("{}: {e}", root.join("bundle").display())))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .find(|name| name.starts_with("ringlab-element-") && root.join("bundle").join(name).is_dir())
+        .ok_or_else(|| fail("its bundle wrote no ringlab-element-VERSION folder".into()))?;
+    Ok(Against { reference: reference.into(), commit, root, bundle_path: format!("bundle/{bundle}/") })
 }
 
 /// The throughput benchmark's executable (already built by the throughput step), whose
@@ -401,8 +491,19 @@ fn add_algorithm_rows(table: &mut Table, loops: &HashMap<String, f64>) {
     }
 }
 
-fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap<String, f64>) {
+/// The wasm and page rows; with `against` (the other site's ref), each page figure the script
+/// took of both sites has the other's beside it, the ratio ours over its.
+fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap<String, f64>, against: Option<&str>) {
     let get = |k: &str| page.get(k).copied();
+    // `row` of figure `key`, with the other site's figure (times `scale`) beside it.
+    let beside = |row: Row, key: &str, scale: f64| match (against, get(&format!("against_{key}"))) {
+        (Some(reference), Some(theirs)) => Row {
+            comparison: Some((format!("`{reference}`"), theirs * scale)),
+            ratio: Some(row.value / (theirs * scale)),
+            ..row
+        },
+        _ => row,
+    };
     if let Some(native) = loops.get("loop_ns_key_owners").copied() {
         let locate = loops.get("loop_ns_locate").copied().unwrap_or(f64::NAN);
         let figure = "`keyOwners` natively (`locate_generated` into a list), loop";
@@ -425,13 +526,10 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
         }
     }
     // The budgets: always a row, "not measured" when the script gave no figure.
-    let budget = |key: &str, figure: &str, at_most: f64| Row {
-        figure: figure.into(),
-        value: get(key).unwrap_or(f64::NAN),
-        unit: "ms",
-        comparison: None,
-        ratio: None,
-        goal: Goal::Budget(at_most),
+    let budget = |key: &str, figure: &str, at_most: f64| {
+        let row =
+            Row { goal: Goal::Budget(at_most), ..Row::reported(figure, get(key).unwrap_or(f64::NAN), "ms", None) };
+        beside(row, key, 1.0)
     };
     let task = |what: &str| format!("longest main-thread task, {what}");
     table.rows.push(budget(
@@ -464,7 +562,8 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     // Figures with a goal, or for context.
     if let Some(ms) = get("page_caps_link_longest_task_ms") {
         let figure = format!("playground: {}", task("a link at the caps opened (500 × 1,000, 100,000 keys)"));
-        table.rows.push(Row { goal: Goal::ValueAtMost(100.0), ..Row::reported(figure, ms, "ms", None) });
+        let row = Row { goal: Goal::ValueAtMost(100.0), ..Row::reported(figure, ms, "ms", None) };
+        table.rows.push(beside(row, "page_caps_link_longest_task_ms", 1.0));
     }
     let reported = [
         ("page_caps_link_ready_ms", "playground: that link opened, from navigation to the page ready", "ms"),
@@ -478,7 +577,7 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     ];
     for (key, figure, unit) in reported {
         if let Some(value) = get(key) {
-            table.rows.push(Row::reported(figure, value, unit, None));
+            table.rows.push(beside(Row::reported(figure, value, unit, None), key, 1.0));
         }
     }
     let kb = |bytes: f64| bytes / 1000.0;
@@ -495,7 +594,7 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
     ] {
         if let Some(gzip) = get(&format!("{key}_gzip")) {
             let raw = get(&format!("{key}_raw")).map(|raw| ("raw".to_string(), kb(raw)));
-            table.rows.push(Row::reported(figure, kb(gzip), "KB", raw));
+            table.rows.push(beside(Row::reported(figure, kb(gzip), "KB", raw), &format!("{key}_gzip"), 0.001));
         }
     }
     for (key, figure, at_most) in [
@@ -503,7 +602,8 @@ fn add_page_rows(table: &mut Table, loops: &HashMap<String, f64>, page: &HashMap
         ("download_embeds_wasm_modules", "embed: wasm modules a page of three embeds fetches", 1.0),
     ] {
         if let Some(count) = get(key) {
-            table.rows.push(Row { goal: Goal::ValueAtMost(at_most), ..Row::reported(figure, count, COUNT, None) });
+            let row = Row { goal: Goal::ValueAtMost(at_most), ..Row::reported(figure, count, COUNT, None) };
+            table.rows.push(beside(row, key, 1.0));
         }
     }
 }
@@ -738,7 +838,7 @@ mod tests {
             ("download_embeds_wasm_modules", 3.0),
         ]);
         let mut table = Table::default();
-        add_page_rows(&mut table, &loops, &page);
+        add_page_rows(&mut table, &loops, &page, None);
         let rows: Vec<(&str, Option<bool>)> = table.rows.iter().map(|r| (r.unit, r.met())).collect();
         // Native batch (no goal), wasm node 9/5 = 1.8 (met), Chromium 11/5 = 2.2 (not met);
         // then every budget, measured or not: first ring 250 ms (met), the embed's picture (not
@@ -785,9 +885,54 @@ mod tests {
         let mut page = page;
         page.extend(measured(&[("native_ns_key_owners", 6.0), ("ratio_wasm_node_over_native", 1.4)]));
         let mut table = Table::default();
-        add_page_rows(&mut table, &loops, &page);
+        add_page_rows(&mut table, &loops, &page, None);
         assert_eq!(table.rows[1].comparison, Some(("`keyOwners` natively".to_string(), 6.0)));
         assert_eq!(table.rows[1].ratio, Some(1.4));
         assert_eq!(table.rows[2].ratio, Some(11.0 / 6.0), "no ratio given: wasm ÷ native");
+    }
+
+    #[test]
+    fn against_takes_one_ref() {
+        let args = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(against_ref(&args(&[])).ok(), Some(None));
+        assert_eq!(against_ref(&args(&["--against", "main"])).ok(), Some(Some("main".to_string())));
+        for wrong in [&["--against"][..], &["main"], &["--against", "--csp"], &["--against", "main", "x"]] {
+            let failure = against_ref(&args(wrong)).expect_err("a usage error");
+            assert!(failure.message.contains("--against REF"), "{}", failure.message);
+        }
+    }
+
+    #[test]
+    fn the_other_sites_figures_sit_beside_ours() {
+        let page = measured(&[
+            ("page_first_ring_ms", 240.0),
+            ("against_page_first_ring_ms", 320.0),
+            ("page_join_longest_task_ms", 30.0),
+            ("download_playground_wasm_gzip", 540_000.0),
+            ("download_playground_wasm_raw", 1_300_000.0),
+            ("against_download_playground_wasm_gzip", 65_000.0),
+            ("playground_wasm_modules", 2.0),
+            ("against_playground_wasm_modules", 4.0),
+        ]);
+        let mut table = Table::default();
+        add_page_rows(&mut table, &HashMap::new(), &page, Some("main"));
+        let row = |start: &str| table.rows.iter().find(|r| r.figure.starts_with(start)).unwrap();
+        let first = row("playground: first ring");
+        assert_eq!(first.comparison, Some(("`main`".to_string(), 320.0)));
+        assert_eq!(first.ratio, Some(0.75));
+        assert_eq!(first.met(), Some(true), "the budget judges ours");
+        let join = row("playground: longest main-thread task, a node joins");
+        assert_eq!((join.comparison.clone(), join.ratio), (None, None), "measured on ours alone");
+        let download = row("download: the playground's wasm at load");
+        assert_eq!(download.comparison, Some(("`main`".to_string(), 65.0)), "in KB, as ours");
+        assert_eq!(row("playground: wasm modules").comparison, Some(("`main`".to_string(), 4.0)));
+
+        // Without --against, the other site's figures (if any) are left out.
+        let mut table = Table::default();
+        add_page_rows(&mut table, &HashMap::new(), &page, None);
+        let first = table.rows.iter().find(|r| r.figure.starts_with("playground: first ring")).unwrap();
+        assert_eq!(first.comparison, None);
+        let text = Table { against: Some("main (84be38e)".into()), ..table }.markdown();
+        assert!(text.contains("Beside `main (84be38e)`:"), "{text}");
     }
 }

@@ -97,6 +97,8 @@ impl Row {
 pub struct Table {
     pub date: String,
     pub machine: String,
+    /// The other site measured in the same run (`main (abc1234)`), if any.
+    pub against: Option<String>,
     pub rows: Vec<Row>,
     pub notes: Vec<String>,
 }
@@ -111,6 +113,14 @@ impl Table {
     pub fn markdown(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "Measured {} on {}.\n", self.date, self.machine);
+        if let Some(against) = &self.against {
+            let _ = writeln!(
+                out,
+                "Beside `{against}`: its site built from that commit, served on loopback and measured in the same \
+                 run (loads alternating where a median is taken). Its figure is under \"compared with\", the ratio \
+                 ours over its; the budgets judge ours alone.\n"
+            );
+        }
         out.push_str("| figure | value | compared with | ratio | goal | met |\n|---|---|---|---|---|---|\n");
         for row in &self.rows {
             let comparison =
@@ -189,6 +199,7 @@ mod tests {
         let table = Table {
             date: "2026-11-30".into(),
             machine: "test cpu, 2 cores".into(),
+            against: None,
             rows: vec![
                 Row::cost("a", 1.0, "ns", ("b", 1.0), Some(1.5)),
                 Row::speedup("c", 10.0, "ns", ("d", 20.0), 5.0),
