@@ -15,9 +15,11 @@
 //! - `cargo xtask package-test`: build, then only that last stage.
 //! - `cargo xtask fuzz [RUNS]`: build, then a long run of the random call sequences of
 //!   `tests/e2e/fuzz.test.mjs` (default 20,000 sequences) in Chromium, with a summary.
-//! - `cargo xtask bench`: criterion and throughput benchmarks, wasm in node and Chromium, the page
-//!   (long tasks, chart draws, first ring) and the downloads, printed as one table of figures,
-//!   comparisons and goals (also written to `<target>/bench-report.md` and README.md).
+//! - `cargo xtask bench [--against REF]`: criterion and throughput benchmarks, wasm in node and
+//!   Chromium, the page (first ring, an embed's first picture, long tasks) and the downloads,
+//!   printed as one table of figures, comparisons, goals and budgets, written to the report
+//!   `BENCH.md` (README.md is never written); `--against main` measures that commit's site
+//!   beside ours in the same run.
 //!
 //! Each command first installs what it needs and is missing (see `tools.rs`), and every step
 //! prints its name; a failing step names itself and the command exits non-zero.
@@ -36,7 +38,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | bundle | checks | test | wasm-test | package-test | fuzz [RUNS] | bench>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | bundle | checks | test | wasm-test | package-test | fuzz [RUNS] | bench [--against REF]>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -56,7 +58,7 @@ fn main() -> ExitCode {
         Some("test") => test::run(),
         Some("package-test") => test::package_only(),
         Some("wasm-test") => test::wasm_only(),
-        Some("bench") => bench::run(),
+        Some("bench") => bench::run(&args[1..]),
         Some("fuzz") => test::fuzz(&args[1..]),
         _ => Err(step::Failure::new("arguments", USAGE)),
     };

@@ -1,7 +1,8 @@
 //! The element's scripts as a writer's page downloads them: minified (terser, from
 //! `xtask/package.json`'s lock) in the npm package and in the bundle, the two ways docs.html
 //! gives to embed `<hash-ring>`. The site's own pages load `www/` as written, which stays the
-//! readable source. Minifying about halves what the element's JavaScript weighs.
+//! readable source. Every embed downloads the element's JavaScript beside its wasm, and
+//! minified it weighs about half what the readable source does.
 
 use std::path::Path;
 use std::process::Command;

@@ -228,14 +228,33 @@ export default async function initNode(module_or_path) {
 }
 "#;
 
-/// The README's repository-relative links (the screenshot) point into the repository, since
-/// the package does not hold those files.
+/// The README's repository-relative links (the screenshots, BENCH.md) point into the
+/// repository, since the package does not hold those files.
 fn absolute_readme_links(readme: &Path) -> Result<(), Failure> {
     let fail = |e: String| Failure::new(STEP, e);
     let repository = cargo_field("repository")?;
     let text = std::fs::read_to_string(readme).map_err(|e| fail(e.to_string()))?;
-    let text = text.replace("](www/", &format!("]({repository}/raw/HEAD/www/"));
-    std::fs::write(readme, text).map_err(|e| fail(e.to_string()))
+    std::fs::write(readme, absolute_links(&text, &repository)).map_err(|e| fail(e.to_string()))
+}
+
+/// Each Markdown link `](path)` to a file of the repository made absolute: the site's files
+/// (`www/`, the images) to their raw bytes, any other to its page. Links with a scheme and
+/// anchors stay as written.
+fn absolute_links(text: &str, repository: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("](") {
+        let (before, link) = rest.split_at(at + 2);
+        out.push_str(before);
+        let kept = link.starts_with('#') || link.split(['/', ')']).next().is_some_and(|first| first.contains(':'));
+        if !kept {
+            let kind = if link.starts_with("www/") { "raw" } else { "blob" };
+            out.push_str(&format!("{repository}/{kind}/HEAD/"));
+        }
+        rest = link;
+    }
+    out.push_str(rest);
+    out
 }
 
 pub(crate) fn cargo_field(key: &str) -> Result<String, Failure> {
@@ -297,7 +316,22 @@ pub(crate) fn relative_imports(source: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::relative_imports;
+    use super::{absolute_links, relative_imports};
+
+    #[test]
+    fn the_readmes_links_into_the_repository_are_made_absolute() {
+        let repo = "https://github.com/ringlab/ringlab";
+        let text = "![shot](www/assets/screenshot.png) [BENCH.md](BENCH.md), [rules](tests/real/README.md) \
+                    [Package](#package) [CDN](https://cdn.jsdelivr.net/npm/ringlab) [mail](mailto:a@b)";
+        assert_eq!(
+            absolute_links(text, repo),
+            "![shot](https://github.com/ringlab/ringlab/raw/HEAD/www/assets/screenshot.png) \
+             [BENCH.md](https://github.com/ringlab/ringlab/blob/HEAD/BENCH.md), \
+             [rules](https://github.com/ringlab/ringlab/blob/HEAD/tests/real/README.md) \
+             [Package](#package) [CDN](https://cdn.jsdelivr.net/npm/ringlab) [mail](mailto:a@b)"
+        );
+        assert_eq!(absolute_links("no links, ring.locate(key)", repo), "no links, ring.locate(key)");
+    }
 
     #[test]
     fn reads_relative_imports_as_written_and_minified() {

@@ -12,8 +12,8 @@ pub enum Goal {
     AtLeast(f64),
     /// The value itself must be at most this (e.g. bytes per point); no ratio.
     ValueAtMost(f64),
-    /// A size budget: the value must be at most this, and `cargo xtask bench` fails (after
-    /// writing the table) when it is not.
+    /// A budget: the value must be at most this, and `cargo xtask bench` fails (after
+    /// writing the report) when it is not, or was not measured (a value of NaN).
     Budget(f64),
     /// Shown for context; no goal.
     None,
@@ -97,12 +97,14 @@ impl Row {
 pub struct Table {
     pub date: String,
     pub machine: String,
+    /// The other site measured in the same run (`main (abc1234)`), if any.
+    pub against: Option<String>,
     pub rows: Vec<Row>,
     pub notes: Vec<String>,
 }
 
 impl Table {
-    /// The rows over their size budget.
+    /// The rows over their budget, or whose budgeted figure was not measured.
     pub fn over_budget(&self) -> Vec<&Row> {
         self.rows.iter().filter(|r| matches!(r.goal, Goal::Budget(_)) && r.met() == Some(false)).collect()
     }
@@ -111,6 +113,14 @@ impl Table {
     pub fn markdown(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "Measured {} on {}.\n", self.date, self.machine);
+        if let Some(against) = &self.against {
+            let _ = writeln!(
+                out,
+                "Beside `{against}`: its site built from that commit, served on loopback and measured in the same \
+                 run (loads alternating where a median is taken). Its figure is under \"compared with\", the ratio \
+                 ours over its; the budgets judge ours alone.\n"
+            );
+        }
         out.push_str("| figure | value | compared with | ratio | goal | met |\n|---|---|---|---|---|---|\n");
         for row in &self.rows {
             let comparison =
@@ -143,6 +153,12 @@ impl Table {
 }
 
 fn number(value: f64, unit: &str) -> String {
+    if value.is_nan() {
+        return "not measured".into();
+    }
+    if unit == "modules" {
+        return format!("{value:.0} {unit}");
+    }
     let digits = if value >= 100.0 {
         0
     } else if value >= 10.0 {
@@ -183,6 +199,7 @@ mod tests {
         let table = Table {
             date: "2026-11-30".into(),
             machine: "test cpu, 2 cores".into(),
+            against: None,
             rows: vec![
                 Row::cost("a", 1.0, "ns", ("b", 1.0), Some(1.5)),
                 Row::speedup("c", 10.0, "ns", ("d", 20.0), 5.0),
@@ -194,5 +211,18 @@ mod tests {
         assert!(text.contains("| a | 1.00 ns | b: 1.00 ns | 1.00× | ≤ 1.5× | yes |"));
         assert!(text.contains("| c | 10.0 ns | d: 20.0 ns | 2.00× | ≥ 5× | **no** |"));
         assert!(text.ends_with("a note\n"));
+    }
+
+    #[test]
+    fn a_budget_not_measured_is_not_met() {
+        let row = |value: f64| Row { goal: Goal::Budget(300.0), ..Row::reported("first ring", value, "ms", None) };
+        let table = Table { rows: vec![row(250.0), row(f64::NAN), row(301.0)], ..Table::default() };
+        let over: Vec<f64> = table.over_budget().iter().map(|r| r.value).collect();
+        assert_eq!(over.len(), 2);
+        assert!(over[0].is_nan() && over[1] == 301.0, "{over:?}");
+        let text = table.markdown();
+        assert!(text.contains("| first ring | 250 ms |  |  | budget ≤ 300 ms | yes |"), "{text}");
+        assert!(text.contains("| first ring | not measured |  |  | budget ≤ 300 ms | **no** |"), "{text}");
+        assert_eq!(number(2.0, "modules"), "2 modules");
     }
 }
