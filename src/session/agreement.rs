@@ -87,10 +87,8 @@ impl Session {
     /// pool (those that refuse its names listed apart), on as many generated keys as the
     /// comparison's cap allows, up to [`agreement::DEFAULT_KEYS`].
     pub fn agreement_matrix(&self) -> Result<Matrix, Error> {
-        let clients: Vec<Algorithm> = Algorithm::ALL
-            .into_iter()
-            .filter(|a| a.entry().family == Family::Client)
-            .collect();
+        let clients: Vec<Algorithm> =
+            Algorithm::ALL.into_iter().filter(|a| a.entry().family == Family::Client).collect();
         let count = agreement::DEFAULT_KEYS.min(crate::limits::MAX_COMPARE_WORK as usize / clients.len().max(1));
         agreement::matrix(&self.pool_options(self.settings().algorithm), &self.pool(), &clients, "key:", count)
     }

@@ -139,7 +139,8 @@ impl Session {
     /// data and the share link. (The element's module has no link writer: there `link` is
     /// an unknown option, and no frame carries one. The engine's has one.)
     pub fn frame(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        const KNOWN: &[&str] = if cfg!(feature = "engine") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
+        const KNOWN: &[&str] =
+            if cfg!(feature = "engine") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
         let (mut follow, mut chart, mut link) = (None, None, false);
         if let Some(object) = super::fields(&options, KNOWN)? {
             follow = super::field(&object, "follow").map(|k| string(&k, "the followed key")).transpose()?;

@@ -10,14 +10,8 @@ use std::process::Command;
 /// What a page with `<hash-ring>` loads of JavaScript, beside the wasm: the element, what it
 /// imports, and its module's wasm-bindgen glue.
 /// (The iframe form and the charts' glue are minified in the bundle too: `bundle.rs`.)
-pub const ELEMENT_SCRIPTS: [&str; 6] = [
-    "hash-ring.js",
-    "sequence.js",
-    "ring-view.js",
-    "host.js",
-    "charts-module.js",
-    "pkg/ringlab_element.js",
-];
+pub const ELEMENT_SCRIPTS: [&str; 6] =
+    ["hash-ring.js", "sequence.js", "ring-view.js", "host.js", "charts-module.js", "pkg/ringlab_element.js"];
 
 /// Minifies `files` (paths under `dir`) in place; fails naming the file terser could not
 /// read, or the one that lost a bundler's magic comment (`xtask/minify.mjs`).
