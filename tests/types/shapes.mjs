@@ -25,7 +25,8 @@ for (const node of source.statements) {
     for (const m of node.members) if (ts.isPropertySignature(m)) fields[m.name.getText()] = m.type.getText();
     interfaces.set(node.name.text, fields);
   } else if (ts.isTypeAliasDeclaration(node)) {
-    aliases.set(node.name.text, node.type.getText());
+    // Without the comments a union's members may carry (`AlgorithmName`'s labels).
+    aliases.set(node.name.text, node.type.getText().replace(/\/\*[\s\S]*?\*\//g, ""));
   }
 }
 
