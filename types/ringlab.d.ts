@@ -1,6 +1,10 @@
 // ringlab's JavaScript API: the types of what `pkg/ringlab.js` exports (src/web/*.rs).
 //
-// Written by hand, because wasm-bindgen types every argument and object as `any`.
+// Written by hand, because wasm-bindgen types every argument and object as `any`, except the
+// blocks between `// <generated from the catalog by cargo xtask types: …>` and `// </generated>`:
+// the algorithm names, the options' fields and types, the config kinds. `cargo xtask types`
+// writes those from the catalog (src/algo/); edit the catalog, not them (a test fails while
+// this file differs from what it writes).
 // `cargo xtask test` keeps it honest: tests/types/exports.ts checks that these names are
 // exactly the ones the wasm module exports, tests/types/shapes.mjs that the objects the calls
 // return have exactly these fields, and tests/types/example.ts (README's example, typed)
@@ -8,53 +12,155 @@
 
 /// <reference path="./disposable.d.ts" />
 
-/** Every placement algorithm `algorithms()` lists. */
+// <generated from the catalog by cargo xtask types: names>
+/** Every placement algorithm `algorithms()` lists, in the catalog's order. */
 export type AlgorithmName =
+  /** ringlab's ring */
   | "ring"
+  /** libketama (last.fm) */
   | "libketama"
+  /** libmemcached, weighted ketama */
   | "libmemcached-weighted"
+  /** libmemcached, ketama */
   | "libmemcached-ketama"
+  /** Redis Cluster */
   | "redis-cluster"
+  /** Cassandra */
   | "cassandra"
+  /** Go groupcache */
   | "groupcache"
+  /** Jump hash */
   | "jump"
+  /** Rendezvous (HRW) */
   | "rendezvous"
+  /** Maglev */
   | "maglev"
+  /** Multi-probe */
   | "multi-probe"
+  /** Bounded loads */
   | "bounded-load"
+  /** hash % N */
   | "modulo"
+  /** nginx, hash … consistent */
   | "nginx-consistent"
+  /** nginx, hash (not consistent) */
   | "nginx-hash"
+  /** HAProxy, hash-type consistent */
   | "haproxy-consistent"
+  /** HAProxy, hash-type map-based */
   | "haproxy-map-based"
+  /** twemproxy, ketama */
   | "twemproxy-ketama"
+  /** twemproxy, modula */
   | "twemproxy-modula"
+  /** Envoy, RING_HASH */
   | "envoy-ring-hash"
+  /** Envoy, MAGLEV */
   | "envoy-maglev"
+  /** AnchorHash */
   | "anchor"
+  /** DxHash */
   | "dx"
+  /** MementoHash */
   | "memento"
+  /** JumpBackHash */
   | "jump-back"
+  /** FlipHash */
   | "flip"
+  /** BinomialHash */
   | "binomial"
+  /** PowerCH */
   | "power"
+  /** pymemcache HashClient (Django) */
   | "pymemcache"
+  /** python-memcached */
   | "python-memcached"
+  /** uhashring (Python) */
   | "uhashring"
+  /** uhashring, ketama (Python) */
   | "uhashring-ketama"
+  /** Dalli (Ruby, Rails) */
   | "dalli"
+  /** redis-rb 4 Redis::Distributed */
   | "redis-rb-4"
+  /** redis-rb 5 Redis::Distributed */
   | "redis-rb-5"
+  /** spymemcached, ketama (Java) */
   | "spymemcached-ketama"
+  /** spymemcached, default (Java) */
   | "spymemcached-native"
+  /** hashring (npm memcached) */
   | "npm-hashring"
+  /** memjs (Node.js) */
   | "memjs";
+
+/** An algorithm's family (`AlgorithmInfo.family`), the groups the catalog is listed in. */
+export type FamilyName =
+  /** ringlab */
+  | "ringlab"
+  /** cache clients */
+  | "client"
+  /** data stores */
+  | "store"
+  /** load balancers */
+  | "balancer"
+  /** published algorithms */
+  | "paper"
+  /** baseline */
+  | "baseline";
+
+/** The kinds of configuration text `configKinds()` lists (`ConfigKind.kind`). */
+export type ConfigKindName =
+  /** redis-cli cluster nodes */
+  | "redis"
+  /** memcached server list (libmemcached) */
+  | "memcached"
+  /** nginx upstream block */
+  | "nginx"
+  /** HAProxy backend section */
+  | "haproxy"
+  /** twemproxy pool (nutcracker.yml) */
+  | "twemproxy"
+  /** Envoy cluster (RING_HASH or MAGLEV) */
+  | "envoy";
+
+/** The algorithms that place a memcached server list (`ImportOptions.algorithm`). */
+export type MemcachedAlgorithmName =
+  /** libketama (last.fm) */
+  | "libketama"
+  /** libmemcached, weighted ketama */
+  | "libmemcached-weighted"
+  /** libmemcached, ketama */
+  | "libmemcached-ketama";
 
 /** Every hash function `hashes()` lists; the byte rule of each is in src/hash.rs. */
 export type HashName = "xxh3" | "xxh64" | "xxh32" | "fnv1a32" | "fnv1a64" | "md5" | "sha256" | "murmur3" | "crc32";
 
 /** Bits of ringlab's ring positions. */
 export type RingBits = 32 | 64;
+
+/** HAProxy's `hash-type` functions. */
+export type HaproxyHashName = "sdbm" | "djb2" | "wt6" | "crc32";
+
+/** twemproxy's `hash:` functions (`crc32` is its 15-bit value, `crc32a` the full CRC-32). */
+export type TwemproxyHashName =
+  | "one_at_a_time"
+  | "md5"
+  | "crc16"
+  | "crc32"
+  | "crc32a"
+  | "fnv1_64"
+  | "fnv1a_64"
+  | "fnv1_32"
+  | "fnv1a_32"
+  | "hsieh"
+  | "murmur"
+  | "jenkins";
+
+/** The options only `new Ring` takes (a caller's own data): sessions, their links and the page
+ * take none of them. */
+export type LibraryOptionName = "tokens" | "keyPrefix" | "keyCount";
+// </generated>
 
 /** The stable `code` of every error the API throws. */
 export type ErrorCode =
@@ -106,69 +212,84 @@ export interface AddOptions {
 
 /** `new Ring(options)`: every field optional; each algorithm reads the fields that concern it. */
 export interface RingOptions {
+  // <generated from the catalog by cargo xtask types: RingOptions>
   /** Default `"ring"`. */
   algorithm?: AlgorithmName;
-  /** Default `"xxh3"`. */
+  /** `ring`, `rendezvous`, `maglev`, `bounded-load`, `modulo`: the hash function, over explicit
+   * bytes (src/hash.rs gives each one's byte rule). Default `"xxh3"`. */
   hash?: HashName;
-  /** Default 32. */
+  /** `ring`, `bounded-load`: the circle's size: 2^32 or 2^64 positions. Default 32. */
   bits?: RingBits;
-  /** Points per unit of weight, 1..10,000 (default 160). */
+  /** `ring`, `bounded-load`: points (virtual nodes) per unit of weight. Default 160. From 1 to
+   * 10,000. */
   vnodes?: number;
+  /** `ring`: the point label template: {name} is the node's name, {i} the point's number (from 0).
+   * Default `"{name}#{i}"`. At most 64 bytes. */
+  label?: string;
+  /** `ring`: how a digest becomes a position: first4-le is the hash's low bits (first8-le on 64
+   * bits); the others read md5 or sha256 digest bytes, big-endian, the first or the last. Default
+   * `"first4-le"`. */
+  position?: "first4-le" | "first4-be" | "last4-be" | "first8-le" | "first8-be" | "first8-be-signed";
+  /** `ring`: which point a key belongs to: the first at or after its position (>=), or the first
+   * after it (>). Default `"at-or-after"`. */
+  lookup?: "at-or-after" | "after";
+  /** `ring`: who holds a position two nodes share: the smaller name (both kept), or a map's later
+   * or earlier put (removing either node deletes it). Default `"smaller-name"`. */
+  ties?: "smaller-name" | "later-added" | "earlier-added";
+  /** `libmemcached-ketama`: libmemcached KETAMA: whether the distribution was set before the
+   * servers were added, so a server of weight > 1 turns weighted ketama on (false: servers first,
+   * as pylibmc does; weights do not count). Default true. */
+  ketamaWeighted?: boolean;
+  /** `cassandra`: tokens per node of weight 1 (num_tokens; Cassandra 4's default is 16). Default
+   * 16. From 1 to 10,000. */
+  numTokens?: number;
+  /** `cassandra`: each listed node's tokens, as its initial_token line (a real layout, from
+   * nodetool ring). Only `new Ring` takes it. */
+  tokens?: Record<string, string>;
+  /** `groupcache`: points per node (groupcache's HTTPPool uses 50). Default 50. From 1 to 10,000. */
+  replicas?: number;
+  /** `maglev`, `envoy-maglev`: the lookup table's size M, a prime (the paper uses 65,537). Default
+   * 65,537. From 2 to 500,009. */
+  tableSize?: number;
+  /** `multi-probe`: probes per key (the paper's 21 gives a peak-to-mean load of about 1.05).
+   * Default 21. From 1 to 100. */
+  probes?: number;
+  /** `bounded-load`: ε: no node takes more than ⌈(1 + ε)·keys / nodes⌉ of the keys. Default
+   * 0.25. At least 0. */
+  epsilon?: number;
+  /** `bounded-load`: the key set's prefix: keys keyPrefix0, keyPrefix1, … Default `"key:"`. At
+   * most 64 bytes. Only `new Ring` takes it. */
+  keyPrefix?: string;
+  /** `bounded-load`: how many keys the set has. Default 10,000. From 0 to 50,000. Only `new Ring`
+   * takes it. */
+  keyCount?: number;
+  /** `haproxy-consistent`, `haproxy-map-based`: hash-type's function; unset is a bare hash-type
+   * line (sdbm, with avalanche for consistent). */
+  haproxyHash?: HaproxyHashName;
+  /** `haproxy-consistent`, `haproxy-map-based`: hash-type's avalanche modifier (with haproxyHash).
+   * Default false. */
+  haproxyAvalanche?: boolean;
+  /** `twemproxy-ketama`, `twemproxy-modula`: the pool's hash: function for keys (twemproxy's
+   * default fnv1a_64; crc32 is its 15-bit value). Default `"fnv1a_64"`. */
+  twemproxyHash?: TwemproxyHashName;
+  /** `twemproxy-ketama`, `twemproxy-modula`: the pool's hash_tag: two characters, e.g. {} (empty:
+   * the whole key is hashed). Default `""`. At most 2 bytes. */
+  hashTag?: string;
+  /** `envoy-ring-hash`: ring_hash_lb_config's hash_function for the ring's points (requests are
+   * hashed by the hash policy, xxHash64). Default `"XX_HASH"`. */
+  ringHashFunction?: "XX_HASH" | "MURMUR_HASH_2";
+  /** `envoy-ring-hash`: ring_hash_lb_config's minimum_ring_size: the lightest host's points are
+   * scaled to at least this. Default 1024. From 1 to 8,388,608. */
+  minimumRingSize?: number;
+  /** `envoy-ring-hash`: ring_hash_lb_config's maximum_ring_size: the cap on the scaled number of
+   * points. Default 8,388,608. From 1 to 8,388,608. */
+  maximumRingSize?: number;
+  /** `anchor`, `dx`: AnchorHash's and DxHash's capacity: the most nodes (buckets) they hold, fixed
+   * when made. Default 256. From 1 to 16,384. */
+  capacity?: number;
+  // </generated>
   /** The nodes at construction (the "create" moment of stateful systems). */
   nodes?: NodeInput[];
-  /** `ring`: the point label template, with `{name}` and `{i}`, at most 64 bytes (default
-   * `"{name}#{i}"`; a Python simulation's is `"node-{name}#vnode-{i}"`). */
-  label?: string;
-  /** `ring`: how a digest becomes a position (default `"first4-le"`, the hash's low bits, on a
-   * 64-bit ring `"first8-le"`); the others read `md5` or `sha256` digest bytes big-endian: the
-   * first 4, the last 4 (`int(hexdigest, 16) % 2**32`), the first 8, or the first 8 as a Java
-   * signed `long` (`"first8-be-signed"`: first8-be's owners, the circle drawn from −2⁶³). */
-  position?: "first4-le" | "first4-be" | "last4-be" | "first8-le" | "first8-be" | "first8-be-signed";
-  /** `ring`: a key's point, the first at or after its position (default, `>=`) or after it (`>`,
-   * Python's `bisect.bisect`). */
-  lookup?: "at-or-after" | "after";
-  /** `ring`: who holds a position two nodes share: the smaller name, both points kept (default),
-   * or one map entry, the later or the earlier put's; a removal deletes a map's entry, whoever
-   * holds it. */
-  ties?: "smaller-name" | "later-added" | "earlier-added";
-  /** `cassandra`: tokens per node (default 16). */
-  numTokens?: number;
-  /** `groupcache`: points per node (default 50). */
-  replicas?: number;
-  /** `maglev`, `envoy-maglev`: the lookup table's size, a prime (default 65537). */
-  tableSize?: number;
-  /** `multi-probe`: probes per key (default 21). */
-  probes?: number;
-  /** `bounded-load`: the load bound's slack (default 0.25). */
-  epsilon?: number;
-  /** `bounded-load`: the key set it places, `"{keyPrefix}0" .. "{keyPrefix}{keyCount-1}"`. */
-  keyPrefix?: string;
-  keyCount?: number;
-  /** `haproxy-consistent` / `haproxy-map-based`: the `hash-type` function (none: a bare line). */
-  haproxyHash?: HaproxyHashName;
-  /** With `haproxyHash`: HAProxy's `avalanche` modifier. */
-  haproxyAvalanche?: boolean;
-  /** `twemproxy-ketama` / `twemproxy-modula`: the pool's `hash:` (default `"fnv1a_64"`). */
-  twemproxyHash?: TwemproxyHashName;
-  /** `twemproxy-*`: the pool's `hash_tag:`, two characters such as `"{}"` (default `""`: none). */
-  hashTag?: string;
-  /** `envoy-ring-hash`: `ring_hash_lb_config.hash_function` for the ring's points (default `"XX_HASH"`). */
-  ringHashFunction?: "XX_HASH" | "MURMUR_HASH_2";
-  /** `envoy-ring-hash`: `minimum_ring_size`, 1..8,388,608 (default 1024). */
-  minimumRingSize?: number;
-  /** `envoy-ring-hash`: `maximum_ring_size`, 1..8,388,608 (default 8,388,608). */
-  maximumRingSize?: number;
-  /** `libmemcached-ketama`: whether weights count, libmemcached's own flag, which the order of
-   * calls decides (default true: the distribution was set before the servers were added, so a
-   * server of weight > 1 turns weighted ketama on; false: the servers came first, as pylibmc
-   * adds them, and weights do not count until a server of weight > 1 is added). */
-  ketamaWeighted?: boolean;
-  /** `cassandra`: a node's exact tokens, written as its `initial_token` line (comma-separated
-   * signed 64-bit decimals), to reproduce a real cluster's layout. */
-  tokens?: Record<string, string>;
-  /** `anchor` / `dx`: the most nodes (buckets) the structure holds, fixed when made, 1..16,384
-   * (default 256); a node beyond it is refused with `too-large`. */
-  capacity?: number;
 }
 
 /** What a client with a stale ring (one that has not yet adopted a change) gets: `client-side`
@@ -221,28 +342,10 @@ export interface ChangeReport {
   exact: boolean;
 }
 
-/** HAProxy's `hash-type` functions. */
-export type HaproxyHashName = "sdbm" | "djb2" | "wt6" | "crc32";
-
-/** twemproxy's `hash:` functions (`crc32` is its 15-bit value, `crc32a` the full CRC-32). */
-export type TwemproxyHashName =
-  | "one_at_a_time"
-  | "md5"
-  | "crc16"
-  | "crc32"
-  | "crc32a"
-  | "fnv1_64"
-  | "fnv1a_64"
-  | "fnv1_32"
-  | "fnv1a_32"
-  | "hsieh"
-  | "murmur"
-  | "jenkins";
-
 /** The choices a kind of configuration text leaves open. */
 export interface ImportOptions {
   /** `memcached`: the algorithm that places the servers (default `libmemcached-weighted`). */
-  algorithm?: "libketama" | "libmemcached-weighted" | "libmemcached-ketama";
+  algorithm?: MemcachedAlgorithmName;
   /** `twemproxy`: the pool to read when the `nutcracker.yml` has several. */
   pool?: string;
   /** `envoy`: the cluster to read when the text has several (a `clusters:` list). */
@@ -286,7 +389,7 @@ export interface StaleRule {
 export interface AlgorithmInfo {
   name: AlgorithmName;
   label: string;
-  family: "ringlab" | "client" | "store" | "balancer" | "paper" | "baseline";
+  family: FamilyName;
   familyLabel: string;
   /** What is reproduced, and from which source. */
   source: string;
@@ -305,7 +408,7 @@ export interface AlgorithmInfo {
 
 /** A kind of configuration text `Ring.fromConfig` and `Session.fromConfig` read. */
 export interface ConfigKind {
-  kind: "redis" | "memcached" | "nginx" | "haproxy" | "twemproxy" | "envoy";
+  kind: ConfigKindName;
   label: string;
   /** A small valid example. */
   example: string;
@@ -617,7 +720,7 @@ export interface SessionOptions extends Partial<Omit<SessionSettings, "options">
 export interface SessionConfigure extends Partial<Omit<SessionSettings, "options">>, AlgorithmOptions {}
 
 /** The options an algorithm lists beyond hash, bits and vnodes, as `new Ring` takes them. */
-export type AlgorithmOptions = Omit<RingOptions, "algorithm" | "hash" | "bits" | "vnodes" | "nodes" | "tokens" | "keyPrefix" | "keyCount">;
+export type AlgorithmOptions = Omit<RingOptions, "algorithm" | "hash" | "bits" | "vnodes" | "nodes" | LibraryOptionName>;
 
 /** An algorithm's own option with its value, for a control. */
 export interface OptionControl extends OptionInfo {

@@ -7,6 +7,9 @@
 //! - `cargo xtask package`: build, then write the npm package to `target/npm/`.
 //! - `cargo xtask bundle`: after a build, the element as one folder and one zip to copy to a
 //!   site, `www/bundle/ringlab-element-VERSION/` and `.zip` (the Pages workflow publishes them).
+//! - `cargo xtask types`: writes the parts of `types/ringlab.d.ts` the catalog decides (the
+//!   algorithm names, the options' fields of `RingOptions`, the config kinds), between its
+//!   `// <generated …>` markers; a unit test fails while the checked-in file differs.
 //! - `cargo xtask checks`: build, then only the checks stage of `test` (workflows, URLs,
 //!   npm package, types, crate).
 //! - `cargo xtask test`: native tests, wasm tests in headless Chromium and Firefox, page tests,
@@ -35,10 +38,11 @@ mod settings;
 mod step;
 mod test;
 mod tools;
+mod types;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | bundle | checks | test | wasm-test | package-test | fuzz [RUNS] | bench [--against REF]>";
+const USAGE: &str = "usage: cargo xtask <build | serve [--port N] [--csp] [--prefix /PATH/] | package | bundle | types | checks | test | wasm-test | package-test | fuzz [RUNS] | bench [--against REF]>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Some("serve") => serve::run(&args[1..]),
         Some("package") => package::run(),
         Some("bundle") => bundle::run(),
+        Some("types") => types::run(),
         Some("checks") => test::checks_only(),
         Some("test") => test::run(),
         Some("package-test") => test::package_only(),
