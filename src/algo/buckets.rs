@@ -187,7 +187,7 @@ impl Placement for Counted {
         let idx = index_of(&self.members.nodes, name)?;
         let last = self.members.nodes.len() - 1;
         if idx != last {
-            return Err(Error::InvalidOption(format!(
+            return Err(Error::Unsupported(format!(
                 "{} can only remove its last bucket ({:?}); removing {name:?} would renumber every bucket after it",
                 self.algorithm.name(),
                 self.members.nodes[last].name

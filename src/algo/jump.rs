@@ -84,7 +84,7 @@ impl Placement for Jump {
         let idx = index_of(&self.members.nodes, name)?;
         let last = self.members.nodes.len() - 1;
         if idx != last {
-            return Err(Error::InvalidOption(format!(
+            return Err(Error::Unsupported(format!(
                 "jump hash can only remove its last bucket ({:?}); removing {name:?} would renumber every bucket after it",
                 self.members.nodes[last].name
             )));
