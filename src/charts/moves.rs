@@ -128,7 +128,7 @@ impl MovesJob {
         let cluster = Cluster::new(options.clone(), (1..=first).map(|i| NodeSpec::new(node_name(i))))?;
         let exact = cluster.arcs().is_some();
         if !exact && sample.keys.is_empty() {
-            return Err(Error::InvalidOption(format!(
+            return Err(Error::Unsupported(format!(
                 "{} has no exact arcs: give a key sample to count moves on",
                 options.algorithm.name()
             )));
@@ -205,7 +205,7 @@ impl MovesJob {
 fn exact_moved(before: &Cluster, after: &Cluster) -> Result<f64, Error> {
     match (before.arcs(), after.arcs()) {
         (Some(b), Some(a)) => Ok(migration::between(b, a)?.moved_fraction),
-        _ => Err(Error::InvalidOption("exact moves need arcs on both sides".into())),
+        _ => Err(Error::Unsupported("exact moves need arcs on both sides".into())),
     }
 }
 

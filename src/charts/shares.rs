@@ -91,7 +91,7 @@ pub fn from_counts(cluster: &Cluster, keys: usize, counts: Option<Vec<usize>>) -
                 (Some(&exact), _) => exact,
                 (None, Some(s)) => s,
                 (None, None) => {
-                    return Err(Error::InvalidOption(format!(
+                    return Err(Error::Unsupported(format!(
                         "{} has no exact shares: give a key sample to count",
                         cluster.algorithm().name()
                     )))
