@@ -3,7 +3,8 @@
 //!
 //! Each error has a stable [`code`](Error::code) (`"duplicate-node"`, `"too-large"`, ...) that
 //! callers branch on, and a message (`Display`) meant for people; in JS the code is the
-//! `Error`'s `code` property and the message its `message`.
+//! `Error`'s `code` property and the message its `message`. [`Error::code`] is the one place
+//! codes are minted: the binding's own refusals are kinds of [`Error`] too.
 
 use crate::ring::{MAX_POINTS, MAX_VNODES};
 
@@ -58,10 +59,43 @@ pub enum Error {
     /// full build has everything; the element loads it when it meets this error.
     #[error("{0} is not in this build of the engine (the full build has it)")]
     NotBuiltIn(String),
+    /// A JS argument of the wrong type or range (a number where a string belongs, a
+    /// negative count, an object that is not plain data): only the binding refuses these.
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// A bug in ringlab: something that cannot fail did (the `<hash-ring>` element restarts
+    /// its engine on this code).
+    #[error("{0}")]
+    Internal(String),
 }
 
 impl Error {
-    /// The stable code of this kind of error, for programs to branch on.
+    /// Every code [`code`](Error::code) gives, each once: what a program may branch on (the
+    /// `.d.ts`'s `ErrorCode`).
+    pub const CODES: &'static [&'static str] = &[
+        "empty-ring",
+        "duplicate-node",
+        "unknown-node",
+        "empty-name",
+        "name-too-long",
+        "invalid-weight",
+        "invalid-vnodes",
+        "too-many-points",
+        "unknown-hash",
+        "invalid-bits",
+        "hash-too-narrow",
+        "invalid-option",
+        "too-large",
+        "parse-error",
+        "unsupported",
+        "invalid-argument",
+        "internal",
+        "unavailable",
+        "not-built-in",
+    ];
+
+    /// The stable code of this kind of error, for programs to branch on: the one place codes
+    /// are minted (the JS binding's too).
     ///
     /// ```
     /// assert_eq!(ringlab::Error::EmptyRing.code(), "empty-ring");
@@ -85,6 +119,8 @@ impl Error {
             Error::Unsupported(_) => "unsupported",
             Error::Unavailable(_) => "unavailable",
             Error::NotBuiltIn(_) => "not-built-in",
+            Error::InvalidArgument(_) => "invalid-argument",
+            Error::Internal(_) => "internal",
         }
     }
 

@@ -126,7 +126,7 @@ pub fn data(
 ) -> Result<SpreadData, Error> {
     let mut job = SpreadJob::new(config, nodes, current_vnodes, steps, band)?;
     while !job.step()? {}
-    job.data().ok_or_else(|| Error::InvalidOption("the spread sweep did not finish".into()))
+    job.data().ok_or_else(|| Error::Internal("the spread sweep did not finish".into()))
 }
 
 /// [`data`] in pieces: each [`step`](SpreadJob::step) is one piece of a sweep (see

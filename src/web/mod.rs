@@ -65,17 +65,11 @@ use js_sys::Reflect;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// A JS `Error` carrying the engine error's message and code.
+/// A JS `Error` carrying the engine error's message (its quotes of the caller's text cut
+/// short: [`Error::brief`]) and its code: every code the binding throws is one
+/// [`Error::code`] gives.
 pub(crate) fn error(e: Error) -> JsValue {
-    coded(&e.to_string(), e.code())
-}
-
-/// A JS `Error` with `message` (its quotes of the caller's text cut short: [`brief`]) and
-/// `code`.
-///
-/// [`brief`]: crate::error::brief
-pub(crate) fn coded(message: &str, code: &str) -> JsValue {
-    own_coded(&crate::error::brief(message), code)
+    own_coded(&e.brief(), e.code())
 }
 
 /// A JS `Error` with a message the binding wrote itself, which repeats no stranger's text
@@ -89,13 +83,15 @@ pub(crate) fn own_coded(message: &str, code: &str) -> JsValue {
     err.into()
 }
 
-/// An argument of the wrong type or range.
+/// An argument of the wrong type or range ([`Error::InvalidArgument`]).
 pub(crate) fn bad_argument(message: String) -> JsValue {
-    coded(&message, "invalid-argument")
+    error(Error::InvalidArgument(message))
 }
 
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| coded(&e.to_string(), "internal"))
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error(Error::Internal(e.to_string())))
 }
 
 /// A string argument (lone surrogates are replaced, as `TextEncoder` does).
