@@ -17,6 +17,10 @@ pub enum Error {
     DuplicateNode(String),
     #[error("there is no node named {0:?} on the ring")]
     UnknownNode(String),
+    /// A node by its number (its place in the order the nodes were added) past the last one,
+    /// as a placement's `set_down` is asked for it; code `unknown-node`.
+    #[error("no node number {index} (there are {nodes})")]
+    NoNodeNumber { index: usize, nodes: usize },
     #[error("a node needs a name (it was empty)")]
     EmptyName,
     #[error("node names are at most {max} bytes (this one has {len})")]
@@ -104,7 +108,7 @@ impl Error {
         match self {
             Error::EmptyRing => "empty-ring",
             Error::DuplicateNode(_) => "duplicate-node",
-            Error::UnknownNode(_) => "unknown-node",
+            Error::UnknownNode(_) | Error::NoNodeNumber { .. } => "unknown-node",
             Error::EmptyName => "empty-name",
             Error::NameTooLong { .. } => "name-too-long",
             Error::InvalidWeight(_) | Error::WeightNotDecimal(_) => "invalid-weight",

@@ -640,7 +640,7 @@ impl Placement for Haproxy {
     }
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         if index >= self.nodes.len() {
-            return Err(Error::InvalidOption(format!("no server number {index}")));
+            return Err(Error::NoNodeNumber { index, nodes: self.nodes.len() });
         }
         let mut extra = self.extra.clone();
         extra[index].disabled = down;

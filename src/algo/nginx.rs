@@ -320,7 +320,7 @@ impl Placement for Nginx {
     }
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         if index >= self.nodes.len() {
-            return Err(Error::InvalidOption(format!("no server number {index}")));
+            return Err(Error::NoNodeNumber { index, nodes: self.nodes.len() });
         }
         self.down[index] = down;
         self.effective = self.effective_owners();
