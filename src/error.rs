@@ -43,6 +43,24 @@ pub enum Error {
     HashTooNarrow { hash: &'static str },
     #[error("invalid option: {0}")]
     InvalidOption(String),
+    /// A node the system cannot take as given: its name or address in a form the real client
+    /// does not read (`"a:b:c"` for a client that wants `host:port`), a weight written twice,
+    /// tokens or slot ranges that collide. `node` is its name. Code `invalid-option`.
+    #[error("invalid option: {message}")]
+    NodeRefused { node: String, message: String },
+    /// A weight the system cannot hold: a fraction where it keeps whole numbers, a number past
+    /// its range or its integer type, any weight but 1 where it has none. Code
+    /// `invalid-option`.
+    #[error("invalid option: {message}")]
+    WeightRefused { weight: f64, message: String },
+    /// A node that may not leave: a bucket hash (jump and its kin) numbers its buckets, so
+    /// only the last one can go; removing another would renumber every bucket after it.
+    /// `algorithm` names the algorithm in words, `last` the node that may leave. Code
+    /// `unsupported`.
+    #[error(
+        "{algorithm} can only remove its last bucket ({last:?}); removing {node:?} would renumber every bucket after it"
+    )]
+    RemovalNotAllowed { algorithm: String, node: String, last: String },
     /// An input over one of the documented caps (`what` names the input).
     #[error("{what} is at most {max} (got {got})")]
     TooLarge { what: String, max: u64, got: u64 },
@@ -117,10 +135,10 @@ impl Error {
             Error::UnknownHash(_) => "unknown-hash",
             Error::InvalidBits(_) => "invalid-bits",
             Error::HashTooNarrow { .. } => "hash-too-narrow",
-            Error::InvalidOption(_) => "invalid-option",
+            Error::InvalidOption(_) | Error::NodeRefused { .. } | Error::WeightRefused { .. } => "invalid-option",
             Error::TooLarge { .. } => "too-large",
             Error::Parse { .. } => "parse-error",
-            Error::Unsupported(_) => "unsupported",
+            Error::RemovalNotAllowed { .. } | Error::Unsupported(_) => "unsupported",
             Error::Unavailable(_) => "unavailable",
             Error::NotBuiltIn(_) => "not-built-in",
             Error::InvalidArgument(_) => "invalid-argument",
@@ -141,6 +159,16 @@ impl Error {
     /// ```
     pub fn brief(&self) -> String {
         brief(&self.to_string()).into_owned()
+    }
+
+    /// [`Error::NodeRefused`]: the system refuses node `node`, in `message`'s words.
+    pub(crate) fn node_refused(node: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::NodeRefused { node: node.into(), message: message.into() }
+    }
+
+    /// [`Error::WeightRefused`]: the system refuses `weight`, in `message`'s words.
+    pub(crate) fn weight_refused(weight: f64, message: impl Into<String>) -> Error {
+        Error::WeightRefused { weight, message: message.into() }
     }
 }
 

@@ -238,11 +238,14 @@ fn hash_of(o: &Options) -> RingHashFunction {
 /// Envoy's `load_balancing_weight`: a whole number from 1 (a `uint32`).
 fn check_weight(weight: f64) -> Result<(), Error> {
     if weight.fract() != 0.0 || weight > f64::from(u32::MAX) {
-        return Err(Error::InvalidOption(format!(
-            "Envoy's load_balancing_weight is a whole number from 1 to {} (got {})",
-            u32::MAX,
-            crate::decimal::shortest(weight)
-        )));
+        return Err(Error::weight_refused(
+            weight,
+            format!(
+                "Envoy's load_balancing_weight is a whole number from 1 to {} (got {})",
+                u32::MAX,
+                crate::decimal::shortest(weight)
+            ),
+        ));
     }
     Ok(())
 }

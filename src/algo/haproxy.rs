@@ -343,10 +343,13 @@ impl Haproxy {
         for spec in specs {
             check_weight(spec.weight)?;
             if spec.weight.fract() != 0.0 || spec.weight > f64::from(MAX_WEIGHT) {
-                return Err(Error::InvalidOption(format!(
-                    "HAProxy weights are whole numbers from 1 to {MAX_WEIGHT} (got {})",
-                    crate::decimal::shortest(spec.weight)
-                )));
+                return Err(Error::weight_refused(
+                    spec.weight,
+                    format!(
+                        "HAProxy weights are whole numbers from 1 to {MAX_WEIGHT} (got {})",
+                        crate::decimal::shortest(spec.weight)
+                    ),
+                ));
             }
             let points = if self.consistent { spec.weight as u32 * WEIGHT_SCALE } else { 0 };
             nodes.push(node_of(spec, points));

@@ -204,13 +204,14 @@ fn check_redis_weight(weight: f64) -> Result<(), Error> {
     if (MIN_WEIGHT..=MAX_WEIGHT).contains(&weight) {
         Ok(())
     } else {
-        Err(Error::InvalidOption(format!(
+        let words = format!(
             "Redis Cluster weights are from {} to {} (got {}): redis-cli keeps rebalance weights as 32-bit \
              floats and divides the {SLOTS} slots by their total, which leaves the range of a float outside it",
             crate::decimal::shortest_exp(MIN_WEIGHT),
             crate::decimal::shortest_exp(MAX_WEIGHT),
             crate::decimal::shortest(weight)
-        )))
+        );
+        Err(Error::weight_refused(weight, words))
     }
 }
 
@@ -262,25 +263,27 @@ impl Slots {
         for (i, list) in ranges.iter().enumerate() {
             for &(first, last) in list {
                 if usize::from(last) >= SLOTS || first > last {
-                    return Err(Error::InvalidOption(format!(
-                        "{:?}: slot range {first}-{last} is not within 0-{}",
-                        nodes[i].name,
-                        SLOTS - 1
-                    )));
+                    return Err(Error::node_refused(
+                        &nodes[i].name,
+                        format!("{:?}: slot range {first}-{last} is not within 0-{}", nodes[i].name, SLOTS - 1),
+                    ));
                 }
                 for slot in usize::from(first)..=usize::from(last) {
                     if owner[slot] == i as u16 {
-                        return Err(Error::InvalidOption(format!(
-                            "slot {slot} is in two of {:?}'s ranges",
-                            nodes[i].name
-                        )));
+                        return Err(Error::node_refused(
+                            &nodes[i].name,
+                            format!("slot {slot} is in two of {:?}'s ranges", nodes[i].name),
+                        ));
                     }
                     if owner[slot] != NOBODY {
-                        return Err(Error::InvalidOption(format!(
-                            "slot {slot} is claimed by both {:?} and {:?}",
-                            nodes[usize::from(owner[slot])].name,
-                            nodes[i].name
-                        )));
+                        return Err(Error::node_refused(
+                            &nodes[i].name,
+                            format!(
+                                "slot {slot} is claimed by both {:?} and {:?}",
+                                nodes[usize::from(owner[slot])].name,
+                                nodes[i].name
+                            ),
+                        ));
                     }
                     owner[slot] = i as u16;
                 }

@@ -271,11 +271,14 @@ fn hash_tag(options: &Options) -> Option<[u8; 2]> {
 /// twemproxy's weights: whole numbers from 1 that fit its `int` (`nc_atoi`).
 fn check_weight(weight: f64) -> Result<(), Error> {
     if weight.fract() != 0.0 || weight > f64::from(i32::MAX) {
-        return Err(Error::InvalidOption(format!(
-            "twemproxy weights are whole numbers from 1 to {} (got {})",
-            i32::MAX,
-            crate::decimal::shortest(weight)
-        )));
+        return Err(Error::weight_refused(
+            weight,
+            format!(
+                "twemproxy weights are whole numbers from 1 to {} (got {})",
+                i32::MAX,
+                crate::decimal::shortest(weight)
+            ),
+        ));
     }
     Ok(())
 }
@@ -540,11 +543,12 @@ impl Twemproxy {
         let nodes = &self.members.nodes;
         let order = self.sorted();
         if let Some(w) = order.windows(2).find(|w| server_name(&nodes[w[0]].name) == server_name(&nodes[w[1]].name)) {
-            return Err(Error::InvalidOption(format!(
+            let words = format!(
                 "two servers are named {:?} (an unnamed server on port 11211 is named by its host): twemproxy \
                  refuses servers with the same name",
                 server_name(&nodes[w[0]].name)
-            )));
+            );
+            return Err(Error::node_refused(&nodes[w[1]].name, words));
         }
         let total: f64 = nodes.iter().map(|n| n.weight).sum();
         if total > f64::from(u32::MAX) {
