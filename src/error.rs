@@ -64,9 +64,23 @@ pub enum Error {
     /// An input over one of the documented caps (`what` names the input).
     #[error("{what} is at most {max} (got {got})")]
     TooLarge { what: String, max: u64, got: u64 },
+    /// Fewer of something than a call needs: two nodes to compare, one key to sample. Code
+    /// `invalid-option`.
+    #[error("invalid option: {message}")]
+    TooFew { what: String, min: usize, got: usize, message: String },
+    /// Inputs that must agree and do not: per-node lists of another length than the nodes,
+    /// counts that do not add up, two states that must go together. Code `invalid-option`.
+    #[error("invalid option: {message}")]
+    Mismatch { what: String, message: String },
+    /// A key given twice in a key list. Code `invalid-option`.
+    #[error("invalid option: the key list holds {0:?} twice")]
+    DuplicateKey(String),
     /// Text that could not be read (a config, a node list, a key file), with its 1-based line.
     #[error("line {line}: {message}")]
     Parse { line: usize, message: String },
+    /// A share link that could not be read, and why. Code `invalid-option`.
+    #[error("invalid option: this link could not be read: {reason}")]
+    Link { reason: String },
     /// A call the current algorithm or state cannot answer, and why (e.g. exact arcs of an
     /// algorithm that has none).
     #[error("{0}")]
@@ -81,6 +95,16 @@ pub enum Error {
     /// full build has everything; the element loads it when it meets this error.
     #[error("{0} is not in this build of the engine (the full build has it)")]
     NotBuiltIn(String),
+    /// A drawing area smaller than the chart's layout needs, in device pixels. Code
+    /// `invalid-option`.
+    #[error(
+        "invalid option: chart: the drawing area is {width}×{height} px, this chart needs at least {min_width}×{min_height}"
+    )]
+    ChartTooSmall { width: u32, height: u32, min_width: u32, min_height: u32 },
+    /// A chart that cannot be drawn, and why: nothing to draw, a colour that is not
+    /// `#rrggbb`, a failure of the drawing backend. Code `invalid-option`.
+    #[error("invalid option: chart: {0}")]
+    Chart(String),
     /// A JS argument of the wrong type or range (a number where a string belongs, a
     /// negative count, an object that is not plain data): only the binding refuses these.
     #[error("{0}")]
@@ -136,6 +160,12 @@ impl Error {
             Error::InvalidBits(_) => "invalid-bits",
             Error::HashTooNarrow { .. } => "hash-too-narrow",
             Error::InvalidOption(_) | Error::NodeRefused { .. } | Error::WeightRefused { .. } => "invalid-option",
+            Error::TooFew { .. }
+            | Error::Mismatch { .. }
+            | Error::DuplicateKey(_)
+            | Error::Link { .. }
+            | Error::ChartTooSmall { .. }
+            | Error::Chart(_) => "invalid-option",
             Error::TooLarge { .. } => "too-large",
             Error::Parse { .. } => "parse-error",
             Error::RemovalNotAllowed { .. } | Error::Unsupported(_) => "unsupported",
@@ -161,6 +191,26 @@ impl Error {
         brief(&self.to_string()).into_owned()
     }
 
+    /// For an error coded `invalid-option`, its message after `invalid option: ` (a link's
+    /// reader says them after its own words); `None` for the other codes.
+    pub(crate) fn option_words(&self) -> Option<String> {
+        if self.code() != "invalid-option" {
+            return None;
+        }
+        let message = self.to_string();
+        Some(message.strip_prefix(INVALID_OPTION).map_or_else(|| message.clone(), str::to_string))
+    }
+
+    /// [`Error::TooFew`]: `got` of `what` where at least `min` are needed, in `message`'s words.
+    pub(crate) fn too_few(what: impl Into<String>, min: usize, got: usize, message: impl Into<String>) -> Error {
+        Error::TooFew { what: what.into(), min, got, message: message.into() }
+    }
+
+    /// [`Error::Mismatch`]: `what` does not agree with the rest, in `message`'s words.
+    pub(crate) fn mismatch(what: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::Mismatch { what: what.into(), message: message.into() }
+    }
+
     /// [`Error::NodeRefused`]: the system refuses node `node`, in `message`'s words.
     pub(crate) fn node_refused(node: impl Into<String>, message: impl Into<String>) -> Error {
         Error::NodeRefused { node: node.into(), message: message.into() }
@@ -171,6 +221,9 @@ impl Error {
         Error::WeightRefused { weight, message: message.into() }
     }
 }
+
+/// How every message of an error coded `invalid-option` starts.
+const INVALID_OPTION: &str = "invalid option: ";
 
 /// Most characters of the user's own text that a message repeats back inside quotes; past
 /// it the quote is cut, with an ellipsis and its full length.

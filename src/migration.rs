@@ -48,11 +48,12 @@ pub struct Migration {
 /// ```
 pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Result<Migration, Error> {
     if before.key_mapping() != after.key_mapping() || before.size() != after.size() {
-        return Err(Error::InvalidOption(format!(
+        let words = format!(
             "exact migration needs both states to map keys the same way ({} vs {})",
             before.key_mapping(),
             after.key_mapping()
-        )));
+        );
+        return Err(Error::mismatch("the two states", words));
     }
     if before.point_count() == 0 || after.point_count() == 0 {
         return Err(Error::EmptyRing);

@@ -168,7 +168,8 @@ pub fn check_work(
     limits::check("algorithms × keys to measure", work, limits::MAX_METRICS_WORK)?;
     limits::check("removals", settings.removals as u64, limits::MAX_METRICS_REMOVALS as u64)?;
     if nodes.len() < 2 || sample.keys.is_empty() {
-        return Err(Error::InvalidOption("metrics need at least two nodes and one key".into()));
+        let (what, min, got) = if nodes.len() < 2 { ("nodes", 2, nodes.len()) } else { ("keys", 1, 0) };
+        return Err(Error::too_few(what, min, got, "metrics need at least two nodes and one key"));
     }
     if settings.removals == 0 || settings.removals >= nodes.len() {
         return Err(Error::InvalidOption(format!(

@@ -341,8 +341,9 @@ impl Slots {
     /// random node ids, and decides only ±1-slot tie-breaks). On error nothing changes.
     pub fn add_in_cli_order(&mut self, spec: NodeSpec, cli_order: &[usize]) -> Result<(), Error> {
         if !is_permutation(cli_order, self.nodes.len() + 1) {
-            return Err(Error::InvalidOption(
-                "the redis-cli order must list every master once, the new one included".into(),
+            return Err(Error::mismatch(
+                "the redis-cli order",
+                "the redis-cli order must list every master once, the new one included",
             ));
         }
         if self.nodes.is_empty() {
@@ -366,7 +367,7 @@ impl Slots {
     pub fn remove_in_cli_order(&mut self, name: &str, cli_order: &[usize]) -> Result<(), Error> {
         let idx = index_of(&self.nodes, name)?;
         if !is_permutation(cli_order, self.nodes.len()) {
-            return Err(Error::InvalidOption("the redis-cli order must list every master once".into()));
+            return Err(Error::mismatch("the redis-cli order", "the redis-cli order must list every master once"));
         }
         if self.nodes.len() == 1 {
             *self = Slots::create(Vec::new())?;

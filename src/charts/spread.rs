@@ -172,7 +172,7 @@ impl SpreadJob {
         band: bool,
     ) -> Result<SpreadJob, Error> {
         if nodes.len() < 2 {
-            return Err(Error::InvalidOption("the spread chart needs at least two nodes".into()));
+            return Err(Error::too_few("nodes", 2, nodes.len(), "the spread chart needs at least two nodes"));
         }
         Config { vnodes: current_vnodes, ..config.clone() }.validate()?;
         let mut counts = log_spaced(steps.clamp(2, 200), MAX_SWEPT_VNODES);

@@ -239,7 +239,7 @@ pub fn propagate(before: &Cluster, after: &Cluster, options: &Rollout) -> Result
 pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout) -> Result<Timeline, Error> {
     check(options)?;
     if states.len() < 2 || published.len() + 1 != states.len() {
-        return Err(Error::InvalidOption("a propagation needs a state before and one per published epoch".into()));
+        return Err(Error::mismatch("published", "a propagation needs a state before and one per published epoch"));
     }
     limits::check("epochs", published.len() as u64, limits::MAX_PLAN_STEPS as u64)?;
     if published[0] != 0.0 || published.windows(2).any(|w| w[0] > w[1]) || published.iter().any(|p| !p.is_finite()) {
