@@ -221,7 +221,8 @@ struct Tally {
 impl Tally {
     fn new(zipf_s: f64) -> Result<Tally, Error> {
         if !(zipf_s.is_finite() && zipf_s >= 0.0) {
-            return Err(Error::InvalidOption(format!("the Zipf exponent must be ≥ 0 (got {zipf_s})")));
+            let words = format!("the Zipf exponent must be ≥ 0 (got {zipf_s})");
+            return Err(Error::out_of_range("zipf", zipf_s, (0.0, f64::INFINITY), words));
         }
         Ok(Tally { zipf_s, keys: 0, moved_keys: 0, traffic: 0.0, moved_traffic: 0.0 })
     }

@@ -389,7 +389,7 @@ fn refuse_shared_tokens(sorted: &[(u64, u32)], nodes: &[Node]) -> Result<(), Err
 /// A count option from 1 to `max`.
 pub(crate) fn check_count(what: &str, got: u32, max: u32) -> Result<(), Error> {
     if got == 0 {
-        return Err(Error::InvalidOption(format!("{what} must be at least 1")));
+        return Err(Error::out_of_range(what, 0.0, (1.0, f64::from(max)), format!("{what} must be at least 1")));
     }
     limits::check(what, u64::from(got), u64::from(max))
 }

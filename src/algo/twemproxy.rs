@@ -191,7 +191,11 @@ impl TwemHash {
     /// The hash called `name`.
     pub fn from_name(name: &str) -> Result<TwemHash, Error> {
         TwemHash::ALL.into_iter().find(|h| h.name() == name).ok_or_else(|| {
-            Error::InvalidOption(format!("unknown twemproxy hash {name:?}: choose one of {}", hash_names().join(", ")))
+            Error::unknown_choice(
+                "twemproxyHash",
+                name,
+                format!("unknown twemproxy hash {name:?}: choose one of {}", hash_names().join(", ")),
+            )
         })
     }
 
@@ -253,10 +257,10 @@ pub(crate) const HASH_TAG: OptionSpec = OptionSpec {
     get: |o| Some(OptionSpec::param(o, "hashTag").unwrap_or(OptionValue::Text(String::new()))),
     set: |o, v| {
         if !matches!(v.name().len(), 0 | 2) {
-            return Err(Error::InvalidOption(format!(
-                "hashTag must be two characters (bytes), e.g. \"{{}}\", or empty (got {:?})",
-                v.name()
-            )));
+            return Err(Error::invalid_option(
+                "hashTag",
+                format!("hashTag must be two characters (bytes), e.g. \"{{}}\", or empty (got {:?})", v.name()),
+            ));
         }
         o.params.insert("hashTag", v);
         Ok(())

@@ -121,9 +121,10 @@ impl MovesJob {
     pub fn new(options: &Options, nodes: RangeInclusive<u32>, sample: &KeySample) -> Result<MovesJob, Error> {
         let (first, last) = (*nodes.start(), *nodes.end());
         if first < 2 || first > last || last > MAX_MOVES_NODES {
-            return Err(Error::InvalidOption(format!(
-                "the moves chart needs 2 ≤ first ≤ last ≤ {MAX_MOVES_NODES} nodes (got {first}..={last})"
-            )));
+            return Err(Error::invalid_option(
+                "nodes",
+                format!("the moves chart needs 2 ≤ first ≤ last ≤ {MAX_MOVES_NODES} nodes (got {first}..={last})"),
+            ));
         }
         let cluster = Cluster::new(options.clone(), (1..=first).map(|i| NodeSpec::new(node_name(i))))?;
         let exact = cluster.arcs().is_some();

@@ -186,9 +186,10 @@ impl SpreadJob {
             }
         }
         if kept.is_empty() {
-            return Err(Error::InvalidOption(format!(
-                "the spread chart sweeps at most {MAX_SWEEP_POINTS} points per ring: too many nodes"
-            )));
+            return Err(Error::invalid_option(
+                "nodes",
+                format!("the spread chart sweeps at most {MAX_SWEEP_POINTS} points per ring: too many nodes"),
+            ));
         }
         Ok(SpreadJob {
             config: config.clone(),

@@ -136,7 +136,7 @@ pub(crate) fn whole(x: f64, what: &str) -> Result<u64, Error> {
     if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= 2f64.powi(53) {
         Ok(x as u64)
     } else {
-        Err(Error::InvalidOption(format!("{what} must be a whole number (got {x})")))
+        Err(Error::invalid_option(what, format!("{what} must be a whole number (got {x})")))
     }
 }
 
@@ -214,8 +214,8 @@ pub(crate) fn fields(value: &JsValue, known: &[&str]) -> Result<Option<js_sys::O
     let object: js_sys::Object = value.unchecked_into();
     for key in js_sys::Object::keys(&object).iter().filter_map(|k| k.as_string()) {
         if !known.contains(&key.as_str()) {
-            let list = known.join(", ");
-            return Err(error(Error::InvalidOption(format!("unknown option {key:?} (known: {list})"))));
+            let known = known.iter().map(|k| k.to_string()).collect();
+            return Err(error(Error::UnknownOption { name: key, known }));
         }
         let field = Reflect::get(&object, &JsValue::from_str(&key)).unwrap_or(JsValue::UNDEFINED);
         let items = match field.dyn_ref::<js_sys::Array>() {
@@ -239,7 +239,7 @@ pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(
     known: &[&str],
 ) -> Result<T, JsValue> {
     let Some(object) = fields(value, known)? else { return Ok(T::default()) };
-    serde_wasm_bindgen::from_value(object.into()).map_err(|e| error(Error::InvalidOption(e.to_string())))
+    serde_wasm_bindgen::from_value(object.into()).map_err(|e| error(Error::invalid_option("options", e.to_string())))
 }
 
 /// Field `name` of an object from [`fields`], or `None` when it is absent or `undefined`.
@@ -256,7 +256,8 @@ pub(crate) fn option_value(
 ) -> Result<crate::algo::OptionValue, JsValue> {
     use crate::algo::{OptionKind, OptionValue};
     let name = spec.name;
-    let wrong = |what: &str| error(Error::InvalidOption(format!("{name} must be {what} (got {})", describe(value))));
+    let wrong =
+        |what: &str| error(Error::invalid_option(name, format!("{name} must be {what} (got {})", describe(value))));
     let value = match spec.kind {
         OptionKind::Whole { .. } | OptionKind::OneOf { .. } => {
             let x = value.as_f64().ok_or_else(|| wrong("a whole number"))?;
