@@ -47,11 +47,21 @@ impl Workload {
     pub fn validate(&self) -> Result<(), Error> {
         // Items travel to JavaScript as numbers: whole ones are exact up to 2^53.
         if self.items > 1 << 53 {
-            return Err(Error::InvalidOption(format!("the item count must be at most 2^53 (got {})", self.items)));
+            return Err(Error::out_of_range(
+                "items",
+                self.items as f64,
+                (0.0, 2f64.powi(53)),
+                format!("the item count must be at most 2^53 (got {})", self.items),
+            ));
         }
-        for (what, v) in [("the average item size", self.item_bytes), ("the request rate", self.requests_per_sec)] {
+        let figures = [
+            ("itemBytes", "the average item size", self.item_bytes),
+            ("requestsPerSec", "the request rate", self.requests_per_sec),
+        ];
+        for (option, what, v) in figures {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::InvalidOption(format!("{what} must be a finite number ≥ 0 (got {v})")));
+                let words = format!("{what} must be a finite number ≥ 0 (got {v})");
+                return Err(Error::out_of_range(option, v, (0.0, f64::INFINITY), words));
             }
         }
         Ok(())
@@ -85,7 +95,7 @@ pub fn change_cost(workload: &Workload, moved_fraction: f64, moved_traffic_fract
     workload.validate()?;
     for (what, f) in [("the moved fraction", moved_fraction), ("the moved traffic fraction", moved_traffic_fraction)] {
         if !(0.0..=1.0).contains(&f) {
-            return Err(Error::InvalidOption(format!("{what} must be between 0 and 1 (got {f})")));
+            return Err(Error::out_of_range(what, f, (0.0, 1.0), format!("{what} must be between 0 and 1 (got {f})")));
         }
     }
     // u64 → f64 rounds above 2^53 items, far beyond any tier; the product is at most `items`.

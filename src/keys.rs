@@ -137,9 +137,10 @@ impl KeyList {
         use std::collections::hash_map::Entry;
         if self.keys.len() != self.counts.len() {
             let (keys, counts) = (self.keys.len(), self.counts.len());
-            return Err(Error::InvalidOption(format!(
-                "a key list needs one count a key ({keys} keys, {counts} counts)"
-            )));
+            return Err(Error::mismatch(
+                "counts",
+                format!("a key list needs one count a key ({keys} keys, {counts} counts)"),
+            ));
         }
         crate::limits::check("keys in a key list", self.keys.len() as u64, MAX_KEY_LIST_KEYS as u64)?;
         if let Some(long) = self.keys.iter().find(|k| k.len() > MAX_LIST_KEY_LEN) {
@@ -158,7 +159,7 @@ impl KeyList {
                 Entry::Occupied(first) => self.keys[*first.get() as usize] == *key || !collided.insert(key.as_str()),
             };
             if repeated {
-                return Err(Error::InvalidOption(format!("the key list holds {key:?} twice")));
+                return Err(Error::DuplicateKey(key.clone()));
             }
         }
         Ok(())

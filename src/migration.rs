@@ -48,11 +48,12 @@ pub struct Migration {
 /// ```
 pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Result<Migration, Error> {
     if before.key_mapping() != after.key_mapping() || before.size() != after.size() {
-        return Err(Error::InvalidOption(format!(
+        let words = format!(
             "exact migration needs both states to map keys the same way ({} vs {})",
             before.key_mapping(),
             after.key_mapping()
-        )));
+        );
+        return Err(Error::mismatch("the two states", words));
     }
     if before.point_count() == 0 || after.point_count() == 0 {
         return Err(Error::EmptyRing);
@@ -220,7 +221,8 @@ struct Tally {
 impl Tally {
     fn new(zipf_s: f64) -> Result<Tally, Error> {
         if !(zipf_s.is_finite() && zipf_s >= 0.0) {
-            return Err(Error::InvalidOption(format!("the Zipf exponent must be ≥ 0 (got {zipf_s})")));
+            let words = format!("the Zipf exponent must be ≥ 0 (got {zipf_s})");
+            return Err(Error::out_of_range("zipf", zipf_s, (0.0, f64::INFINITY), words));
         }
         Ok(Tally { zipf_s, keys: 0, moved_keys: 0, traffic: 0.0, moved_traffic: 0.0 })
     }

@@ -47,16 +47,17 @@ impl RingRules {
             Position::First8Be | Position::First8BeSigned => (64, true),
         };
         if width != bits.bits() {
-            return Err(Error::InvalidOption(format!(
-                "position {name} makes a {width}-bit position: it needs bits {width} (got {})",
-                bits.bits()
-            )));
+            return Err(Error::invalid_option(
+                "position",
+                format!("position {name} makes a {width}-bit position: it needs bits {width} (got {})", bits.bits()),
+            ));
         }
         if digest && hash.digest(b"").is_none() {
-            return Err(Error::InvalidOption(format!(
+            let words = format!(
                 "position {name} reads a digest's bytes: it needs hash md5 or sha256 ({hash}'s value is its \
                  position: use first4-le or first8-le)"
-            )));
+            );
+            return Err(Error::invalid_option("position", words));
         }
         if bits.bits() > hash.bits() {
             return Err(Error::HashTooNarrow { hash: hash.name() });
@@ -133,7 +134,7 @@ impl Label {
     /// ```
     pub fn parse(text: &str) -> Result<Label, Error> {
         crate::limits::check("a label template's bytes", text.len() as u64, MAX_LABEL_TEMPLATE_LEN as u64)?;
-        let bad = |why: &str| Error::InvalidOption(format!("label {text:?} {why}"));
+        let bad = |why: &str| Error::invalid_option("label", format!("label {text:?} {why}"));
         let mut parts = Vec::new();
         let mut rest = text;
         while !rest.is_empty() {
@@ -229,11 +230,15 @@ macro_rules! named {
             /// The value called `name`.
             pub fn from_name(name: &str) -> Result<$ty, Error> {
                 Self::ALL.iter().copied().find(|v| v.name() == name).ok_or_else(|| {
-                    Error::InvalidOption(format!(
-                        concat!("unknown ", stringify!($ty), " {:?}: choose one of {}"),
+                    Error::unknown_choice(
+                        stringify!($ty).to_ascii_lowercase(),
                         name,
-                        Self::names().join(", ")
-                    ))
+                        format!(
+                            concat!("unknown ", stringify!($ty), " {:?}: choose one of {}"),
+                            name,
+                            Self::names().join(", ")
+                        ),
+                    )
                 })
             }
         }

@@ -129,7 +129,12 @@ pub(crate) struct BoundedLoad {
 impl BoundedLoad {
     pub(crate) fn new(options: &Options, nodes: Vec<NodeSpec>) -> Result<BoundedLoad, Error> {
         if !(options.epsilon.is_finite() && options.epsilon >= 0.0) {
-            return Err(Error::InvalidOption(format!("ε must be ≥ 0 (got {})", crate::decimal::shortest(options.epsilon))));
+            return Err(Error::out_of_range(
+                "epsilon",
+                options.epsilon,
+                (0.0, f64::INFINITY),
+                format!("ε must be ≥ 0 (got {})", crate::decimal::shortest(options.epsilon)),
+            ));
         }
         limits::check_keys("keys bounded-load places", &options.keys.keys, MAX_KEYS)?;
         let ring = Ring::with_nodes(options.config.clone(), nodes)?;

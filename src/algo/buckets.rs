@@ -187,11 +187,11 @@ impl Placement for Counted {
         let idx = index_of(&self.members.nodes, name)?;
         let last = self.members.nodes.len() - 1;
         if idx != last {
-            return Err(Error::InvalidOption(format!(
-                "{} can only remove its last bucket ({:?}); removing {name:?} would renumber every bucket after it",
-                self.algorithm.name(),
-                self.members.nodes[last].name
-            )));
+            return Err(Error::RemovalNotAllowed {
+                algorithm: self.algorithm.name().to_string(),
+                node: name.to_string(),
+                last: self.members.nodes[last].name.clone(),
+            });
         }
         self.members.take(name).map(drop)
     }

@@ -99,7 +99,11 @@ impl Algorithm {
     pub fn from_name(name: &str) -> Result<Algorithm, Error> {
         Algorithm::ALL.into_iter().find(|a| a.name() == name).ok_or_else(|| {
             let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            Error::InvalidOption(format!("unknown algorithm {name:?}: choose one of {}", known.join(", ")))
+            Error::unknown_choice(
+                "algorithm",
+                name,
+                format!("unknown algorithm {name:?}: choose one of {}", known.join(", ")),
+            )
         })
     }
 
@@ -151,7 +155,7 @@ pub fn all_options() -> Vec<&'static OptionSpec> {
 /// The option called `name`.
 pub fn option_named(name: &str) -> Result<&'static OptionSpec, Error> {
     all_options().into_iter().find(|o| o.name == name).ok_or_else(|| {
-        let known: Vec<&str> = all_options().iter().map(|o| o.name).collect();
-        Error::InvalidOption(format!("unknown option {name:?} (known: {})", known.join(", ")))
+        let known = all_options().iter().map(|o| o.name.to_string()).collect();
+        Error::UnknownOption { name: name.to_string(), known }
     })
 }

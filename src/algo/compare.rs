@@ -57,7 +57,7 @@ pub fn check_work(nodes: &[NodeSpec], sample: &KeySample, algorithms: &[Algorith
 /// One algorithm's row of [`compare`], on its own: a page can run one per frame.
 pub fn report(base: &Options, algorithm: Algorithm, nodes: &[NodeSpec], sample: &KeySample) -> Result<Report, Error> {
     if nodes.len() < 2 {
-        return Err(Error::InvalidOption("comparing needs at least two nodes".into()));
+        return Err(Error::too_few("nodes", 2, nodes.len(), "comparing needs at least two nodes"));
     }
     check_work(nodes, sample, &[algorithm])?;
     let options = Options { algorithm, ..base.clone() };

@@ -339,12 +339,13 @@ impl Building for ContinuumBuild {
 fn with_written_weight(rules: &Rules, mut spec: NodeSpec) -> Result<NodeSpec, Error> {
     if let Some(written) = (rules.written_weight)(&spec.name)? {
         if spec.weight != 1.0 && spec.weight != written {
-            return Err(Error::InvalidOption(format!(
+            let words = format!(
                 "{:?} carries weight {} in its name but was given weight {}: give it once",
                 spec.name,
                 shortest(written),
                 shortest(spec.weight)
-            )));
+            );
+            return Err(Error::node_refused(&spec.name, words));
         }
         spec.weight = written;
     }
@@ -355,14 +356,16 @@ fn with_written_weight(rules: &Rules, mut spec: NodeSpec) -> Result<NodeSpec, Er
 /// what it owns).
 fn explicit_count(node: &Node, tokens: &[i64]) -> Result<u32, Error> {
     if tokens.is_empty() {
-        return Err(Error::InvalidOption(format!("{:?}: an explicit token list needs at least one token", node.name)));
+        let words = format!("{:?}: an explicit token list needs at least one token", node.name);
+        return Err(Error::node_refused(&node.name, words));
     }
     if node.weight != 1.0 {
-        return Err(Error::InvalidOption(format!(
+        let words = format!(
             "{:?} has explicit tokens, which decide its share: its weight must be 1 (got {})",
             node.name,
             shortest(node.weight)
-        )));
+        );
+        return Err(Error::node_refused(&node.name, words));
     }
     u32::try_from(tokens.len()).map_err(|_| Error::TooManyPoints { points: tokens.len() as u64 })
 }
@@ -371,19 +374,22 @@ fn explicit_count(node: &Node, tokens: &[i64]) -> Result<u32, Error> {
 fn refuse_shared_tokens(sorted: &[(u64, u32)], nodes: &[Node]) -> Result<(), Error> {
     match sorted.windows(2).find(|w| w[0].0 == w[1].0) {
         None => Ok(()),
-        Some(w) => Err(Error::InvalidOption(format!(
-            "token {} is given twice ({:?} and {:?}): Cassandra refuses a token collision",
-            (w[0].0 ^ (1 << 63)) as i64,
-            nodes[w[0].1 as usize].name,
-            nodes[w[1].1 as usize].name
-        ))),
+        Some(w) => Err(Error::node_refused(
+            &nodes[w[1].1 as usize].name,
+            format!(
+                "token {} is given twice ({:?} and {:?}): Cassandra refuses a token collision",
+                (w[0].0 ^ (1 << 63)) as i64,
+                nodes[w[0].1 as usize].name,
+                nodes[w[1].1 as usize].name
+            ),
+        )),
     }
 }
 
 /// A count option from 1 to `max`.
 pub(crate) fn check_count(what: &str, got: u32, max: u32) -> Result<(), Error> {
     if got == 0 {
-        return Err(Error::InvalidOption(format!("{what} must be at least 1")));
+        return Err(Error::out_of_range(what, 0.0, (1.0, f64::from(max)), format!("{what} must be at least 1")));
     }
     limits::check(what, u64::from(got), u64::from(max))
 }

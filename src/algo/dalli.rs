@@ -109,11 +109,14 @@ pub(crate) struct Server {
 /// Ruby's `Integer()` (a leading 0 is octal); a host starting with '/' is a unix socket whose
 /// only number is its weight.
 pub(crate) fn server(text: &str) -> Result<Server, Error> {
-    let bad = || Error::InvalidOption(format!("Dalli cannot parse the server {text:?} (host[:port[:weight]])"));
+    let bad = || Error::node_refused(text, format!("Dalli cannot parse the server {text:?} (host[:port[:weight]])"));
     if text.starts_with("memcached://") {
-        return Err(Error::InvalidOption(format!(
-            "{text:?}: write a memcached:// server as host:port (its user and password do not change the ring)"
-        )));
+        return Err(Error::node_refused(
+            text,
+            format!(
+                "{text:?}: write a memcached:// server as host:port (its user and password do not change the ring)"
+            ),
+        ));
     }
     let (host, rest) = if let Some(inner) = text.strip_prefix('[') {
         let end = inner.find(']').ok_or_else(bad)?;

@@ -74,7 +74,7 @@ pub(crate) fn check_index(nodes: &[Node], index: usize) -> Result<(), Error> {
     if index < nodes.len() {
         Ok(())
     } else {
-        Err(Error::InvalidOption(format!("no node number {index} (there are {})", nodes.len())))
+        Err(Error::NoNodeNumber { index, nodes: nodes.len() })
     }
 }
 

@@ -206,9 +206,10 @@ impl Weights {
         match self {
             Weights::Any => Ok(()),
             Weights::One if weight == 1.0 => Ok(()),
-            Weights::One => {
-                Err(Error::InvalidOption(format!("{} has no weights: every node has weight 1", algorithm.name())))
-            }
+            Weights::One => Err(Error::weight_refused(
+                weight,
+                format!("{} has no weights: every node has weight 1", algorithm.name()),
+            )),
             Weights::Checked(check) => check(weight),
         }
     }

@@ -132,7 +132,11 @@ impl RingHashFunction {
 
     pub fn from_name(name: &str) -> Result<RingHashFunction, Error> {
         RingHashFunction::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
-            Error::InvalidOption(format!("unknown ring hash function {name:?}: choose XX_HASH or MURMUR_HASH_2"))
+            Error::unknown_choice(
+                "ringHashFunction",
+                name,
+                format!("unknown ring hash function {name:?}: choose XX_HASH or MURMUR_HASH_2"),
+            )
         })
     }
 
@@ -238,11 +242,14 @@ fn hash_of(o: &Options) -> RingHashFunction {
 /// Envoy's `load_balancing_weight`: a whole number from 1 (a `uint32`).
 fn check_weight(weight: f64) -> Result<(), Error> {
     if weight.fract() != 0.0 || weight > f64::from(u32::MAX) {
-        return Err(Error::InvalidOption(format!(
-            "Envoy's load_balancing_weight is a whole number from 1 to {} (got {})",
-            u32::MAX,
-            crate::decimal::shortest(weight)
-        )));
+        return Err(Error::weight_refused(
+            weight,
+            format!(
+                "Envoy's load_balancing_weight is a whole number from 1 to {} (got {})",
+                u32::MAX,
+                crate::decimal::shortest(weight)
+            ),
+        ));
     }
     Ok(())
 }
@@ -279,16 +286,20 @@ impl Kind {
         match self {
             Kind::Ring { min, max, .. } if min > max => {
                 // Envoy's own words (RingHashLoadBalancer's constructor).
-                Err(Error::InvalidOption(format!("ring hash: minimum_ring_size ({min}) > maximum_ring_size ({max})")))
+                Err(Error::invalid_option(
+                    "minimumRingSize",
+                    format!("ring hash: minimum_ring_size ({min}) > maximum_ring_size ({max})"),
+                ))
             }
             Kind::Ring { .. } => Ok(()),
             Kind::Maglev { size } => {
                 limits::check("the Maglev table size", size, super::maglev::MAX_TABLE)?;
                 if !super::maglev::is_prime(size) {
                     // Envoy: "The table size of maglev must be prime number".
-                    return Err(Error::InvalidOption(format!(
-                        "the Maglev table size must be a prime number (got {size})"
-                    )));
+                    return Err(Error::invalid_option(
+                        "tableSize",
+                        format!("the Maglev table size must be a prime number (got {size})"),
+                    ));
                 }
                 Ok(())
             }

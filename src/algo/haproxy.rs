@@ -143,7 +143,11 @@ pub(crate) const HAPROXY_HASH: OptionSpec = OptionSpec {
     help: "hash-type's function; unset is a bare hash-type line (sdbm, with avalanche for consistent)",
     scope: Scope::Everywhere,
     link: "hh",
-    refused: Some(|v| HaproxyFunction::from_name(v.name()).err().unwrap_or(Error::InvalidOption(String::new()))),
+    refused: Some(|v| {
+        HaproxyFunction::from_name(v.name())
+            .err()
+            .unwrap_or_else(|| Error::invalid_option("haproxyHash", String::new()))
+    }),
     get: |o| o.haproxy_hash.map(|h| OptionValue::Text(h.function.name().to_string())),
     set: |o, v| {
         let function = HaproxyFunction::from_name(v.name())?;
@@ -168,9 +172,10 @@ pub(crate) const HAPROXY_AVALANCHE: OptionSpec = OptionSpec {
             Ok(())
         }
         None if !v.flag() => Ok(()),
-        None => {
-            Err(Error::InvalidOption("haproxyAvalanche (a link's hv) needs hh (haproxyHash, the hash function)".into()))
-        }
+        None => Err(Error::invalid_option(
+            "haproxyAvalanche",
+            "haproxyAvalanche (a link's hv) needs hh (haproxyHash, the hash function)",
+        )),
     },
 };
 
@@ -209,7 +214,11 @@ impl HaproxyFunction {
 
     pub fn from_name(name: &str) -> Result<HaproxyFunction, Error> {
         HaproxyFunction::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
-            Error::InvalidOption(format!("HAProxy's hash functions are sdbm, djb2, wt6 and crc32 (got {name:?})"))
+            Error::unknown_choice(
+                "haproxyHash",
+                name,
+                format!("HAProxy's hash functions are sdbm, djb2, wt6 and crc32 (got {name:?})"),
+            )
         })
     }
 
@@ -343,10 +352,13 @@ impl Haproxy {
         for spec in specs {
             check_weight(spec.weight)?;
             if spec.weight.fract() != 0.0 || spec.weight > f64::from(MAX_WEIGHT) {
-                return Err(Error::InvalidOption(format!(
-                    "HAProxy weights are whole numbers from 1 to {MAX_WEIGHT} (got {})",
-                    crate::decimal::shortest(spec.weight)
-                )));
+                return Err(Error::weight_refused(
+                    spec.weight,
+                    format!(
+                        "HAProxy weights are whole numbers from 1 to {MAX_WEIGHT} (got {})",
+                        crate::decimal::shortest(spec.weight)
+                    ),
+                ));
             }
             let points = if self.consistent { spec.weight as u32 * WEIGHT_SCALE } else { 0 };
             nodes.push(node_of(spec, points));
@@ -441,10 +453,15 @@ fn assign_ids(extra: &[ServerExtra]) -> Result<Vec<u32>, Error> {
     let mut used = BTreeSet::new();
     for id in extra.iter().filter_map(|e| e.id) {
         if id == 0 || id > MAX_ID {
-            return Err(Error::InvalidOption(format!("server ids are from 1 to {MAX_ID} (got {id})")));
+            return Err(Error::out_of_range(
+                "id",
+                f64::from(id),
+                (1.0, f64::from(MAX_ID)),
+                format!("server ids are from 1 to {MAX_ID} (got {id})"),
+            ));
         }
         if !used.insert(id) {
-            return Err(Error::InvalidOption(format!("server id {id} is used twice")));
+            return Err(Error::invalid_option("id", format!("server id {id} is used twice")));
         }
     }
     let mut next = 1u32;
@@ -461,7 +478,12 @@ fn assign_ids(extra: &[ServerExtra]) -> Result<Vec<u32>, Error> {
             }
         };
         if id > MAX_ID {
-            return Err(Error::InvalidOption(format!("server ids are from 1 to {MAX_ID} (one would get {id})")));
+            return Err(Error::out_of_range(
+                "id",
+                f64::from(id),
+                (1.0, f64::from(MAX_ID)),
+                format!("server ids are from 1 to {MAX_ID} (one would get {id})"),
+            ));
         }
         out.push(id);
         next += 1;
@@ -640,7 +662,7 @@ impl Placement for Haproxy {
     }
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         if index >= self.nodes.len() {
-            return Err(Error::InvalidOption(format!("no server number {index}")));
+            return Err(Error::NoNodeNumber { index, nodes: self.nodes.len() });
         }
         let mut extra = self.extra.clone();
         extra[index].disabled = down;

@@ -84,10 +84,11 @@ impl Placement for Jump {
         let idx = index_of(&self.members.nodes, name)?;
         let last = self.members.nodes.len() - 1;
         if idx != last {
-            return Err(Error::InvalidOption(format!(
-                "jump hash can only remove its last bucket ({:?}); removing {name:?} would renumber every bucket after it",
-                self.members.nodes[last].name
-            )));
+            return Err(Error::RemovalNotAllowed {
+                algorithm: "jump hash".to_string(),
+                node: name.to_string(),
+                last: self.members.nodes[last].name.clone(),
+            });
         }
         self.members.take(name).map(drop)
     }

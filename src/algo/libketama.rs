@@ -94,11 +94,14 @@ pub(crate) static RULES: Rules = Rules {
 fn check(spec: &NodeSpec, _: u32) -> Result<(), Error> {
     crate::node::check_weight(spec.weight)?;
     if spec.name.len() > LIBKETAMA_MAX_NAME {
-        return Err(Error::InvalidOption(format!(
-            "libketama server addresses are at most {LIBKETAMA_MAX_NAME} bytes ({:?} has {})",
-            spec.name,
-            spec.name.len()
-        )));
+        return Err(Error::node_refused(
+            &spec.name,
+            format!(
+                "libketama server addresses are at most {LIBKETAMA_MAX_NAME} bytes ({:?} has {})",
+                spec.name,
+                spec.name.len()
+            ),
+        ));
     }
     check_memcached_weight(Algorithm::Libketama, spec.weight)
 }

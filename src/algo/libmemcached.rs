@@ -175,16 +175,19 @@ fn check(algorithm: Algorithm, spec: &NodeSpec) -> Result<(), Error> {
 /// libketama's and libmemcached's weights: whole numbers that fit a `uint32_t`.
 pub(crate) fn check_memcached_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error> {
     if weight.fract() != 0.0 {
-        let weight = shortest(weight);
-        return Err(Error::InvalidOption(format!("{} weights are whole numbers (got {weight})", algorithm.name())));
+        let words = format!("{} weights are whole numbers (got {})", algorithm.name(), shortest(weight));
+        return Err(Error::weight_refused(weight, words));
     }
     if weight > f64::from(u32::MAX) {
-        return Err(Error::InvalidOption(format!(
-            "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {})",
-            algorithm.name(),
-            u32::MAX,
-            shortest(weight)
-        )));
+        return Err(Error::weight_refused(
+            weight,
+            format!(
+                "{} weights are whole numbers up to {} (libmemcached keeps a weight in a uint32_t; got {})",
+                algorithm.name(),
+                u32::MAX,
+                shortest(weight)
+            ),
+        ));
     }
     Ok(())
 }
@@ -212,7 +215,7 @@ fn host_port(name: &str) -> Result<(&str, u16), Error> {
         Some((host, port)) if !host.is_empty() => (
             host,
             port.parse().map_err(|_| {
-                Error::InvalidOption(format!("{name:?}: the port after ':' must be a number from 0 to 65535"))
+                Error::node_refused(name, format!("{name:?}: the port after ':' must be a number from 0 to 65535"))
             })?,
         ),
         _ => (name, MEMCACHED_DEFAULT_PORT),

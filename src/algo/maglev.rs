@@ -81,9 +81,10 @@ impl Maglev {
     pub(crate) fn new(hash: Hash, size: u64, nodes: Vec<NodeSpec>) -> Result<Maglev, Error> {
         crate::limits::check("the Maglev table size", size, MAX_TABLE)?;
         if size < 2 || !is_prime(size) {
-            return Err(Error::InvalidOption(format!(
-                "the Maglev table size must be a prime from 2 to {MAX_TABLE} (got {size})"
-            )));
+            return Err(Error::invalid_option(
+                "tableSize",
+                format!("the Maglev table size must be a prime from 2 to {MAX_TABLE} (got {size})"),
+            ));
         }
         let members = Members::new(nodes, 0, weight_rule(Algorithm::Maglev))?;
         let mut m = Maglev { hash, size, members, table: Vec::new(), live: None };

@@ -65,7 +65,10 @@ static RULES: hash_mod::Rules = hash_mod::Rules {
     buckets: |_| 1,
     check: |spec| {
         if spec.name.contains(',') {
-            return Err(Error::InvalidOption(format!("{:?}: memjs splits its server list at ','", spec.name)));
+            return Err(Error::node_refused(
+                &spec.name,
+                format!("{:?}: memjs splits its server list at ','", spec.name),
+            ));
         }
         Ok(())
     },

@@ -77,7 +77,11 @@ impl RemovalOrder {
 
     pub fn from_name(name: &str) -> Result<RemovalOrder, Error> {
         RemovalOrder::ALL.into_iter().find(|o| o.name() == name).ok_or_else(|| {
-            Error::InvalidOption(format!("unknown removal order {name:?}: choose one of fifo, lifo, random"))
+            Error::unknown_choice(
+                "removalOrder",
+                name,
+                format!("unknown removal order {name:?}: choose one of fifo, lifo, random"),
+            )
         })
     }
 }
@@ -168,14 +172,20 @@ pub fn check_work(
     limits::check("algorithms × keys to measure", work, limits::MAX_METRICS_WORK)?;
     limits::check("removals", settings.removals as u64, limits::MAX_METRICS_REMOVALS as u64)?;
     if nodes.len() < 2 || sample.keys.is_empty() {
-        return Err(Error::InvalidOption("metrics need at least two nodes and one key".into()));
+        let (what, min, got) = if nodes.len() < 2 { ("nodes", 2, nodes.len()) } else { ("keys", 1, 0) };
+        return Err(Error::too_few(what, min, got, "metrics need at least two nodes and one key"));
     }
     if settings.removals == 0 || settings.removals >= nodes.len() {
-        return Err(Error::InvalidOption(format!(
-            "removals must be from 1 to one less than the nodes ({}), got {}",
-            nodes.len() - 1,
-            settings.removals
-        )));
+        return Err(Error::out_of_range(
+            "removals",
+            settings.removals as f64,
+            (1.0, (nodes.len() - 1) as f64),
+            format!(
+                "removals must be from 1 to one less than the nodes ({}), got {}",
+                nodes.len() - 1,
+                settings.removals
+            ),
+        ));
     }
     Ok(())
 }

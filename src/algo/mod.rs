@@ -495,7 +495,7 @@ impl Cluster {
     pub fn building(options: Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<ClusterBuild, Error> {
         let per_node = |what: &str, count: Option<usize>| match count {
             Some(count) if count != nodes.len() => {
-                Err(Error::InvalidOption(format!("{what} for {count} nodes, but there are {}", nodes.len())))
+                Err(Error::mismatch(what, format!("{what} for {count} nodes, but there are {}", nodes.len())))
             }
             _ => Ok(()),
         };

@@ -81,7 +81,12 @@ impl MultiProbe {
     pub(crate) fn new(probes: u32, nodes: Vec<NodeSpec>) -> Result<MultiProbe, Error> {
         crate::limits::check("probes per key", u64::from(probes), u64::from(MAX_PROBES))?;
         if probes == 0 {
-            return Err(Error::InvalidOption(format!("probes must be between 1 and {MAX_PROBES} (got {probes})")));
+            return Err(Error::out_of_range(
+                "probes",
+                f64::from(probes),
+                (1.0, f64::from(MAX_PROBES)),
+                format!("probes must be between 1 and {MAX_PROBES} (got {probes})"),
+            ));
         }
         let members = Members::new(nodes, 1, weight_rule(Algorithm::MultiProbe))?;
         let mut m = MultiProbe { probes, members, points: Points::new(64), live: None };

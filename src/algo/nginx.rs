@@ -148,7 +148,10 @@ impl Nginx {
         for spec in specs {
             check_weight(spec.weight)?;
             if spec.weight.fract() != 0.0 {
-                return Err(Error::InvalidOption(format!("nginx weights are whole numbers (got {})", crate::decimal::shortest(spec.weight))));
+                return Err(Error::weight_refused(
+                    spec.weight,
+                    format!("nginx weights are whole numbers (got {})", crate::decimal::shortest(spec.weight)),
+                ));
             }
             let points = if self.consistent { spec.weight * POINTS_PER_WEIGHT as f64 } else { 0.0 };
             nodes.push(node_of(spec, points.min(u32::MAX as f64) as u32));
@@ -320,7 +323,7 @@ impl Placement for Nginx {
     }
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         if index >= self.nodes.len() {
-            return Err(Error::InvalidOption(format!("no server number {index}")));
+            return Err(Error::NoNodeNumber { index, nodes: self.nodes.len() });
         }
         self.down[index] = down;
         self.effective = self.effective_owners();

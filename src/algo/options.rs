@@ -252,14 +252,19 @@ impl OptionSpec {
     /// `invalid-option`; above it a `too-large` (every maximum is a cap).
     pub fn check(&self, value: OptionValue) -> Result<OptionValue, Error> {
         let name = self.name;
-        let wrong = |what: &str| Error::InvalidOption(format!("{name} must be {what}"));
+        let wrong = |what: &str| Error::invalid_option(name, format!("{name} must be {what}"));
         match (&self.kind, value) {
             (OptionKind::Whole { min, max, .. }, OptionValue::Whole(v)) => {
                 if let (Some(refused), true) = (self.refused, v < *min || v > *max) {
                     return Err(refused(&OptionValue::Whole(v)));
                 }
                 if v < *min {
-                    return Err(Error::InvalidOption(format!("{name} must be between {min} and {max} (got {v})")));
+                    return Err(Error::out_of_range(
+                        name,
+                        v as f64,
+                        (*min as f64, *max as f64),
+                        format!("{name} must be between {min} and {max} (got {v})"),
+                    ));
                 }
                 crate::limits::check(name, v, *max)?;
                 Ok(OptionValue::Whole(v))
@@ -277,8 +282,13 @@ impl OptionSpec {
             (OptionKind::Number { min, max, .. }, value @ (OptionValue::Number(_) | OptionValue::Whole(_))) => {
                 let v = value.number();
                 if !(v.is_finite() && v >= *min) {
-                    let (min, max, v) = (shortest(*min), shortest(*max), shortest(v));
-                    return Err(Error::InvalidOption(format!("{name} must be a number from {min} to {max} (got {v})")));
+                    let words = format!(
+                        "{name} must be a number from {} to {} (got {})",
+                        shortest(*min),
+                        shortest(*max),
+                        shortest(v)
+                    );
+                    return Err(Error::out_of_range(name, v, (*min, *max), words));
                 }
                 if v > *max {
                     return Err(Error::TooLarge { what: name.to_string(), max: *max as u64, got: v as u64 });
@@ -293,7 +303,11 @@ impl OptionSpec {
                 } else if let Some(refused) = self.refused {
                     Err(refused(&OptionValue::Text(t)))
                 } else {
-                    Err(Error::InvalidOption(format!("unknown {name} {t:?}: choose one of {}", choices.join(", "))))
+                    Err(Error::unknown_choice(
+                        name,
+                        &t,
+                        format!("unknown {name} {t:?}: choose one of {}", choices.join(", ")),
+                    ))
                 }
             }
             (OptionKind::Text { max_len, .. }, OptionValue::Text(t)) => {

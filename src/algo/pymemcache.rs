@@ -114,9 +114,10 @@ fn client_key(server: &str) -> Result<String, Error> {
         Some((host, port)) if !server.ends_with(']') => (
             host,
             python_int(port).ok_or_else(|| {
-                Error::InvalidOption(format!(
-                    "{server:?}: pymemcache reads the part after the last ':' as the port (int())"
-                ))
+                Error::node_refused(
+                    server,
+                    format!("{server:?}: pymemcache reads the part after the last ':' as the port (int())"),
+                )
             })?,
         ),
         _ => (server, 11211),

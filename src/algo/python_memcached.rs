@@ -83,7 +83,7 @@ fn check_server(spec: &NodeSpec) -> Result<(), Error> {
     if ok {
         Ok(())
     } else {
-        Err(Error::InvalidOption(format!("python-memcached cannot parse the server {name:?} (host:port)")))
+        Err(Error::node_refused(name, format!("python-memcached cannot parse the server {name:?} (host:port)")))
     }
 }
 

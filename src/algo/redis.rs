@@ -204,13 +204,14 @@ fn check_redis_weight(weight: f64) -> Result<(), Error> {
     if (MIN_WEIGHT..=MAX_WEIGHT).contains(&weight) {
         Ok(())
     } else {
-        Err(Error::InvalidOption(format!(
+        let words = format!(
             "Redis Cluster weights are from {} to {} (got {}): redis-cli keeps rebalance weights as 32-bit \
              floats and divides the {SLOTS} slots by their total, which leaves the range of a float outside it",
             crate::decimal::shortest_exp(MIN_WEIGHT),
             crate::decimal::shortest_exp(MAX_WEIGHT),
             crate::decimal::shortest(weight)
-        )))
+        );
+        Err(Error::weight_refused(weight, words))
     }
 }
 
@@ -262,25 +263,27 @@ impl Slots {
         for (i, list) in ranges.iter().enumerate() {
             for &(first, last) in list {
                 if usize::from(last) >= SLOTS || first > last {
-                    return Err(Error::InvalidOption(format!(
-                        "{:?}: slot range {first}-{last} is not within 0-{}",
-                        nodes[i].name,
-                        SLOTS - 1
-                    )));
+                    return Err(Error::node_refused(
+                        &nodes[i].name,
+                        format!("{:?}: slot range {first}-{last} is not within 0-{}", nodes[i].name, SLOTS - 1),
+                    ));
                 }
                 for slot in usize::from(first)..=usize::from(last) {
                     if owner[slot] == i as u16 {
-                        return Err(Error::InvalidOption(format!(
-                            "slot {slot} is in two of {:?}'s ranges",
-                            nodes[i].name
-                        )));
+                        return Err(Error::node_refused(
+                            &nodes[i].name,
+                            format!("slot {slot} is in two of {:?}'s ranges", nodes[i].name),
+                        ));
                     }
                     if owner[slot] != NOBODY {
-                        return Err(Error::InvalidOption(format!(
-                            "slot {slot} is claimed by both {:?} and {:?}",
-                            nodes[usize::from(owner[slot])].name,
-                            nodes[i].name
-                        )));
+                        return Err(Error::node_refused(
+                            &nodes[i].name,
+                            format!(
+                                "slot {slot} is claimed by both {:?} and {:?}",
+                                nodes[usize::from(owner[slot])].name,
+                                nodes[i].name
+                            ),
+                        ));
                     }
                     owner[slot] = i as u16;
                 }
@@ -338,8 +341,9 @@ impl Slots {
     /// random node ids, and decides only ±1-slot tie-breaks). On error nothing changes.
     pub fn add_in_cli_order(&mut self, spec: NodeSpec, cli_order: &[usize]) -> Result<(), Error> {
         if !is_permutation(cli_order, self.nodes.len() + 1) {
-            return Err(Error::InvalidOption(
-                "the redis-cli order must list every master once, the new one included".into(),
+            return Err(Error::mismatch(
+                "the redis-cli order",
+                "the redis-cli order must list every master once, the new one included",
             ));
         }
         if self.nodes.is_empty() {
@@ -363,7 +367,7 @@ impl Slots {
     pub fn remove_in_cli_order(&mut self, name: &str, cli_order: &[usize]) -> Result<(), Error> {
         let idx = index_of(&self.nodes, name)?;
         if !is_permutation(cli_order, self.nodes.len()) {
-            return Err(Error::InvalidOption("the redis-cli order must list every master once".into()));
+            return Err(Error::mismatch("the redis-cli order", "the redis-cli order must list every master once"));
         }
         if self.nodes.len() == 1 {
             *self = Slots::create(Vec::new())?;

@@ -138,7 +138,8 @@ fn check(algorithm: Algorithm, spec: &NodeSpec) -> Result<(), Error> {
     algorithm.entry().weights.check(algorithm, spec.weight)?;
     let node = node(&spec.name)?;
     if algorithm == Algorithm::RedisRb5 {
-        node.db_v5()?;
+        let refused = || format!("redis-rb 5 refuses the database {:?} (Integer())", node.db);
+        node.db_v5().ok_or_else(|| Error::node_refused(&spec.name, refused()))?;
     }
     Ok(())
 }
@@ -175,7 +176,7 @@ struct Node<'a> {
 }
 
 fn node(name: &str) -> Result<Node<'_>, Error> {
-    let bad = |why: &str| Error::InvalidOption(format!("{name:?}: {why} (write redis://host:port[/db])"));
+    let bad = |why: &str| Error::node_refused(name, format!("{name:?}: {why} (write redis://host:port[/db])"));
     let (scheme, rest) = match name.split_once("://") {
         Some((scheme @ ("redis" | "rediss" | "unix"), rest)) => (scheme, rest),
         Some((scheme, _)) => {
@@ -232,8 +233,9 @@ impl Node<'_> {
         format!("{}://{}:{}/{db}", self.scheme, self.host, self.port)
     }
 
-    /// 5.x: redis-client's `Integer(db_path)`: decimal, or octal after a leading 0.
-    fn db_v5(&self) -> Result<u64, Error> {
+    /// 5.x: redis-client's `Integer(db_path)`: decimal, or octal after a leading 0; `None`
+    /// where `Integer()` raises.
+    fn db_v5(&self) -> Option<u64> {
         let db = self.db;
         let parsed = match db.strip_prefix('0') {
             _ if db.is_empty() => Some(0),
@@ -241,7 +243,7 @@ impl Node<'_> {
             _ if db.bytes().all(|b| b.is_ascii_digit()) => db.parse().ok(),
             _ => None,
         };
-        parsed.ok_or_else(|| Error::InvalidOption(format!("redis-rb 5 refuses the database {db:?} (Integer())")))
+        parsed
     }
 
     /// 5.x redis-client `server_url`.

@@ -56,12 +56,15 @@ pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
     if WEIGHTS.contains(&weight) {
         Ok(())
     } else {
-        Err(Error::InvalidOption(format!(
-            "rendezvous weights are from {} to {}: past them scores overflow or vanish and ties decide (got {})",
-            shortest_exp(*WEIGHTS.start()),
-            shortest_exp(*WEIGHTS.end()),
-            shortest_exp(weight)
-        )))
+        Err(Error::weight_refused(
+            weight,
+            format!(
+                "rendezvous weights are from {} to {}: past them scores overflow or vanish and ties decide (got {})",
+                shortest_exp(*WEIGHTS.start()),
+                shortest_exp(*WEIGHTS.end()),
+                shortest_exp(weight)
+            ),
+        ))
     }
 }
 

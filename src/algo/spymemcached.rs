@@ -153,10 +153,11 @@ fn ip_label(name: &str) -> Result<String, Error> {
         && octets.iter().all(|o| !o.is_empty() && o.len() <= 3 && o.bytes().all(|b| b.is_ascii_digit()))
         && octets.iter().all(|o| o.parse::<u16>().is_ok_and(|v| v <= 255) && (o.len() == 1 || !o.starts_with('0')));
     if !canonical {
-        return Err(Error::InvalidOption(format!(
+        let words = format!(
             "{name:?}: ringlab takes spymemcached-ketama servers as IPv4 addresses (ip:port): a host name's label is \
              \"name/ip:port\", with the address it resolves to"
-        )));
+        );
+        return Err(Error::node_refused(name, words));
     }
     Ok(format!("{host}:{port}"))
 }
@@ -164,7 +165,7 @@ fn ip_label(name: &str) -> Result<String, Error> {
 /// AddrUtil.getAddresses: `host:port` split at the last ':', the port by `Integer.parseInt`
 /// (a sign and leading zeros allowed), 0 to 65535 (`InetSocketAddress`).
 fn host_port(name: &str) -> Result<(&str, u32), Error> {
-    let refused = || Error::InvalidOption(format!("spymemcached reads a server as host:port (got {name:?})"));
+    let refused = || Error::node_refused(name, format!("spymemcached reads a server as host:port (got {name:?})"));
     let colon = name.rfind(':').filter(|&i| i >= 1).ok_or_else(refused)?;
     let digits = &name[colon + 1..];
     let digits = digits.strip_prefix('+').unwrap_or(digits);

@@ -191,7 +191,11 @@ impl TwemHash {
     /// The hash called `name`.
     pub fn from_name(name: &str) -> Result<TwemHash, Error> {
         TwemHash::ALL.into_iter().find(|h| h.name() == name).ok_or_else(|| {
-            Error::InvalidOption(format!("unknown twemproxy hash {name:?}: choose one of {}", hash_names().join(", ")))
+            Error::unknown_choice(
+                "twemproxyHash",
+                name,
+                format!("unknown twemproxy hash {name:?}: choose one of {}", hash_names().join(", ")),
+            )
         })
     }
 
@@ -253,10 +257,10 @@ pub(crate) const HASH_TAG: OptionSpec = OptionSpec {
     get: |o| Some(OptionSpec::param(o, "hashTag").unwrap_or(OptionValue::Text(String::new()))),
     set: |o, v| {
         if !matches!(v.name().len(), 0 | 2) {
-            return Err(Error::InvalidOption(format!(
-                "hashTag must be two characters (bytes), e.g. \"{{}}\", or empty (got {:?})",
-                v.name()
-            )));
+            return Err(Error::invalid_option(
+                "hashTag",
+                format!("hashTag must be two characters (bytes), e.g. \"{{}}\", or empty (got {:?})", v.name()),
+            ));
         }
         o.params.insert("hashTag", v);
         Ok(())
@@ -271,11 +275,14 @@ fn hash_tag(options: &Options) -> Option<[u8; 2]> {
 /// twemproxy's weights: whole numbers from 1 that fit its `int` (`nc_atoi`).
 fn check_weight(weight: f64) -> Result<(), Error> {
     if weight.fract() != 0.0 || weight > f64::from(i32::MAX) {
-        return Err(Error::InvalidOption(format!(
-            "twemproxy weights are whole numbers from 1 to {} (got {})",
-            i32::MAX,
-            crate::decimal::shortest(weight)
-        )));
+        return Err(Error::weight_refused(
+            weight,
+            format!(
+                "twemproxy weights are whole numbers from 1 to {} (got {})",
+                i32::MAX,
+                crate::decimal::shortest(weight)
+            ),
+        ));
     }
     Ok(())
 }
@@ -540,11 +547,12 @@ impl Twemproxy {
         let nodes = &self.members.nodes;
         let order = self.sorted();
         if let Some(w) = order.windows(2).find(|w| server_name(&nodes[w[0]].name) == server_name(&nodes[w[1]].name)) {
-            return Err(Error::InvalidOption(format!(
+            let words = format!(
                 "two servers are named {:?} (an unnamed server on port 11211 is named by its host): twemproxy \
                  refuses servers with the same name",
                 server_name(&nodes[w[0]].name)
-            )));
+            );
+            return Err(Error::node_refused(&nodes[w[1]].name, words));
         }
         let total: f64 = nodes.iter().map(|n| n.weight).sum();
         if total > f64::from(u32::MAX) {

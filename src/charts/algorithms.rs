@@ -99,10 +99,11 @@ impl AlgorithmsJob {
         algorithms: &[Algorithm],
     ) -> Result<AlgorithmsJob, Error> {
         if nodes.len() < 2 {
-            return Err(Error::InvalidOption("comparing needs at least two nodes".into()));
+            return Err(Error::too_few("nodes", 2, nodes.len(), "comparing needs at least two nodes"));
         }
         if algorithms.is_empty() || sample.keys.is_empty() {
-            return Err(Error::InvalidOption("comparing needs at least one algorithm and one key".into()));
+            let (what, got) = if algorithms.is_empty() { ("algorithms", algorithms.len()) } else { ("keys", 0) };
+            return Err(Error::too_few(what, 1, got, "comparing needs at least one algorithm and one key"));
         }
         Ok(AlgorithmsJob {
             base: base.clone(),

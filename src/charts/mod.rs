@@ -87,7 +87,7 @@ pub fn node_color(i: usize) -> RGBColor {
 pub fn parse_color(hex: &str) -> Result<RGBColor, Error> {
     theme::rgb(hex.trim())
         .map(|[r, g, b]| RGBColor(r, g, b))
-        .ok_or_else(|| Error::InvalidOption(format!("chart: colour {hex:?} is not #rrggbb")))
+        .ok_or_else(|| Error::Chart(format!("colour {hex:?} is not #rrggbb")))
 }
 
 #[cfg(feature = "charts")]
@@ -125,7 +125,7 @@ pub fn draw<DB: DrawingBackend, C: Chart>(
 ) -> Result<(), Error> {
     check_area(area, theme, C::MIN_SIZE)?;
     if let Some(why) = chart.empty() {
-        return Err(Error::InvalidOption(format!("chart: {why}")));
+        return Err(Error::Chart(why.to_string()));
     }
     area.fill(&theme.background).map_err(chart_error)?;
     chart.render(area, theme).map_err(chart_error)
@@ -219,7 +219,7 @@ impl Theme {
 #[cfg(feature = "charts")]
 /// A plotters failure as the crate's error (a panic would abort the wasm page instead).
 fn chart_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Error {
-    Error::InvalidOption(format!("chart: {e}"))
+    Error::Chart(e.to_string())
 }
 
 #[cfg(feature = "charts")]
@@ -232,9 +232,7 @@ fn check_area<DB: DrawingBackend>(
     let (w, h) = area.dim_in_pixel();
     let (min_w, min_h) = (theme.px(f64::from(min_css.0)), theme.px(f64::from(min_css.1)));
     if w < min_w || h < min_h {
-        return Err(Error::InvalidOption(format!(
-            "chart: the drawing area is {w}×{h} px, this chart needs at least {min_w}×{min_h}"
-        )));
+        return Err(Error::ChartTooSmall { width: w, height: h, min_width: min_w, min_height: min_h });
     }
     Ok(())
 }

@@ -121,14 +121,15 @@ impl MovesJob {
     pub fn new(options: &Options, nodes: RangeInclusive<u32>, sample: &KeySample) -> Result<MovesJob, Error> {
         let (first, last) = (*nodes.start(), *nodes.end());
         if first < 2 || first > last || last > MAX_MOVES_NODES {
-            return Err(Error::InvalidOption(format!(
-                "the moves chart needs 2 ≤ first ≤ last ≤ {MAX_MOVES_NODES} nodes (got {first}..={last})"
-            )));
+            return Err(Error::invalid_option(
+                "nodes",
+                format!("the moves chart needs 2 ≤ first ≤ last ≤ {MAX_MOVES_NODES} nodes (got {first}..={last})"),
+            ));
         }
         let cluster = Cluster::new(options.clone(), (1..=first).map(|i| NodeSpec::new(node_name(i))))?;
         let exact = cluster.arcs().is_some();
         if !exact && sample.keys.is_empty() {
-            return Err(Error::InvalidOption(format!(
+            return Err(Error::Unsupported(format!(
                 "{} has no exact arcs: give a key sample to count moves on",
                 options.algorithm.name()
             )));
@@ -205,7 +206,7 @@ impl MovesJob {
 fn exact_moved(before: &Cluster, after: &Cluster) -> Result<f64, Error> {
     match (before.arcs(), after.arcs()) {
         (Some(b), Some(a)) => Ok(migration::between(b, a)?.moved_fraction),
-        _ => Err(Error::InvalidOption("exact moves need arcs on both sides".into())),
+        _ => Err(Error::Unsupported("exact moves need arcs on both sides".into())),
     }
 }
 

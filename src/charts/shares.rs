@@ -78,7 +78,7 @@ pub fn from_counts(cluster: &Cluster, keys: usize, counts: Option<Vec<usize>>) -
         return Err(Error::EmptyRing);
     }
     if counts.as_ref().is_some_and(|c| c.len() != nodes.len() || c.iter().sum::<usize>() != keys) {
-        return Err(Error::InvalidOption("the counts must be one per node and add up to the keys".into()));
+        return Err(Error::mismatch("counts", "the counts must be one per node and add up to the keys"));
     }
     let exact = cluster.exact_shares();
     let sampled = |i: usize| counts.as_ref().map(|c| c[i] as f64 / keys as f64);
@@ -91,7 +91,7 @@ pub fn from_counts(cluster: &Cluster, keys: usize, counts: Option<Vec<usize>>) -
                 (Some(&exact), _) => exact,
                 (None, Some(s)) => s,
                 (None, None) => {
-                    return Err(Error::InvalidOption(format!(
+                    return Err(Error::Unsupported(format!(
                         "{} has no exact shares: give a key sample to count",
                         cluster.algorithm().name()
                     )))

@@ -126,7 +126,7 @@ pub fn data(
 ) -> Result<SpreadData, Error> {
     let mut job = SpreadJob::new(config, nodes, current_vnodes, steps, band)?;
     while !job.step()? {}
-    job.data().ok_or_else(|| Error::InvalidOption("the spread sweep did not finish".into()))
+    job.data().ok_or_else(|| Error::Internal("the spread sweep did not finish".into()))
 }
 
 /// [`data`] in pieces: each [`step`](SpreadJob::step) is one piece of a sweep (see
@@ -172,7 +172,7 @@ impl SpreadJob {
         band: bool,
     ) -> Result<SpreadJob, Error> {
         if nodes.len() < 2 {
-            return Err(Error::InvalidOption("the spread chart needs at least two nodes".into()));
+            return Err(Error::too_few("nodes", 2, nodes.len(), "the spread chart needs at least two nodes"));
         }
         Config { vnodes: current_vnodes, ..config.clone() }.validate()?;
         let mut counts = log_spaced(steps.clamp(2, 200), MAX_SWEPT_VNODES);
@@ -186,9 +186,10 @@ impl SpreadJob {
             }
         }
         if kept.is_empty() {
-            return Err(Error::InvalidOption(format!(
-                "the spread chart sweeps at most {MAX_SWEEP_POINTS} points per ring: too many nodes"
-            )));
+            return Err(Error::invalid_option(
+                "nodes",
+                format!("the spread chart sweeps at most {MAX_SWEEP_POINTS} points per ring: too many nodes"),
+            ));
         }
         Ok(SpreadJob {
             config: config.clone(),

@@ -299,7 +299,9 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
     }
     crate::algo::haproxy::backend(consistent, hash, specs, extra).map_err(|e| {
         let line = match &e {
-            Error::InvalidOption(m) if m.contains("id") => lines.first().copied().unwrap_or(balance_line),
+            Error::OptionOutOfRange { option, .. } | Error::InvalidOption { option, .. } if option == "id" => {
+                lines.first().copied().unwrap_or(balance_line)
+            }
             _ => hash_line.max(balance_line),
         };
         on_line(line, e)

@@ -273,11 +273,10 @@ pub fn from_memcached_servers(text: &str, algorithm: Algorithm) -> Result<Cluste
         Some(ServerList::Libmemcached) => parse_memcached_servers(text)?,
         None => {
             let names: Vec<&str> = algorithms().map(|a| a.name()).collect();
-            return Err(Error::InvalidOption(format!(
-                "a memcached server list is for {} (not {})",
-                names.join(", "),
-                algorithm.name()
-            )));
+            return Err(Error::invalid_option(
+                "algorithm",
+                format!("a memcached server list is for {} (not {})", names.join(", "), algorithm.name()),
+            ));
         }
     };
     let spec = |s: &MemcachedServer| NodeSpec::new(s.address.clone()).weight(f64::from(s.weight));

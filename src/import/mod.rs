@@ -83,7 +83,7 @@ pub const CONFIG_KINDS: [ConfigKind; 6] =
 pub fn kind(kind: &str) -> Result<&'static ConfigKind, Error> {
     CONFIG_KINDS.iter().find(|k| k.kind == kind).ok_or_else(|| {
         let kinds: Vec<&str> = CONFIG_KINDS.iter().map(|k| k.kind).collect();
-        Error::InvalidOption(format!("unknown config kind {kind:?}: choose one of {}", kinds.join(", ")))
+        Error::unknown_choice("kind", kind, format!("unknown config kind {kind:?}: choose one of {}", kinds.join(", ")))
     })
 }
 

@@ -47,7 +47,12 @@ pub enum Staging {
 /// `after`; with how it was staged and one label per step.
 pub fn stages(before: &Cluster, after: &Cluster, steps: usize) -> Result<(Vec<Cluster>, Staging, Vec<String>), Error> {
     if steps == 0 {
-        return Err(Error::InvalidOption("a staged change has at least one step".into()));
+        return Err(Error::out_of_range(
+            "steps",
+            0.0,
+            (1.0, limits::MAX_PLAN_STEPS as f64),
+            "a staged change has at least one step",
+        ));
     }
     limits::check("steps of a staged change", steps as u64, limits::MAX_PLAN_STEPS as u64)?;
     let at_once = || Ok((vec![before.clone(), after.clone()], Staging::AtOnce, vec!["at once".to_string()]));
@@ -264,8 +269,16 @@ pub fn plan(before: &Cluster, after: &Cluster, options: &PlanOptions) -> Result<
     let fine = |x: f64| x.is_finite() && (0.0..=MAX_PLAN_QUANTITY).contains(&x);
     if !fine(options.items) || !fine(options.item_bytes) || !fine(options.bytes_per_sec) || options.bytes_per_sec <= 0.0
     {
-        return Err(Error::InvalidOption(
-            "items and item bytes are ≥ 0 and the bandwidth above 0, each at most 1e15".into(),
+        let option = if !fine(options.items) {
+            "items"
+        } else if !fine(options.item_bytes) {
+            "itemBytes"
+        } else {
+            "bytesPerSec"
+        };
+        return Err(Error::invalid_option(
+            option,
+            "items and item bytes are ≥ 0 and the bandwidth above 0, each at most 1e15",
         ));
     }
     limits::check("keys in a plan's sample", options.sample_keys as u64, limits::MAX_ROLLOUT_KEYS as u64)?;

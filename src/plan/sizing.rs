@@ -124,15 +124,26 @@ fn worst_loss(ring: &Ring, shares: &[u128], size: f64) -> f64 {
 /// ```
 pub fn vnodes_for(options: &SizingOptions) -> Result<Sizing, Error> {
     if options.nodes == 0 {
-        return Err(Error::InvalidOption("sizing needs at least one node".into()));
+        return Err(Error::out_of_range(
+            "nodes",
+            0.0,
+            (1.0, limits::MAX_SIZING_NODES as f64),
+            "sizing needs at least one node",
+        ));
     }
     limits::check("nodes in a sizing", options.nodes as u64, limits::MAX_SIZING_NODES as u64)?;
     if !(options.max_over_mean.is_finite() && options.max_over_mean > 1.0 && options.max_over_mean <= 10.0) {
-        return Err(Error::InvalidOption("the target (busiest over mean) is above 1, at most 10".into()));
+        return Err(Error::out_of_range(
+            "maxOverMean",
+            options.max_over_mean,
+            (1.0, 10.0),
+            "the target (busiest over mean) is above 1, at most 10",
+        ));
     }
     let fine = |x: f64| x.is_finite() && (0.0..=super::MAX_PLAN_QUANTITY).contains(&x);
     if !fine(options.items) || !fine(options.item_bytes) {
-        return Err(Error::InvalidOption("items and item bytes are ≥ 0, at most 1e15".into()));
+        let option = if fine(options.items) { "itemBytes" } else { "items" };
+        return Err(Error::invalid_option(option, "items and item bytes are ≥ 0, at most 1e15"));
     }
     let cap = ((limits::MAX_POINTS / options.nodes as u64) as u32).min(limits::MAX_VNODES);
     let worst = |v: u32| -> Result<(f64, Option<f64>, usize), Error> { spread_at(options, v) };

@@ -108,9 +108,11 @@ impl System {
             .into_iter()
             .find(|s| s.name() == name)
             .ok_or_else(|| {
-                Error::InvalidOption(format!(
-                    "unknown system {name:?}: choose one of client-side, redirect, proxy, coordinator"
-                ))
+                Error::unknown_choice(
+                    "system",
+                    name,
+                    format!("unknown system {name:?}: choose one of client-side, redirect, proxy, coordinator"),
+                )
             })
     }
 
@@ -239,11 +241,11 @@ pub fn propagate(before: &Cluster, after: &Cluster, options: &Rollout) -> Result
 pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout) -> Result<Timeline, Error> {
     check(options)?;
     if states.len() < 2 || published.len() + 1 != states.len() {
-        return Err(Error::InvalidOption("a propagation needs a state before and one per published epoch".into()));
+        return Err(Error::mismatch("published", "a propagation needs a state before and one per published epoch"));
     }
     limits::check("epochs", published.len() as u64, limits::MAX_PLAN_STEPS as u64)?;
     if published[0] != 0.0 || published.windows(2).any(|w| w[0] > w[1]) || published.iter().any(|p| !p.is_finite()) {
-        return Err(Error::InvalidOption("epochs are published in order, the first at 0".into()));
+        return Err(Error::invalid_option("published", "epochs are published in order, the first at 0"));
     }
     let last = states.last().expect("two states at least");
     let rule = last.algorithm().entry().on_stale;
@@ -475,42 +477,56 @@ pub const MAX_ZIPF_S: f64 = 10.0;
 
 /// Checks a propagation's settings against their ranges and caps.
 pub fn check(options: &Rollout) -> Result<(), Error> {
-    let bad = |what: &str| Err(Error::InvalidOption(what.to_string()));
+    let bad =
+        |option: &str, got: f64, range: (f64, f64), what: &str| Err(Error::out_of_range(option, got, range, what));
+    let day = (0.0, limits::MAX_ROLLOUT_MS);
     if options.clients == 0 {
-        return bad("a propagation needs at least one client");
+        return bad(
+            "clients",
+            0.0,
+            (1.0, limits::MAX_ROLLOUT_CLIENTS as f64),
+            "a propagation needs at least one client",
+        );
     }
     limits::check("clients", options.clients as u64, limits::MAX_ROLLOUT_CLIENTS as u64)?;
     let ms = |x: f64| x.is_finite() && (0.0..=limits::MAX_ROLLOUT_MS).contains(&x);
     if !ms(options.duration_ms) || !ms(options.step_ms) || options.step_ms <= 0.0 || options.duration_ms <= 0.0 {
-        return bad("the duration and the step are milliseconds above 0, at most a day (86,400,000)");
+        let (option, got) = match ms(options.duration_ms) && options.duration_ms > 0.0 {
+            true => ("stepMs", options.step_ms),
+            false => ("durationMs", options.duration_ms),
+        };
+        return bad(option, got, day, "the duration and the step are milliseconds above 0, at most a day (86,400,000)");
     }
     let times = (options.duration_ms / options.step_ms).floor() as u64 + 1;
     limits::check("times in a timeline (duration / step + 1)", times, limits::MAX_ROLLOUT_TIMES as u64)?;
     let work = times.saturating_mul(options.clients as u64);
     limits::check("clients × times in a timeline", work, limits::MAX_ROLLOUT_WORK)?;
     match options.lag {
-        Lag::Fixed { ms: x } | Lag::Even { ms: x } if !ms(x) => return bad("a lag is milliseconds ≥ 0, at most a day"),
+        Lag::Fixed { ms: x } | Lag::Even { ms: x } if !ms(x) => {
+            return bad("lag", x, day, "a lag is milliseconds ≥ 0, at most a day")
+        }
         Lag::Exponential { mean_ms, .. } if !ms(mean_ms) || mean_ms <= 0.0 => {
-            return bad("an exponential lag's mean is milliseconds above 0, at most a day")
+            return bad("lag", mean_ms, day, "an exponential lag's mean is milliseconds above 0, at most a day")
         }
         Lag::Poll { every_ms } if !ms(every_ms) || every_ms <= 0.0 => {
-            return bad("a polling interval is milliseconds above 0, at most a day")
+            return bad("lag", every_ms, day, "a polling interval is milliseconds above 0, at most a day")
         }
         _ => {}
     }
     if let Traffic::Zipf { s } = options.traffic {
         if !(s.is_finite() && (0.0..=MAX_ZIPF_S).contains(&s)) {
-            return bad("the Zipf exponent is between 0 and 10");
+            return bad("traffic", s, (0.0, MAX_ZIPF_S), "the Zipf exponent is between 0 and 10");
         }
     }
     if !(options.requests_per_sec.is_finite()
         && options.requests_per_sec > 0.0
         && options.requests_per_sec <= limits::MAX_ROLLOUT_RATE)
     {
-        return bad("requests per second are above 0, at most 1e9");
+        let (got, range) = (options.requests_per_sec, (0.0, limits::MAX_ROLLOUT_RATE));
+        return bad("requestsPerSec", got, range, "requests per second are above 0, at most 1e9");
     }
     if !(options.write_share.is_finite() && (0.0..=1.0).contains(&options.write_share)) {
-        return bad("the write share is between 0 and 1");
+        return bad("writeShare", options.write_share, (0.0, 1.0), "the write share is between 0 and 1");
     }
     limits::check("keys in a rollout's sample", options.sample_keys as u64, limits::MAX_ROLLOUT_KEYS as u64)
 }

@@ -75,7 +75,7 @@ impl MovedTable {
 /// listing the arcs.
 pub fn exact_moved(before: &dyn Arcs, after: &dyn Arcs) -> Result<Moved, Error> {
     if before.key_mapping() != after.key_mapping() || before.size() != after.size() {
-        return Err(Error::InvalidOption("the two states map keys differently".into()));
+        return Err(Error::mismatch("the two states", "the two states map keys differently"));
     }
     if before.point_count() == 0 || after.point_count() == 0 {
         return Err(Error::EmptyRing);
@@ -124,7 +124,7 @@ const NOBODY: u32 = u32::MAX;
 
 fn sample_moved(states: &[Cluster], keys: usize, n: usize, table: &mut [Moved]) -> Result<(), Error> {
     if keys == 0 {
-        return Err(Error::InvalidOption("a key sample needs at least one key".into()));
+        return Err(Error::too_few("keys", 1, 0, "a key sample needs at least one key"));
     }
     for state in states {
         state.check_lookups(keys.saturating_mul(n))?;

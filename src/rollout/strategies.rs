@@ -83,8 +83,11 @@ pub fn compare(
                 }
                 Strategy::Ramp { steps, every_ms } => {
                     if !(every_ms.is_finite() && (0.0..=limits::MAX_ROLLOUT_MS).contains(&every_ms)) {
-                        return Err(Error::InvalidOption(
-                            "a ramp's interval is milliseconds ≥ 0, at most a day".into(),
+                        return Err(Error::out_of_range(
+                            "everyMs",
+                            every_ms,
+                            (0.0, limits::MAX_ROLLOUT_MS),
+                            "a ramp's interval is milliseconds ≥ 0, at most a day",
                         ));
                     }
                     let (states, _, _) = crate::plan::stages(before, after, steps)?;

@@ -186,7 +186,11 @@ impl Session {
 /// `kind` as one of [`KINDS`], and whether the band applies (the spread chart's only).
 fn chart_key(kind: &str, band: bool) -> Result<(&'static str, bool), Error> {
     let kind = KINDS.into_iter().find(|&k| k == kind).ok_or_else(|| {
-        Error::InvalidOption(format!("unknown chart {kind:?}: choose spread, shares, moves or algorithms"))
+        Error::unknown_choice(
+            "chart",
+            kind,
+            format!("unknown chart {kind:?}: choose spread, shares, moves or algorithms"),
+        )
     })?;
     Ok((kind, band && kind == "spread"))
 }

@@ -64,7 +64,7 @@ fn dec(text: &str, what: &str) -> Result<String, Error> {
 }
 
 fn bad(message: String) -> Error {
-    Error::InvalidOption(format!("this link could not be read: {message}"))
+    Error::Link { reason: message }
 }
 
 /// The fragment (with its `#`) for `settings` and `nodes`.
@@ -288,10 +288,7 @@ pub fn decode_with_down_reading(text: &str, decimals: crate::decimal::Reader) ->
         }
         settings.options.insert(spec.name, value);
     }
-    settings.validate().map_err(|e| match e {
-        Error::InvalidOption(message) => bad(message),
-        e => e,
-    })?;
+    settings.validate().map_err(|e| e.option_words().map_or(e, bad))?;
     let workload = match (items, item_bytes, rate) {
         (None, None, None) => None,
         (Some(items), Some(item_bytes), Some(requests_per_sec)) => {

@@ -98,17 +98,24 @@ impl Settings {
             return Err(Error::TooLarge { what: "the key sample".into(), max: MAX_KEYS as u64, got: self.keys as u64 });
         }
         if !(self.zipf.is_finite() && (0.0..=MAX_ZIPF).contains(&self.zipf)) {
-            return Err(Error::InvalidOption(format!(
-                "the Zipf exponent must be between 0 and {} (got {})",
-                crate::decimal::shortest(MAX_ZIPF),
-                crate::decimal::shortest(self.zipf)
-            )));
+            return Err(Error::out_of_range(
+                "zipf",
+                self.zipf,
+                (0.0, MAX_ZIPF),
+                format!(
+                    "the Zipf exponent must be between 0 and {} (got {})",
+                    crate::decimal::shortest(MAX_ZIPF),
+                    crate::decimal::shortest(self.zipf)
+                ),
+            ));
         }
         if !(1..=MAX_FOLLOW_REPLICAS).contains(&self.replicas) {
-            return Err(Error::InvalidOption(format!(
-                "replicas must be between 1 and {MAX_FOLLOW_REPLICAS} (got {})",
-                self.replicas
-            )));
+            return Err(Error::out_of_range(
+                "replicas",
+                self.replicas as f64,
+                (1.0, MAX_FOLLOW_REPLICAS as f64),
+                format!("replicas must be between 1 and {MAX_FOLLOW_REPLICAS} (got {})", self.replicas),
+            ));
         }
         self.try_options().map(drop)
     }

@@ -57,8 +57,7 @@ fn chart_arg(chart: &JsValue, call: &str) -> Result<SessionChart, JsValue> {
         return Err(bad_argument(format!("{call} needs a chart: what session.chartData(kind) returned")));
     }
     let chart = super::plain(chart, "the chart")?;
-    let not_a_chart =
-        |why: String| error(Error::InvalidOption(format!("that is not a chart from session.chartData: {why}")));
+    let not_a_chart = |why: String| bad_argument(format!("that is not a chart from session.chartData: {why}"));
     let object: &js_sys::Object = chart.unchecked_ref();
     if let Some(key) =
         js_sys::Object::keys(object).iter().filter_map(|k| k.as_string()).find(|k| k != "kind" && k != "data")

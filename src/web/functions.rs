@@ -4,9 +4,9 @@
 use super::ring::ring_args;
 use super::{bad_argument, count, error, string, to_js};
 use crate::algo::{self, Algorithm};
+use crate::analysis;
 use crate::keys::KeySample;
 use crate::limits;
-use crate::{analysis, Error};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -48,7 +48,7 @@ pub fn jump_hash(key: JsValue, buckets: JsValue) -> Result<u32, JsValue> {
     let key = u64::try_from(key).map_err(|_| bad_argument("jumpHash's key must be a BigInt in 0..2^64".into()))?;
     let buckets = count(&buckets, "buckets", u32::MAX as usize)? as u32;
     if buckets == 0 {
-        return Err(error(Error::InvalidOption("jumpHash needs at least one bucket".into())));
+        return Err(bad_argument("jumpHash needs at least one bucket".into()));
     }
     Ok(algo::jump::jump_hash(key, buckets))
 }

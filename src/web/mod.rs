@@ -57,37 +57,25 @@ use js_sys::Reflect;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// A JS `Error` carrying the engine error's message and code.
+/// A JS `Error` carrying the engine error's message (its quotes of the caller's text cut
+/// short: [`Error::brief`]) and its code: every code the binding throws is one
+/// [`Error::code`] gives.
 pub(crate) fn error(e: Error) -> JsValue {
-    coded(&e.to_string(), e.code())
-}
-
-/// A JS `Error` with `message` (its quotes of the caller's text cut short: [`brief`]) and
-/// `code`.
-///
-/// [`brief`]: crate::error::brief
-pub(crate) fn coded(message: &str, code: &str) -> JsValue {
-    own_coded(&crate::error::brief(message), code)
-}
-
-/// A JS `Error` with a message the binding wrote itself, which repeats no stranger's text
-/// and needs no cutting (the figure's module leaves [`brief`] out).
-///
-/// [`brief`]: crate::error::brief
-pub(crate) fn own_coded(message: &str, code: &str) -> JsValue {
-    let err = js_sys::Error::new(message);
+    let err = js_sys::Error::new(&e.brief());
     // Setting a property on a fresh Error object cannot fail.
-    let _ = Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(code));
+    let _ = Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(e.code()));
     err.into()
 }
 
-/// An argument of the wrong type or range.
+/// An argument of the wrong type or range ([`Error::InvalidArgument`]).
 pub(crate) fn bad_argument(message: String) -> JsValue {
-    coded(&message, "invalid-argument")
+    error(Error::InvalidArgument(message))
 }
 
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| coded(&e.to_string(), "internal"))
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error(Error::Internal(e.to_string())))
 }
 
 /// A string argument (lone surrogates are replaced, as `TextEncoder` does).
@@ -132,7 +120,7 @@ pub(crate) fn whole(x: f64, what: &str) -> Result<u64, Error> {
     if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x <= 2f64.powi(53) {
         Ok(x as u64)
     } else {
-        Err(Error::InvalidOption(format!("{what} must be a whole number (got {x})")))
+        Err(Error::invalid_option(what, format!("{what} must be a whole number (got {x})")))
     }
 }
 
@@ -210,8 +198,8 @@ pub(crate) fn fields(value: &JsValue, known: &[&str]) -> Result<Option<js_sys::O
     let object: js_sys::Object = value.unchecked_into();
     for key in js_sys::Object::keys(&object).iter().filter_map(|k| k.as_string()) {
         if !known.contains(&key.as_str()) {
-            let list = known.join(", ");
-            return Err(error(Error::InvalidOption(format!("unknown option {key:?} (known: {list})"))));
+            let known = known.iter().map(|k| k.to_string()).collect();
+            return Err(error(Error::UnknownOption { name: key, known }));
         }
         let field = Reflect::get(&object, &JsValue::from_str(&key)).unwrap_or(JsValue::UNDEFINED);
         let items = match field.dyn_ref::<js_sys::Array>() {
@@ -235,7 +223,7 @@ pub(crate) fn options<T: for<'de> serde::Deserialize<'de> + Default>(
     known: &[&str],
 ) -> Result<T, JsValue> {
     let Some(object) = fields(value, known)? else { return Ok(T::default()) };
-    serde_wasm_bindgen::from_value(object.into()).map_err(|e| error(Error::InvalidOption(e.to_string())))
+    serde_wasm_bindgen::from_value(object.into()).map_err(|e| error(Error::invalid_option("options", e.to_string())))
 }
 
 /// Field `name` of an object from [`fields`], or `None` when it is absent or `undefined`.
@@ -252,7 +240,8 @@ pub(crate) fn option_value(
 ) -> Result<crate::algo::OptionValue, JsValue> {
     use crate::algo::{OptionKind, OptionValue};
     let name = spec.name;
-    let wrong = |what: &str| error(Error::InvalidOption(format!("{name} must be {what} (got {})", describe(value))));
+    let wrong =
+        |what: &str| error(Error::invalid_option(name, format!("{name} must be {what} (got {})", describe(value))));
     let value = match spec.kind {
         OptionKind::Whole { .. } | OptionKind::OneOf { .. } => {
             let x = value.as_f64().ok_or_else(|| wrong("a whole number"))?;

@@ -119,7 +119,12 @@ impl Session {
             let a: Arg = options(&workload, &["items", "itemBytes", "requestsPerSec"])?;
             let items = a.items.unwrap_or(0.0);
             if !(items.is_finite() && items >= 0.0 && items.fract() == 0.0 && items <= 2f64.powi(53)) {
-                return Err(error(Error::InvalidOption(format!("items must be a whole number ≥ 0 (got {items})"))));
+                return Err(error(Error::out_of_range(
+                    "items",
+                    items,
+                    (0.0, 2f64.powi(53)),
+                    format!("items must be a whole number ≥ 0 (got {items})"),
+                )));
             }
             Some(crate::cost::Workload {
                 items: items as u64,

@@ -43,10 +43,10 @@ pub(crate) fn ring_args(value: &JsValue) -> Result<RingArgs, JsValue> {
     let nodes = match super::field(&object, "nodes") {
         Some(nodes) => {
             let nodes: Vec<NodeArg> = serde_wasm_bindgen::from_value(nodes).map_err(|_| {
-                error(Error::InvalidOption(
+                error(Error::invalid_option(
+                    "nodes",
                     "nodes is an array; each node is a name or {name, weight, zone}, with a string name, a number \
-                     weight and a string zone"
-                        .into(),
+                     weight and a string zone",
                 ))
             })?;
             nodes.into_iter().map(NodeSpec::from).collect()

@@ -28,11 +28,11 @@ struct Kinded {
 impl Kinded {
     /// Field `name` (`value`), which kind `self.kind` of `what` needs.
     fn needs(&self, what: &str, name: &str, value: Option<f64>) -> Result<f64, Error> {
-        value.ok_or_else(|| Error::InvalidOption(format!("{what} {:?} needs {name} (a number)", self.kind)))
+        value.ok_or_else(|| Error::invalid_option(name, format!("{what} {:?} needs {name} (a number)", self.kind)))
     }
 
     fn unknown(&self, what: &str, kinds: &str) -> Error {
-        Error::InvalidOption(format!("unknown {what} kind {:?}: it is {kinds}", self.kind))
+        Error::unknown_choice(what, &self.kind, format!("unknown {what} kind {:?}: it is {kinds}", self.kind))
     }
 
     fn lag(&self) -> Result<Lag, Error> {
@@ -168,10 +168,13 @@ impl Ring {
         let base = rollout_options(&options)?;
         let list = super::list(&strategies, "strategies", crate::limits::MAX_STRATEGIES)?;
         let parsed: Vec<Kinded> = serde_wasm_bindgen::from_value(list.into()).map_err(|e| {
-            error(Error::InvalidOption(format!(
+            error(Error::invalid_option(
+                "strategies",
+                format!(
                 "each strategy is {{kind}}: all-at-once, as-given, poll (everyMs), on-redirect, drain-first or ramp \
                  (steps, everyMs) ({e})"
-            )))
+            ),
+            ))
         })?;
         let strategies =
             parsed.iter().map(Kinded::strategy).collect::<Result<Vec<Strategy>, Error>>().map_err(error)?;

@@ -43,7 +43,7 @@ pub(super) fn settings_fields() -> Vec<&'static str> {
 /// algorithm's own options in `object` (each refused unless the algorithm offers it).
 pub(super) fn configured(current: &Settings, object: &js_sys::Object) -> Result<Settings, JsValue> {
     let arg: SettingsArg = serde_wasm_bindgen::from_value(object.clone().into())
-        .map_err(|e| super::error(Error::InvalidOption(e.to_string())))?;
+        .map_err(|e| super::error(Error::invalid_option("options", e.to_string())))?;
     let mut next = merged(current, arg).map_err(super::error)?;
     for name in settings_fields().into_iter().skip(SETTINGS.len()) {
         let Some(value) = super::field(object, name) else { continue };
@@ -54,7 +54,7 @@ pub(super) fn configured(current: &Settings, object: &js_sys::Object) -> Result<
                 .map(|a| a.name())
                 .collect();
             let message = format!("{name} is an option of {}, not of {}", owners.join(" and "), next.algorithm.name());
-            return Err(super::error(Error::InvalidOption(message)));
+            return Err(super::error(Error::invalid_option(name, message)));
         };
         next.options.insert(spec.name, super::option_value(spec, &value)?);
     }
@@ -119,10 +119,10 @@ impl Session {
             }
             Some(nodes) => {
                 let nodes: Vec<NodeArg> = serde_wasm_bindgen::from_value(nodes).map_err(|_| {
-                    error(Error::InvalidOption(
+                    error(Error::invalid_option(
+                        "nodes",
                         "nodes is a list \"a, b*2\" or an array; each node is a name or {name, weight, zone}, with \
-                         a string name, a number weight and a string zone"
-                            .into(),
+                         a string name, a number weight and a string zone",
                     ))
                 })?;
                 nodes.into_iter().map(NodeSpec::from).collect()
