@@ -564,6 +564,21 @@ impl crate::migration::Locate for Cluster {
     }
 }
 
+impl crate::migration::State for Cluster {
+    fn arcs(&self) -> Option<&dyn Arcs> {
+        Cluster::arcs(self)
+    }
+    fn nodes(&self) -> &[Node] {
+        Cluster::nodes(self)
+    }
+    fn check_lookups(&self, lookups: usize) -> Result<(), Error> {
+        Cluster::check_lookups(self, lookups)
+    }
+    fn locate_generated(&self, prefix: &str, count: usize, f: impl FnMut(usize, Result<usize, Error>)) {
+        Cluster::locate_generated(self, prefix, count, f)
+    }
+}
+
 /// Nodes from specs, after the common checks and `check` on each, with `points` each.
 pub(crate) fn new_nodes(
     specs: Vec<NodeSpec>,
