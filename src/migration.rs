@@ -61,15 +61,10 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         return Err(Error::EmptyRing);
     }
     let size = before.size();
-    let top = size - 1;
-    // Owners are compared by name, once: before's node i is after's node `same[i]`.
-    let after_index = crate::btree::map((0..after.node_count()).map(|i| (after.node_name(i), i)));
-    let same: Vec<Option<usize>> =
-        (0..before.node_count()).map(|i| after_index.get(before.node_name(i)).copied()).collect();
-
+    let same = same_nodes(before, after);
     let mut arcs: Vec<MovedArc> = Vec::new();
     let mut moved = 0u128;
-    let mut record = |start: u64, end: u64, from: usize, to: usize| {
+    walk(before, after, |start, end, from, to| {
         if same[from] == Some(to) {
             return;
         }
@@ -81,10 +76,32 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
             }
             _ => arcs.push(MovedArc { start, end, from: from.to_string(), to: to.to_string() }),
         }
-    };
-    // Walk both point lists together. Every position between two consecutive boundaries
-    // (points of either ring) has, in each ring, the owner of that ring's first point at or
-    // after the upper boundary.
+    });
+    let modulo = modulo_moved(before.node_count() as u64, after.node_count() as u64, size);
+    let fraction = |x: u128| x as f64 / size as f64;
+    Ok(Migration {
+        arcs,
+        moved,
+        moved_fraction: fraction(moved),
+        ideal_fraction: fraction(ideal_moved(before, after)),
+        modulo_fraction: fraction(modulo),
+    })
+}
+
+/// Owners are compared by name, once: `before`'s node `i` is `after`'s node `same[i]`.
+fn same_nodes<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Vec<Option<usize>> {
+    let after_index = crate::btree::map((0..after.node_count()).map(|i| (after.node_name(i), i)));
+    (0..before.node_count()).map(|i| after_index.get(before.node_name(i)).copied()).collect()
+}
+
+/// Walks both point lists together, calling `visit(start, end, from, to)` for each run of
+/// positions `start..=end` between two consecutive boundaries (points of either state),
+/// clockwise from 0 to the top of the circle: each such position has, in each state, the
+/// owner of that state's first point at or after the upper boundary (`from` in `before`,
+/// `to` in `after`), wrapping to the first point past the last. Both states have points and
+/// one size.
+fn walk<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B, mut visit: impl FnMut(u64, u64, usize, usize)) {
+    let top = before.size() - 1;
     let (na, nb) = (before.point_count(), after.point_count());
     let (mut ia, mut ib) = (0, 0);
     let mut previous: Option<u64> = None;
@@ -96,7 +113,7 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         };
         let from = before.point(if ia < na { ia } else { 0 }).1;
         let to = after.point(if ib < nb { ib } else { 0 }).1;
-        record(previous.map_or(0, |p| p + 1), at, from, to);
+        visit(previous.map_or(0, |p| p + 1), at, from, to);
         while ia < na && before.point(ia).0 == at {
             ia += 1;
         }
@@ -106,18 +123,8 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         previous = Some(at);
     }
     if let Some(last) = previous.filter(|&p| u128::from(p) < top) {
-        record(last + 1, top as u64, before.point(0).1, after.point(0).1);
+        visit(last + 1, top as u64, before.point(0).1, after.point(0).1);
     }
-
-    let modulo = modulo_moved(before.node_count() as u64, after.node_count() as u64, size);
-    let fraction = |x: u128| x as f64 / size as f64;
-    Ok(Migration {
-        arcs,
-        moved,
-        moved_fraction: fraction(moved),
-        ideal_fraction: fraction(ideal_moved(before, after)),
-        modulo_fraction: fraction(modulo),
-    })
 }
 
 /// Sum over nodes of `max(0, share after - share before)`, in positions.
@@ -331,9 +338,8 @@ impl MovedTable {
     }
 }
 
-/// The exact moved share between two states of one key mapping: both point lists walked
-/// together (as [`between`] does), counting instead of
-/// listing the arcs.
+/// The exact moved share between two states of one key mapping: the walk of [`between`],
+/// counting instead of listing the arcs.
 pub fn exact_moved(before: &dyn Arcs, after: &dyn Arcs) -> Result<Moved, Error> {
     if before.key_mapping() != after.key_mapping() || before.size() != after.size() {
         return Err(Error::InvalidOption("the two states map keys differently".into()));
@@ -341,41 +347,17 @@ pub fn exact_moved(before: &dyn Arcs, after: &dyn Arcs) -> Result<Moved, Error> 
     if before.point_count() == 0 || after.point_count() == 0 {
         return Err(Error::EmptyRing);
     }
-    let index = crate::btree::map((0..after.node_count()).map(|i| (after.node_name(i), i)));
-    let same: Vec<Option<usize>> = (0..before.node_count()).map(|i| index.get(before.node_name(i)).copied()).collect();
+    let same = same_nodes(before, after);
     let (mut alive, mut gone) = (0u128, 0u128);
-    let mut record = |start: u64, end: u64, from: usize, to: usize| {
+    walk(before, after, |start, end, from, to| {
         let len = u128::from(end - start) + 1;
         match same[from] {
             Some(j) if j == to => {}
             Some(_) => alive += len,
             None => gone += len,
         }
-    };
-    let (na, nb) = (before.point_count(), after.point_count());
-    let (mut ia, mut ib) = (0, 0);
-    let mut previous: Option<u64> = None;
-    while ia < na || ib < nb {
-        let at = match (ia < na, ib < nb) {
-            (true, true) => before.point(ia).0.min(after.point(ib).0),
-            (true, false) => before.point(ia).0,
-            _ => after.point(ib).0,
-        };
-        let from = before.point(if ia < na { ia } else { 0 }).1;
-        let to = after.point(if ib < nb { ib } else { 0 }).1;
-        record(previous.map_or(0, |p| p + 1), at, from, to);
-        while ia < na && before.point(ia).0 == at {
-            ia += 1;
-        }
-        while ib < nb && after.point(ib).0 == at {
-            ib += 1;
-        }
-        previous = Some(at);
-    }
+    });
     let size = before.size();
-    if let Some(last) = previous.filter(|&p| u128::from(p) < size - 1) {
-        record(last + 1, (size - 1) as u64, before.point(0).1, after.point(0).1);
-    }
     let share = |x: u128| x as f64 / size as f64;
     Ok(Moved { alive: share(alive), gone: share(gone) })
 }
