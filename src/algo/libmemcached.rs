@@ -255,6 +255,5 @@ mod tests {
         let nodes: Vec<Node> =
             (0..25).map(|i| Node { name: format!("s{i}"), weight: 1.0, zone: None, points: 0 }).collect();
         assert!(weighted_counts(&nodes, 0).iter().all(|&c| c == 156));
-        assert!(super::super::libketama::point_counts(&nodes, 0).iter().all(|&c| c == 160));
     }
 }
