@@ -5,7 +5,13 @@
 //! callers branch on, and a message (`Display`) meant for people; in JS the code is the
 //! `Error`'s `code` property and the message its `message`.
 
-use crate::ring::{MAX_POINTS, MAX_VNODES};
+/// Most virtual nodes per node (the `vnodes` option). One of the [`limits`](crate::limits),
+/// kept here, where [`Error::InvalidVnodes`] quotes it, so that the errors name no module
+/// above them.
+pub const MAX_VNODES: u32 = 10_000;
+/// Most points on one ring, all nodes together (one of the [`limits`](crate::limits), quoted
+/// by [`Error::TooManyPoints`]).
+pub const MAX_POINTS: u64 = 500_000;
 
 /// What went wrong. `Display` gives the message shown to users (in JS, the `Error`'s message).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -136,7 +142,7 @@ pub(crate) fn brief(message: &str) -> std::borrow::Cow<'_, str> {
             if closed {
                 out.push('"');
             }
-            out.push_str(&format!(" ({} characters)", crate::keys::thousands(chars as u64)));
+            out.push_str(&format!(" ({} characters)", crate::decimal::thousands(chars as u64)));
         } else {
             out.push_str(body);
             if closed {
