@@ -26,6 +26,21 @@ pub fn is_decimal(text: &str) -> bool {
     Decimal::of(text).is_some()
 }
 
+/// `n` with thousands separators: "1,234,567" (here, below the errors, so that every
+/// layer can use it). Written by the integer's own `Display`: going through `u128` put its
+/// formatting into modules that format no `u128`.
+pub(crate) fn thousands<N: Into<u128> + std::fmt::Display>(n: N) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A decimal's parts: its sign, its digits without leading zeros (in two runs, before and
 /// after the point as written), and where its point falls among them.
 struct Decimal<'a> {

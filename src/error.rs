@@ -2,7 +2,13 @@
 //! message says it to the person who typed it; the state is left exactly as it was. The
 //! kinds, their codes and their messages are described on [`Error`].
 
-use crate::ring::{MAX_POINTS, MAX_VNODES};
+/// Most virtual nodes per node (the `vnodes` option). One of the [`limits`](crate::limits),
+/// kept here, where [`Error::InvalidVnodes`] quotes it, so that the errors name no module
+/// above them.
+pub const MAX_VNODES: u32 = 10_000;
+/// Most points on one ring, all nodes together (one of the [`limits`](crate::limits), quoted
+/// by [`Error::TooManyPoints`]).
+pub const MAX_POINTS: u64 = 500_000;
 
 /// What was refused, with typed fields for programs and a message for people.
 ///
@@ -400,7 +406,7 @@ pub(crate) fn brief(message: &str) -> std::borrow::Cow<'_, str> {
             if closed {
                 out.push('"');
             }
-            out.push_str(&format!(" ({} characters)", crate::keys::thousands(chars as u64)));
+            out.push_str(&format!(" ({} characters)", crate::decimal::thousands(chars as u64)));
         } else {
             out.push_str(body);
             if closed {

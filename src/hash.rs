@@ -183,12 +183,4 @@ mod tests {
         // MurmurHash3_x64_128("hello", seed 0) = cbd8a7b341bd9b02 5b1e906a48ae1d19 (h1, h2).
         assert_eq!(Hash::Murmur3.hash(b"hello"), 0xcbd8_a7b3_41bd_9b02);
     }
-
-    /// The rule for a 32-bit ring (see [`Hash`](enum@Hash)): `md5` positions are digest
-    /// bytes 0..4 read little-endian (libketama's `ketama_hashi`). MD5("") = d41d8cd9...: 0xd98c1dd4.
-    #[test]
-    fn md5_on_a_32_bit_ring_is_the_first_four_digest_bytes_little_endian() {
-        assert_eq!(crate::RingBits::B32.position(Hash::Md5.hash(b"")), 0xd98c_1dd4);
-        assert_eq!(crate::RingBits::B64.position(Hash::Md5.hash(b"")), 0x04b2_008f_d98c_1dd4);
-    }
 }

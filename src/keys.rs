@@ -1,5 +1,7 @@
 //! Key samples: the keys a page draws and moves, given or generated as `"{prefix}{i}"`.
 
+use crate::decimal::thousands;
+
 /// Keys to move between ring states: given, or generated as `"{prefix}{i}"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeySample {
@@ -385,21 +387,6 @@ fn ambiguous(line: &str) -> Option<String> {
              write a whole count (and `key,count` as the first line), or leave the comma out"
         )
     })
-}
-
-/// `n` with thousands separators: "1,234,567" (here, below the algorithms, so that every
-/// layer can use it). Written by the integer's own `Display`: going through `u128` put its
-/// formatting into modules that format no `u128`.
-pub(crate) fn thousands<N: Into<u128> + std::fmt::Display>(n: N) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() * 4 / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A CSV count: a whole number ≥ 0.

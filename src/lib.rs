@@ -58,5 +58,5 @@ pub use error::Error;
 pub use hash::Hash;
 pub use node::{Node, NodeSpec};
 pub use replicas::Replicas;
-pub use ring::{Config, Ring, RingBits, RingBuild, MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
-pub use ring_rules::{Label, Lookup, Position, RingRules, Ties, MAX_LABEL_TEMPLATE_LEN};
+pub use ring::{Config, Ring, RingBuild, MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
+pub use ring_rules::{Label, Lookup, Position, RingBits, RingRules, Ties, MAX_LABEL_TEMPLATE_LEN};

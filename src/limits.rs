@@ -40,10 +40,7 @@
 
 use crate::Error;
 
-/// Most virtual nodes per node (the `vnodes` option).
-pub const MAX_VNODES: u32 = 10_000;
-/// Most points on one ring, all nodes together.
-pub const MAX_POINTS: u64 = 500_000;
+pub use crate::error::{MAX_POINTS, MAX_VNODES};
 /// Most points on a continuum of a real client (libketama, libmemcached, groupcache,
 /// Cassandra): each is an MD5, CRC32 or Murmur3 of a label, rebuilt on every change.
 pub const MAX_CONTINUUM_POINTS: u64 = 300_000;

@@ -1,8 +1,11 @@
-//! What moves when a ring changes: exactly (arcs) and on a key sample.
+//! What moves when a ring changes: exactly (arcs) and on a key sample, between two states
+//! ([`between`], [`sample_between`]) or between every pair of a sequence of them
+//! ([`MovedTable`]: a staged change's steps, a rollout's epochs).
 
 use crate::analysis::{self, Arcs};
 pub use crate::keys::{for_each_generated, KeySample};
-use crate::{Error, Ring};
+use crate::{Error, Node, Ring};
+use std::collections::BTreeMap;
 
 /// A run of positions `start..=end` whose owner changed.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -59,15 +62,10 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         return Err(Error::EmptyRing);
     }
     let size = before.size();
-    let top = size - 1;
-    // Owners are compared by name, once: before's node i is after's node `same[i]`.
-    let after_index = crate::btree::map((0..after.node_count()).map(|i| (after.node_name(i), i)));
-    let same: Vec<Option<usize>> =
-        (0..before.node_count()).map(|i| after_index.get(before.node_name(i)).copied()).collect();
-
+    let same = same_nodes(before, after);
     let mut arcs: Vec<MovedArc> = Vec::new();
     let mut moved = 0u128;
-    let mut record = |start: u64, end: u64, from: usize, to: usize| {
+    walk(before, after, |start, end, from, to| {
         if same[from] == Some(to) {
             return;
         }
@@ -79,10 +77,32 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
             }
             _ => arcs.push(MovedArc { start, end, from: from.to_string(), to: to.to_string() }),
         }
-    };
-    // Walk both point lists together. Every position between two consecutive boundaries
-    // (points of either ring) has, in each ring, the owner of that ring's first point at or
-    // after the upper boundary.
+    });
+    let modulo = modulo_moved(before.node_count() as u64, after.node_count() as u64, size);
+    let fraction = |x: u128| x as f64 / size as f64;
+    Ok(Migration {
+        arcs,
+        moved,
+        moved_fraction: fraction(moved),
+        ideal_fraction: fraction(ideal_moved(before, after)),
+        modulo_fraction: fraction(modulo),
+    })
+}
+
+/// Owners are compared by name, once: `before`'s node `i` is `after`'s node `same[i]`.
+fn same_nodes<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Vec<Option<usize>> {
+    let after_index = crate::btree::map((0..after.node_count()).map(|i| (after.node_name(i), i)));
+    (0..before.node_count()).map(|i| after_index.get(before.node_name(i)).copied()).collect()
+}
+
+/// Walks both point lists together, calling `visit(start, end, from, to)` for each run of
+/// positions `start..=end` between two consecutive boundaries (points of either state),
+/// clockwise from 0 to the top of the circle: each such position has, in each state, the
+/// owner of that state's first point at or after the upper boundary (`from` in `before`,
+/// `to` in `after`), wrapping to the first point past the last. Both states have points and
+/// one size.
+fn walk<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B, mut visit: impl FnMut(u64, u64, usize, usize)) {
+    let top = before.size() - 1;
     let (na, nb) = (before.point_count(), after.point_count());
     let (mut ia, mut ib) = (0, 0);
     let mut previous: Option<u64> = None;
@@ -94,7 +114,7 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         };
         let from = before.point(if ia < na { ia } else { 0 }).1;
         let to = after.point(if ib < nb { ib } else { 0 }).1;
-        record(previous.map_or(0, |p| p + 1), at, from, to);
+        visit(previous.map_or(0, |p| p + 1), at, from, to);
         while ia < na && before.point(ia).0 == at {
             ia += 1;
         }
@@ -104,18 +124,8 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         previous = Some(at);
     }
     if let Some(last) = previous.filter(|&p| u128::from(p) < top) {
-        record(last + 1, top as u64, before.point(0).1, after.point(0).1);
+        visit(last + 1, top as u64, before.point(0).1, after.point(0).1);
     }
-
-    let modulo = modulo_moved(before.node_count() as u64, after.node_count() as u64, size);
-    let fraction = |x: u128| x as f64 / size as f64;
-    Ok(Migration {
-        arcs,
-        moved,
-        moved_fraction: fraction(moved),
-        ideal_fraction: fraction(ideal_moved(before, after)),
-        modulo_fraction: fraction(modulo),
-    })
 }
 
 /// Sum over nodes of `max(0, share after - share before)`, in positions.
@@ -252,6 +262,164 @@ impl Tally {
             zipf_s: self.zipf_s,
         }
     }
+}
+
+/// The share of keys whose owner differs between two states.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moved {
+    /// Moved keys whose old owner is still a node of the newer state.
+    pub alive: f64,
+    /// Moved keys whose old owner has left.
+    pub gone: f64,
+}
+
+impl Moved {
+    /// All moved keys.
+    pub fn total(self) -> f64 {
+        self.alive + self.gone
+    }
+}
+
+/// The prefix of the generated sample keys (`"rollout:0"`, ...) where there are no arcs.
+pub const SAMPLE_PREFIX: &str = "rollout:";
+
+/// A state a [`MovedTable`] compares: exactly over its arcs where it has them, else by its
+/// owners of generated keys. Every [`Cluster`](crate::algo::Cluster) is one.
+pub trait State {
+    /// Its exact point structure, where it is a circle of points.
+    fn arcs(&self) -> Option<&dyn Arcs>;
+    /// Its nodes, in order.
+    fn nodes(&self) -> &[Node];
+    /// Checks that `lookups` key lookups on it stay within their cap.
+    fn check_lookups(&self, lookups: usize) -> Result<(), Error>;
+    /// The owner (an index into [`nodes`](State::nodes)) of each of the keys `"{prefix}0"` ..
+    /// `"{prefix}{count-1}"`, given to `f` with the key's number.
+    fn locate_generated(&self, prefix: &str, count: usize, f: impl FnMut(usize, Result<usize, Error>));
+}
+
+/// [`Moved`] between every pair of epochs `a < b`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovedTable {
+    epochs: usize,
+    table: Vec<Moved>,
+    /// `None`: exact over the arcs; `Some(n)`: measured on the sample keys `rollout:0..n`.
+    pub keys: Option<usize>,
+}
+
+impl MovedTable {
+    /// Between every pair of `states` (epoch 0 first), exactly where all of them have arcs
+    /// with one key mapping, else on `sample_keys` generated keys.
+    pub fn of<S: State>(states: &[S], sample_keys: usize) -> Result<MovedTable, Error> {
+        let n = states.len();
+        let mut table = vec![Moved::default(); n * n];
+        let arcs: Option<Vec<&dyn Arcs>> = states.iter().map(S::arcs).collect();
+        let exact = arcs.filter(|a| a.windows(2).all(|w| w[0].key_mapping() == w[1].key_mapping()));
+        let keys = match exact {
+            Some(arcs) => {
+                for a in 0..n {
+                    for b in a + 1..n {
+                        table[a * n + b] = exact_moved(arcs[a], arcs[b])?;
+                    }
+                }
+                None
+            }
+            None => {
+                sample_moved(states, sample_keys, n, &mut table)?;
+                Some(sample_keys)
+            }
+        };
+        Ok(MovedTable { epochs: n, table, keys })
+    }
+
+    /// From epoch `a` (a stale client's) to epoch `b` (the current one); nothing when `a >= b`.
+    pub fn get(&self, a: usize, b: usize) -> Moved {
+        if a >= b {
+            return Moved::default();
+        }
+        self.table[a * self.epochs + b]
+    }
+}
+
+/// The exact moved share between two states of one key mapping: the walk of [`between`],
+/// counting instead of listing the arcs.
+pub fn exact_moved(before: &dyn Arcs, after: &dyn Arcs) -> Result<Moved, Error> {
+    if before.key_mapping() != after.key_mapping() || before.size() != after.size() {
+        return Err(Error::mismatch("the two states", "the two states map keys differently"));
+    }
+    if before.point_count() == 0 || after.point_count() == 0 {
+        return Err(Error::EmptyRing);
+    }
+    let same = same_nodes(before, after);
+    let (mut alive, mut gone) = (0u128, 0u128);
+    walk(before, after, |start, end, from, to| {
+        let len = u128::from(end - start) + 1;
+        match same[from] {
+            Some(j) if j == to => {}
+            Some(_) => alive += len,
+            None => gone += len,
+        }
+    });
+    let size = before.size();
+    let share = |x: u128| x as f64 / size as f64;
+    Ok(Moved { alive: share(alive), gone: share(gone) })
+}
+
+/// No owner: the key's node is down and nothing serves it.
+const NOBODY: u32 = u32::MAX;
+
+fn sample_moved<S: State>(states: &[S], keys: usize, n: usize, table: &mut [Moved]) -> Result<(), Error> {
+    if keys == 0 {
+        return Err(Error::too_few("keys", 1, 0, "a key sample needs at least one key"));
+    }
+    for state in states {
+        state.check_lookups(keys.saturating_mul(n))?;
+    }
+    // Owners by name, so that node indexes of different states compare.
+    let mut ids: BTreeMap<&str, u32> = BTreeMap::new();
+    for state in states {
+        for node in state.nodes() {
+            let next = ids.len() as u32;
+            ids.entry(node.name.as_str()).or_insert(next);
+        }
+    }
+    let owners: Vec<Vec<u32>> = states
+        .iter()
+        .map(|state| {
+            let names: Vec<u32> = state.nodes().iter().map(|node| ids[node.name.as_str()]).collect();
+            let mut out = vec![NOBODY; keys];
+            state.locate_generated(SAMPLE_PREFIX, keys, |i, owner| {
+                out[i] = owner.map_or(NOBODY, |o| names[o]);
+            });
+            out
+        })
+        .collect();
+    let members: Vec<Vec<bool>> = states
+        .iter()
+        .map(|state| {
+            let mut member = vec![false; ids.len()];
+            for node in state.nodes() {
+                member[ids[node.name.as_str()] as usize] = true;
+            }
+            member
+        })
+        .collect();
+    for a in 0..n {
+        for b in a + 1..n {
+            let (mut alive, mut gone) = (0usize, 0usize);
+            for (&from, &to) in owners[a].iter().zip(&owners[b]) {
+                if from == to {
+                    continue;
+                }
+                if from != NOBODY && members[b][from as usize] {
+                    alive += 1;
+                } else {
+                    gone += 1;
+                }
+            }
+            table[a * n + b] = Moved { alive: alive as f64 / keys as f64, gone: gone as f64 / keys as f64 };
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

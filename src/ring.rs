@@ -23,7 +23,7 @@
 use crate::node::{check_names, check_weight};
 use crate::order::StagedSort;
 use crate::points::{decode_run, Points};
-use crate::ring_rules::Ties;
+use crate::ring_rules::{RingBits, Ties};
 use crate::{Error, Hash, Node, NodeSpec, Replicas, RingRules};
 use std::ops::ControlFlow;
 
@@ -31,47 +31,6 @@ use std::ops::ControlFlow;
 const FEW_REPLICAS: usize = 8;
 
 pub use crate::limits::{MAX_NAME_LEN, MAX_POINTS, MAX_VNODES};
-
-/// The ring's size: 32 bits (`[0, 2^32 - 1]`) or 64 bits (`[0, 2^64 - 1]`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RingBits {
-    #[default]
-    B32,
-    B64,
-}
-
-impl RingBits {
-    /// Parses `32` or `64`.
-    pub fn from_bits(bits: u64) -> Result<RingBits, Error> {
-        match bits {
-            32 => Ok(RingBits::B32),
-            64 => Ok(RingBits::B64),
-            other => Err(Error::InvalidBits(other)),
-        }
-    }
-
-    /// 32 or 64.
-    pub fn bits(self) -> u32 {
-        match self {
-            RingBits::B32 => 32,
-            RingBits::B64 => 64,
-        }
-    }
-
-    /// The number of positions on the ring, `2^bits`.
-    pub fn size(self) -> u128 {
-        1u128 << self.bits()
-    }
-
-    /// The position of a hash value: its low `bits` bits.
-    #[inline]
-    pub fn position(self, hash: u64) -> u64 {
-        match self {
-            RingBits::B32 => hash & u64::from(u32::MAX),
-            RingBits::B64 => hash,
-        }
-    }
-}
 
 /// How a ring hashes and how many points each node gets.
 #[derive(Clone, Debug, PartialEq)]

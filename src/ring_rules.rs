@@ -1,7 +1,8 @@
 //! The details in which hand-written rings differ: how a point is labelled, how a digest
 //! becomes a position, whether a key on a point belongs to it, and who holds a position two
 //! nodes share. [`RingRules::default`] is ringlab's own ring; the other values reproduce the
-//! rings of tutorials and homegrown code (`tests/real/` runs five of them).
+//! rings of tutorials and homegrown code (`tests/real/` runs five of them). Every ring has
+//! a size, [`RingBits`]: a hash value's position is its low 32 or 64 bits.
 //!
 //! | rule | default | others |
 //! |---|---|---|
@@ -17,7 +18,48 @@
 //! whoever holds them: removing the loser of a collision also takes the winner's point
 //! (`delete(m, hash)`, `del ring[h]`, `TreeMap.remove`).
 
-use crate::{Error, Hash, RingBits};
+use crate::{Error, Hash};
+
+/// The ring's size: 32 bits (`[0, 2^32 - 1]`) or 64 bits (`[0, 2^64 - 1]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RingBits {
+    #[default]
+    B32,
+    B64,
+}
+
+impl RingBits {
+    /// Parses `32` or `64`.
+    pub fn from_bits(bits: u64) -> Result<RingBits, Error> {
+        match bits {
+            32 => Ok(RingBits::B32),
+            64 => Ok(RingBits::B64),
+            other => Err(Error::InvalidBits(other)),
+        }
+    }
+
+    /// 32 or 64.
+    pub fn bits(self) -> u32 {
+        match self {
+            RingBits::B32 => 32,
+            RingBits::B64 => 64,
+        }
+    }
+
+    /// The number of positions on the ring, `2^bits`.
+    pub fn size(self) -> u128 {
+        1u128 << self.bits()
+    }
+
+    /// The position of a hash value: its low `bits` bits.
+    #[inline]
+    pub fn position(self, hash: u64) -> u64 {
+        match self {
+            RingBits::B32 => hash & u64::from(u32::MAX),
+            RingBits::B64 => hash,
+        }
+    }
+}
 
 /// Longest label template, in bytes.
 pub const MAX_LABEL_TEMPLATE_LEN: usize = crate::limits::MAX_LABEL_TEMPLATE_LEN;
@@ -291,6 +333,14 @@ named! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule for a 32-bit ring (see [`Hash`](enum@Hash)): `md5` positions are digest
+    /// bytes 0..4 read little-endian (libketama's `ketama_hashi`). MD5("") = d41d8cd9...: 0xd98c1dd4.
+    #[test]
+    fn md5_on_a_32_bit_ring_is_the_first_four_digest_bytes_little_endian() {
+        assert_eq!(RingBits::B32.position(Hash::Md5.hash(b"")), 0xd98c_1dd4);
+        assert_eq!(RingBits::B64.position(Hash::Md5.hash(b"")), 0x04b2_008f_d98c_1dd4);
+    }
 
     #[test]
     fn templates_expand_and_refuse_what_they_cannot_mean() {

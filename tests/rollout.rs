@@ -79,7 +79,7 @@ fn exact_moved_shares_are_migration_between_counts() {
     let before = cluster(Algorithm::Ring, &FIVE);
     for after in [joined(&before, "x"), left(&before, "10.0.0.2:6379")] {
         let m = migration::between(before.arcs().unwrap(), after.arcs().unwrap()).unwrap();
-        let moved = rollout::exact_moved(before.arcs().unwrap(), after.arcs().unwrap()).unwrap();
+        let moved = migration::exact_moved(before.arcs().unwrap(), after.arcs().unwrap()).unwrap();
         assert_eq!(moved.total(), m.moved_fraction);
         // A join's moved keys leave nodes that stay; a leave's leave the node that is gone.
         let gone: u128 = m

@@ -78,7 +78,7 @@ fn quarters(n: u64) -> [u64; 4] {
 
 /// `65537` as "65,537", for any unsigned integer.
 pub fn thousands<N: Into<u128> + std::fmt::Display>(n: N) -> String {
-    crate::keys::thousands(n)
+    crate::decimal::thousands(n)
 }
 
 impl Options {

@@ -16,7 +16,7 @@
 //!   `hash % N` until the caller remaps, libketama until its server list is edited, groupcache
 //!   (the asking process loads the value itself).
 //!
-//! Each algorithm's entry says it in words ([`OnDown`](super::OnDown), read by [`rule`]); the
+//! Each algorithm's entry says it in words ([`OnDown`], read by [`rule`]); the
 //! sources are cited there and in `tests/real/README.md`.
 
 use super::{Algorithm, Placement};
@@ -44,6 +44,29 @@ pub struct DownRule {
     pub text: &'static str,
 }
 
+/// What its real clients do with a down node's keys: the kind, and in words (one or two
+/// sentences naming the real behaviour and its source).
+#[derive(Clone, Copy, Debug)]
+pub enum OnDown {
+    /// Its keys go to the next healthy node; no other key moves.
+    Skip(&'static str),
+    /// The structure is rebuilt from the healthy nodes; a few other keys can move too.
+    Rebuild(&'static str),
+    /// Its keys have no owner until someone acts; `why` ends the error a lookup answers.
+    Unavailable { text: &'static str, why: &'static str },
+}
+
+impl OnDown {
+    /// The rule as the page and the JS API show it.
+    pub fn rule(self) -> DownRule {
+        match self {
+            OnDown::Skip(text) => DownRule { kind: DownKind::Skip, text },
+            OnDown::Rebuild(text) => DownRule { kind: DownKind::Rebuild, text },
+            OnDown::Unavailable { text, .. } => DownRule { kind: DownKind::Unavailable, text },
+        }
+    }
+}
+
 /// The rule for `algorithm`: its entry's [`on_down`](super::Entry::on_down), as the page shows it.
 ///
 /// ```
@@ -58,8 +81,8 @@ pub fn rule(algorithm: Algorithm) -> DownRule {
 /// The error for a key whose owner `name` is down, with the algorithm's reason.
 pub(crate) fn unavailable(algorithm: Algorithm, name: &str) -> Error {
     let why = match algorithm.entry().on_down {
-        super::OnDown::Unavailable { why, .. } => why,
-        super::OnDown::Skip(_) | super::OnDown::Rebuild(_) => "its node is down",
+        OnDown::Unavailable { why, .. } => why,
+        OnDown::Skip(_) | OnDown::Rebuild(_) => "its node is down",
     };
     Error::Unavailable(format!("the key's owner {name:?} is down: {why}"))
 }

@@ -16,7 +16,8 @@
 //! ```
 
 use super::about::KeySpace;
-use super::down::{DownKind, DownRule};
+use super::down::DownRule;
+pub use super::down::OnDown;
 use super::options::OptionSpec;
 use super::{Algorithm, Layout, Options, Placement};
 use crate::{Error, NodeSpec};
@@ -211,29 +212,6 @@ impl Weights {
                 format!("{} has no weights: every node has weight 1", algorithm.name()),
             )),
             Weights::Checked(check) => check(weight),
-        }
-    }
-}
-
-/// What its real clients do with a down node's keys: the kind, and in words (one or two
-/// sentences naming the real behaviour and its source).
-#[derive(Clone, Copy, Debug)]
-pub enum OnDown {
-    /// Its keys go to the next healthy node; no other key moves.
-    Skip(&'static str),
-    /// The structure is rebuilt from the healthy nodes; a few other keys can move too.
-    Rebuild(&'static str),
-    /// Its keys have no owner until someone acts; `why` ends the error a lookup answers.
-    Unavailable { text: &'static str, why: &'static str },
-}
-
-impl OnDown {
-    /// The rule as the page and the JS API show it.
-    pub fn rule(self) -> DownRule {
-        match self {
-            OnDown::Skip(text) => DownRule { kind: DownKind::Skip, text },
-            OnDown::Rebuild(text) => DownRule { kind: DownKind::Rebuild, text },
-            OnDown::Unavailable { text, .. } => DownRule { kind: DownKind::Unavailable, text },
         }
     }
 }

@@ -75,7 +75,7 @@ pub(crate) static RULES: Rules = Rules {
     weighted_switch: None,
     switch_starts_off: |_| false,
     written_weight: |_| Ok(None),
-    explicit_tokens: false,
+    explicit: None,
     check_total: |total| {
         if total > LIBKETAMA_MAX_POINTS {
             return Err(Error::TooLarge {
@@ -119,4 +119,18 @@ pub(crate) fn point_counts(nodes: &[Node], _: u32) -> Vec<u32> {
             ks as u32 * 4
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_use_double_precision() {
+        // 25 equal servers: 0.04 * 160 / 4 * 25 = 40 in double, so 40 labels, 160 points
+        // (libmemcached's single precision gives 156).
+        let nodes: Vec<Node> =
+            (0..25).map(|i| Node { name: format!("s{i}"), weight: 1.0, zone: None, points: 0 }).collect();
+        assert!(point_counts(&nodes, 0).iter().all(|&c| c == 160));
+    }
 }

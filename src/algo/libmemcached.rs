@@ -143,7 +143,7 @@ static WEIGHTED_RULES: Rules = Rules {
     weighted_switch: None,
     switch_starts_off: |_| false,
     written_weight: |_| Ok(None),
-    explicit_tokens: false,
+    explicit: None,
     check_total: |_| Ok(()),
 };
 
@@ -258,6 +258,5 @@ mod tests {
         let nodes: Vec<Node> =
             (0..25).map(|i| Node { name: format!("s{i}"), weight: 1.0, zone: None, points: 0 }).collect();
         assert!(weighted_counts(&nodes, 0).iter().all(|&c| c == 156));
-        assert!(super::super::libketama::point_counts(&nodes, 0).iter().all(|&c| c == 160));
     }
 }

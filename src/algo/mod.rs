@@ -22,8 +22,6 @@ mod buckets;
 #[macro_use]
 pub mod catalog;
 pub mod compare;
-#[doc(hidden)]
-pub mod compat;
 mod continuum;
 pub mod down;
 pub mod entry;
@@ -38,8 +36,6 @@ use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};
 use crate::{Error, Node, NodeSpec, Ring};
 pub use catalog::{BASELINE, DEFAULT};
-#[allow(deprecated)]
-pub use compat::{from_haproxy_backend, from_nginx_upstream, import, lbconfig};
 pub use entry::{Build, Building, Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights, WholeBuild};
 pub use haproxy::{HaproxyFunction, HaproxyHash};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
@@ -560,6 +556,21 @@ impl ClusterBuild {
 impl crate::migration::Locate for Cluster {
     fn locate_key(&self, key: &[u8]) -> Result<&str, Error> {
         self.locate(key)
+    }
+}
+
+impl crate::migration::State for Cluster {
+    fn arcs(&self) -> Option<&dyn Arcs> {
+        Cluster::arcs(self)
+    }
+    fn nodes(&self) -> &[Node] {
+        Cluster::nodes(self)
+    }
+    fn check_lookups(&self, lookups: usize) -> Result<(), Error> {
+        Cluster::check_lookups(self, lookups)
+    }
+    fn locate_generated(&self, prefix: &str, count: usize, f: impl FnMut(usize, Result<usize, Error>)) {
+        Cluster::locate_generated(self, prefix, count, f)
     }
 }
 

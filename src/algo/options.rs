@@ -49,9 +49,6 @@ pub struct Options {
     pub epsilon: f64,
     /// The key set bounded-load places (default `key:0` .. `key:9999`).
     pub keys: KeySample,
-    /// HAProxy's `hash-type` function and `avalanche` modifier. `None` (the default) is a
-    /// bare `hash-type` line: sdbm, with avalanche for `consistent` only.
-    pub haproxy_hash: Option<super::HaproxyHash>,
     /// Every other algorithm's options, by name: where an algorithm added after the fields
     /// above keeps its settings ([`OptionSpec::param`] reads and writes them).
     pub params: BTreeMap<&'static str, OptionValue>,
@@ -71,12 +68,11 @@ impl Options {
             probes: 0,
             epsilon: 0.0,
             keys: KeySample::generated("key:", 10_000),
-            haproxy_hash: None,
             params: BTreeMap::new(),
         };
         // The key set above is the default `keyPrefix` and `keyCount`'s, made once; the
         // specs set every other default.
-        for spec in super::catalog::all_options() {
+        for spec in all_options() {
             if let Some(value) = spec.kind.default_value() {
                 if (spec.get)(&options).as_ref() != Some(&value) {
                     // Every default is within its own range.
@@ -91,7 +87,7 @@ impl Options {
     /// checking the value's type and range. Any algorithm's option may be set; the algorithm
     /// in use reads its own. On error nothing changes.
     pub fn set(&mut self, name: &str, value: OptionValue) -> Result<(), Error> {
-        let spec = super::catalog::option_named(name)?;
+        let spec = option_named(name)?;
         let value = spec.check(value)?;
         let mut next = self.clone();
         (spec.set)(&mut next, value)?;
@@ -102,7 +98,7 @@ impl Options {
     /// The value of the option called `name`, or `None` when it is unset (an option without
     /// a default, such as `haproxyHash`) or unknown.
     pub fn get(&self, name: &str) -> Option<OptionValue> {
-        super::catalog::option_named(name).ok().and_then(|spec| (spec.get)(self))
+        option_named(name).ok().and_then(|spec| (spec.get)(self))
     }
 
     /// The hash this algorithm's settings actually use, if the `hash` setting applies.
@@ -331,6 +327,28 @@ impl OptionSpec {
     pub fn param(options: &Options, name: &str) -> Option<OptionValue> {
         options.params.get(name).cloned()
     }
+}
+
+/// Every option of every algorithm, once each (by name), in catalog order: the ring's
+/// `hash`, `bits` and `vnodes` first.
+pub fn all_options() -> Vec<&'static OptionSpec> {
+    let mut out: Vec<&'static OptionSpec> = Vec::new();
+    for algorithm in Algorithm::ALL {
+        for &spec in algorithm.entry().options {
+            if !out.iter().any(|o| o.name == spec.name) {
+                out.push(spec);
+            }
+        }
+    }
+    out
+}
+
+/// The option called `name`.
+pub fn option_named(name: &str) -> Result<&'static OptionSpec, Error> {
+    all_options().into_iter().find(|o| o.name == name).ok_or_else(|| {
+        let known = all_options().iter().map(|o| o.name.to_string()).collect();
+        Error::UnknownOption { name: name.to_string(), known }
+    })
 }
 
 fn hash_names() -> Vec<&'static str> {

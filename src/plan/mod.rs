@@ -26,7 +26,7 @@ mod sizing;
 pub use sizing::{vnodes_for, Sizing, SizingDefault, SizingOptions};
 
 use crate::algo::{Cluster, Layout, LayoutUse};
-use crate::rollout::MovedTable;
+use crate::migration::MovedTable;
 use crate::{limits, Error, NodeSpec};
 
 /// How a change is staged.

@@ -36,15 +36,14 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-mod moved;
 mod strategies;
 
-pub use moved::{exact_moved, Moved, MovedTable, SAMPLE_PREFIX};
 pub use strategies::{compare, Compared, Strategy};
 
 use crate::algo::entry::OnStale;
 use crate::algo::Cluster;
 use crate::limits;
+use crate::migration::{Moved, MovedTable};
 use crate::Error;
 
 /// When each client adopts an epoch published at time `p` (milliseconds).
