@@ -3,19 +3,10 @@
 //! so that a link or list means the same number natively and in every browser. And the
 //! float text the engine's words use, in one place.
 
-/// How a decimal's value is read: [`rust`] natively; the wasm binding passes JavaScript's
-/// own reader, which gives the same correctly rounded double for every decimal and leaves
-/// Rust's out of the module.
-pub type Reader = fn(&str) -> Option<f64>;
-
-/// Rust's reader.
-pub fn rust(text: &str) -> Option<f64> {
-    text.parse().ok()
-}
-
-/// The value of `text` if it is a decimal ([`is_decimal`]), read by `reader`.
-pub fn read(text: &str, reader: Reader) -> Option<f64> {
-    Some(text).filter(|t| is_decimal(t)).and_then(reader)
+/// The value of `text` if it is a decimal ([`is_decimal`]): the correctly rounded double,
+/// as JavaScript's `Number(text)` reads it too.
+pub fn read(text: &str) -> Option<f64> {
+    Some(text).filter(|t| is_decimal(t)).and_then(|t| t.parse().ok())
 }
 
 /// Whether `text` is a decimal number as both Rust's and JavaScript's readers take it: an

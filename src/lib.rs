@@ -30,7 +30,6 @@
 
 pub mod algo;
 pub mod analysis;
-mod btree;
 pub mod charts;
 pub mod cost;
 pub mod decimal;

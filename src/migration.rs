@@ -91,7 +91,8 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
 
 /// Owners are compared by name, once: `before`'s node `i` is `after`'s node `same[i]`.
 fn same_nodes<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Vec<Option<usize>> {
-    let after_index = crate::btree::map((0..after.node_count()).map(|i| (after.node_name(i), i)));
+    let after_index =
+        (0..after.node_count()).map(|i| (after.node_name(i), i)).collect::<std::collections::BTreeMap<_, _>>();
     (0..before.node_count()).map(|i| after_index.get(before.node_name(i)).copied()).collect()
 }
 

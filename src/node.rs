@@ -66,7 +66,7 @@ impl Node {
 /// the ring), in O(n log n).
 pub(crate) fn check_names(existing: &[Node], specs: &[NodeSpec]) -> Result<(), Error> {
     crate::limits::check_nodes(existing.len() + specs.len())?;
-    let mut seen = crate::btree::set(existing.iter().map(|n| n.name.as_str()));
+    let mut seen = existing.iter().map(|n| n.name.as_str()).collect::<std::collections::BTreeSet<_>>();
     for spec in specs {
         check_name(&[], &spec.name)?;
         crate::limits::check_zone(spec.zone.as_deref())?;

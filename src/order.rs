@@ -1,28 +1,6 @@
-//! One sort for the point lists the placements build: by position, then a tie rule for
-//! points at the same position; and one stable sort for everything else.
-//!
-//! Why so few: every `sort_by` with its own closure is its own copy of the standard
-//! sort in the wasm download (about 6 KB each). The common case is a plain sort of
-//! `(position, owner)` pairs; the rarer tie rules reorder only the runs of equal positions.
-//! The other lists (nodes by name or load, times, pairs by share) are short: they are sorted
-//! as indices, by one comparison called through a pointer.
-
-use std::cmp::Ordering;
-
-/// Sorts `indices` by `cmp`, keeping equal ones in their order (a stable sort). The engine's
-/// stable sorts all go through this one function, compiled once.
-pub(crate) fn sort_indices_by(indices: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
-    indices.sort_by(|&a, &b| cmp(a, b));
-}
-
-/// Sorts `items` by `cmp`, keeping equal ones in their order (through [`sort_indices_by`]).
-pub(crate) fn sort_stable_by<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    sort_indices_by(&mut order, &|a, b| cmp(&items[a], &items[b]));
-    let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
-    // `order` holds each index once.
-    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
-}
+//! The order of points at the same position: each system breaks a tie its own way (the
+//! owner added earlier, the one added later, the smaller name), and a ring opened in steps
+//! sorts its points in bounded pieces ([`StagedSort`]).
 
 /// How points at the same position are ordered.
 pub(crate) enum Tie<'a> {
@@ -179,26 +157,6 @@ mod tests {
                 prop_assert!(steps <= 1 + expected.len() * 12, "it ends");
             }
             prop_assert_eq!(staged.into_sorted(), expected);
-        }
-
-        /// The stable sort gives every item once, in order, equal ones as they came.
-        #[test]
-        fn the_stable_sort_keeps_equal_items_in_their_order(keys in prop::collection::vec(0u8..5, 0..80)) {
-            let mut items: Vec<(u8, usize)> = keys.iter().copied().zip(0..).collect();
-            sort_stable_by(&mut items, |a, b| a.0.cmp(&b.0));
-            prop_assert_eq!(items.len(), keys.len());
-            for pair in items.windows(2) {
-                prop_assert!(pair[0].0 < pair[1].0 || (pair[0].0 == pair[1].0 && pair[0].1 < pair[1].1), "{:?}", pair);
-            }
-            let mut seen: Vec<usize> = items.iter().map(|i| i.1).collect();
-            seen.sort_unstable();
-            prop_assert_eq!(seen, (0..keys.len()).collect::<Vec<_>>());
-            // As indices, by the same keys, largest first.
-            let mut order: Vec<usize> = (0..keys.len()).collect();
-            sort_indices_by(&mut order, &|a, b| keys[b].cmp(&keys[a]));
-            for pair in order.windows(2) {
-                prop_assert!(keys[pair[0]] > keys[pair[1]] || (keys[pair[0]] == keys[pair[1]] && pair[0] < pair[1]));
-            }
         }
 
         /// Each rule against the plain comparison it stands for (with few distinct positions,

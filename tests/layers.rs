@@ -13,7 +13,6 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Every module under `src/`, lowest first: a module may name the modules before it.
 const LAYERS: &[&str] = &[
     // Plain helpers, naming nothing of the crate.
-    "btree",
     "order",
     "points",
     "replicas",

@@ -182,9 +182,7 @@ fn answer<'a>(cluster: &'a Cluster, key: &[u8]) -> Result<&'a str, Error> {
 fn sorted_pairs(pairs: impl Iterator<Item = (String, String, f64)>) -> Vec<Pair> {
     let mut out: Vec<Pair> = pairs.map(|(a, b, share)| Pair { a, b, share }).collect();
     // Largest first; equal shares by name, so the order is the same everywhere.
-    crate::order::sort_stable_by(&mut out, |x, y| {
-        y.share.total_cmp(&x.share).then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
-    });
+    out.sort_by(|x, y| y.share.total_cmp(&x.share).then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b))));
     out
 }
 

@@ -104,7 +104,7 @@ impl Maglev {
         let m = self.size;
         let mut order: Vec<usize> = (0..self.members.nodes.len()).collect();
         let nodes = &self.members.nodes;
-        crate::order::sort_indices_by(&mut order, &|a, b| nodes[a].name.cmp(&nodes[b].name));
+        order.sort_by(|&a, &b| nodes[a].name.cmp(&nodes[b].name));
         let perms: Vec<(u64, u64)> = order
             .iter()
             .map(|&i| {

@@ -250,7 +250,7 @@ pub fn report(
     let mut joined = cluster.clone();
     joined.add(NodeSpec::new(JOINER))?;
     let joined_owners = owners(&joined, sample)?;
-    let unchanged = crate::btree::set(nodes.iter().map(|n| n.name.as_str()));
+    let unchanged = nodes.iter().map(|n| n.name.as_str()).collect::<std::collections::BTreeSet<_>>();
     let (moved, between, exact_add) = moves(&cluster, &joined, &before, &joined_owners, &unchanged);
     let add = Change { moved, ideal: 1.0 / (total_weight + 1.0), moved_between_others: between };
     let (balance_after_add, _) = spread_of(&joined, &joined_owners);
@@ -269,7 +269,7 @@ pub fn report(
         Some(_) => None,
         None => {
             let left_owners = owners(&left, sample)?;
-            let survivors = crate::btree::set(left.nodes().iter().map(|n| n.name.as_str()));
+            let survivors = left.nodes().iter().map(|n| n.name.as_str()).collect::<std::collections::BTreeSet<_>>();
             let (moved, between, exact) = moves(&cluster, &left, &before, &left_owners, &survivors);
             let removed_weight: f64 = order.iter().map(|&i| nodes[i].weight).sum();
             let change = Change { moved, ideal: removed_weight / total_weight, moved_between_others: between };

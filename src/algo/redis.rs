@@ -439,7 +439,7 @@ impl Slots {
         let mut given = vec![0usize; owned.len()];
         // glibc's qsort is a stable merge sort here: ties keep node order.
         let mut order = order.to_vec();
-        crate::order::sort_indices_by(&mut order, &|a, b| balance[a].cmp(&balance[b]));
+        order.sort_by(|&a, &b| balance[a].cmp(&balance[b]));
         let (mut dst, mut src) = (0usize, order.len().saturating_sub(1));
         // Ends: each pass moves an index or shrinks the source's positive balance.
         while dst < src {

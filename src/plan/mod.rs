@@ -90,7 +90,8 @@ type Staged = Option<(Vec<Cluster>, Staging, Vec<String>)>;
 
 /// Every node of either state, before's first, with after's weight where it has the node.
 fn union(before: &Cluster, after: &Cluster) -> Vec<(NodeSpec, f64, f64)> {
-    let weight_after = crate::btree::map(after.nodes().iter().map(|n| (n.name.as_str(), n.weight)));
+    let weight_after =
+        after.nodes().iter().map(|n| (n.name.as_str(), n.weight)).collect::<std::collections::BTreeMap<_, _>>();
     let mut out: Vec<(NodeSpec, f64, f64)> = before
         .nodes()
         .iter()
@@ -134,7 +135,8 @@ fn slot_batches(before: &Cluster, after: &Cluster, steps: usize) -> Result<Stage
         return Ok(None);
     }
     let nodes = union(before, after);
-    let index = crate::btree::map(nodes.iter().enumerate().map(|(i, n)| (n.0.name.as_str(), i)));
+    let index =
+        nodes.iter().enumerate().map(|(i, n)| (n.0.name.as_str(), i)).collect::<std::collections::BTreeMap<_, _>>();
     let owner =
         |arcs: &dyn crate::analysis::Arcs, slot: u64| arcs.owner_of(slot).ok().map(|o| index[arcs.node_name(o)]);
     let old: Vec<Option<usize>> = (0..size as u64).map(|s| owner(a, s)).collect();

@@ -101,7 +101,7 @@ fn worst_loss(ring: &Ring, shares: &[u128], size: f64) -> f64 {
     }
     // The two largest shares, for the nodes a loss leaves as they were.
     let mut order: Vec<usize> = (0..n).collect();
-    crate::order::sort_indices_by(&mut order, &|a, b| shares[b].cmp(&shares[a]));
+    order.sort_by(|&a, &b| shares[b].cmp(&shares[a]));
     let mean = size / (n - 1) as f64;
     (0..n)
         .map(|lost| {

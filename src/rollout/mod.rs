@@ -296,7 +296,7 @@ pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout
         cuts.push(options.duration_ms);
         cuts.retain(|&t| (0.0..=options.duration_ms).contains(&t));
         cuts.push(0.0);
-        crate::order::sort_stable_by(&mut cuts, f64::total_cmp);
+        cuts.sort_by(f64::total_cmp);
         cuts.dedup();
         for pair in cuts.windows(2) {
             let (t0, t1) = (pair[0], pair[1]);
@@ -385,9 +385,9 @@ fn history(
     // (time, epoch adopted then by the lag alone)
     let mut adoptions: Vec<(f64, usize)> =
         (1..=epochs).filter_map(|e| adoption(i, e, published[e - 1], options).map(|t| (t, e))).collect();
-    crate::order::sort_stable_by(&mut adoptions, |a, b| a.0.total_cmp(&b.0));
+    adoptions.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut events: Vec<f64> = adoptions.iter().map(|a| a.0).chain(published.iter().copied()).collect();
-    crate::order::sort_stable_by(&mut events, f64::total_cmp);
+    events.sort_by(f64::total_cmp);
     events.dedup();
     let current = |t: f64| published.iter().take_while(|&&p| p <= t).count();
 

@@ -97,10 +97,9 @@ pub struct OptionControl {
 impl Settings {
     /// As views show them.
     pub fn view(&self) -> SettingsView {
-        let options = crate::btree::map(
-            own_options(self.algorithm)
-                .map(|spec| (spec.name, self.option(spec.name).map_or(Value::Null, |v| v.json()))),
-        );
+        let options = own_options(self.algorithm)
+            .map(|spec| (spec.name, self.option(spec.name).map_or(Value::Null, |v| v.json())))
+            .collect::<std::collections::BTreeMap<_, _>>();
         SettingsView {
             algorithm: self.algorithm.name(),
             hash: self.hash.name(),

@@ -187,15 +187,9 @@ pub struct Decoded {
 }
 
 /// [`decode`], with the names of the nodes marked down.
+/// The link's decimals (weights, the Zipf exponent, the workload's sizes, an algorithm's
+/// real-valued options) must each be a decimal ([`is_decimal`](crate::decimal::is_decimal)).
 pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
-    decode_with_down_reading(text, crate::decimal::rust)
-}
-
-/// [`decode_with_down`] with `decimals` reading the link's decimals (weights, the Zipf
-/// exponent, the workload's sizes, an algorithm's real-valued options), each of which must
-/// be a decimal ([`is_decimal`](crate::decimal::is_decimal)); see
-/// [`decimal::Reader`](crate::decimal::Reader).
-pub fn decode_with_down_reading(text: &str, decimals: crate::decimal::Reader) -> Result<Decoded, Error> {
     if text.len() > MAX_LINK_BYTES {
         return Err(Error::TooLarge { what: "a link".into(), max: MAX_LINK_BYTES as u64, got: text.len() as u64 });
     }
@@ -244,7 +238,7 @@ pub fn decode_with_down_reading(text: &str, decimals: crate::decimal::Reader) ->
             "r" => settings.replicas = count(&value()?, "replicas")?,
             "n" if version == 1 => {
                 for part in raw.split(',').filter(|p| !p.is_empty()) {
-                    push(&mut nodes, node(part, decimals)?)?;
+                    push(&mut nodes, node(part)?)?;
                 }
             }
             "n" => {
@@ -252,7 +246,7 @@ pub fn decode_with_down_reading(text: &str, decimals: crate::decimal::Reader) ->
                     Some(rest) => (rest, true),
                     None => (raw, false),
                 };
-                let spec = node(raw, decimals)?;
+                let spec = node(raw)?;
                 if is_down {
                     down.push(spec.name.clone());
                 }
@@ -260,17 +254,17 @@ pub fn decode_with_down_reading(text: &str, decimals: crate::decimal::Reader) ->
             }
             "z" => {
                 let z = value()?;
-                settings.zipf = crate::decimal::read(&z, decimals)
-                    .ok_or_else(|| bad(format!("the Zipf exponent {z:?} is not a number")))?;
+                settings.zipf =
+                    crate::decimal::read(&z).ok_or_else(|| bad(format!("the Zipf exponent {z:?} is not a number")))?;
             }
             "wi" => items = Some(number(&value()?, "the item count")?),
-            "wb" => item_bytes = Some(float(&value()?, "the item size", decimals)?),
-            "wr" => rate = Some(float(&value()?, "the request rate", decimals)?),
+            "wb" => item_bytes = Some(float(&value()?, "the item size")?),
+            "wr" => rate = Some(float(&value()?, "the request rate")?),
             "rs" => layout.slots = Some(slot_ranges(&value()?)?),
             "ids" => layout.server_ids = Some(server_ids(&value()?)?),
             other => {
                 match crate::algo::catalog::all_options().into_iter().find(|s| s.link == other && !s.link.is_empty()) {
-                    Some(spec) => own.push((spec, option_value(spec, &value()?, decimals)?)),
+                    Some(spec) => own.push((spec, option_value(spec, &value()?)?)),
                     None => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
                 }
             }
@@ -320,10 +314,10 @@ pub fn decode_with_down_reading(text: &str, decimals: crate::decimal::Reader) ->
 }
 
 /// A link field's text as the value of option `spec`.
-fn option_value(spec: &OptionSpec, text: &str, decimals: crate::decimal::Reader) -> Result<OptionValue, Error> {
+fn option_value(spec: &OptionSpec, text: &str) -> Result<OptionValue, Error> {
     let value = match spec.kind {
         OptionKind::Whole { .. } | OptionKind::OneOf { .. } => OptionValue::Whole(number(text, spec.link)?),
-        OptionKind::Number { .. } => OptionValue::Number(float(text, spec.link, decimals)?),
+        OptionKind::Number { .. } => OptionValue::Number(float(text, spec.link)?),
         OptionKind::Flag { .. } => OptionValue::Flag(match text {
             "0" => false,
             "1" => true,
@@ -335,8 +329,8 @@ fn option_value(spec: &OptionSpec, text: &str, decimals: crate::decimal::Reader)
     spec.check(value)
 }
 
-fn float(text: &str, what: &str, decimals: crate::decimal::Reader) -> Result<f64, Error> {
-    crate::decimal::read(text, decimals).ok_or_else(|| bad(format!("{what} must be a number (got {text:?})")))
+fn float(text: &str, what: &str) -> Result<f64, Error> {
+    crate::decimal::read(text).ok_or_else(|| bad(format!("{what} must be a number (got {text:?})")))
 }
 
 fn push(nodes: &mut Vec<NodeSpec>, node: NodeSpec) -> Result<(), Error> {
@@ -352,15 +346,14 @@ fn push(nodes: &mut Vec<NodeSpec>, node: NodeSpec) -> Result<(), Error> {
 }
 
 /// `name[*weight][@zone]`, split before decoding so encoded separators stay in the text.
-fn node(raw: &str, decimals: crate::decimal::Reader) -> Result<NodeSpec, Error> {
+fn node(raw: &str) -> Result<NodeSpec, Error> {
     let (head, zone) = match raw.split_once('@') {
         Some((head, zone)) => (head, Some(dec(zone, "zone")?)),
         None => (raw, None),
     };
     let (name, weight) = match head.split_once('*') {
         Some((name, w)) => {
-            let weight =
-                crate::decimal::read(w, decimals).ok_or_else(|| bad(format!("weight {w:?} is not a number")))?;
+            let weight = crate::decimal::read(w).ok_or_else(|| bad(format!("weight {w:?} is not a number")))?;
             (name, weight)
         }
         None => (head, 1.0),

@@ -161,7 +161,7 @@ impl Settings {
             hash: options.config.hash,
             bits: options.config.bits,
             vnodes: options.config.vnodes,
-            options: crate::btree::map(own),
+            options: own.collect::<std::collections::BTreeMap<_, _>>(),
             ..Settings::default()
         }
     }
@@ -199,12 +199,6 @@ pub const MAX_NODE_LIST_BYTES: usize = MAX_SESSION_NODES * (crate::limits::MAX_N
 /// # Ok::<(), ringlab::Error>(())
 /// ```
 pub fn parse_node_list(text: &str) -> Result<Vec<NodeSpec>, Error> {
-    parse_node_list_with(text, crate::decimal::rust)
-}
-
-/// [`parse_node_list`] with `decimals` reading each weight, which is always a decimal
-/// ([`is_decimal`](crate::decimal::is_decimal); see [`decimal::Reader`](crate::decimal::Reader)).
-pub fn parse_node_list_with(text: &str, decimals: crate::decimal::Reader) -> Result<Vec<NodeSpec>, Error> {
     crate::limits::check("a node list's bytes", text.len() as u64, MAX_NODE_LIST_BYTES as u64)?;
     let items: Vec<&str> = text.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     crate::limits::check("nodes", items.len() as u64, MAX_SESSION_NODES as u64)?;
@@ -213,7 +207,7 @@ pub fn parse_node_list_with(text: &str, decimals: crate::decimal::Reader) -> Res
         .map(|item| match item.rfind('*').filter(|&star| star > 0) {
             Some(star) => {
                 let weight = item[star + 1..].trim();
-                let value = crate::decimal::read(weight, decimals);
+                let value = crate::decimal::read(weight);
                 let value = value.ok_or_else(|| Error::WeightNotDecimal(weight.to_string()))?;
                 Ok(NodeSpec::new(item[..star].trim()).weight(value))
             }
@@ -606,7 +600,7 @@ pub struct Session {
     charts: charts::ChartJobs,
 }
 
-/// The playground's default nodes, as a node list ([`parse_node_list_with`]): those of
+/// The playground's default nodes, as a node list ([`parse_node_list`]): those of
 /// [`Session::playground`].
 pub const PLAYGROUND_NODES: &str = "node-1, node-2, node-3, node-4, node-5";
 
@@ -664,13 +658,7 @@ impl Session {
     /// [`Session::from_link`] in steps of bounded work ([`Opening::step`]), so that a page
     /// opening a link at the caps never blocks for the whole build.
     pub fn opening(text: &str) -> Result<Opening, Error> {
-        Session::opening_reading(text, crate::decimal::rust)
-    }
-
-    /// [`Session::opening`] with `decimals` reading the link's decimals (see
-    /// [`link::decode_with_down_reading`]).
-    pub fn opening_reading(text: &str, decimals: crate::decimal::Reader) -> Result<Opening, Error> {
-        let link::Decoded { settings, nodes, down, workload, layout } = link::decode_with_down_reading(text, decimals)?;
+        let link::Decoded { settings, nodes, down, workload, layout } = link::decode_with_down(text)?;
         let build = State::building(&settings, nodes, &layout)?;
         Ok(Opening { settings: Some(settings), down, workload, stage: Stage::Build(build) })
     }

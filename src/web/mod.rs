@@ -83,17 +83,6 @@ pub(crate) fn string(value: &JsValue, what: &str) -> Result<String, JsValue> {
     value.as_string().ok_or_else(|| bad_argument(format!("{what} must be a string (got {})", type_name(value))))
 }
 
-/// The value of a decimal number in text (the engine has checked its syntax:
-/// [`is_decimal`](crate::decimal::is_decimal)), read by JavaScript's own reader, which every
-/// engine has, rather than Rust's, which would add its tables to the module: the
-/// [`decimal::Reader`](crate::decimal::Reader) of node lists and links. For decimals of
-/// up to 20 significant digits ECMAScript requires the correctly rounded value, as Rust
-/// gives; Chromium's V8 and Firefox's SpiderMonkey round longer ones correctly too
-/// (`tests/web.rs` checks both against Rust's values, a 55-digit decimal among them).
-pub(crate) fn decimal(text: &str) -> Option<f64> {
-    Some(js_sys::parse_float(text))
-}
-
 /// A finite number argument.
 pub(crate) fn number(value: &JsValue, what: &str) -> Result<f64, JsValue> {
     match value.as_f64() {

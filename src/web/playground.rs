@@ -20,11 +20,7 @@ impl Session {
     /// The session a share link's fragment describes.
     #[wasm_bindgen(js_name = fromLink)]
     pub fn from_link(link: JsValue) -> Result<Session, JsValue> {
-        Ok(Session {
-            inner: engine::Session::opening_reading(&string(&link, "the link")?, super::decimal)
-                .and_then(engine::Opening::finish)
-                .map_err(error)?,
-        })
+        Ok(Session { inner: engine::Session::from_link(&string(&link, "the link")?).map_err(error)? })
     }
 
     /// The share link's fragment for the current state (`#ringlab=2&...`).
@@ -91,7 +87,7 @@ impl Session {
     /// bounded work (see [`Opening`]), so that a link at the caps does not block the page.
     /// A link that cannot be read fails here, as `fromLink` does.
     pub fn opening(link: JsValue) -> Result<Opening, JsValue> {
-        Ok(Opening::new(engine::Session::opening_reading(&string(&link, "the link")?, super::decimal).map_err(error)?))
+        Ok(Opening::new(engine::Session::opening(&string(&link, "the link")?).map_err(error)?))
     }
 
     /// Changes a node's weight; returns the transition.

@@ -114,9 +114,7 @@ impl Session {
         };
         // An array of names or {name, weight, zone}, or a writer's list "a, b*2".
         let nodes: Vec<NodeSpec> = match super::field(&object, "nodes") {
-            Some(text) if text.is_string() => {
-                engine::parse_node_list_with(&string(&text, "nodes")?, super::decimal).map_err(error)?
-            }
+            Some(text) if text.is_string() => engine::parse_node_list(&string(&text, "nodes")?).map_err(error)?,
             Some(nodes) => {
                 let nodes: Vec<NodeArg> = serde_wasm_bindgen::from_value(nodes).map_err(|_| {
                     error(Error::invalid_option(
