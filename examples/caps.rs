@@ -3,7 +3,8 @@
 //! `cargo run --release --example caps`. Each row is the slowest of three runs; nothing here
 //! asserts a speed (the numbers go in `limits.rs` and README).
 
-use ringlab::algo::{compare, metrics, redis, Algorithm, Cluster, Options};
+use ringlab::algo::stores::redis;
+use ringlab::algo::{compare, metrics, Algorithm, Cluster, Options};
 use ringlab::migration::{generated_between, sample_between, KeySample};
 use ringlab::{analysis, limits, Config, Hash, NodeSpec, Ring, RingBits};
 use std::time::Instant;

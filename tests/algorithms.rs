@@ -4,7 +4,7 @@
 //! lookup. Each test's doc comment states the property, and the bound it checks.
 //! tests/README.md lists which test checks which algorithm.
 
-use ringlab::algo::jump::jump_hash;
+use ringlab::algo::papers::jump::jump_hash;
 use ringlab::algo::{Algorithm, Cluster, Options};
 use ringlab::migration::{self, KeySample, MovedArc};
 use ringlab::NodeSpec;
@@ -547,7 +547,8 @@ fn rendezvous_ties_go_to_the_smaller_name() {
 #[test]
 fn redis_cli_orders_must_list_every_master_once() {
     let names = ["m0", "m1", "m2"];
-    let mut slots = ringlab::algo::redis::Slots::create(names.iter().map(|n| NodeSpec::new(*n)).collect()).unwrap();
+    let mut slots =
+        ringlab::algo::stores::redis::Slots::create(names.iter().map(|n| NodeSpec::new(*n)).collect()).unwrap();
     let before = format!("{slots:?}");
     for bad in [&[0usize, 1, 2][..], &[0, 1, 2, 2], &[0, 1, 2, 4], &[0, 1, 2, 3, 4]] {
         assert_eq!(slots.add_in_cli_order(NodeSpec::new("m3"), bad).unwrap_err().code(), "invalid-option", "{bad:?}");

@@ -7,10 +7,10 @@
 //! JumpBackHash is also recomputed here from the paper's description, bit by bit.
 
 use proptest::prelude::*;
-use ringlab::algo::binomial::binomial_hash;
-use ringlab::algo::flip::flip_hash;
-use ringlab::algo::jumpback::jump_back_hash;
-use ringlab::algo::power::power_hash;
+use ringlab::algo::papers::binomial::binomial_hash;
+use ringlab::algo::papers::flip::flip_hash;
+use ringlab::algo::papers::jumpback::jump_back_hash;
+use ringlab::algo::papers::power::power_hash;
 use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use std::collections::BTreeMap;
 use twox_hash::XxHash3_64;
@@ -154,7 +154,7 @@ fn counted() -> [(&'static str, BucketRule); 5] {
         ("flip", flip_hash),
         ("binomial", binomial_hash),
         ("power", power_hash),
-        ("jump", ringlab::algo::jump::jump_hash),
+        ("jump", ringlab::algo::papers::jump::jump_hash),
     ]
 }
 

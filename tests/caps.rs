@@ -1,7 +1,8 @@
 //! Every input-controlled size has a cap (`ringlab::limits`): one past it is refused with
 //! `too-large` (naming the input) and nothing is built; at the cap the call is accepted.
 
-use ringlab::algo::{compare, redis, Algorithm, Cluster, Options};
+use ringlab::algo::stores::redis;
+use ringlab::algo::{compare, Algorithm, Cluster, Options};
 use ringlab::migration::KeySample;
 use ringlab::{analysis, limits, Config, Error, NodeSpec};
 

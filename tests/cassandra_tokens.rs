@@ -4,7 +4,7 @@
 //! applied here by brute force: a token `t` belongs to the node with the smallest token
 //! ≥ `t`, wrapping past the largest token to the smallest.
 
-use ringlab::algo::cassandra::parse_initial_token;
+use ringlab::algo::stores::cassandra::parse_initial_token;
 use ringlab::algo::{Algorithm, Cluster, Options};
 use ringlab::{migration, NodeSpec};
 use std::collections::BTreeMap;

@@ -327,7 +327,7 @@ fn values(chain: &Explanation, kind: StepKind) -> Vec<&str> {
 /// points at that node, and every named try is a bucket the rule could reach.
 #[test]
 fn counted_bucket_hashes_explain_the_hash_the_tries_and_the_bucket() {
-    use ringlab::algo::{binomial, flip, jumpback, power};
+    use ringlab::algo::papers::{binomial, flip, jumpback, power};
     type Rule = fn(u64, u32) -> u32;
     let rules: [(Algorithm, Rule); 4] = [
         (Algorithm::JumpBack, jumpback::jump_back_hash),
@@ -409,12 +409,12 @@ fn stateful_bucket_hashes_explain_the_first_bucket_and_the_rehashes() {
             match algorithm {
                 Algorithm::Anchor => {
                     assert_eq!(first, h % u64::from(capacity));
-                    assert_eq!(last, ringlab::algo::anchor::bucket(key.as_bytes(), capacity, 10).to_string());
+                    assert_eq!(last, ringlab::algo::papers::anchor::bucket(key.as_bytes(), capacity, 10).to_string());
                 }
                 Algorithm::Dx => {
                     let mut s = h;
                     assert_eq!(first, ((u128::from(splitmix(&mut s)) * u128::from(capacity)) >> 64) as u64);
-                    assert_eq!(last, ringlab::algo::dx::bucket(key.as_bytes(), capacity, 10).to_string());
+                    assert_eq!(last, ringlab::algo::papers::dx::bucket(key.as_bytes(), capacity, 10).to_string());
                 }
                 _ => {
                     assert_eq!(first as i64, jump(h, 10));

@@ -148,7 +148,7 @@ fn src() -> String {
     format!("{}/src", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The crate's source files, by module path (`src/algo/ring.rs` is `["algo", "ring"]`, a
+/// The crate's source files, by module path (`src/algo/ringlab.rs` is `["algo", "ring"]`, a
 /// folder's `mod.rs` the folder's, `lib.rs` the root `[]`).
 struct Crate {
     files: BTreeMap<Vec<String>, File>,

@@ -11,7 +11,8 @@
 //! table are enumerated exhaustively, and Redis's moved slots are compared with redis-cli's.
 
 use md5::Digest as _;
-use ringlab::algo::{redis, Algorithm, Cluster, Options};
+use ringlab::algo::stores::redis;
+use ringlab::algo::{Algorithm, Cluster, Options};
 use ringlab::analysis::Arcs;
 use ringlab::migration::{self, Migration};
 use ringlab::{Config, Hash, NodeSpec, RingBits};

@@ -7,7 +7,7 @@
 #[path = "common/tutorial.rs"]
 mod tutorial;
 
-use ringlab::algo::{ring::PRESETS, Cluster};
+use ringlab::algo::{ringlab::PRESETS, Cluster};
 use ringlab::session::{link, Session};
 use serde_json::Value;
 

@@ -16,72 +16,74 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-pub mod about;
-pub mod agreement;
-mod buckets;
+// The catalog and the machinery each entry is made of (`catalog/`); what several systems
+// share (`shapes/`); the systems, by family (`ringlab.rs`, `clients/`, `stores/`,
+// `balancers/`, `papers/`, `modulo.rs`); and the analyses of algorithms (`analyses/`).
 #[macro_use]
 pub mod catalog;
-pub mod compare;
-mod continuum;
-pub mod down;
-pub mod entry;
-pub mod explain;
-mod hash_mod;
-pub mod loads;
-mod members;
-pub mod metrics;
-pub mod options;
+pub mod analyses;
+pub mod balancers;
+pub mod clients;
+pub mod modulo;
+pub mod papers;
+pub mod ringlab;
+mod shapes;
+pub mod stores;
+
+pub use analyses::{agreement, compare, explain, loads, metrics};
+pub use catalog::{about, down, entry, options};
+use shapes::{buckets, continuum, hash_mod, members};
 
 use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};
 use crate::{Error, Node, NodeSpec, Ring};
+pub use balancers::haproxy::{HaproxyFunction, HaproxyHash};
 pub use catalog::{BASELINE, DEFAULT};
 pub use entry::{Build, Building, Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights, WholeBuild};
-pub use haproxy::{HaproxyFunction, HaproxyHash};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use std::sync::{Arc, OnceLock};
 
-// The catalog: one line per algorithm, each declaring its file (see `catalog.rs`).
+// The catalog: one line per algorithm, each naming its file (see `catalog/mod.rs`).
 catalog::catalog! {
-    core Ring => ring;
-    Libketama => libketama;
-    LibmemcachedWeighted => mod libmemcached::{WEIGHTED, BUILD_WEIGHTED};
-    LibmemcachedKetama => libmemcached::{KETAMA, BUILD_KETAMA};
-    RedisCluster => redis;
-    Cassandra => cassandra;
-    Groupcache => groupcache;
-    Jump => jump;
-    Rendezvous => rendezvous;
-    Maglev => maglev;
-    MultiProbe => multiprobe;
-    BoundedLoad => bounded;
+    core Ring => ringlab;
+    Libketama => clients::libketama;
+    LibmemcachedWeighted => clients::libmemcached [WEIGHTED, BUILD_WEIGHTED];
+    LibmemcachedKetama => clients::libmemcached [KETAMA, BUILD_KETAMA];
+    RedisCluster => stores::redis;
+    Cassandra => stores::cassandra;
+    Groupcache => clients::groupcache;
+    Jump => papers::jump;
+    Rendezvous => papers::rendezvous;
+    Maglev => papers::maglev;
+    MultiProbe => papers::multiprobe;
+    BoundedLoad => papers::bounded;
     Modulo => modulo;
-    NginxConsistent => mod nginx::{CONSISTENT, BUILD_CONSISTENT};
-    NginxHash => nginx::{HASH, BUILD_HASH};
-    HaproxyConsistent => mod haproxy::{CONSISTENT, BUILD_CONSISTENT};
-    HaproxyMapBased => haproxy::{MAP_BASED, BUILD_MAP_BASED};
-    TwemproxyKetama => mod twemproxy::{KETAMA, BUILD_KETAMA};
-    TwemproxyModula => twemproxy::{MODULA, BUILD_MODULA};
-    EnvoyRingHash => mod envoy::{RING_HASH, BUILD_RING_HASH};
-    EnvoyMaglev => envoy::{MAGLEV, BUILD_MAGLEV};
-    Anchor => anchor;
-    Dx => dx;
-    Memento => memento;
-    JumpBack => jumpback;
-    Flip => flip;
-    Binomial => binomial;
-    Power => power;
-    Pymemcache => pymemcache;
-    PythonMemcached => python_memcached;
-    Uhashring => mod uhashring::{META, BUILD_META};
-    UhashringKetama => uhashring::{KETAMA, BUILD_KETAMA};
-    Dalli => dalli;
-    RedisRb4 => mod redis_rb::{V4, BUILD_V4};
-    RedisRb5 => redis_rb::{V5, BUILD_V5};
-    SpymemcachedKetama => mod spymemcached::{KETAMA, BUILD_KETAMA};
-    SpymemcachedNative => spymemcached::{NATIVE, BUILD_NATIVE};
-    NpmHashring => npm_hashring;
-    Memjs => memjs;
+    NginxConsistent => balancers::nginx [CONSISTENT, BUILD_CONSISTENT];
+    NginxHash => balancers::nginx [HASH, BUILD_HASH];
+    HaproxyConsistent => balancers::haproxy [CONSISTENT, BUILD_CONSISTENT];
+    HaproxyMapBased => balancers::haproxy [MAP_BASED, BUILD_MAP_BASED];
+    TwemproxyKetama => balancers::twemproxy [KETAMA, BUILD_KETAMA];
+    TwemproxyModula => balancers::twemproxy [MODULA, BUILD_MODULA];
+    EnvoyRingHash => balancers::envoy [RING_HASH, BUILD_RING_HASH];
+    EnvoyMaglev => balancers::envoy [MAGLEV, BUILD_MAGLEV];
+    Anchor => papers::anchor;
+    Dx => papers::dx;
+    Memento => papers::memento;
+    JumpBack => papers::jumpback;
+    Flip => papers::flip;
+    Binomial => papers::binomial;
+    Power => papers::power;
+    Pymemcache => clients::pymemcache;
+    PythonMemcached => clients::python_memcached;
+    Uhashring => clients::uhashring [META, BUILD_META];
+    UhashringKetama => clients::uhashring [KETAMA, BUILD_KETAMA];
+    Dalli => clients::dalli;
+    RedisRb4 => clients::redis_rb [V4, BUILD_V4];
+    RedisRb5 => clients::redis_rb [V5, BUILD_V5];
+    SpymemcachedKetama => clients::spymemcached [KETAMA, BUILD_KETAMA];
+    SpymemcachedNative => clients::spymemcached [NATIVE, BUILD_NATIVE];
+    NpmHashring => clients::npm_hashring;
+    Memjs => clients::memjs;
 }
 
 /// What a placement holds beyond its options and nodes, which neither determines: Redis

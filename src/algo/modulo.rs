@@ -1,9 +1,9 @@
 //! `hash % N`: the baseline. Node `i` (in the order added) takes the keys whose hash value
 //! is `i` mod N; removing a node shifts every node after it.
 
-use super::explain::{Chain, Step, StepKind};
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::explain::{Chain, Step, StepKind};
 use super::members::{placement_basics, weight_rule, Members};
 use super::options::HASH;
 use super::{Algorithm, Placement};
@@ -74,7 +74,10 @@ impl Placement for Modulo {
         chain.push(hashed.at_fraction(self.key_fraction(key)));
         let n = self.members.nodes.len() as u64;
         let owner = (h % n) as usize;
-        chain.push(Step::new(StepKind::Bucket, format!("the hash mod {n} nodes"), format!("{h} % {n} = {owner}")).at_node(owner));
+        chain.push(
+            Step::new(StepKind::Bucket, format!("the hash mod {n} nodes"), format!("{h} % {n} = {owner}"))
+                .at_node(owner),
+        );
         Some(owner)
     }
     /// Exact: of the `2^bits` hash values, `⌊(2^bits - 1 - i) / N⌋ + 1` are `i` mod N.

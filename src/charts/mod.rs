@@ -5,6 +5,12 @@
 //! plotters backend, and [`Chart::csv`] gives the same numbers as text (header row with units). Nothing here reads a clock, spawns a thread,
 //! draws random numbers or iterates a hash map, so a chart is the same natively and in wasm.
 //!
+//! A chart's way to the page, in order: its data and drawing here; a playground's chart of
+//! its current state, computed a piece per task (`session/charts.rs`); the binding that draws
+//! it on a canvas in the charts' own wasm module (`web/charts.rs`, text measured by the canvas
+//! in `web/canvas.rs`); the page's chart views (`www/charts.js`), which fetch that module on a
+//! first chart (`www/charts-module.js`).
+//!
 //! ```
 //! # #[cfg(feature = "charts")] {
 //! use plotters::prelude::*;

@@ -21,7 +21,7 @@
 
 use super::yaml::{self, Node, Value};
 use super::{check_server_count, on_line, parse_error, ConfigKind, ImportOptions};
-use crate::algo::envoy::{cluster, Kind, RingHashFunction};
+use crate::algo::balancers::envoy::{cluster, Kind, RingHashFunction};
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
 

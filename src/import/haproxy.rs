@@ -12,7 +12,7 @@
 //! ```
 
 use super::{check_server_count, on_line, parse_error, ConfigKind};
-use crate::algo::haproxy::{HaproxyFunction, HaproxyHash, ServerExtra, MAX_ID, MAX_WEIGHT};
+use crate::algo::balancers::haproxy::{HaproxyFunction, HaproxyHash, ServerExtra, MAX_ID, MAX_WEIGHT};
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
 
@@ -297,7 +297,7 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
     if specs.is_empty() {
         return Err(parse_error(last_line, "no `server` lines"));
     }
-    crate::algo::haproxy::backend(consistent, hash, specs, extra).map_err(|e| {
+    crate::algo::balancers::haproxy::backend(consistent, hash, specs, extra).map_err(|e| {
         let line = match &e {
             Error::OptionOutOfRange { option, .. } | Error::InvalidOption { option, .. } if option == "id" => {
                 lines.first().copied().unwrap_or(balance_line)

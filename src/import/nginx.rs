@@ -322,7 +322,7 @@ fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, E
         return Err(parse_error(last_line, "no `server` lines"));
     }
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    let mut nginx = crate::algo::nginx::upstream(consistent, specs).map_err(|e| on_line(hash_line, e))?;
+    let mut nginx = crate::algo::balancers::nginx::upstream(consistent, specs).map_err(|e| on_line(hash_line, e))?;
     for (idx, &is_down) in down.iter().enumerate() {
         if is_down {
             nginx.set_down(&names[idx], true).map_err(|e| on_line(lines[idx], e))?;

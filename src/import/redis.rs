@@ -17,7 +17,7 @@
 //! ```
 
 use super::{parse_error, ConfigKind};
-use crate::algo::redis::SLOTS;
+use crate::algo::stores::redis::SLOTS;
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
 use std::collections::BTreeMap;
@@ -253,7 +253,7 @@ pub fn from_redis_cluster_nodes(text: &str) -> Result<Cluster, Error> {
         ));
     }
     let layout = masters.iter().map(|m| (NodeSpec::new(m.address.clone()), m.slots.clone(), m.is_failed())).collect();
-    crate::algo::redis::cluster_of(layout).map_err(|e| parse_error(masters[0].line, e.to_string()))
+    crate::algo::stores::redis::cluster_of(layout).map_err(|e| parse_error(masters[0].line, e.to_string()))
 }
 
 #[cfg(test)]
@@ -303,7 +303,7 @@ mod tests {
         let names: Vec<&str> = cluster.nodes().iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, [ID_A, "10.0.0.2:6379"]);
         let slot_100_key =
-            (0..).map(|i| format!("k{i}")).find(|k| crate::algo::redis::key_slot(k.as_bytes()) == 100).unwrap();
+            (0..).map(|i| format!("k{i}")).find(|k| crate::algo::stores::redis::key_slot(k.as_bytes()) == 100).unwrap();
         assert_eq!(cluster.locate(&slot_100_key).unwrap_err().code(), "unavailable");
         assert_eq!(cluster.exact_shares().unwrap(), vec![0.0, 101.0 / 16384.0]);
     }

@@ -17,7 +17,7 @@
 
 use super::yaml::{self, Node};
 use super::{check_server_count, on_line, parse_error, ConfigKind, ImportOptions};
-use crate::algo::twemproxy::{pool, server_name, TwemHash, DEFAULT_KETAMA_PORT};
+use crate::algo::balancers::twemproxy::{pool, server_name, TwemHash, DEFAULT_KETAMA_PORT};
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
 

@@ -39,7 +39,7 @@ mod tests {
         assert_eq!(rows[2].name, "10.0.0.3:6379");
         let lost = redis.scene().key_owners.iter().filter(|&&o| o == super::super::NO_OWNER).count();
         let in_failed =
-            (0..2000).filter(|k| crate::algo::redis::key_slot(format!("key:{k}").as_bytes()) >= 10923).count();
+            (0..2000).filter(|k| crate::algo::stores::redis::key_slot(format!("key:{k}").as_bytes()) >= 10923).count();
         assert_eq!(lost, in_failed);
         let memcached = Session::from_config("memcached", import::CONFIG_KINDS[1].example).unwrap();
         assert_eq!(memcached.node_rows()[1].weight, 2.0);

@@ -148,8 +148,8 @@ fn cassandra_draws_the_smallest_token_at_the_top() {
     // Murmur3's MIN token sits at position 0, its 0 token half way round.
     let s = five(Algorithm::Cassandra);
     let a = s.cluster().arcs().unwrap();
-    assert_eq!(crate::algo::cassandra::position(i64::MIN), 0);
-    assert_eq!(crate::algo::cassandra::position(0), 1 << 63);
+    assert_eq!(crate::algo::stores::cassandra::position(i64::MIN), 0);
+    assert_eq!(crate::algo::stores::cassandra::position(0), 1 << 63);
     assert_eq!(a.size(), 1u128 << 64);
 }
 

@@ -33,13 +33,13 @@ pub fn judge_estimate(guess: JsValue, counted: JsValue, sample: JsValue) -> Resu
 /// The Redis Cluster slot of `key` (CRC16-XMODEM mod 16384, with hash tags).
 #[wasm_bindgen(js_name = redisKeySlot)]
 pub fn redis_key_slot(key: JsValue) -> Result<u16, JsValue> {
-    Ok(algo::redis::key_slot(string(&key, "the key")?.as_bytes()))
+    Ok(algo::stores::redis::key_slot(string(&key, "the key")?.as_bytes()))
 }
 
 /// Cassandra's Murmur3Partitioner token of `key`, as a BigInt.
 #[wasm_bindgen(js_name = cassandraToken)]
 pub fn cassandra_token(key: JsValue) -> Result<i64, JsValue> {
-    Ok(algo::cassandra::token(string(&key, "the key")?.as_bytes()))
+    Ok(algo::stores::cassandra::token(string(&key, "the key")?.as_bytes()))
 }
 
 /// Jump consistent hash: the bucket in `0..buckets` of a 64-bit `key` (a BigInt).
@@ -50,7 +50,7 @@ pub fn jump_hash(key: JsValue, buckets: JsValue) -> Result<u32, JsValue> {
     if buckets == 0 {
         return Err(bad_argument("jumpHash needs at least one bucket".into()));
     }
-    Ok(algo::jump::jump_hash(key, buckets))
+    Ok(algo::papers::jump::jump_hash(key, buckets))
 }
 
 /// Every algorithm on the same nodes and keys `"{prefix}0" ..`:
@@ -196,7 +196,7 @@ pub fn catalog() -> Result<JsValue, JsValue> {
 /// differs, link}]` (each reproduced bit for bit from the code itself).
 #[wasm_bindgen(js_name = ringPresets)]
 pub fn ring_presets() -> Result<JsValue, JsValue> {
-    to_js(&crate::algo::ring::PRESETS)
+    to_js(&crate::algo::ringlab::PRESETS)
 }
 
 /// The sections a configuration text offers to choose from (a whole `nginx.conf`'s

@@ -246,7 +246,7 @@ pub(crate) fn option_value(
                 .map_err(|_| wrong("an object of initial_token lines (strings) by node name"))?;
             let mut tokens = std::collections::BTreeMap::new();
             for (node, line) in lines {
-                tokens.insert(node, crate::algo::cassandra::parse_initial_token(&line).map_err(error)?);
+                tokens.insert(node, crate::algo::stores::cassandra::parse_initial_token(&line).map_err(error)?);
             }
             OptionValue::Tokens(tokens)
         }

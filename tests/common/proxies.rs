@@ -67,7 +67,7 @@ pub fn check(json: &str, kind: &str) -> usize {
 /// An Envoy request's position on its 2^64 ring (f64 cannot carry it): the header policy's
 /// xxHash64.
 fn ringlab_hash64(key: &str) -> u64 {
-    ringlab::algo::envoy::request_hash(key.as_bytes())
+    ringlab::algo::balancers::envoy::request_hash(key.as_bytes())
 }
 
 pub fn check_twemproxy() -> usize {

@@ -5,7 +5,9 @@
 //! no files.
 
 use md5::Digest as _;
-use ringlab::algo::{cassandra, jump::jump_hash, redis, Algorithm, Cluster, Options, Placement};
+use ringlab::algo::papers::jump::jump_hash;
+use ringlab::algo::stores::{cassandra, redis};
+use ringlab::algo::{Algorithm, Cluster, Options, Placement};
 use ringlab::migration::{self, MovedArc};
 use ringlab::NodeSpec;
 use serde_json::Value;

@@ -1,0 +1,12 @@
+//! What the engine tells about algorithms beyond placing keys: every algorithm side by side
+//! (`compare`), the papers' metrics (`metrics`), whether two clients agree (`agreement`), a
+//! key's way to its owner (`explain`), and what a user's key list puts on each node (`loads`).
+
+// Their files name the catalog's machinery as `super::…`, as files of `algo` itself.
+use super::*;
+
+pub mod agreement;
+pub mod compare;
+pub mod explain;
+pub mod loads;
+pub mod metrics;
