@@ -114,8 +114,8 @@ for (const button of document.querySelectorAll("[data-page-theme]")) {
 $("hero").addEventListener(
   "ready",
   async () => {
-    // The figure's module: the smallest with the lists (loaded already for a default element).
-    const mod = await import("./pkg/ringlab_figure.js");
+    // The element's module (loaded already by the element).
+    const mod = await import("./pkg/ringlab_element.js");
     await mod.default();
     for (const cell of document.querySelectorAll("[data-list]")) cell.textContent = mod[cell.dataset.list]().join(", ");
   },
