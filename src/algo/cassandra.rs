@@ -12,7 +12,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::continuum::{check_count, Continuum, Lookup, Rules, Tie};
+use super::continuum::{check_count, Continuum, Explicit, Lookup, Rules, Tie};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
@@ -118,7 +118,14 @@ static RULES: Rules = Rules {
     weighted_switch: None,
     switch_starts_off: |_| false,
     written_weight: |_| Ok(None),
-    explicit_tokens: true,
+    explicit: Some(Explicit {
+        tokens: |o| &o.tokens,
+        position,
+        collision: |at, a, b| {
+            let token = token_at(at);
+            Error::InvalidOption(format!("token {token} is given twice ({a:?} and {b:?}): Cassandra refuses a token collision"))
+        },
+    }),
     check_total: |_| Ok(()),
 };
 
@@ -178,6 +185,11 @@ pub fn token(key: &[u8]) -> i64 {
 /// The token's place on an unsigned 64-bit ring: flipping the sign bit keeps the order.
 pub fn position(token: i64) -> u64 {
     (token as u64) ^ (1 << 63)
+}
+
+/// The token at `position` ([`position`]'s inverse).
+fn token_at(position: u64) -> i64 {
+    (position ^ (1 << 63)) as i64
 }
 
 /// Cassandra's `hash3_x64_128(key, 0, len, 0)[0]`.
@@ -254,5 +266,8 @@ mod tests {
         assert_eq!(position(-1), (1 << 63) - 1);
         assert_eq!(position(0), 1 << 63);
         assert_eq!(position(i64::MAX), u64::MAX);
+        for token in [i64::MIN, -1, 0, 1, i64::MAX] {
+            assert_eq!(token_at(position(token)), token);
+        }
     }
 }

@@ -65,12 +65,23 @@ pub(crate) struct Rules {
     /// A weight the node's name carries (Dalli's `host:port:weight`), which becomes its
     /// weight; `None` where names carry none.
     pub(crate) written_weight: fn(&str) -> Result<Option<f64>, Error>,
-    /// Whether nodes may carry explicit positions ([`Options::tokens`]: Cassandra's
-    /// `initial_token`).
-    pub(crate) explicit_tokens: bool,
+    /// Where nodes may carry their own tokens instead of generated points (Cassandra's
+    /// `initial_token`): how the system reads and places them; `None` where none may.
+    pub(crate) explicit: Option<Explicit>,
     /// A cap of the system's own on the points of a whole continuum (libketama's
     /// shared-memory segment).
     pub(crate) check_total: fn(u64) -> Result<(), Error>,
+}
+
+/// Nodes' own tokens, where a system takes them, as its file declares them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Explicit {
+    /// Each listed node's tokens, by node name, from the options.
+    pub(crate) tokens: fn(&Options) -> &BTreeMap<String, Vec<i64>>,
+    /// A token's position on the circle.
+    pub(crate) position: fn(i64) -> u64,
+    /// The refusal of a position given twice, with the two nodes' names (one node's, twice).
+    pub(crate) collision: fn(u64, &str, &str) -> Error,
 }
 
 /// Which of two points at the same position owns it.
@@ -131,8 +142,8 @@ pub(crate) struct Continuum {
     per_node: u32,
     nodes: Vec<Node>,
     points: Points,
-    /// Explicit tokens by node name (`Options::tokens`, where the rules take them).
-    tokens: BTreeMap<String, Vec<i64>>,
+    /// Nodes' own tokens, placed: their positions by node name (where the rules take them).
+    explicit: BTreeMap<String, Vec<u64>>,
     down: DownSet,
     /// While a node is down (libmemcached, Cassandra): the continuum of the live nodes.
     live: Option<Box<Rebuilt>>,
@@ -148,13 +159,19 @@ impl Continuum {
     /// `rules`' continuum of no nodes, with `options`' count and tokens.
     fn empty(rules: &'static Rules, options: &Options) -> Result<Continuum, Error> {
         let per_node = (rules.per_node)(options)?;
-        let tokens = if rules.explicit_tokens { options.tokens.clone() } else { BTreeMap::new() };
+        let explicit = match rules.explicit {
+            Some(explicit) => (explicit.tokens)(options)
+                .iter()
+                .map(|(name, tokens)| (name.clone(), tokens.iter().map(|&t| (explicit.position)(t)).collect()))
+                .collect(),
+            None => BTreeMap::new(),
+        };
         Ok(Continuum {
             rules,
             per_node,
             nodes: Vec::new(),
             points: Points::new(rules.bits),
-            tokens,
+            explicit,
             down: DownSet::default(),
             live: None,
             weighted: false,
@@ -188,8 +205,8 @@ impl Continuum {
         let points_rules = switch.unwrap_or(rules);
         let mut counts = (points_rules.point_counts)(&nodes, per_node);
         for (node, count) in nodes.iter().zip(counts.iter_mut()) {
-            if let Some(tokens) = self.tokens.get(&node.name) {
-                *count = explicit_count(node, tokens)?;
+            if let Some(positions) = self.explicit.get(&node.name) {
+                *count = explicit_count(node, positions)?;
             }
         }
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
@@ -201,7 +218,7 @@ impl Continuum {
         let continuum = Continuum {
             nodes,
             points: Points::new(rules.bits),
-            tokens: self.tokens.clone(),
+            explicit: self.explicit.clone(),
             down: DownSet::default(),
             live: None,
             weighted: switch.is_some(),
@@ -285,10 +302,8 @@ impl ContinuumBuild {
                 let start = entries.len();
                 while *next < c.nodes.len() && entries.len() - start < budget.max(1) {
                     let (idx, node) = (*next, &c.nodes[*next]);
-                    match c.tokens.get(&node.name) {
-                        Some(tokens) => {
-                            entries.extend(tokens.iter().map(|&t| (super::cassandra::position(t), idx as u32)))
-                        }
+                    match c.explicit.get(&node.name) {
+                        Some(positions) => entries.extend(positions.iter().map(|&p| (p, idx as u32))),
                         None => (self.points_rules.push_points)(&node.name, node.points, idx as u32, entries),
                     }
                     *next += 1;
@@ -311,8 +326,8 @@ impl ContinuumBuild {
                             Tie::SmallerName => order::Tie::Name(&name),
                         },
                     );
-                    if !c.tokens.is_empty() {
-                        refuse_shared_tokens(&entries, &c.nodes)?;
+                    if let Some(explicit) = c.rules.explicit.filter(|_| !c.explicit.is_empty()) {
+                        refuse_shared_positions(&entries, &c.nodes, &explicit)?;
                     }
                     arc_end_points(&mut entries, c.rules.lookup, c.rules.bits);
                     c.points.set(&entries);
@@ -353,7 +368,7 @@ fn with_written_weight(rules: &Rules, mut spec: NodeSpec) -> Result<NodeSpec, Er
 
 /// A node's explicit tokens: at least one, each node's weight 1 (the tokens alone decide
 /// what it owns).
-fn explicit_count(node: &Node, tokens: &[i64]) -> Result<u32, Error> {
+fn explicit_count(node: &Node, tokens: &[u64]) -> Result<u32, Error> {
     if tokens.is_empty() {
         return Err(Error::InvalidOption(format!("{:?}: an explicit token list needs at least one token", node.name)));
     }
@@ -367,16 +382,12 @@ fn explicit_count(node: &Node, tokens: &[i64]) -> Result<u32, Error> {
     u32::try_from(tokens.len()).map_err(|_| Error::TooManyPoints { points: tokens.len() as u64 })
 }
 
-/// Cassandra refuses two nodes (or one node twice) on one token.
-fn refuse_shared_tokens(sorted: &[(u64, u32)], nodes: &[Node]) -> Result<(), Error> {
+/// Where nodes carry their own tokens, two points on one position (two nodes', or one
+/// node's twice) are refused, as the system refuses a token collision.
+fn refuse_shared_positions(sorted: &[(u64, u32)], nodes: &[Node], explicit: &Explicit) -> Result<(), Error> {
     match sorted.windows(2).find(|w| w[0].0 == w[1].0) {
         None => Ok(()),
-        Some(w) => Err(Error::InvalidOption(format!(
-            "token {} is given twice ({:?} and {:?}): Cassandra refuses a token collision",
-            (w[0].0 ^ (1 << 63)) as i64,
-            nodes[w[0].1 as usize].name,
-            nodes[w[1].1 as usize].name
-        ))),
+        Some(w) => Err((explicit.collision)(w[0].0, &nodes[w[0].1 as usize].name, &nodes[w[1].1 as usize].name)),
     }
 }
 
@@ -543,7 +554,7 @@ impl Continuum {
     fn label_of(&self, position: u64, owner: usize) -> Option<String> {
         let label = self.rules.point_label?;
         let node = self.nodes.get(owner)?;
-        if self.rules.lookup != Lookup::AtOrAfter || self.tokens.contains_key(&node.name) {
+        if self.rules.lookup != Lookup::AtOrAfter || self.explicit.contains_key(&node.name) {
             return None;
         }
         let points_rules = match (self.weighted, self.rules.weighted_switch) {

@@ -86,7 +86,7 @@ static RULES: Rules = Rules {
     weighted_switch: None,
     switch_starts_off: |_| false,
     written_weight: |name| Ok(server(name)?.weight),
-    explicit_tokens: false,
+    explicit: None,
     check_total: |_| Ok(()),
 };
 

@@ -75,7 +75,7 @@ pub(crate) static RULES: Rules = Rules {
     weighted_switch: None,
     switch_starts_off: |_| false,
     written_weight: |_| Ok(None),
-    explicit_tokens: false,
+    explicit: None,
     check_total: |total| {
         if total > LIBKETAMA_MAX_POINTS {
             return Err(Error::TooLarge {

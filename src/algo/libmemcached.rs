@@ -143,7 +143,7 @@ static WEIGHTED_RULES: Rules = Rules {
     weighted_switch: None,
     switch_starts_off: |_| false,
     written_weight: |_| Ok(None),
-    explicit_tokens: false,
+    explicit: None,
     check_total: |_| Ok(()),
 };
 

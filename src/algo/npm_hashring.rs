@@ -70,7 +70,7 @@ static RULES: Rules = Rules {
     weighted_switch: None,
     switch_starts_off: |_| false,
     written_weight: |_| Ok(None),
-    explicit_tokens: false,
+    explicit: None,
     check_total: |_| Ok(()),
 };
 

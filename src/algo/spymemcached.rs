@@ -116,7 +116,7 @@ static KETAMA_RULES: Rules = Rules {
     weighted_switch: Some(&WEIGHTED_RULES),
     switch_starts_off: |_| false,
     written_weight: |_| Ok(None),
-    explicit_tokens: false,
+    explicit: None,
     check_total: |_| Ok(()),
 };
 
