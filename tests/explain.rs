@@ -673,7 +673,7 @@ fn full_hash(mut a: u32) -> u32 {
 /// weights' sum; and every chain ends at the server HAProxy answered.
 #[test]
 fn haproxy_steps_are_its_hash_its_points_and_end_at_the_server_haproxy_answered() {
-    use ringlab::algo::HaproxyFunction;
+    use ringlab::algo::{HaproxyFunction, HaproxyHash};
     let f: Value = serde_json::from_str(include_str!("real/fixtures/haproxy.json")).unwrap();
     let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     let (mut checked, mut ties) = (0, 0);
@@ -697,7 +697,7 @@ fn haproxy_steps_are_its_hash_its_points_and_end_at_the_server_haproxy_answered(
             g
         });
         let table: u32 = usable.iter().map(|&i| weight(i) / gcd.unwrap()).sum();
-        let hash = cluster.options().haproxy_hash;
+        let hash = HaproxyHash::of(cluster.options());
         let (function, avalanche) = hash.map_or((HaproxyFunction::Sdbm, consistent), |h| (h.function, h.avalanche));
         let answers = case["answers"].as_array().unwrap().iter().zip(&keys).map(|(a, k)| (*k, a.as_u64().unwrap()));
         let extra = case["extra"].as_array().unwrap().iter().map(|e| (e[0].as_str().unwrap(), e[1].as_u64().unwrap()));

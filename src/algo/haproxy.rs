@@ -23,9 +23,10 @@
 //!   an [`Error::Unsupported`]; with one usable server that server is the answer.
 //!
 //! ```
-//! use ringlab::algo::{Algorithm, Cluster, HaproxyFunction, HaproxyHash, Options};
+//! use ringlab::algo::{Algorithm, Cluster, HaproxyFunction, HaproxyHash, OptionValue, Options};
 //! let mut options = Options::new(Algorithm::HaproxyConsistent);
-//! options.haproxy_hash = Some(HaproxyHash { function: HaproxyFunction::Crc32, avalanche: false });
+//! options.set("haproxyHash", OptionValue::Text("crc32".into()))?;
+//! assert_eq!(HaproxyHash::of(&options), Some(HaproxyHash { function: HaproxyFunction::Crc32, avalanche: false }));
 //! let haproxy = Cluster::new(options, ["web1", "web2", "web3"])?;
 //! println!("{}", haproxy.describe_key("user:42"));
 //! # Ok::<(), ringlab::Error>(())
@@ -60,7 +61,7 @@ pub(crate) const CONSISTENT: Entry = Entry {
         format!(
             "HAProxy `hash-type consistent`: points per server by weight from its numeric id, the key's hash ({}) \
              goes to the nearest point ({}).",
-            o.haproxy_hash.unwrap_or(HaproxyHash::bare(true)).label(),
+            HaproxyHash::of(o).unwrap_or(HaproxyHash::bare(true)).label(),
             (CONSISTENT.key_space)(o).words()
         )
     },
@@ -89,7 +90,7 @@ pub(crate) const MAP_BASED: Entry = Entry {
         format!(
             "HAProxy `hash-type map-based`: a table of servers by weight (reduced by their GCD), indexed by the \
              key's hash ({}) modulo its size ({}).",
-            o.haproxy_hash.unwrap_or(HaproxyHash::bare(false)).label(),
+            HaproxyHash::of(o).unwrap_or(HaproxyHash::bare(false)).label(),
             (MAP_BASED.key_space)(o).words()
         )
     },
@@ -115,7 +116,7 @@ fn with_layout(
         Some(ids) => ids.iter().map(|&id| ServerExtra { id, disabled: false }).collect(),
         None => vec![ServerExtra::default(); nodes.len()],
     };
-    Ok(Box::new(Haproxy::with_extra(consistent, o.haproxy_hash, nodes, extra)?))
+    Ok(Box::new(Haproxy::with_extra(consistent, HaproxyHash::of(o), nodes, extra)?))
 }
 
 /// The placement of a `backend` section: `hash-type consistent` or `map-based`, its `hash-type`
@@ -127,7 +128,7 @@ pub(crate) fn backend(
     extra: Vec<ServerExtra>,
 ) -> Result<super::Cluster, Error> {
     let mut options = Options::new(if consistent { Algorithm::HaproxyConsistent } else { Algorithm::HaproxyMapBased });
-    options.haproxy_hash = hash;
+    HaproxyHash::put(hash, &mut options);
     let haproxy = Haproxy::with_extra(consistent, hash, servers, extra)?;
     Ok(super::Cluster::from_placement(Box::new(haproxy), options))
 }
@@ -144,11 +145,11 @@ pub(crate) const HAPROXY_HASH: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "hh",
     refused: Some(|v| HaproxyFunction::from_name(v.name()).err().unwrap_or(Error::InvalidOption(String::new()))),
-    get: |o| o.haproxy_hash.map(|h| OptionValue::Text(h.function.name().to_string())),
+    get: |o| HaproxyHash::of(o).map(|h| OptionValue::Text(h.function.name().to_string())),
     set: |o, v| {
         let function = HaproxyFunction::from_name(v.name())?;
-        let avalanche = o.haproxy_hash.is_some_and(|h| h.avalanche);
-        o.haproxy_hash = Some(HaproxyHash { function, avalanche });
+        let avalanche = HaproxyHash::of(o).is_some_and(|h| h.avalanche);
+        HaproxyHash::put(Some(HaproxyHash { function, avalanche }), o);
         Ok(())
     },
 };
@@ -161,10 +162,10 @@ pub(crate) const HAPROXY_AVALANCHE: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "hv",
     refused: None,
-    get: |o| Some(OptionValue::Flag(o.haproxy_hash.is_some_and(|h| h.avalanche))),
-    set: |o, v| match o.haproxy_hash.as_mut() {
+    get: |o| Some(OptionValue::Flag(HaproxyHash::of(o).is_some_and(|h| h.avalanche))),
+    set: |o, v| match HaproxyHash::of(o) {
         Some(h) => {
-            h.avalanche = v.flag();
+            HaproxyHash::put(Some(HaproxyHash { avalanche: v.flag(), ..h }), o);
             Ok(())
         }
         None if !v.flag() => Ok(()),
@@ -285,6 +286,29 @@ impl HaproxyHash {
 
     pub fn label(self) -> String {
         format!("{}{}", self.function.name(), if self.avalanche { " avalanche" } else { "" })
+    }
+
+    /// The `hash-type` line `options` hold (`None`: a bare line), kept in their
+    /// [`params`](Options::params) under its two options' names (the modifier only when on).
+    pub fn of(options: &Options) -> Option<HaproxyHash> {
+        let function = HaproxyFunction::from_name(options.params.get(HAPROXY_HASH.name)?.name()).ok()?;
+        Some(HaproxyHash { function, avalanche: options.params.get(HAPROXY_AVALANCHE.name).is_some_and(|v| v.flag()) })
+    }
+
+    /// Makes `hash` the `hash-type` line `options` hold ([`HaproxyHash::of`]).
+    fn put(hash: Option<HaproxyHash>, options: &mut Options) {
+        options.params.remove(HAPROXY_AVALANCHE.name);
+        match hash {
+            None => {
+                options.params.remove(HAPROXY_HASH.name);
+            }
+            Some(hash) => {
+                options.params.insert(HAPROXY_HASH.name, OptionValue::Text(hash.function.name().to_string()));
+                if hash.avalanche {
+                    options.params.insert(HAPROXY_AVALANCHE.name, OptionValue::Flag(true));
+                }
+            }
+        }
     }
 }
 

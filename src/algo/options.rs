@@ -49,9 +49,6 @@ pub struct Options {
     pub epsilon: f64,
     /// The key set bounded-load places (default `key:0` .. `key:9999`).
     pub keys: KeySample,
-    /// HAProxy's `hash-type` function and `avalanche` modifier. `None` (the default) is a
-    /// bare `hash-type` line: sdbm, with avalanche for `consistent` only.
-    pub haproxy_hash: Option<super::HaproxyHash>,
     /// Every other algorithm's options, by name: where an algorithm added after the fields
     /// above keeps its settings ([`OptionSpec::param`] reads and writes them).
     pub params: BTreeMap<&'static str, OptionValue>,
@@ -71,7 +68,6 @@ impl Options {
             probes: 0,
             epsilon: 0.0,
             keys: KeySample::generated("key:", 10_000),
-            haproxy_hash: None,
             params: BTreeMap::new(),
         };
         // The key set above is the default `keyPrefix` and `keyCount`'s, made once; the
