@@ -38,13 +38,9 @@ fn the_engine_and_the_session_never_name_the_binding() {
 
 #[test]
 fn the_algorithms_never_name_the_import_layer_above_them() {
-    // The import door reads text and asks the algorithms' files to build; `compat.rs` only
-    // points Rust code written against the old paths there.
+    // The import door reads text and asks the algorithms' files to build.
     for entry in std::fs::read_dir(format!("{}/src/algo", env!("CARGO_MANIFEST_DIR"))).unwrap() {
         let path = entry.unwrap().path();
-        if path.ends_with("compat.rs") {
-            continue;
-        }
         let source = std::fs::read_to_string(&path).unwrap();
         let code: String = source.lines().map(|l| l.split("//").next().unwrap_or("")).collect();
         assert!(!code.contains("crate::import") && !code.contains("crate::session"), "{}", path.display());

@@ -22,8 +22,6 @@ mod buckets;
 #[macro_use]
 pub mod catalog;
 pub mod compare;
-#[doc(hidden)]
-pub mod compat;
 mod continuum;
 pub mod down;
 pub mod entry;
@@ -38,8 +36,6 @@ use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};
 use crate::{Error, Node, NodeSpec, Ring};
 pub use catalog::{BASELINE, DEFAULT};
-#[allow(deprecated)]
-pub use compat::{from_haproxy_backend, from_nginx_upstream, import, lbconfig};
 pub use entry::{Build, Building, Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights, WholeBuild};
 pub use haproxy::{HaproxyFunction, HaproxyHash};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
