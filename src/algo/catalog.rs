@@ -13,7 +13,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::options::OptionSpec;
+pub use super::options::{all_options, option_named};
 use super::{Algorithm, Family};
 use crate::Error;
 
@@ -132,26 +132,4 @@ impl Algorithm {
     pub fn removal_rule(self, index: usize, count: usize) -> Option<String> {
         self.entry().leaving.refusal(index, count).map(str::to_string)
     }
-}
-
-/// Every option of every algorithm, once each (by name), in catalog order: the ring's
-/// `hash`, `bits` and `vnodes` first.
-pub fn all_options() -> Vec<&'static OptionSpec> {
-    let mut out: Vec<&'static OptionSpec> = Vec::new();
-    for algorithm in Algorithm::ALL {
-        for &spec in algorithm.entry().options {
-            if !out.iter().any(|o| o.name == spec.name) {
-                out.push(spec);
-            }
-        }
-    }
-    out
-}
-
-/// The option called `name`.
-pub fn option_named(name: &str) -> Result<&'static OptionSpec, Error> {
-    all_options().into_iter().find(|o| o.name == name).ok_or_else(|| {
-        let known: Vec<&str> = all_options().iter().map(|o| o.name).collect();
-        Error::InvalidOption(format!("unknown option {name:?} (known: {})", known.join(", ")))
-    })
 }

@@ -72,7 +72,7 @@ impl Options {
         };
         // The key set above is the default `keyPrefix` and `keyCount`'s, made once; the
         // specs set every other default.
-        for spec in super::catalog::all_options() {
+        for spec in all_options() {
             if let Some(value) = spec.kind.default_value() {
                 if (spec.get)(&options).as_ref() != Some(&value) {
                     // Every default is within its own range.
@@ -87,7 +87,7 @@ impl Options {
     /// checking the value's type and range. Any algorithm's option may be set; the algorithm
     /// in use reads its own. On error nothing changes.
     pub fn set(&mut self, name: &str, value: OptionValue) -> Result<(), Error> {
-        let spec = super::catalog::option_named(name)?;
+        let spec = option_named(name)?;
         let value = spec.check(value)?;
         let mut next = self.clone();
         (spec.set)(&mut next, value)?;
@@ -98,7 +98,7 @@ impl Options {
     /// The value of the option called `name`, or `None` when it is unset (an option without
     /// a default, such as `haproxyHash`) or unknown.
     pub fn get(&self, name: &str) -> Option<OptionValue> {
-        super::catalog::option_named(name).ok().and_then(|spec| (spec.get)(self))
+        option_named(name).ok().and_then(|spec| (spec.get)(self))
     }
 
     /// The hash this algorithm's settings actually use, if the `hash` setting applies.
@@ -313,6 +313,28 @@ impl OptionSpec {
     pub fn param(options: &Options, name: &str) -> Option<OptionValue> {
         options.params.get(name).cloned()
     }
+}
+
+/// Every option of every algorithm, once each (by name), in catalog order: the ring's
+/// `hash`, `bits` and `vnodes` first.
+pub fn all_options() -> Vec<&'static OptionSpec> {
+    let mut out: Vec<&'static OptionSpec> = Vec::new();
+    for algorithm in Algorithm::ALL {
+        for &spec in algorithm.entry().options {
+            if !out.iter().any(|o| o.name == spec.name) {
+                out.push(spec);
+            }
+        }
+    }
+    out
+}
+
+/// The option called `name`.
+pub fn option_named(name: &str) -> Result<&'static OptionSpec, Error> {
+    all_options().into_iter().find(|o| o.name == name).ok_or_else(|| {
+        let known: Vec<&str> = all_options().iter().map(|o| o.name).collect();
+        Error::InvalidOption(format!("unknown option {name:?} (known: {})", known.join(", ")))
+    })
 }
 
 fn hash_names() -> Vec<&'static str> {
