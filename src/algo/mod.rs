@@ -36,7 +36,7 @@ use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};
 use crate::{Error, Node, NodeSpec, Ring};
 pub use catalog::{BASELINE, DEFAULT};
-pub use entry::{Build, Building, Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights, WholeBuild};
+pub use entry::{Build, Building, Entry, Extras, Family, LayoutSpec, Leaving, OnDown, ServerList, Weights, WholeBuild};
 pub use haproxy::{HaproxyFunction, HaproxyHash};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use std::sync::{Arc, OnceLock};
@@ -84,16 +84,28 @@ catalog::catalog! {
     Memjs => memjs;
 }
 
-/// What a placement holds beyond its options and nodes, which neither determines: Redis
-/// Cluster's slot ranges (an import's, or where rebalancing left them) and HAProxy's explicit
-/// server ids (an import's). A share link carries it and a change of settings keeps it.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What a placement holds beyond its options and nodes, which neither determines: its
+/// entry's own arrangement of the nodes ([`LayoutSpec`]), one text a node. A share link
+/// carries it and a change of settings keeps it; a build reads the layout its entry declares
+/// and ignores any other.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
-    /// Redis Cluster's slot ranges (`first..=last`), by node.
-    pub slots: Option<Vec<Vec<(u16, u16)>>>,
-    /// HAProxy's explicit server `id`s, by node (`None`: numbered at start-up); `None` when
-    /// no server has one.
-    pub server_ids: Option<Vec<Option<u32>>>,
+    /// The [`LayoutSpec::key`] of the entry whose placement wrote it; empty for no layout.
+    pub key: &'static str,
+    /// One text a node, in node order, as that entry writes them.
+    pub parts: Vec<String>,
+}
+
+impl Layout {
+    /// The layout `spec` describes, of these texts (one a node).
+    pub fn new(spec: &LayoutSpec, parts: Vec<String>) -> Layout {
+        Layout { key: spec.key, parts }
+    }
+
+    /// Its texts, if it is a layout of `spec`'s.
+    pub fn parts_for(&self, spec: &LayoutSpec) -> Option<&[String]> {
+        (!self.key.is_empty() && self.key == spec.key).then_some(self.parts.as_slice())
+    }
 }
 
 /// An algorithm's state: its nodes and how it places keys.
@@ -130,16 +142,12 @@ pub trait Placement {
     fn as_ring(&self) -> Option<&Ring> {
         None
     }
-    /// Redis Cluster's slot ranges (`first..=last`), by node: a layout the nodes alone do not
-    /// determine (an import, a rebalance), so a share link carries it.
-    fn slot_ranges(&self) -> Option<Vec<Vec<(u16, u16)>>> {
-        None
-    }
-    /// HAProxy's explicit server `id`s, by node (`None`: numbered at start-up).
-    fn server_ids(&self) -> Option<Vec<Option<u32>>> {
-        None
-    }
     fn as_ring_mut(&mut self) -> Option<&mut Ring> {
+        None
+    }
+    /// Its entry's layout ([`Extras::layout`]), one text a node, where it holds one worth
+    /// carrying (`None`: its options and nodes alone rebuild it).
+    fn layout(&self) -> Option<Vec<String>> {
         None
     }
     /// How the key is placed, in the algorithm's own terms.
@@ -472,14 +480,14 @@ impl Cluster {
 
     /// What this placement holds beyond its options and nodes (see [`Layout`]).
     pub fn layout(&self) -> Layout {
-        Layout {
-            slots: self.inner.slot_ranges(),
-            server_ids: self.inner.server_ids().filter(|ids| ids.iter().any(Option::is_some)),
+        match (self.algorithm().entry().extras.layout, self.inner.layout()) {
+            (Some(spec), Some(parts)) => Layout::new(spec, parts),
+            _ => Layout::default(),
         }
     }
 
-    /// [`Cluster::new`], with the parts of `layout` that `options.algorithm` keeps (its
-    /// entry's [`LayoutUse`]; the others are ignored): a cluster as a share link describes
+    /// [`Cluster::new`], with `layout` where it is the layout `options.algorithm`'s entry
+    /// declares ([`Extras::layout`]; any other is ignored): a cluster as a share link describes
     /// it, or as it was before a change of settings.
     pub fn with_layout(options: Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<Cluster, Error> {
         Cluster::building(options, nodes, layout)?.finish()
@@ -495,10 +503,8 @@ impl Cluster {
             }
             _ => Ok(()),
         };
-        match options.algorithm.entry().extras.layout {
-            LayoutUse::Slots => per_node("slot ranges", layout.slots.as_ref().map(Vec::len))?,
-            LayoutUse::ServerIds => per_node("server ids", layout.server_ids.as_ref().map(Vec::len))?,
-            LayoutUse::None => {}
+        if let Some(spec) = options.algorithm.entry().extras.layout {
+            per_node(spec.what, layout.parts_for(spec).map(<[String]>::len))?;
         }
         let pending = match options.algorithm.build() {
             Build::Whole(build) => Pending::Whole { build, nodes, layout: layout.clone() },

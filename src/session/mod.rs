@@ -320,8 +320,8 @@ impl State {
             }
             Change::Configure(settings) => {
                 let specs = self.nodes().iter().map(Node::spec).collect();
-                // Redis Cluster's slots and HAProxy's server ids are the cluster's own state
-                // (an import, a rebalance), which no setting changes: they stay.
+                // The placement's layout is the cluster's own state (an import, a
+                // rebalance), which no setting changes: it stays.
                 next = State::with_layout(settings.clone(), specs, &self.cluster.layout())?;
                 next.colours.clone_from(&self.colours);
                 // Down nodes stay down in the new placement.
