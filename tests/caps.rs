@@ -1,7 +1,7 @@
 //! Every input-controlled size has a cap (`ringlab::limits`): one past it is refused with
 //! `too-large` (naming the input) and nothing is built; at the cap the call is accepted.
 
-use ringlab::algo::{compare, redis, Algorithm, Cluster, Options};
+use ringlab::algo::{compare, redis, Algorithm, Cluster, OptionValue, Options};
 use ringlab::migration::KeySample;
 use ringlab::{analysis, limits, Config, Error, NodeSpec};
 
@@ -45,23 +45,23 @@ fn zone_names() {
 #[test]
 fn algorithm_options() {
     let mut maglev = Options::new(Algorithm::Maglev);
-    maglev.table_size = limits::MAX_MAGLEV_TABLE;
+    maglev.params.insert("tableSize", OptionValue::Whole(limits::MAX_MAGLEV_TABLE));
     assert!(Cluster::new(maglev.clone(), ["a", "b"]).is_ok());
-    maglev.table_size = 1_000_003; // a prime past the cap
+    maglev.params.insert("tableSize", OptionValue::Whole(1_000_003)); // a prime past the cap
     too_large(Cluster::new(maglev, ["a"]), "Maglev table");
 
     let mut probes = Options::new(Algorithm::MultiProbe);
-    probes.probes = limits::MAX_PROBES + 1;
+    probes.params.insert("probes", OptionValue::Whole(u64::from(limits::MAX_PROBES + 1)));
     too_large(Cluster::new(probes, ["a"]), "probes");
 
     let mut groupcache = Options::new(Algorithm::Groupcache);
-    groupcache.replicas = limits::MAX_GROUPCACHE_REPLICAS + 1;
+    groupcache.params.insert("replicas", OptionValue::Whole(u64::from(limits::MAX_GROUPCACHE_REPLICAS + 1)));
     too_large(Cluster::new(groupcache, ["a"]), "replicas");
 
     let mut cassandra = Options::new(Algorithm::Cassandra);
-    cassandra.num_tokens = limits::MAX_NUM_TOKENS + 1;
+    cassandra.params.insert("numTokens", OptionValue::Whole(u64::from(limits::MAX_NUM_TOKENS + 1)));
     too_large(Cluster::new(cassandra.clone(), ["a"]), "num_tokens");
-    cassandra.num_tokens = 16;
+    cassandra.params.insert("numTokens", OptionValue::Whole(16));
     too_large(Cluster::new(cassandra, [NodeSpec::new("a").weight(1e9)]), "tokens");
 }
 

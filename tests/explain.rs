@@ -4,7 +4,7 @@
 //! points and slots (tests/real/fixtures).
 
 use ringlab::algo::explain::{self, Explanation, StepKind};
-use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::keys::KeySample;
 use ringlab::{Config, NodeSpec};
 use serde_json::Value;
@@ -15,9 +15,9 @@ const REDIS: &str = include_str!("real/fixtures/redis_cluster.json");
 fn options(algorithm: Algorithm) -> Options {
     let mut options = Options::new(algorithm);
     options.config = Config { vnodes: 40, ..Config::default() };
-    options.table_size = 1009;
+    options.set("tableSize", OptionValue::Whole(1009)).unwrap();
     options.keys = KeySample::generated("k", 400);
-    options.replicas = 20;
+    options.set("replicas", OptionValue::Whole(20)).unwrap();
     options
 }
 
@@ -537,7 +537,7 @@ fn multi_probe_names_each_probe_s_point_and_the_closest() {
 #[test]
 fn bounded_load_walks_past_full_nodes_to_the_owner() {
     let mut o = options(Algorithm::BoundedLoad);
-    o.epsilon = 0.0;
+    o.set("epsilon", OptionValue::Number(0.0)).unwrap();
     let names = names(5);
     let cluster = Cluster::new(o.clone(), names.iter().map(|s| s.as_str())).unwrap();
     let set: Vec<String> = (0..400).map(|i| format!("k{i}")).collect();
@@ -867,7 +867,7 @@ fn envoy_steps_are_xxhash64_the_ring_or_table_and_end_at_the_host_envoy_chose() 
                     labels += 1;
                 }
             } else {
-                let size = cluster.options().table_size;
+                let Some(OptionValue::Whole(size)) = cluster.options().get("tableSize") else { unreachable!() };
                 assert_eq!(step(&chain, StepKind::Entry), format!("{h} % {size} = {}", h % size));
             }
             let answer = servers[answer.as_u64().unwrap() as usize];

@@ -11,7 +11,7 @@
 //! table are enumerated exhaustively, and Redis's moved slots are compared with redis-cli's.
 
 use md5::Digest as _;
-use ringlab::algo::{redis, Algorithm, Cluster, Options};
+use ringlab::algo::{redis, Algorithm, Cluster, OptionValue, Options};
 use ringlab::analysis::Arcs;
 use ringlab::migration::{self, Migration};
 use ringlab::{Config, Hash, NodeSpec, RingBits};
@@ -401,7 +401,7 @@ fn slot_by_slot(before: &[String], after: &[String], m: &Migration, what: &str) 
 fn table_migrations_match_on_every_position() {
     for algorithm in [Algorithm::Maglev, Algorithm::RedisCluster] {
         let mut options = Options::new(algorithm);
-        options.table_size = 4099;
+        options.set("tableSize", OptionValue::Whole(4099)).unwrap();
         let names: Vec<String> = (0..7).map(|i| format!("n{i}")).collect();
         let before = Cluster::new(options, names.iter().map(|n| n.as_str())).unwrap();
         let mut after = before.clone();

@@ -32,7 +32,7 @@ pub(crate) const ENTRY: Entry = Entry {
              keys it places.",
             o.config.vnodes,
             o.config.hash,
-            crate::decimal::shortest(1.0 + o.epsilon),
+            crate::decimal::shortest(1.0 + EPSILON.number(o)),
             thousands(o.keys.keys.len() as u64)
         )
     },
@@ -59,9 +59,9 @@ pub(crate) const EPSILON: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "ep",
     refused: None,
-    get: |o| Some(OptionValue::Number(o.epsilon)),
+    get: |o| EPSILON.kept(o),
     set: |o, v| {
-        o.epsilon = v.number();
+        EPSILON.keep(o, v);
         Ok(())
     },
 };
@@ -128,8 +128,9 @@ pub(crate) struct BoundedLoad {
 
 impl BoundedLoad {
     pub(crate) fn new(options: &Options, nodes: Vec<NodeSpec>) -> Result<BoundedLoad, Error> {
-        if !(options.epsilon.is_finite() && options.epsilon >= 0.0) {
-            return Err(Error::InvalidOption(format!("ε must be ≥ 0 (got {})", crate::decimal::shortest(options.epsilon))));
+        let epsilon = EPSILON.number(options);
+        if !(epsilon.is_finite() && epsilon >= 0.0) {
+            return Err(Error::InvalidOption(format!("ε must be ≥ 0 (got {})", crate::decimal::shortest(epsilon))));
         }
         limits::check_keys("keys bounded-load places", &options.keys.keys, MAX_KEYS)?;
         let ring = Ring::with_nodes(options.config.clone(), nodes)?;
@@ -137,7 +138,7 @@ impl BoundedLoad {
         let index = options.keys.keys.iter().enumerate().map(|(i, k)| (k.clone(), i)).collect();
         let mut b = BoundedLoad {
             ring,
-            epsilon: options.epsilon,
+            epsilon,
             keys: options.keys.clone(),
             assignment: Vec::new(),
             loads: Vec::new(),

@@ -33,7 +33,7 @@ pub(crate) const ENTRY: Entry = Entry {
         format!(
             "Cassandra: {} tokens per node at ringlab's own token choice (Murmur3 of \"name#i\"); a key's Murmur3 \
              token belongs to the range (previous token, token]. The circle shows {}.",
-            o.num_tokens,
+            NUM_TOKENS.whole_u32(o),
             (ENTRY.key_space)(o).words()
         )
     },
@@ -61,9 +61,9 @@ pub(crate) const NUM_TOKENS: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "nt",
     refused: None,
-    get: |o| Some(OptionValue::Whole(u64::from(o.num_tokens))),
+    get: |o| NUM_TOKENS.kept(o),
     set: |o, v| {
-        o.num_tokens = v.whole() as u32;
+        NUM_TOKENS.keep(o, v);
         Ok(())
     },
 };
@@ -91,8 +91,9 @@ static RULES: Rules = Rules {
     tie: Tie::SmallerName,
     lookup_cost: 8,
     per_node: |o| {
-        check_count("Cassandra num_tokens", o.num_tokens, limits::MAX_NUM_TOKENS)?;
-        Ok(o.num_tokens)
+        let num_tokens = NUM_TOKENS.whole_u32(o);
+        check_count("Cassandra num_tokens", num_tokens, limits::MAX_NUM_TOKENS)?;
+        Ok(num_tokens)
     },
     check: |spec, num_tokens| {
         crate::node::check_weight(spec.weight)?;

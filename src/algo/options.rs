@@ -10,7 +10,6 @@
 //! use ringlab::algo::{Algorithm, OptionValue, Options};
 //! let mut options = Options::new(Algorithm::Maglev);
 //! options.set("tableSize", OptionValue::Whole(251))?;
-//! assert_eq!(options.table_size, 251);
 //! assert_eq!(options.get("tableSize"), Some(OptionValue::Whole(251)));
 //! assert_eq!(options.set("tableSize", OptionValue::Flag(true)).unwrap_err().code(), "invalid-option");
 //! # Ok::<(), ringlab::Error>(())
@@ -22,35 +21,26 @@ use crate::keys::KeySample;
 use crate::{Config, Error, Hash, RingBits};
 use std::collections::BTreeMap;
 
-/// Settings for [`Cluster::new`](super::Cluster::new). Each algorithm reads the fields that
-/// concern it; [`Options::set`] and [`Options::get`] reach every option by its name.
+/// Settings for [`Cluster::new`](super::Cluster::new): the algorithm, the shared `hash`,
+/// `bits` and `vnodes`, and every algorithm's own options by name ([`params`](Options::params)).
+/// [`Options::set`] and [`Options::get`] reach every option by its name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     pub algorithm: Algorithm,
     /// Hash, ring size and vnodes for `ring` and `bounded-load`; the hash for `rendezvous`,
     /// `maglev` and `modulo`.
     pub config: Config,
-    /// Cassandra's `num_tokens` per node of weight 1 (default 16), for nodes without
-    /// explicit [`tokens`](Options::tokens).
-    pub num_tokens: u32,
     /// Cassandra nodes' own tokens, by node name, as `initial_token` gives them (parse that
     /// setting with [`cassandra::parse_initial_token`](super::cassandra::parse_initial_token)):
     /// a node listed here owns exactly these tokens, so a real cluster's layout (`nodetool
     /// ring`) is reproduced. Read at creation and at every later `add`; other nodes get
     /// `num_tokens` tokens at `token("{name}#{i}")`.
     pub tokens: BTreeMap<String, Vec<i64>>,
-    /// groupcache's replicas per node (default 50).
-    pub replicas: u32,
-    /// Maglev's lookup table size, a prime (default 65537).
-    pub table_size: u64,
-    /// Multi-probe's probes per key (default 21).
-    pub probes: u32,
-    /// Bounded-load's ε: capacity is ⌈(1 + ε)·keys/nodes⌉ (default 0.25).
-    pub epsilon: f64,
     /// The key set bounded-load places (default `key:0` .. `key:9999`).
     pub keys: KeySample,
-    /// Every other algorithm's options, by name: where an algorithm added after the fields
-    /// above keeps its settings ([`OptionSpec::param`] reads and writes them).
+    /// Each algorithm's own options, by name, where they are set (each spec's `get` answers
+    /// its default otherwise): the algorithm in use reads its own, and keeps the others for
+    /// a switch back.
     pub params: BTreeMap<&'static str, OptionValue>,
 }
 
@@ -60,13 +50,7 @@ impl Options {
         let mut options = Options {
             algorithm,
             config: Config::default(),
-            // Each option's default is its spec's, set below.
-            num_tokens: 0,
             tokens: BTreeMap::new(),
-            replicas: 0,
-            table_size: 0,
-            probes: 0,
-            epsilon: 0.0,
             keys: KeySample::generated("key:", 10_000),
             params: BTreeMap::new(),
         };
@@ -309,9 +293,46 @@ impl OptionSpec {
         }
     }
 
-    /// Reads an option kept in [`Options::params`] (for specs declared after the typed fields).
+    /// Reads an option kept in [`Options::params`].
     pub fn param(options: &Options, name: &str) -> Option<OptionValue> {
         options.params.get(name).cloned()
+    }
+
+    /// This option's value in [`Options::params`], or its default where it is not there:
+    /// the `get` of an option kept there.
+    pub fn kept(&self, options: &Options) -> Option<OptionValue> {
+        options.params.get(self.name).cloned().or_else(|| self.kind.default_value())
+    }
+
+    /// Keeps `value` as this option's in [`Options::params`]: the `set` of an option kept
+    /// there. Its default is not kept, so that equal settings are equal options.
+    pub fn keep(&self, options: &mut Options, value: OptionValue) {
+        if Some(&value) == self.kind.default_value().as_ref() {
+            options.params.remove(self.name);
+        } else {
+            options.params.insert(self.name, value);
+        }
+    }
+
+    /// A whole-number option's value ([`kept`](OptionSpec::kept)), saturated to `u32`.
+    pub fn whole_u32(&self, options: &Options) -> u32 {
+        u32::try_from(self.whole(options)).unwrap_or(u32::MAX)
+    }
+
+    /// A whole-number option's value ([`kept`](OptionSpec::kept)).
+    pub fn whole(&self, options: &Options) -> u64 {
+        options
+            .params
+            .get(self.name)
+            .map_or_else(|| self.kind.default_value().map_or(0, |v| v.whole()), OptionValue::whole)
+    }
+
+    /// A number option's value ([`kept`](OptionSpec::kept)).
+    pub fn number(&self, options: &Options) -> f64 {
+        options
+            .params
+            .get(self.name)
+            .map_or_else(|| self.kind.default_value().map_or(f64::NAN, |v| v.number()), OptionValue::number)
     }
 }
 
