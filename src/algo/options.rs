@@ -30,12 +30,6 @@ pub struct Options {
     /// Hash, ring size and vnodes for `ring` and `bounded-load`; the hash for `rendezvous`,
     /// `maglev` and `modulo`.
     pub config: Config,
-    /// Cassandra nodes' own tokens, by node name, as `initial_token` gives them (parse that
-    /// setting with [`cassandra::parse_initial_token`](super::cassandra::parse_initial_token)):
-    /// a node listed here owns exactly these tokens, so a real cluster's layout (`nodetool
-    /// ring`) is reproduced. Read at creation and at every later `add`; other nodes get
-    /// `num_tokens` tokens at `token("{name}#{i}")`.
-    pub tokens: BTreeMap<String, Vec<i64>>,
     /// The key set bounded-load places (default `key:0` .. `key:9999`).
     pub keys: KeySample,
     /// Each algorithm's own options, by name, where they are set (each spec's `get` answers
@@ -50,7 +44,6 @@ impl Options {
         let mut options = Options {
             algorithm,
             config: Config::default(),
-            tokens: BTreeMap::new(),
             keys: KeySample::generated("key:", 10_000),
             params: BTreeMap::new(),
         };
@@ -161,8 +154,10 @@ pub enum OptionKind {
     Choice { choices: fn() -> Vec<&'static str>, default: Option<&'static str> },
     /// Text of at most `max_len` bytes.
     Text { max_len: usize, default: &'static str },
-    /// Tokens by node name, each node's written as its `initial_token` line.
-    Tokens,
+    /// Whole numbers (tokens) by node name, each node's given as one line of text (JS gives
+    /// an object of lines by node name): what its system calls that line (`initial_token`),
+    /// and how it reads one.
+    Tokens { line: &'static str, read: fn(&str) -> Result<Vec<i64>, Error> },
 }
 
 impl OptionKind {
@@ -174,7 +169,7 @@ impl OptionKind {
             OptionKind::Flag { default } => Some(OptionValue::Flag(default)),
             OptionKind::Choice { default, .. } => default.map(|d| OptionValue::Text(d.to_string())),
             OptionKind::Text { default, .. } => Some(OptionValue::Text(default.to_string())),
-            OptionKind::Tokens => None,
+            OptionKind::Tokens { .. } => None,
         }
     }
 
@@ -189,7 +184,7 @@ impl OptionKind {
                 choices().iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(" | ")
             }
             OptionKind::Text { .. } => "string".into(),
-            OptionKind::Tokens => "Record<string, string>".into(),
+            OptionKind::Tokens { .. } => "Record<string, string>".into(),
         }
     }
 }
@@ -280,7 +275,7 @@ impl OptionSpec {
                 crate::limits::check(&format!("{name}'s bytes"), t.len() as u64, *max_len as u64)?;
                 Ok(OptionValue::Text(t))
             }
-            (OptionKind::Tokens, OptionValue::Tokens(t)) => {
+            (OptionKind::Tokens { .. }, OptionValue::Tokens(t)) => {
                 crate::limits::check("nodes with tokens", t.len() as u64, crate::limits::MAX_NODES as u64)?;
                 Ok(OptionValue::Tokens(t))
             }
@@ -289,7 +284,7 @@ impl OptionSpec {
             (OptionKind::Flag { .. }, _) => Err(wrong("true or false")),
             (OptionKind::Choice { choices, .. }, _) => Err(wrong(&format!("one of {}", choices().join(", ")))),
             (OptionKind::Text { .. }, _) => Err(wrong("a string")),
-            (OptionKind::Tokens, _) => Err(wrong("an object of initial_token lines by node name")),
+            (OptionKind::Tokens { line, .. }, _) => Err(wrong(&format!("an object of {line} lines by node name"))),
         }
     }
 
@@ -470,7 +465,7 @@ impl OptionSpec {
                 ("choice", None, None, choices().into_iter().map(|c| Value::Text(c.to_string())).collect())
             }
             OptionKind::Text { max_len, .. } => ("text", None, Some(max_len as f64), Vec::new()),
-            OptionKind::Tokens => ("tokens", None, None, Vec::new()),
+            OptionKind::Tokens { .. } => ("tokens", None, None, Vec::new()),
         };
         OptionView {
             name: self.name,

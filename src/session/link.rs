@@ -316,7 +316,7 @@ fn option_value(spec: &OptionSpec, text: &str, decimals: crate::decimal::Reader)
             other => return Err(bad(format!("{} must be 0 or 1 (got {other:?})", spec.link))),
         }),
         OptionKind::Choice { .. } | OptionKind::Text { .. } => OptionValue::Text(text.to_string()),
-        OptionKind::Tokens => return Err(bad(format!("{} is not carried by links", spec.name))),
+        OptionKind::Tokens { .. } => return Err(bad(format!("{} is not carried by links", spec.name))),
     };
     spec.check(value)
 }
