@@ -133,7 +133,7 @@ fn main() {
             Algorithm::BoundedLoad => {
                 o.config = Config { vnodes: (limits::MAX_BOUNDED_POINTS / 1000) as u32, ..ring_config.clone() };
                 o.params.insert("epsilon", OptionValue::Number(0.0));
-                o.keys = KeySample::generated("key:", limits::MAX_BOUNDED_KEYS);
+                o.set_keys(&KeySample::generated("key:", limits::MAX_BOUNDED_KEYS));
                 format!("1000 nodes, {} points, {} keys, ε = 0", limits::MAX_BOUNDED_POINTS, limits::MAX_BOUNDED_KEYS)
             }
             _ => format!("{} nodes", limits::MAX_NODES),
@@ -213,7 +213,7 @@ fn main() {
     let keys = (limits::MAX_COMPARE_WORK / Algorithm::ALL.len() as u64) as usize;
     let sample = KeySample::generated("key:", keys);
     let mut base = options(Algorithm::Ring);
-    base.keys = KeySample::generated("key:", 10_000);
+    base.set_keys(&KeySample::generated("key:", 10_000));
     for count in [10, limits::MAX_COMPARE_NODES] {
         let nodes = names(count);
         for algorithm in Algorithm::ALL {

@@ -87,7 +87,7 @@ fn bounded_load_caps_every_node_and_walks_past_full_ones() {
 
         let mut options = Options::new(Algorithm::BoundedLoad);
         options.set("epsilon", OptionValue::Number(epsilon)).unwrap();
-        options.keys = KeySample { keys: key_set.clone() };
+        options.set_keys(&KeySample { keys: key_set.clone() });
         let bounded = Cluster::new(options.clone(), node_names.iter().map(|n| n.as_str())).unwrap();
 
         // (1) The cap, counted from lookups.

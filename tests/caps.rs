@@ -114,19 +114,19 @@ fn haproxy_map_table_entries() {
 #[test]
 fn bounded_load_keys_and_points() {
     let mut o = Options::new(Algorithm::BoundedLoad);
-    o.keys = KeySample::generated("k", limits::MAX_BOUNDED_KEYS + 1);
+    o.set_keys(&KeySample::generated("k", limits::MAX_BOUNDED_KEYS + 1));
     too_large(Cluster::new(o, ["a"]), "keys");
 
     let mut o = Options::new(Algorithm::BoundedLoad);
     o.config.vnodes = 10_000;
-    o.keys = KeySample::generated("k", 10);
+    o.set_keys(&KeySample::generated("k", 10));
     let nodes = (limits::MAX_BOUNDED_POINTS / 10_000) as usize;
     let mut c = Cluster::new(o, names(nodes)).unwrap();
     too_large(c.add(NodeSpec::new("one-more")), "points");
     assert_eq!(c.nodes().len(), nodes);
 
     let mut o = Options::new(Algorithm::BoundedLoad);
-    o.keys = KeySample { keys: vec!["x".repeat(limits::MAX_KEY_LEN + 1)] };
+    o.set_keys(&KeySample { keys: vec!["x".repeat(limits::MAX_KEY_LEN + 1)] });
     too_large(Cluster::new(o, ["a"]), "key");
 }
 

@@ -14,7 +14,7 @@ fn options(algorithm: Algorithm) -> Options {
     let mut options = Options::new(algorithm);
     options.config = Config { vnodes: 40, ..Config::default() };
     options.set("tableSize", OptionValue::Whole(1009)).unwrap();
-    options.keys = KeySample::generated("k", 400);
+    options.set_keys(&KeySample::generated("k", 400));
     options.set("replicas", OptionValue::Whole(20)).unwrap();
     options
 }

@@ -4,7 +4,7 @@
 //! points and slots (tests/real/fixtures).
 
 use ringlab::algo::explain::{self, Explanation, StepKind};
-use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
+use ringlab::algo::{bounded, Algorithm, Cluster, OptionValue, Options};
 use ringlab::keys::KeySample;
 use ringlab::{Config, NodeSpec};
 use serde_json::Value;
@@ -16,7 +16,7 @@ fn options(algorithm: Algorithm) -> Options {
     let mut options = Options::new(algorithm);
     options.config = Config { vnodes: 40, ..Config::default() };
     options.set("tableSize", OptionValue::Whole(1009)).unwrap();
-    options.keys = KeySample::generated("k", 400);
+    options.set_keys(&KeySample::generated("k", 400));
     options.set("replicas", OptionValue::Whole(20)).unwrap();
     options
 }
@@ -541,7 +541,7 @@ fn bounded_load_walks_past_full_nodes_to_the_owner() {
     let names = names(5);
     let cluster = Cluster::new(o.clone(), names.iter().map(|s| s.as_str())).unwrap();
     let set: Vec<String> = (0..400).map(|i| format!("k{i}")).collect();
-    assert_eq!(o.keys.keys, set);
+    assert_eq!(bounded::keys(&o).keys, set);
     let mut load = [0usize; 5];
     for k in &set {
         load[cluster.locate_index(k).unwrap()] += 1;
@@ -907,7 +907,7 @@ fn one_node_all_down_and_heavy_weights_are_explained() {
 #[test]
 fn bounded_load_with_no_keys_and_every_node_down_has_no_owner() {
     let mut o = options(Algorithm::BoundedLoad);
-    o.keys = KeySample::generated("k", 0);
+    o.set_keys(&KeySample::generated("k", 0));
     let mut cluster = Cluster::new(o, ["a", "b"]).unwrap();
     assert!(check_chains(&cluster, "bounded-load, no keys") > 0);
     cluster.set_down("a", true).unwrap();

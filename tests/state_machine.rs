@@ -77,7 +77,7 @@ fn options(algorithm: Algorithm) -> Options {
     o.params.insert("replicas", OptionValue::Whole(4));
     o.params.insert("tableSize", OptionValue::Whole(251));
     o.params.insert("probes", OptionValue::Whole(5));
-    o.keys = KeySample::generated("key:", 200);
+    o.set_keys(&KeySample::generated("key:", 200));
     o
 }
 
@@ -252,7 +252,7 @@ fn hostile_options() -> impl Strategy<Value = Options> {
             o.params.insert("tableSize", OptionValue::Whole(if table > 251 && table <= 500_009 { 257 } else { table }));
             o.params.insert("probes", OptionValue::Whole(u64::from(probes)));
             o.params.insert("epsilon", OptionValue::Number(epsilon));
-            o.keys = KeySample::generated("key:", 100);
+            o.set_keys(&KeySample::generated("key:", 100));
             o
         })
 }

@@ -19,6 +19,7 @@ use super::about::KeySpace;
 use super::down::{DownKind, DownRule};
 use super::options::OptionSpec;
 use super::{Algorithm, Layout, Options, Placement};
+use crate::keys::KeySample;
 use crate::{Error, NodeSpec};
 
 /// How an entry builds its placement: from its options, the nodes in order (the "create"
@@ -90,8 +91,9 @@ pub struct Entry {
 /// The facts only a few algorithms have.
 #[derive(Clone, Copy, Debug)]
 pub struct Extras {
-    /// Whether it places a given key set ([`Options::keys`]): a session gives it its sample.
-    pub places_keys: bool,
+    /// How it takes a key set to place, where it places a given one: a session gives it its
+    /// sample, a comparison its keys.
+    pub places_keys: Option<fn(&mut Options, KeySample)>,
     /// The algorithm this one bounds, whose hottest node the session's summary shows beside,
     /// and its name in that sentence (bounded loads over "the plain ring").
     pub refines: Option<(Algorithm, &'static str)>,
@@ -107,8 +109,7 @@ pub struct Extras {
 
 impl Extras {
     /// None of them.
-    pub const NONE: Extras =
-        Extras { places_keys: false, refines: None, layout: None, server_list: None, recipe: None };
+    pub const NONE: Extras = Extras { places_keys: None, refines: None, layout: None, server_list: None, recipe: None };
 }
 
 /// The steps by which a client of a server pool picks a key's server, each in words. Two

@@ -20,6 +20,7 @@ use crate::decimal::shortest;
 use crate::keys::KeySample;
 use crate::{Config, Error, Hash, RingBits};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Settings for [`Cluster::new`](super::Cluster::new): the algorithm, the shared `hash`,
 /// `bits` and `vnodes`, and every algorithm's own options by name ([`params`](Options::params)).
@@ -30,8 +31,6 @@ pub struct Options {
     /// Hash, ring size and vnodes for `ring` and `bounded-load`; the hash for `rendezvous`,
     /// `maglev` and `modulo`.
     pub config: Config,
-    /// The key set bounded-load places (default `key:0` .. `key:9999`).
-    pub keys: KeySample,
     /// Each algorithm's own options, by name, where they are set (each spec's `get` answers
     /// its default otherwise): the algorithm in use reads its own, and keeps the others for
     /// a switch back.
@@ -41,14 +40,8 @@ pub struct Options {
 impl Options {
     /// `algorithm` with every option at its default.
     pub fn new(algorithm: Algorithm) -> Options {
-        let mut options = Options {
-            algorithm,
-            config: Config::default(),
-            keys: KeySample::generated("key:", 10_000),
-            params: BTreeMap::new(),
-        };
-        // The key set above is the default `keyPrefix` and `keyCount`'s, made once; the
-        // specs set every other default.
+        let mut options = Options { algorithm, config: Config::default(), params: BTreeMap::new() };
+        // Each option's default is its spec's.
         for spec in all_options() {
             if let Some(value) = spec.kind.default_value() {
                 if (spec.get)(&options).as_ref() != Some(&value) {
@@ -78,6 +71,14 @@ impl Options {
         option_named(name).ok().and_then(|spec| (spec.get)(self))
     }
 
+    /// Gives `keys` as the key set to place to every algorithm that places a given one
+    /// ([`Extras::places_keys`](super::Extras::places_keys)): a comparison's sample.
+    pub fn set_keys(&mut self, keys: &KeySample) {
+        for set_keys in Algorithm::ALL.iter().filter_map(|a| a.entry().extras.places_keys) {
+            set_keys(self, keys.clone());
+        }
+    }
+
     /// The hash this algorithm's settings actually use, if the `hash` setting applies.
     pub fn applied_hash(&self) -> Option<Hash> {
         self.algorithm.uses_hash().then_some(self.config.hash)
@@ -97,6 +98,10 @@ pub enum OptionValue {
     Text(String),
     /// Tokens by node name ([`OptionKind::Tokens`]).
     Tokens(BTreeMap<String, Vec<i64>>),
+    /// A key set, which an algorithm that places a given one keeps in
+    /// [`Options::params`] ([`Extras::places_keys`](super::Extras::places_keys)); no option
+    /// takes it.
+    Keys(Arc<KeySample>),
 }
 
 impl OptionValue {
@@ -109,6 +114,7 @@ impl OptionValue {
             OptionValue::Flag(v) => u8::from(*v).to_string(),
             OptionValue::Text(t) => t.clone(),
             OptionValue::Tokens(t) => format!("{} nodes' tokens", t.len()),
+            OptionValue::Keys(k) => format!("{} keys", k.keys.len()),
         }
     }
 
@@ -435,7 +441,7 @@ pub mod serde_json_value {
 }
 
 impl OptionValue {
-    /// As JSON (tokens are not shown: `null`).
+    /// As JSON (tokens and keys are not shown: `null`).
     pub fn json(&self) -> serde_json_value::Value {
         use serde_json_value::Value;
         match self {
@@ -443,7 +449,7 @@ impl OptionValue {
             OptionValue::Number(v) => Value::Number(*v),
             OptionValue::Flag(v) => Value::Flag(*v),
             OptionValue::Text(t) => Value::Text(t.clone()),
-            OptionValue::Tokens(_) => Value::Null,
+            OptionValue::Tokens(_) | OptionValue::Keys(_) => Value::Null,
         }
     }
 }

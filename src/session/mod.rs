@@ -136,8 +136,8 @@ impl Settings {
                 options.set(spec.name, value.clone())?;
             }
         }
-        if self.algorithm.entry().extras.places_keys {
-            options.keys = KeySample::generated(KEY_PREFIX, self.keys);
+        if let Some(set_keys) = self.algorithm.entry().extras.places_keys {
+            set_keys(&mut options, KeySample::generated(KEY_PREFIX, self.keys));
         }
         Ok(options)
     }
