@@ -94,6 +94,7 @@ fn each_entrys_facts_are_what_its_algorithm_does() {
         assert_eq!(base.algorithm(), a);
         assert_eq!(base.arcs().is_some(), e.arcs, "{}: arcs", a.name());
         assert_eq!(base.as_ring().is_some(), e.replicas, "{}: replicas (preference lists)", a.name());
+        assert_eq!(base.preference_list("key:1", 2).is_some(), e.replicas, "{}: preference lists", a.name());
         let text = base.describe();
         assert!(text.ends_with('.') && text.len() > 30, "{}: {text}", a.name());
         assert!(!base.key_space().words().is_empty());
