@@ -673,7 +673,7 @@ fn full_hash(mut a: u32) -> u32 {
 /// weights' sum; and every chain ends at the server HAProxy answered.
 #[test]
 fn haproxy_steps_are_its_hash_its_points_and_end_at_the_server_haproxy_answered() {
-    use ringlab::algo::{HaproxyFunction, HaproxyHash};
+    use ringlab::algo::haproxy::{HaproxyFunction, HaproxyHash};
     let f: Value = serde_json::from_str(include_str!("real/fixtures/haproxy.json")).unwrap();
     let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     let (mut checked, mut ties) = (0, 0);

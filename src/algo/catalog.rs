@@ -26,22 +26,35 @@ use crate::Error;
 ///   holds two algorithms, naming this one's entry and build;
 /// - `NginxHash => nginx::{HASH, BUILD_HASH};` names the other, in a module declared above.
 ///
-/// The first line, marked `core`, is the default algorithm (see `DEFAULT`).
+/// The first line, marked `core`, is the default algorithm ([`DEFAULT`](super::DEFAULT));
+/// the line marked `baseline` is what every change is compared with
+/// ([`BASELINE`](super::BASELINE)).
 macro_rules! catalog {
     (core $($lines:tt)*) => {
-        $crate::algo::catalog::catalog!(@line [] [] $($lines)*);
+        $crate::algo::catalog::catalog!(@line [] [] [] $($lines)*);
     };
-    (@line [$($mods:ident)*] [$($out:tt)*] $variant:ident => $module:ident; $($rest:tt)*) => {
-        $crate::algo::catalog::catalog!(@line [$($mods)* $module] [$($out)* $variant $module ENTRY BUILD,] $($rest)*);
+    (@line [$($mods:ident)*] [$($out:tt)*] [] baseline $variant:ident => $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($mods)*] [$($out)*] [$variant] $variant => $($rest)*);
     };
-    (@line [$($mods:ident)*] [$($out:tt)*] $variant:ident => mod $module:ident::{$entry:ident, $build:ident}; $($rest:tt)*) => {
-        $crate::algo::catalog::catalog!(@line [$($mods)* $module] [$($out)* $variant $module $entry $build,] $($rest)*);
+    (@line [$($mods:ident)*] [$($out:tt)*] [$($base:ident)?] $variant:ident => $module:ident; $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($mods)* $module] [$($out)* $variant $module ENTRY BUILD,] [$($base)?] $($rest)*);
     };
-    (@line [$($mods:ident)*] [$($out:tt)*] $variant:ident => $module:ident::{$entry:ident, $build:ident}; $($rest:tt)*) => {
-        $crate::algo::catalog::catalog!(@line [$($mods)*] [$($out)* $variant $module $entry $build,] $($rest)*);
+    (@line [$($mods:ident)*] [$($out:tt)*] [$($base:ident)?] $variant:ident => mod $module:ident::{$entry:ident, $build:ident}; $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($mods)* $module] [$($out)* $variant $module $entry $build,] [$($base)?] $($rest)*);
     };
-    (@line [$($mods:ident)*] [$core:ident $cm:ident $ce:ident $cb:ident, $($variant:ident $module:ident $entry:ident $build:ident,)*]) => {
+    (@line [$($mods:ident)*] [$($out:tt)*] [$($base:ident)?] $variant:ident => $module:ident::{$entry:ident, $build:ident}; $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($mods)*] [$($out)* $variant $module $entry $build,] [$($base)?] $($rest)*);
+    };
+    (@line [$($mods:ident)*] [$core:ident $cm:ident $ce:ident $cb:ident, $($variant:ident $module:ident $entry:ident $build:ident,)*] [$baseline:ident]) => {
         $(pub mod $mods;)*
+
+        /// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring, the
+        /// catalog's `core` line.
+        pub const DEFAULT: Algorithm = Algorithm::$core;
+
+        /// `hash % N`: what every change is compared with ("hash % N would have moved 80%"),
+        /// the catalog's `baseline` line.
+        pub const BASELINE: Algorithm = Algorithm::$baseline;
 
         /// The placement algorithms, by their option names (see [`Algorithm::name`]): one per
         /// line of the [catalog](catalog), each described by its [`Entry`].
@@ -76,16 +89,9 @@ macro_rules! catalog {
 }
 pub(crate) use catalog;
 
-/// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring, the
-/// catalog's `core` line.
-pub const DEFAULT: Algorithm = Algorithm::Ring;
-
-/// `hash % N`: what every change is compared with ("hash % N would have moved 80%").
-pub const BASELINE: Algorithm = Algorithm::Modulo;
-
 impl Default for Algorithm {
     fn default() -> Algorithm {
-        DEFAULT
+        super::DEFAULT
     }
 }
 

@@ -23,7 +23,8 @@
 //!   an [`Error::Unsupported`]; with one usable server that server is the answer.
 //!
 //! ```
-//! use ringlab::algo::{Algorithm, Cluster, HaproxyFunction, HaproxyHash, OptionValue, Options};
+//! use ringlab::algo::haproxy::{HaproxyFunction, HaproxyHash};
+//! use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 //! let mut options = Options::new(Algorithm::HaproxyConsistent);
 //! options.set("haproxyHash", OptionValue::Text("crc32".into()))?;
 //! assert_eq!(HaproxyHash::of(&options), Some(HaproxyHash { function: HaproxyFunction::Crc32, avalanche: false }));

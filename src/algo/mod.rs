@@ -35,9 +35,7 @@ pub mod options;
 use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};
 use crate::{Error, Node, NodeSpec};
-pub use catalog::{BASELINE, DEFAULT};
 pub use entry::{Build, Building, Entry, Extras, Family, LayoutSpec, Leaving, OnDown, ServerList, Weights, WholeBuild};
-pub use haproxy::{HaproxyFunction, HaproxyHash};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use std::sync::{Arc, OnceLock};
 
@@ -55,7 +53,7 @@ catalog::catalog! {
     Maglev => maglev;
     MultiProbe => multiprobe;
     BoundedLoad => bounded;
-    Modulo => modulo;
+    baseline Modulo => modulo;
     NginxConsistent => mod nginx::{CONSISTENT, BUILD_CONSISTENT};
     NginxHash => nginx::{HASH, BUILD_HASH};
     HaproxyConsistent => mod haproxy::{CONSISTENT, BUILD_CONSISTENT};
