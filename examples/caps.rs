@@ -4,7 +4,7 @@
 //! asserts a speed (the numbers go in `limits.rs` and README).
 
 use ringlab::algo::stores::redis;
-use ringlab::algo::{compare, metrics, Algorithm, Cluster, Options};
+use ringlab::algo::{compare, metrics, Algorithm, Cluster, OptionValue, Options};
 use ringlab::migration::{generated_between, sample_between, KeySample};
 use ringlab::{analysis, limits, Config, Hash, NodeSpec, Ring, RingBits};
 use std::time::Instant;
@@ -113,26 +113,28 @@ fn main() {
                 format!("{} nodes × 100 points", limits::MAX_CONTINUUM_POINTS / 100)
             }
             Algorithm::Groupcache => {
-                o.replicas = (limits::MAX_CONTINUUM_POINTS / limits::MAX_NODES as u64) as u32;
-                format!("{} nodes × {} replicas", limits::MAX_NODES, o.replicas)
+                let replicas = limits::MAX_CONTINUUM_POINTS / limits::MAX_NODES as u64;
+                o.params.insert("replicas", OptionValue::Whole(replicas));
+                format!("{} nodes × {replicas} replicas", limits::MAX_NODES)
             }
             Algorithm::Cassandra => {
-                o.num_tokens = (limits::MAX_CONTINUUM_POINTS / limits::MAX_NODES as u64) as u32;
-                format!("{} nodes × {} tokens", limits::MAX_NODES, o.num_tokens)
+                let tokens = limits::MAX_CONTINUUM_POINTS / limits::MAX_NODES as u64;
+                o.params.insert("numTokens", OptionValue::Whole(tokens));
+                format!("{} nodes × {tokens} tokens", limits::MAX_NODES)
             }
             Algorithm::Maglev => {
-                o.table_size = limits::MAX_MAGLEV_TABLE;
-                format!("{} nodes, table {}", limits::MAX_NODES, o.table_size)
+                o.params.insert("tableSize", OptionValue::Whole(limits::MAX_MAGLEV_TABLE));
+                format!("{} nodes, table {}", limits::MAX_NODES, limits::MAX_MAGLEV_TABLE)
             }
             Algorithm::MultiProbe => {
-                o.probes = limits::MAX_PROBES;
-                format!("{} nodes, {} probes", limits::MAX_NODES, o.probes)
+                o.params.insert("probes", OptionValue::Whole(u64::from(limits::MAX_PROBES)));
+                format!("{} nodes, {} probes", limits::MAX_NODES, limits::MAX_PROBES)
             }
             Algorithm::HaproxyMapBased => format!("2000 servers, {} table entries", 1 + 1999 * 250),
             Algorithm::BoundedLoad => {
                 o.config = Config { vnodes: (limits::MAX_BOUNDED_POINTS / 1000) as u32, ..ring_config.clone() };
-                o.epsilon = 0.0;
-                o.keys = KeySample::generated("key:", limits::MAX_BOUNDED_KEYS);
+                o.params.insert("epsilon", OptionValue::Number(0.0));
+                o.set_keys(&KeySample::generated("key:", limits::MAX_BOUNDED_KEYS));
                 format!("1000 nodes, {} points, {} keys, ε = 0", limits::MAX_BOUNDED_POINTS, limits::MAX_BOUNDED_KEYS)
             }
             _ => format!("{} nodes", limits::MAX_NODES),
@@ -212,7 +214,7 @@ fn main() {
     let keys = (limits::MAX_COMPARE_WORK / Algorithm::ALL.len() as u64) as usize;
     let sample = KeySample::generated("key:", keys);
     let mut base = options(Algorithm::Ring);
-    base.keys = KeySample::generated("key:", 10_000);
+    base.set_keys(&KeySample::generated("key:", 10_000));
     for count in [10, limits::MAX_COMPARE_NODES] {
         let nodes = names(count);
         for algorithm in Algorithm::ALL {

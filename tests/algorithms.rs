@@ -5,7 +5,7 @@
 //! tests/README.md lists which test checks which algorithm.
 
 use ringlab::algo::papers::jump::jump_hash;
-use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::migration::{self, KeySample, MovedArc};
 use ringlab::NodeSpec;
 use twox_hash::XxHash3_64;
@@ -86,8 +86,8 @@ fn bounded_load_caps_every_node_and_walks_past_full_ones() {
         let cap = ((den + num) * k).div_ceil(den * n);
 
         let mut options = Options::new(Algorithm::BoundedLoad);
-        options.epsilon = epsilon;
-        options.keys = KeySample { keys: key_set.clone() };
+        options.set("epsilon", OptionValue::Number(epsilon)).unwrap();
+        options.set_keys(&KeySample { keys: key_set.clone() });
         let bounded = Cluster::new(options.clone(), node_names.iter().map(|n| n.as_str())).unwrap();
 
         // (1) The cap, counted from lookups.
@@ -150,7 +150,7 @@ fn multi_probe_owner_is_the_closest_successor_over_all_probes() {
     let key_set = keys(1500);
     for probes in [1u32, 2, 21, 64] {
         let mut options = Options::new(Algorithm::MultiProbe);
-        options.probes = probes;
+        options.set("probes", OptionValue::Whole(u64::from(probes))).unwrap();
         let c = Cluster::new(options, node_names.iter().map(|n| n.as_str())).unwrap();
         for key in &key_set {
             assert_eq!(
@@ -224,7 +224,7 @@ fn maglev_table_is_the_papers_and_balanced_to_one_entry() {
     for (n, m) in [(1usize, 13u64), (3, 13), (5, 251), (7, 65537), (13, 65537)] {
         let node_names = names("backend-", n);
         let mut options = Options::new(Algorithm::Maglev);
-        options.table_size = m;
+        options.set("tableSize", OptionValue::Whole(m)).unwrap();
         let c = Cluster::new(options, node_names.iter().map(|n| n.as_str())).unwrap();
         let table = table_of(&c);
         assert_eq!(table, maglev_table(&node_names, m), "N={n} M={m}");
@@ -253,7 +253,7 @@ fn maglev_disruption_is_small_when_the_table_is_large() {
     let excess = |m: u64| {
         let node_names = names("backend-", 10);
         let mut options = Options::new(Algorithm::Maglev);
-        options.table_size = m;
+        options.set("tableSize", OptionValue::Whole(m)).unwrap();
         let c = Cluster::new(options, node_names.iter().map(|n| n.as_str())).unwrap();
         let mut joined = c.clone();
         joined.add(NodeSpec::new("joiner")).unwrap();
@@ -503,7 +503,7 @@ fn groupcache_collisions_go_to_the_node_added_last() {
     assert_eq!(crc.checksum(b"0hpuxactpbg"), collision as u32);
     assert_eq!(crc.checksum(b"0rlgnac"), collision as u32);
     let mut options = Options::new(Algorithm::Groupcache);
-    options.replicas = 1;
+    options.set("replicas", OptionValue::Whole(1)).unwrap();
     for (order, owner) in
         [(["hpuxactpbg", "rlgnac", "other"], "rlgnac"), (["rlgnac", "other", "hpuxactpbg"], "hpuxactpbg")]
     {

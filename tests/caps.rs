@@ -2,7 +2,7 @@
 //! `too-large` (naming the input) and nothing is built; at the cap the call is accepted.
 
 use ringlab::algo::stores::redis;
-use ringlab::algo::{compare, Algorithm, Cluster, Options};
+use ringlab::algo::{compare, Algorithm, Cluster, OptionValue, Options};
 use ringlab::migration::KeySample;
 use ringlab::{analysis, limits, Config, Error, NodeSpec};
 
@@ -46,23 +46,23 @@ fn zone_names() {
 #[test]
 fn algorithm_options() {
     let mut maglev = Options::new(Algorithm::Maglev);
-    maglev.table_size = limits::MAX_MAGLEV_TABLE;
+    maglev.params.insert("tableSize", OptionValue::Whole(limits::MAX_MAGLEV_TABLE));
     assert!(Cluster::new(maglev.clone(), ["a", "b"]).is_ok());
-    maglev.table_size = 1_000_003; // a prime past the cap
+    maglev.params.insert("tableSize", OptionValue::Whole(1_000_003)); // a prime past the cap
     too_large(Cluster::new(maglev, ["a"]), "Maglev table");
 
     let mut probes = Options::new(Algorithm::MultiProbe);
-    probes.probes = limits::MAX_PROBES + 1;
+    probes.params.insert("probes", OptionValue::Whole(u64::from(limits::MAX_PROBES + 1)));
     too_large(Cluster::new(probes, ["a"]), "probes");
 
     let mut groupcache = Options::new(Algorithm::Groupcache);
-    groupcache.replicas = limits::MAX_GROUPCACHE_REPLICAS + 1;
+    groupcache.params.insert("replicas", OptionValue::Whole(u64::from(limits::MAX_GROUPCACHE_REPLICAS + 1)));
     too_large(Cluster::new(groupcache, ["a"]), "replicas");
 
     let mut cassandra = Options::new(Algorithm::Cassandra);
-    cassandra.num_tokens = limits::MAX_NUM_TOKENS + 1;
+    cassandra.params.insert("numTokens", OptionValue::Whole(u64::from(limits::MAX_NUM_TOKENS + 1)));
     too_large(Cluster::new(cassandra.clone(), ["a"]), "num_tokens");
-    cassandra.num_tokens = 16;
+    cassandra.params.insert("numTokens", OptionValue::Whole(16));
     too_large(Cluster::new(cassandra, [NodeSpec::new("a").weight(1e9)]), "tokens");
 }
 
@@ -115,19 +115,19 @@ fn haproxy_map_table_entries() {
 #[test]
 fn bounded_load_keys_and_points() {
     let mut o = Options::new(Algorithm::BoundedLoad);
-    o.keys = KeySample::generated("k", limits::MAX_BOUNDED_KEYS + 1);
+    o.set_keys(&KeySample::generated("k", limits::MAX_BOUNDED_KEYS + 1));
     too_large(Cluster::new(o, ["a"]), "keys");
 
     let mut o = Options::new(Algorithm::BoundedLoad);
     o.config.vnodes = 10_000;
-    o.keys = KeySample::generated("k", 10);
+    o.set_keys(&KeySample::generated("k", 10));
     let nodes = (limits::MAX_BOUNDED_POINTS / 10_000) as usize;
     let mut c = Cluster::new(o, names(nodes)).unwrap();
     too_large(c.add(NodeSpec::new("one-more")), "points");
     assert_eq!(c.nodes().len(), nodes);
 
     let mut o = Options::new(Algorithm::BoundedLoad);
-    o.keys = KeySample { keys: vec!["x".repeat(limits::MAX_KEY_LEN + 1)] };
+    o.set_keys(&KeySample { keys: vec!["x".repeat(limits::MAX_KEY_LEN + 1)] });
     too_large(Cluster::new(o, ["a"]), "key");
 }
 

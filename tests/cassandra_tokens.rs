@@ -1,11 +1,11 @@
-//! Cassandra with explicit tokens (`Options::tokens`, as `initial_token` sets them): a real
+//! Cassandra with explicit tokens (the `tokens` option, as `initial_token` sets them): a real
 //! token layout is reproduced exactly. Owners are checked against tokens computed by
 //! cassandra-driver (tests/real/fixtures/cassandra.json) and Cassandra's ownership rule,
 //! applied here by brute force: a token `t` belongs to the node with the smallest token
 //! ≥ `t`, wrapping past the largest token to the smallest.
 
 use ringlab::algo::stores::cassandra::parse_initial_token;
-use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::{migration, NodeSpec};
 use std::collections::BTreeMap;
 
@@ -31,7 +31,7 @@ fn owner(layout: &BTreeMap<String, Vec<i64>>, token: i64) -> String {
 
 fn cluster(layout: &BTreeMap<String, Vec<i64>>, extra: &[&str]) -> Cluster {
     let mut options = Options::new(Algorithm::Cassandra);
-    options.tokens = layout.clone();
+    options.set("tokens", OptionValue::Tokens(layout.clone())).unwrap();
     let names = layout.keys().map(String::as_str).chain(extra.iter().copied());
     Cluster::new(options, names).unwrap()
 }
@@ -118,7 +118,7 @@ fn a_join_with_explicit_tokens_takes_exactly_the_ranges_below_them() {
     let joining = vec![-5_000_000_000_000_000_000, 2_000_000_000_000_000_000];
     layout.insert("10.1.0.14".into(), joining.clone());
     let mut options = Options::new(Algorithm::Cassandra);
-    options.tokens = layout;
+    options.set("tokens", OptionValue::Tokens(layout)).unwrap();
     let mut after = Cluster::new(options.clone(), before.nodes().iter().map(|n| n.name.as_str())).unwrap();
     assert_eq!(after.nodes().len(), 4, "tokens for a node not yet added are only read when it is added");
     after.add(NodeSpec::new("10.1.0.14")).unwrap();
@@ -147,7 +147,7 @@ fn bad_token_lists_are_refused_and_change_nothing() {
     layout.insert("clash".to_string(), vec![2]);
     layout.insert("empty".to_string(), vec![]);
     let mut options = Options::new(Algorithm::Cassandra);
-    options.tokens = layout;
+    options.set("tokens", OptionValue::Tokens(layout)).unwrap();
     let mut c = Cluster::new(options.clone(), ["a", "b"]).unwrap();
     let before = format!("{c:?}");
     let err = c.add(NodeSpec::new("clash")).unwrap_err();

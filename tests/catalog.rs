@@ -2,7 +2,7 @@
 //! the algorithm does, and nothing outside the algorithm's own file (and the catalog line)
 //! names it. README's algorithm table and the `.d.ts` option types are checked against it.
 
-use ringlab::algo::{catalog, Algorithm, Cluster, Leaving, OptionKind, Options, Scope, Weights};
+use ringlab::algo::{catalog, Algorithm, Cluster, Layout, Leaving, OptionKind, Options, Scope, Weights};
 use ringlab::{Hash, NodeSpec};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -39,7 +39,8 @@ fn names_options_and_links_are_unique_and_defaults_are_the_specs() {
         }
     }
     // Link fields never collide with each other or with the link's own fields.
-    let reserved = ["ringlab", "a", "k", "r", "n", "z", "wi", "wb", "wr", "rs", "ids"];
+    let mut reserved = vec!["ringlab", "a", "k", "r", "n", "z", "wi", "wb", "wr"];
+    reserved.extend(Algorithm::ALL.iter().filter_map(|a| a.entry().extras.layout).map(|l| l.key));
     let mut links = BTreeSet::new();
     for spec in catalog::all_options().into_iter().filter(|s| !s.link.is_empty()) {
         assert!(links.insert(spec.link), "link field {} twice", spec.link);
@@ -94,6 +95,7 @@ fn each_entrys_facts_are_what_its_algorithm_does() {
         assert_eq!(base.algorithm(), a);
         assert_eq!(base.arcs().is_some(), e.arcs, "{}: arcs", a.name());
         assert_eq!(base.as_ring().is_some(), e.replicas, "{}: replicas (preference lists)", a.name());
+        assert_eq!(base.preference_list("key:1", 2).is_some(), e.replicas, "{}: preference lists", a.name());
         let text = base.describe();
         assert!(text.ends_with('.') && text.len() > 30, "{}: {text}", a.name());
         assert!(!base.key_space().words().is_empty());
@@ -164,53 +166,202 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Whether `code` names `Algorithm::{variant}` as a whole identifier (`Algorithm::Jump`, not
-/// the start of `Algorithm::JumpBack`).
-fn names_variant(code: &str, variant: &str) -> bool {
-    let path = format!("Algorithm::{variant}");
-    code.match_indices(&path)
-        .any(|(at, _)| !code[at + path.len()..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_'))
+/// Whether `code` has `word` as a whole identifier path (`Algorithm::Jump`, not the start of
+/// `Algorithm::JumpBack`; `nginx::HASH`, not `my_nginx::HASH`).
+fn names_path(code: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(word).any(|(at, _)| {
+        !code[..at].chars().next_back().is_some_and(ident) && !code[at + word.len()..].chars().next().is_some_and(ident)
+    })
 }
 
-#[test]
-fn outside_its_own_file_the_engine_names_an_algorithm_only_in_the_catalog() {
-    // The catalog's lines (in src/algo/mod.rs) say which file is each algorithm's own:
-    // `Jump => papers::jump;`, `NginxHash => balancers::nginx [HASH, BUILD_HASH];`.
-    let catalog_path = root().join("src/algo/mod.rs");
-    let catalog = std::fs::read_to_string(&catalog_path).unwrap();
-    let list = catalog.split("catalog::catalog! {").nth(1).unwrap().split("\n}").next().unwrap();
-    let mut own: BTreeMap<String, PathBuf> = BTreeMap::new();
+/// One line of the catalog (in src/algo/mod.rs): `Jump => papers::jump;` is `Algorithm::Jump`
+/// in `src/algo/papers/jump.rs`, described by `jump::ENTRY` and built by `jump::BUILD`;
+/// `NginxHash => balancers::nginx [HASH, BUILD_HASH];` is `Algorithm::NginxHash` in
+/// `src/algo/balancers/nginx.rs`, described by `nginx::HASH` and built by `nginx::BUILD_HASH`.
+struct Line {
+    variant: String,
+    file: PathBuf,
+    entry: String,
+    build: String,
+}
+
+/// The catalog's list, as written, and its lines.
+fn catalog_lines() -> (String, Vec<Line>) {
+    let text = std::fs::read_to_string(root().join("src/algo/mod.rs")).unwrap();
+    let list = text.split("catalog::catalog! {").nth(1).unwrap().split("\n}").next().unwrap().to_string();
+    let mut lines = Vec::new();
     for line in list.lines().map(str::trim).filter(|l| l.contains("=>")) {
         let (variant, target) = line.split_once(" => ").unwrap();
-        let variant = variant.trim_start_matches("core ");
-        let module = target.split([' ', ';', '[']).next().unwrap().replace("::", "/");
-        own.insert(variant.to_string(), root().join(format!("src/algo/{module}.rs")));
+        let variant = variant.split_whitespace().last().unwrap().to_string();
+        let target = target.trim_end_matches(';');
+        let (path, entry, build) = match target.split_once(" [") {
+            Some((path, names)) => {
+                let (entry, build) = names.trim_end_matches(']').split_once(", ").unwrap();
+                (path, entry, build)
+            }
+            None => (target, "ENTRY", "BUILD"),
+        };
+        let module = path.rsplit("::").next().unwrap();
+        lines.push(Line {
+            variant,
+            file: root().join(format!("src/algo/{}.rs", path.replace("::", "/"))),
+            entry: format!("{module}::{entry}"),
+            build: format!("{module}::{build}"),
+        });
     }
-    assert_eq!(own.len(), Algorithm::ALL.len(), "one catalog line per algorithm");
+    (list, lines)
+}
+
+/// What names `algorithm` in code: its variant (`Algorithm::RedisCluster`), its name as a
+/// string (`"redis-cluster"`), the entry and build its catalog line names (`redis::ENTRY`), and
+/// its own words as strings: its options' names and link fields, and its layout's link field.
+/// An option that algorithms of other files list too (`hash`, `vnodes`, Maglev's `tableSize`
+/// that Envoy's Maglev reads) is shared, not its own.
+fn naming_words(algorithm: Algorithm, line: &Line, lines: &[Line]) -> (Vec<String>, Vec<String>) {
+    let file_of = |a: &Algorithm| &lines[Algorithm::ALL.iter().position(|b| b == a).unwrap()].file;
+    let entry = algorithm.entry();
+    let paths = vec![format!("Algorithm::{}", line.variant), line.entry.clone(), line.build.clone()];
+    let mut strings = vec![entry.name.to_string()];
+    for spec in entry.options {
+        let users: BTreeSet<&PathBuf> = Algorithm::ALL
+            .iter()
+            .filter(|a| a.entry().options.iter().any(|o| o.name == spec.name))
+            .map(file_of)
+            .collect();
+        if users.len() == 1 {
+            strings.push(spec.name.to_string());
+            strings.extend((!spec.link.is_empty()).then(|| spec.link.to_string()));
+        }
+    }
+    strings.extend(entry.extras.layout.map(|l| l.key.to_string()));
+    (paths, strings.into_iter().map(|s| format!("\"{s}\"")).collect())
+}
+
+/// The files under src/ whose code (comments and tests aside) names each algorithm.
+fn files_naming_each_algorithm() -> Vec<(Algorithm, Vec<String>)> {
+    let (list, lines) = catalog_lines();
+    assert_eq!(lines.len(), Algorithm::ALL.len(), "one catalog line per algorithm");
     let mut files = Vec::new();
     rust_files(&root().join("src"), &mut files);
-    // Words that are not the algorithm: HAProxy's `ring` section keyword.
-    let other_senses = [("src/import/haproxy.rs", "Ring")];
-    let mut found = Vec::new();
-    // The catalog's own module (its default and its baseline) is the catalog too.
-    let catalog_module = root().join("src/algo/catalog/mod.rs");
-    for file in files.iter().filter(|f| **f != catalog_module) {
-        let mut code = code(file);
-        if *file == catalog_path {
-            code = code.replace(list, "");
-        }
-        for (variant, home) in &own {
-            let name = Algorithm::ALL.iter().find(|a| format!("{a:?}") == *variant).unwrap().name();
-            let named = names_variant(&code, variant) || code.contains(&format!("\"{name}\""));
+    files.sort();
+    let catalog = root().join("src/algo/mod.rs");
+    // Words in another sense than the algorithm's: HAProxy's `ring` section keyword; a
+    // preference list's length (a session's `replicas`, not groupcache's option); the type of
+    // an option that takes tokens (not Cassandra's `tokens`); the lookup time metric (not
+    // the ring's `lookup` rule).
+    let other_senses = [
+        ("src/import/haproxy.rs", "\"ring\""),
+        ("src/algo/analyses/explain.rs", "\"replicas\""),
+        ("src/session/link.rs", "\"replicas\""),
+        ("src/web/ring.rs", "\"replicas\""),
+        ("src/web/session.rs", "\"replicas\""),
+        ("src/session/mod.rs", "\"replicas\""),
+        // The ring entry wraps `crate::Ring`, whose own rules check its `label` template and
+        // its `position` rule.
+        ("src/ring_rules.rs", "\"label\""),
+        ("src/ring_rules.rs", "\"position\""),
+        ("src/algo/catalog/options.rs", "\"tokens\""),
+        ("src/algo/analyses/metrics.rs", "\"lookup\""),
+    ];
+    let mut out = Vec::new();
+    for (algorithm, line) in Algorithm::ALL.into_iter().zip(&lines) {
+        assert_eq!(format!("{algorithm:?}"), line.variant, "the catalog's lines are Algorithm::ALL's order");
+        let (paths, strings) = naming_words(algorithm, line, &lines);
+        let mut naming = Vec::new();
+        for file in &files {
             let relative = file.strip_prefix(root()).unwrap().display().to_string();
-            let other_sense =
-                other_senses.contains(&(relative.as_str(), variant.as_str())) && !names_variant(&code, variant);
-            if named && file != home && !other_sense {
-                found.push(format!("{relative} names {variant}"));
+            let mut code = code(file);
+            if *file == catalog {
+                code = code.replace(&list, "");
+                naming.push("src/algo/mod.rs (its catalog line)".to_string());
+            }
+            let named = paths.iter().any(|p| names_path(&code, p))
+                || strings
+                    .iter()
+                    .any(|s| code.contains(s.as_str()) && !other_senses.contains(&(relative.as_str(), s.as_str())));
+            if named {
+                naming.push(relative);
+            }
+        }
+        out.push((algorithm, naming));
+    }
+    out
+}
+
+/// "A new algorithm is one file and one catalog line": each algorithm is named in its own
+/// file and on its catalog line, and nowhere else. The generic engine (the catalog machinery,
+/// options, layouts, links, plans, sessions, the binding) asks the entry instead: what only
+/// one system needs (its options, its layout, its state) is declared in its file.
+///
+/// A system's module may still be used for what it computes: another system built on its
+/// pieces (Envoy's Maglev on Maglev's table), the reader of its config text (src/import/), or
+/// the binding's function exporting its hash (`keySlot`); none of those names the algorithm
+/// (see the next test for the engine's own files).
+#[test]
+fn each_algorithm_is_named_in_its_own_file_and_its_catalog_line_only() {
+    let mut wrong = Vec::new();
+    for (algorithm, naming) in files_naming_each_algorithm() {
+        let (_, lines) = catalog_lines();
+        let own =
+            lines[Algorithm::ALL.iter().position(|a| *a == algorithm).unwrap()].file.strip_prefix(root()).unwrap();
+        let expected = vec![own.display().to_string(), "src/algo/mod.rs (its catalog line)".to_string()];
+        let mut sorted = naming.clone();
+        sorted.sort();
+        let mut expected_sorted = expected.clone();
+        expected_sorted.sort();
+        println!("{}: {}", algorithm.name(), naming.join(", "));
+        if sorted != expected_sorted {
+            wrong.push(format!(
+                "{} is named in {} (expected {})",
+                algorithm.name(),
+                naming.join(", "),
+                expected.join(", ")
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "algorithms named outside their own file and catalog line:\n{}", wrong.join("\n"));
+}
+
+/// The generic options and layout carry only what every algorithm has: an algorithm's own
+/// options live in `params` (through its specs), its layout in a key and one text a node
+/// (through its `LayoutSpec`). A field added for one system fails to compile here.
+#[test]
+fn the_generic_options_and_layout_hold_no_systems_fields() {
+    let Options { algorithm: _, config: _, params: _ } = Options::new(Algorithm::Ring);
+    let Layout { key: _, parts: _ } = Layout::default();
+}
+
+/// The engine's own files (everything but the systems' files in src/algo/, the config
+/// readers in src/import/ and the binding in src/web/) reach into no system's module: they
+/// go through the catalog and the entries.
+#[test]
+fn the_engine_reaches_into_no_systems_module() {
+    let (_, lines) = catalog_lines();
+    let systems: BTreeSet<PathBuf> = lines.iter().map(|l| l.file.clone()).collect();
+    let modules: BTreeSet<String> =
+        systems.iter().map(|f| f.file_stem().unwrap().to_string_lossy().into_owned()).collect();
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !systems.contains(*f)) {
+        let relative = file.strip_prefix(root()).unwrap().display().to_string();
+        if relative.starts_with("src/import/") || relative.starts_with("src/web/") {
+            continue;
+        }
+        let code = code(file);
+        let in_algo = relative.starts_with("src/algo/");
+        for module in &modules {
+            let reached = names_path(&code, &format!("algo::{module}"))
+                || (in_algo
+                    && (names_path(&code, &format!("super::{module}")) || code.contains(&format!("use {module}::"))))
+                || (relative == "src/algo/mod.rs" && code.contains(&format!("pub use {module}::")));
+            if reached {
+                found.push(format!("{relative} reaches into {module}"));
             }
         }
     }
-    assert!(found.is_empty(), "algorithms named outside their files and the catalog:\n{}", found.join("\n"));
+    assert!(found.is_empty(), "the engine reaches into systems' modules:\n{}", found.join("\n"));
 }
 
 /// README's algorithm table, as the catalog writes it.

@@ -6,16 +6,16 @@
 
 use proptest::prelude::*;
 use ringlab::algo::down::{self, DownKind};
-use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::keys::KeySample;
 use ringlab::{analysis, migration, Config, NodeSpec, Ring};
 
 fn options(algorithm: Algorithm) -> Options {
     let mut options = Options::new(algorithm);
     options.config = Config { vnodes: 40, ..Config::default() };
-    options.table_size = 1009;
-    options.keys = KeySample::generated("k", 400);
-    options.replicas = 20;
+    options.set("tableSize", OptionValue::Whole(1009)).unwrap();
+    options.set_keys(&KeySample::generated("k", 400));
+    options.set("replicas", OptionValue::Whole(20)).unwrap();
     options
 }
 

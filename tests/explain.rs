@@ -4,7 +4,8 @@
 //! points and slots (tests/real/fixtures).
 
 use ringlab::algo::explain::{self, Explanation, StepKind};
-use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::algo::papers::bounded;
+use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::keys::KeySample;
 use ringlab::{Config, NodeSpec};
 use serde_json::Value;
@@ -15,9 +16,9 @@ const REDIS: &str = include_str!("real/fixtures/redis_cluster.json");
 fn options(algorithm: Algorithm) -> Options {
     let mut options = Options::new(algorithm);
     options.config = Config { vnodes: 40, ..Config::default() };
-    options.table_size = 1009;
-    options.keys = KeySample::generated("k", 400);
-    options.replicas = 20;
+    options.set("tableSize", OptionValue::Whole(1009)).unwrap();
+    options.set_keys(&KeySample::generated("k", 400));
+    options.set("replicas", OptionValue::Whole(20)).unwrap();
     options
 }
 
@@ -537,11 +538,11 @@ fn multi_probe_names_each_probe_s_point_and_the_closest() {
 #[test]
 fn bounded_load_walks_past_full_nodes_to_the_owner() {
     let mut o = options(Algorithm::BoundedLoad);
-    o.epsilon = 0.0;
+    o.set("epsilon", OptionValue::Number(0.0)).unwrap();
     let names = names(5);
     let cluster = Cluster::new(o.clone(), names.iter().map(|s| s.as_str())).unwrap();
     let set: Vec<String> = (0..400).map(|i| format!("k{i}")).collect();
-    assert_eq!(o.keys.keys, set);
+    assert_eq!(bounded::keys(&o).keys, set);
     let mut load = [0usize; 5];
     for k in &set {
         load[cluster.locate_index(k).unwrap()] += 1;
@@ -673,7 +674,7 @@ fn full_hash(mut a: u32) -> u32 {
 /// weights' sum; and every chain ends at the server HAProxy answered.
 #[test]
 fn haproxy_steps_are_its_hash_its_points_and_end_at_the_server_haproxy_answered() {
-    use ringlab::algo::{HaproxyFunction, HaproxyHash};
+    use ringlab::algo::balancers::haproxy::{HaproxyFunction, HaproxyHash};
     let f: Value = serde_json::from_str(include_str!("real/fixtures/haproxy.json")).unwrap();
     let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     let (mut checked, mut ties) = (0, 0);
@@ -867,7 +868,7 @@ fn envoy_steps_are_xxhash64_the_ring_or_table_and_end_at_the_host_envoy_chose() 
                     labels += 1;
                 }
             } else {
-                let size = cluster.options().table_size;
+                let Some(OptionValue::Whole(size)) = cluster.options().get("tableSize") else { unreachable!() };
                 assert_eq!(step(&chain, StepKind::Entry), format!("{h} % {size} = {}", h % size));
             }
             let answer = servers[answer.as_u64().unwrap() as usize];
@@ -907,7 +908,7 @@ fn one_node_all_down_and_heavy_weights_are_explained() {
 #[test]
 fn bounded_load_with_no_keys_and_every_node_down_has_no_owner() {
     let mut o = options(Algorithm::BoundedLoad);
-    o.keys = KeySample::generated("k", 0);
+    o.set_keys(&KeySample::generated("k", 0));
     let mut cluster = Cluster::new(o, ["a", "b"]).unwrap();
     assert!(check_chains(&cluster, "bounded-load, no keys") > 0);
     cluster.set_down("a", true).unwrap();

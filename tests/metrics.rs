@@ -85,7 +85,7 @@ fn metrics_are_what_brute_force_counts() {
         for (algorithm, row) in rows {
             let m = row.unwrap_or_else(|e| panic!("{}: {e}", algorithm.name()));
             let mut options = Options::new(algorithm);
-            options.keys = sample.clone();
+            options.set_keys(&sample);
             let base = Cluster::new(options, nodes.iter().cloned()).unwrap();
             let before = owners(&base, &sample);
             let weights = vec![1.0; nodes.len()];

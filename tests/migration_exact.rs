@@ -12,7 +12,7 @@
 
 use md5::Digest as _;
 use ringlab::algo::stores::redis;
-use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::analysis::Arcs;
 use ringlab::migration::{self, Migration};
 use ringlab::{Config, Hash, NodeSpec, RingBits};
@@ -402,7 +402,7 @@ fn slot_by_slot(before: &[String], after: &[String], m: &Migration, what: &str) 
 fn table_migrations_match_on_every_position() {
     for algorithm in [Algorithm::Maglev, Algorithm::RedisCluster] {
         let mut options = Options::new(algorithm);
-        options.table_size = 4099;
+        options.set("tableSize", OptionValue::Whole(4099)).unwrap();
         let names: Vec<String> = (0..7).map(|i| format!("n{i}")).collect();
         let before = Cluster::new(options, names.iter().map(|n| n.as_str())).unwrap();
         let mut after = before.clone();

@@ -3,7 +3,7 @@
 //! in range, exact shares summing to the whole ring, and a failed step changes nothing.
 
 use proptest::prelude::*;
-use ringlab::algo::{Algorithm, Cluster, Options};
+use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::migration::KeySample;
 use ringlab::{analysis, Config, Hash, NodeSpec, RingBits};
 
@@ -73,11 +73,11 @@ fn op(weights: usize) -> impl Strategy<Value = Op> {
 fn options(algorithm: Algorithm) -> Options {
     let mut o = Options::new(algorithm);
     o.config = Config { hash: Hash::Xxh3, bits: RingBits::B32, vnodes: 8 };
-    o.num_tokens = 4;
-    o.replicas = 4;
-    o.table_size = 251;
-    o.probes = 5;
-    o.keys = KeySample::generated("key:", 200);
+    o.params.insert("numTokens", OptionValue::Whole(4));
+    o.params.insert("replicas", OptionValue::Whole(4));
+    o.params.insert("tableSize", OptionValue::Whole(251));
+    o.params.insert("probes", OptionValue::Whole(5));
+    o.set_keys(&KeySample::generated("key:", 200));
     o
 }
 
@@ -246,13 +246,13 @@ fn hostile_options() -> impl Strategy<Value = Options> {
             let mut o = Options::new(Algorithm::ALL[a]);
             let bits = if wide { RingBits::B64 } else { RingBits::B32 };
             o.config = Config { hash: Hash::ALL[h], bits, vnodes: count.min(16) };
-            o.num_tokens = count.min(20);
-            o.replicas = count.min(20);
+            o.params.insert("numTokens", OptionValue::Whole(u64::from(count.min(20))));
+            o.params.insert("replicas", OptionValue::Whole(u64::from(count.min(20))));
             // The big tables are checked only where they are refused, to keep the test quick.
-            o.table_size = if table > 251 && table <= 500_009 { 257 } else { table };
-            o.probes = probes;
-            o.epsilon = epsilon;
-            o.keys = KeySample::generated("key:", 100);
+            o.params.insert("tableSize", OptionValue::Whole(if table > 251 && table <= 500_009 { 257 } else { table }));
+            o.params.insert("probes", OptionValue::Whole(u64::from(probes)));
+            o.params.insert("epsilon", OptionValue::Number(epsilon));
+            o.set_keys(&KeySample::generated("key:", 100));
             o
         })
 }

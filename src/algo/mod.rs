@@ -36,10 +36,8 @@ use shapes::{buckets, continuum, hash_mod, members};
 
 use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};
-use crate::{Error, Node, NodeSpec, Ring};
-pub use balancers::haproxy::{HaproxyFunction, HaproxyHash};
-pub use catalog::{BASELINE, DEFAULT};
-pub use entry::{Build, Building, Entry, Extras, Family, LayoutUse, Leaving, OnDown, ServerList, Weights, WholeBuild};
+use crate::{Error, Node, NodeSpec};
+pub use entry::{Build, Building, Entry, Extras, Family, LayoutSpec, Leaving, OnDown, ServerList, Weights, WholeBuild};
 pub use options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use std::sync::{Arc, OnceLock};
 
@@ -57,7 +55,7 @@ catalog::catalog! {
     Maglev => papers::maglev;
     MultiProbe => papers::multiprobe;
     BoundedLoad => papers::bounded;
-    Modulo => modulo;
+    baseline Modulo => modulo;
     NginxConsistent => balancers::nginx [CONSISTENT, BUILD_CONSISTENT];
     NginxHash => balancers::nginx [HASH, BUILD_HASH];
     HaproxyConsistent => balancers::haproxy [CONSISTENT, BUILD_CONSISTENT];
@@ -86,20 +84,44 @@ catalog::catalog! {
     Memjs => clients::memjs;
 }
 
-/// What a placement holds beyond its options and nodes, which neither determines: Redis
-/// Cluster's slot ranges (an import's, or where rebalancing left them) and HAProxy's explicit
-/// server ids (an import's). A share link carries it and a change of settings keeps it.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What a placement holds beyond its options and nodes, which neither determines: its
+/// entry's own arrangement of the nodes ([`LayoutSpec`]), one text a node. A share link
+/// carries it and a change of settings keeps it; a build reads the layout its entry declares
+/// and ignores any other.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
-    /// Redis Cluster's slot ranges (`first..=last`), by node.
-    pub slots: Option<Vec<Vec<(u16, u16)>>>,
-    /// HAProxy's explicit server `id`s, by node (`None`: numbered at start-up); `None` when
-    /// no server has one.
-    pub server_ids: Option<Vec<Option<u32>>>,
+    /// The [`LayoutSpec::key`] of the entry whose placement wrote it; empty for no layout.
+    pub key: &'static str,
+    /// One text a node, in node order, as that entry writes them.
+    pub parts: Vec<String>,
+}
+
+impl Layout {
+    /// The layout `spec` describes, of these texts (one a node).
+    pub fn new(spec: &LayoutSpec, parts: Vec<String>) -> Layout {
+        Layout { key: spec.key, parts }
+    }
+
+    /// Its texts, if it is a layout of `spec`'s.
+    pub fn parts_for(&self, spec: &LayoutSpec) -> Option<&[String]> {
+        (!self.key.is_empty() && self.key == spec.key).then_some(self.parts.as_slice())
+    }
+}
+
+/// Any placement as [`Any`](std::any::Any), so that the file that defines one can reach its
+/// own type behind a [`Cluster`] ([`Cluster::placement`]) for what only that type offers.
+pub trait AsAny {
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl<T: std::any::Any> AsAny for T {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// An algorithm's state: its nodes and how it places keys.
-pub trait Placement {
+pub trait Placement: AsAny {
     fn algorithm(&self) -> Algorithm;
     /// The nodes, in the order they were added.
     fn nodes(&self) -> &[Node];
@@ -128,20 +150,34 @@ pub trait Placement {
     fn lookup_cost(&self) -> u64 {
         4
     }
-    /// The ringlab ring, if this is one.
-    fn as_ring(&self) -> Option<&Ring> {
+    /// The preference list of `n` distinct nodes for `key` (node indices, the owner first),
+    /// where the algorithm has one (its entry's `replicas`).
+    fn preference_list(&self, key: &[u8], n: usize) -> Option<Result<Vec<usize>, Error>> {
+        let _ = (key, n);
         None
     }
-    /// Redis Cluster's slot ranges (`first..=last`), by node: a layout the nodes alone do not
-    /// determine (an import, a rebalance), so a share link carries it.
-    fn slot_ranges(&self) -> Option<Vec<Vec<(u16, u16)>>> {
+    /// The label of point `point` of its [`arcs`](Placement::arcs) (`node#3`), where its
+    /// points have labels a reader would recognise.
+    fn point_label(&self, point: usize) -> Option<String> {
+        let _ = point;
         None
     }
-    /// HAProxy's explicit server `id`s, by node (`None`: numbered at start-up).
-    fn server_ids(&self) -> Option<Vec<Option<u32>>> {
+    /// The point of its [`arcs`](Placement::arcs) where `key`'s walk starts, exactly, where
+    /// the key's position is finer than [`key_fraction`](Placement::key_fraction) holds
+    /// (`None`: the point at the key's fraction).
+    fn walk_start(&self, key: &[u8]) -> Option<Result<usize, Error>> {
+        let _ = key;
         None
     }
-    fn as_ring_mut(&mut self) -> Option<&mut Ring> {
+    /// [`locate_index`](Placement::locate_index) of each of the keys `"{prefix}0" ..
+    /// "{prefix}{count-1}"`, given to `f` with the key's number (a placement may do it
+    /// faster than key by key).
+    fn locate_generated(&self, prefix: &str, count: usize, f: &mut dyn FnMut(usize, Result<usize, Error>)) {
+        crate::keys::for_each_generated(prefix, count, |i, key| f(i, self.locate_index(key)));
+    }
+    /// Its entry's layout ([`Extras::layout`]), one text a node, where it holds one worth
+    /// carrying (`None`: its options and nodes alone rebuild it).
+    fn layout(&self) -> Option<Vec<String>> {
         None
     }
     /// How the key is placed, in the algorithm's own terms.
@@ -169,9 +205,9 @@ pub trait Placement {
         let _ = (index, down);
         Err(Error::Unsupported(format!("{} has no down servers: remove the node instead", self.algorithm().name())))
     }
-    /// Changes node `index`'s weight where it stands, for systems whose config line keeps its
-    /// place (nginx, HAProxy: order decides ids and walks). `None`: not offered, so
-    /// [`Cluster::set_weight`] removes and re-adds the node.
+    /// Changes node `index`'s weight where it stands: for systems whose config line keeps its
+    /// place (order decides ids and walks), or that reweigh in place. `None`: not offered,
+    /// so [`Cluster::set_weight`] removes and re-adds the node.
     fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
         let _ = (index, weight);
         None
@@ -345,12 +381,10 @@ impl Cluster {
         self.changed(|inner| inner.remove(name))
     }
 
-    /// Changes a node's weight: in place on ringlab's ring; elsewhere the node leaves and
-    /// joins again with the new weight (which is what a real client would have to do).
+    /// Changes a node's weight: in place where the placement reweighs in place
+    /// ([`Placement::set_weight_at`]); elsewhere the node leaves and joins again with the new
+    /// weight (which is what a real client would have to do).
     pub fn set_weight(&mut self, name: &str, weight: f64) -> Result<(), Error> {
-        if self.inner.as_ring().is_some() {
-            return self.changed(|inner| inner.as_ring_mut().map_or(Ok(()), |ring| ring.set_weight(name, weight)));
-        }
         let idx = index_of(self.nodes(), name)?;
         let mut in_place = None;
         self.changed(|inner| {
@@ -387,12 +421,33 @@ impl Cluster {
 
     /// [`locate_index`](Cluster::locate_index) of each of the keys `"{prefix}0" ..
     /// "{prefix}{count-1}"` (see [`keys::for_each_generated`](crate::keys::for_each_generated)),
-    /// given to `f` with the key's number. On the plain ring, without a dynamic call per key.
+    /// given to `f` with the key's number ([`Placement::locate_generated`]).
     pub fn locate_generated(&self, prefix: &str, count: usize, mut f: impl FnMut(usize, Result<usize, Error>)) {
-        match self.inner.as_ring() {
-            Some(ring) => ring.locate_generated(prefix, count, f),
-            None => crate::keys::for_each_generated(prefix, count, |i, key| f(i, self.inner.locate_index(key))),
-        }
+        self.inner.locate_generated(prefix, count, &mut f);
+    }
+
+    /// The preference list of `n` distinct nodes for `key` (node indices, the owner first),
+    /// where the algorithm has one ([`Entry::replicas`]).
+    pub fn preference_list(&self, key: impl AsRef<[u8]>, n: usize) -> Option<Result<Vec<usize>, Error>> {
+        self.inner.preference_list(key.as_ref(), n)
+    }
+
+    /// The label of point `point` of its [`arcs`](Cluster::arcs), where its points have
+    /// labels ([`Placement::point_label`]).
+    pub fn point_label(&self, point: usize) -> Option<String> {
+        self.inner.point_label(point)
+    }
+
+    /// The point of its [`arcs`](Cluster::arcs) where `key`'s walk starts, where it is exact
+    /// beyond the key's fraction ([`Placement::walk_start`]).
+    pub fn walk_start(&self, key: impl AsRef<[u8]>) -> Option<Result<usize, Error>> {
+        self.inner.walk_start(key.as_ref())
+    }
+
+    /// The placement inside, if it is a `T`: for the file that defines `T`, to offer what
+    /// only `T` has.
+    pub fn placement<T: Placement + 'static>(&self) -> Option<&T> {
+        (*self.inner).as_any().downcast_ref()
     }
 
     pub fn key_fraction(&self, key: impl AsRef<[u8]>) -> f64 {
@@ -467,21 +522,16 @@ impl Cluster {
         Ok(())
     }
 
-    /// The ringlab [`Ring`] inside, for the `ring` algorithm.
-    pub fn as_ring(&self) -> Option<&Ring> {
-        self.inner.as_ring()
-    }
-
     /// What this placement holds beyond its options and nodes (see [`Layout`]).
     pub fn layout(&self) -> Layout {
-        Layout {
-            slots: self.inner.slot_ranges(),
-            server_ids: self.inner.server_ids().filter(|ids| ids.iter().any(Option::is_some)),
+        match (self.algorithm().entry().extras.layout, self.inner.layout()) {
+            (Some(spec), Some(parts)) => Layout::new(spec, parts),
+            _ => Layout::default(),
         }
     }
 
-    /// [`Cluster::new`], with the parts of `layout` that `options.algorithm` keeps (its
-    /// entry's [`LayoutUse`]; the others are ignored): a cluster as a share link describes
+    /// [`Cluster::new`], with `layout` where it is the layout `options.algorithm`'s entry
+    /// declares ([`Extras::layout`]; any other is ignored): a cluster as a share link describes
     /// it, or as it was before a change of settings.
     pub fn with_layout(options: Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<Cluster, Error> {
         Cluster::building(options, nodes, layout)?.finish()
@@ -497,10 +547,8 @@ impl Cluster {
             }
             _ => Ok(()),
         };
-        match options.algorithm.entry().extras.layout {
-            LayoutUse::Slots => per_node("slot ranges", layout.slots.as_ref().map(Vec::len))?,
-            LayoutUse::ServerIds => per_node("server ids", layout.server_ids.as_ref().map(Vec::len))?,
-            LayoutUse::None => {}
+        if let Some(spec) = options.algorithm.entry().extras.layout {
+            per_node(spec.what, layout.parts_for(spec).map(<[String]>::len))?;
         }
         let pending = match options.algorithm.build() {
             Build::Whole(build) => Pending::Whole { build, nodes, layout: layout.clone() },

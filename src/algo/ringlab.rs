@@ -192,6 +192,14 @@ pub(crate) const TIES: OptionSpec = OptionSpec {
     },
 };
 
+impl super::Cluster {
+    /// The ringlab [`Ring`] inside, for the `ring` algorithm: what only the ring offers
+    /// (its key positions, a vnode sweep).
+    pub fn as_ring(&self) -> Option<&Ring> {
+        self.placement()
+    }
+}
+
 impl Placement for Ring {
     fn algorithm(&self) -> Algorithm {
         Algorithm::Ring
@@ -218,11 +226,25 @@ impl Placement for Ring {
     fn memory_bytes(&self) -> usize {
         Ring::memory_bytes(self)
     }
-    fn as_ring(&self) -> Option<&Ring> {
-        Some(self)
+    fn preference_list(&self, key: &[u8], n: usize) -> Option<Result<Vec<usize>, Error>> {
+        let mut list = Vec::new();
+        Some(self.replicas_into(self.key_position(key), n, &mut list).map(|()| list))
     }
-    fn as_ring_mut(&mut self) -> Option<&mut Ring> {
-        Some(self)
+    fn point_label(&self, point: usize) -> Option<String> {
+        Ring::point_label(self, point)
+    }
+    /// Exact on 64-bit rings, where a fraction of the circle cannot hold the key's position.
+    fn walk_start(&self, key: &[u8]) -> Option<Result<usize, Error>> {
+        Some(self.point_of(self.key_position(key)))
+    }
+    /// On the fast path, without a dynamic call per lookup.
+    fn locate_generated(&self, prefix: &str, count: usize, f: &mut dyn FnMut(usize, Result<usize, Error>)) {
+        Ring::locate_generated(self, prefix, count, f);
+    }
+    /// In place: the node keeps its place and its points' labels.
+    fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
+        let name = Ring::nodes(self).get(index)?.name.clone();
+        Some(self.set_weight(&name, weight))
     }
     /// Skip: keys of a down node go to the next healthy node clockwise (see [`down::rule`]).
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {

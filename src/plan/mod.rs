@@ -2,7 +2,7 @@
 //!
 //! - [`stages`]: the states a change passes through when it is made in `k` steps: a node's
 //!   weight ramped in `k` equal steps (weighted algorithms), Redis Cluster's moved slots in
-//!   `k` batches (an algorithm whose layout is slot ranges), or one node at a time (the
+//!   `k` batches (an algorithm whose layout gives slots to nodes), or one node at a time (the
 //!   others, when several nodes change).
 //! - [`plan`]: each step's moved keys, items, bytes and time under a bandwidth cap, their sum,
 //!   and the same for doing it at once. The moved shares are exact over the arcs where the
@@ -25,7 +25,7 @@ mod sizing;
 
 pub use sizing::{vnodes_for, Sizing, SizingDefault, SizingOptions};
 
-use crate::algo::{Cluster, Layout, LayoutUse};
+use crate::algo::{Cluster, Layout, LayoutSpec};
 use crate::migration::MovedTable;
 use crate::{limits, Error, NodeSpec};
 
@@ -67,8 +67,8 @@ pub fn stages(before: &Cluster, after: &Cluster, steps: usize) -> Result<(Vec<Cl
         limits::MAX_STAGE_POINTS,
     )?;
     let entry = after.algorithm().entry();
-    let staged = if entry.extras.layout == LayoutUse::Slots {
-        slot_batches(before, after, steps)
+    let staged = if let Some(spec) = entry.extras.layout.filter(|l| l.of_owners.is_some()) {
+        slot_batches(before, after, steps, spec)
     } else if entry.weighted() {
         weight_ramp(before, after, steps)
     } else {
@@ -128,8 +128,8 @@ fn weight_ramp(before: &Cluster, after: &Cluster, steps: usize) -> Result<Staged
     Ok(Some((middle, Staging::Weights, labels)))
 }
 
-fn slot_batches(before: &Cluster, after: &Cluster, steps: usize) -> Result<Staged, Error> {
-    let (Some(a), Some(b)) = (before.arcs(), after.arcs()) else { return Ok(None) };
+fn slot_batches(before: &Cluster, after: &Cluster, steps: usize, spec: &LayoutSpec) -> Result<Staged, Error> {
+    let (Some(a), Some(b), Some(of_owners)) = (before.arcs(), after.arcs(), spec.of_owners) else { return Ok(None) };
     let size = a.size();
     if size != b.size() || size > 1 << 16 {
         return Ok(None);
@@ -157,16 +157,7 @@ fn slot_batches(before: &Cluster, after: &Cluster, steps: usize) -> Result<Stage
         }
         labels.push(format!("slots {} to {} of {} moved", from + 1, to, moved.len()));
         if j < steps.min(moved.len()) {
-            let mut ranges = vec![Vec::new(); nodes.len()];
-            let mut slot = 0;
-            while slot < owners.len() {
-                let run = owners[slot..].iter().take_while(|&&o| o == owners[slot]).count();
-                if let Some(o) = owners[slot] {
-                    ranges[o].push((slot as u16, (slot + run - 1) as u16));
-                }
-                slot += run;
-            }
-            let layout = Layout { slots: Some(ranges), server_ids: None };
+            let layout = Layout::new(spec, of_owners(&owners, nodes.len()));
             middle.push(Cluster::with_layout(before.options().clone(), specs.clone(), &layout)?);
         }
     }

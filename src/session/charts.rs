@@ -141,7 +141,8 @@ impl Session {
                 // Every algorithm on one sample: as many keys as the comparison's cap allows.
                 let most = crate::limits::MAX_COMPARE_WORK as usize / Algorithm::ALL.len();
                 let sample = KeySample::generated(KEY_PREFIX, self.settings().keys.min(CHART_KEYS).min(most));
-                let base = crate::algo::Options { keys: sample.clone(), ..options.clone() };
+                let mut base = options.clone();
+                base.set_keys(&sample);
                 Ok(Job::Algorithms(algorithms::AlgorithmsJob::new(&base, &specs, &sample, &Algorithm::ALL)?))
             }
         }
@@ -160,7 +161,8 @@ impl Session {
         let most = crate::limits::MAX_METRICS_WORK as usize / Algorithm::ALL.len();
         let sample = KeySample::generated(KEY_PREFIX, self.settings().keys.min(CHART_KEYS).min(most));
         metrics::check_work(&specs, &sample, Algorithm::ALL.len(), settings)?;
-        let base = crate::algo::Options { keys: sample.clone(), ..self.cluster().options().clone() };
+        let mut base = self.cluster().options().clone();
+        base.set_keys(&sample);
         let rows = metrics::metrics(&base, &specs, &sample, &Algorithm::ALL, settings, lookup_ns);
         Ok(metrics::comparison(&rows, settings, sample.keys.len()))
     }

@@ -6,12 +6,11 @@
 //! (Rust's shortest round-trip decimal), then `@zone` (percent-encoded) when there is one,
 //! then `!` when the node is marked down. HAProxy's hash function rides in `hh` (and `hv=1`
 //! for `avalanche`); the tier's workload in `wi` (items), `wb` (bytes per item) and `wr`
-//! (requests per second). The placement's [`Layout`]: a Redis Cluster's slots in `rs`, each
-//! node's ranges in node order, nodes separated by `,`, ranges by `.`, a range `first-last`
-//! or one slot (`rs=0-5460,5461-10922,10923-16383`), so an imported or rebalanced layout
-//! reopens as it was rather than as a fresh even split; HAProxy's explicit server ids in
-//! `ids`, in node order, empty for a server without one (`ids=7,,2`). A user's own key list
-//! is never in a link: it stays on their machine.
+//! (requests per second). The placement's [`Layout`], where its entry declares one
+//! ([`LayoutSpec`]), under the layout's own key: each node's text in node order, separated
+//! by `,` (`rs=0-5460,5461-10922,10923-16383`), so an imported or rebalanced layout reopens
+//! as it was rather than as the nodes alone would build it. A user's own key list is never
+//! in a link: it stays on their machine.
 //! Every byte but `A–Z a–z 0–9 - . _ ~` is percent-encoded, so `* @ & = % , #` in names and
 //! zones cannot be mistaken for separators, and a link decodes to exactly what was encoded.
 //!
@@ -29,7 +28,7 @@
 
 use super::{Settings, MAX_SESSION_NODES};
 use crate::algo::Layout;
-use crate::algo::{Algorithm, LayoutUse, OptionKind, OptionSpec, OptionValue};
+use crate::algo::{Algorithm, LayoutSpec, OptionKind, OptionSpec, OptionValue};
 use crate::cost::Workload;
 use crate::{Error, Hash, NodeSpec, RingBits};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -123,49 +122,27 @@ pub fn encode_with_down(
             out.push('!');
         }
     }
-    if let Some(slots) = &layout.slots {
-        let node = |ranges: &Vec<(u16, u16)>| -> String {
-            let range =
-                |&(first, last): &(u16, u16)| if first == last { first.to_string() } else { format!("{first}-{last}") };
-            ranges.iter().map(range).collect::<Vec<_>>().join(".")
-        };
-        out.push_str("&rs=");
-        out.push_str(&slots.iter().map(node).collect::<Vec<_>>().join(","));
-    }
-    if let Some(ids) = &layout.server_ids {
-        let id = |id: &Option<u32>| id.map_or(String::new(), |id| id.to_string());
-        out.push_str("&ids=");
-        out.push_str(&ids.iter().map(id).collect::<Vec<_>>().join(","));
+    if !layout.key.is_empty() {
+        let parts: Vec<String> = layout.parts.iter().map(|part| enc(part)).collect();
+        out.push_str(&format!("&{}={}", layout.key, parts.join(",")));
     }
     out
 }
 
-/// `ids`'s value: explicit server ids by node.
-fn server_ids(raw: &str) -> Result<Vec<Option<u32>>, Error> {
-    raw.split(',')
-        .map(|id| match id {
-            "" => Ok(None),
-            id => id.parse().map(Some).map_err(|_| bad(format!("{id:?} is not a server id"))),
-        })
-        .collect()
+/// Every entry's layout, once each (by key), in catalog order.
+fn layouts() -> Vec<&'static LayoutSpec> {
+    let mut out: Vec<&'static LayoutSpec> = Vec::new();
+    for spec in Algorithm::ALL.iter().filter_map(|a| a.entry().extras.layout) {
+        if !out.iter().any(|o| o.key == spec.key) {
+            out.push(spec);
+        }
+    }
+    out
 }
 
-/// `rs`'s value: slot ranges by node.
-fn slot_ranges(raw: &str) -> Result<Vec<Vec<(u16, u16)>>, Error> {
-    let slot = |text: &str| -> Result<u16, Error> {
-        text.parse::<u16>().ok().filter(|&s| s < 16_384).ok_or_else(|| bad(format!("{text:?} is not a slot (0-16383)")))
-    };
-    raw.split(',')
-        .map(|node| {
-            node.split('.')
-                .filter(|r| !r.is_empty())
-                .map(|range| match range.split_once('-') {
-                    Some((first, last)) => Ok((slot(first)?, slot(last)?)),
-                    None => slot(range).map(|s| (s, s)),
-                })
-                .collect()
-        })
-        .collect()
+/// A layout field's value: each node's text, checked by its spec.
+fn layout_parts(spec: &LayoutSpec, raw: &str) -> Result<Vec<String>, Error> {
+    raw.split(',').map(|part| (spec.check)(part).map(|()| part.to_string()).map_err(bad)).collect()
 }
 
 /// The settings and nodes in a link's fragment (with or without its `#`). The settings are
@@ -182,7 +159,7 @@ pub struct Decoded {
     /// The names of the nodes marked down.
     pub down: Vec<String>,
     pub workload: Option<Workload>,
-    /// Redis Cluster's slots (`rs`) and HAProxy's server ids (`ids`).
+    /// The placement's own layout (its entry's [`LayoutSpec`]).
     pub layout: Layout,
 }
 
@@ -220,7 +197,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
     let mut down = Vec::new();
     let mut own: Vec<(&'static OptionSpec, OptionValue)> = Vec::new();
     let (mut items, mut item_bytes, mut rate) = (None, None, None);
-    let mut layout = Layout::default();
+    let mut given: Vec<Layout> = Vec::new();
     for (key, raw) in pairs {
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
@@ -260,9 +237,11 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
             "wi" => items = Some(number(&value()?, "the item count")?),
             "wb" => item_bytes = Some(float(&value()?, "the item size")?),
             "wr" => rate = Some(float(&value()?, "the request rate")?),
-            "rs" => layout.slots = Some(slot_ranges(&value()?)?),
-            "ids" => layout.server_ids = Some(server_ids(&value()?)?),
             other => {
+                if let Some(spec) = layouts().into_iter().find(|s| s.key == other) {
+                    given.push(Layout::new(spec, layout_parts(spec, &value()?)?));
+                    continue;
+                }
                 match crate::algo::catalog::all_options().into_iter().find(|s| s.link == other && !s.link.is_empty()) {
                     Some(spec) => own.push((spec, option_value(spec, &value()?)?)),
                     None => return Err(bad(format!("unknown field {:?}", dec(other, "field name")?))),
@@ -292,23 +271,27 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         }
         _ => return Err(bad("a workload needs all of wi, wb and wr".into())),
     };
-    // `rs=` is both "one node, no slots" and "no nodes": the node count tells which.
-    if nodes.is_empty() && layout.slots.as_ref().is_some_and(|s| s.len() == 1 && s[0].is_empty()) {
-        layout.slots = Some(Vec::new());
+    // `key=` is both "one node, with an empty text" and "no nodes": the node count tells which.
+    for layout in &mut given {
+        if nodes.is_empty() && layout.parts.len() == 1 && layout.parts[0].is_empty() {
+            layout.parts.clear();
+        }
     }
-    // `Cluster::with_layout` ignores what the algorithm does not use; a link holding it is wrong.
-    // (It checks that the lists are one entry a node.)
-    let keeps = |part: LayoutUse| settings.algorithm.entry().extras.layout == part;
-    let keepers = |part: LayoutUse| -> String {
-        let names: Vec<&str> =
-            Algorithm::ALL.iter().filter(|a| a.entry().extras.layout == part).map(|a| a.name()).collect();
-        names.join(" and ")
-    };
-    if layout.slots.is_some() && !keeps(LayoutUse::Slots) {
-        return Err(bad(format!("slot ranges (rs) belong to {} links only", keepers(LayoutUse::Slots))));
-    }
-    if layout.server_ids.is_some() && !keeps(LayoutUse::ServerIds) {
-        return Err(bad(format!("server ids (ids) belong to {} links only", keepers(LayoutUse::ServerIds))));
+    // `Cluster::with_layout` ignores a layout the algorithm does not keep; a link holding one
+    // is wrong. (It checks that there is one text a node.)
+    let kept = settings.algorithm.entry().extras.layout.map(|spec| spec.key);
+    let mut layout = Layout::default();
+    for spec in layouts() {
+        let Some(found) = given.iter().find(|l| l.key == spec.key) else { continue };
+        if kept != Some(spec.key) {
+            let keepers: Vec<&str> = Algorithm::ALL
+                .iter()
+                .filter(|a| a.entry().extras.layout.is_some_and(|l| l.key == spec.key))
+                .map(|a| a.name())
+                .collect();
+            return Err(bad(format!("{} ({}) belong to {} links only", spec.what, spec.key, keepers.join(" and "))));
+        }
+        layout = found.clone();
     }
     Ok(Decoded { settings, nodes, down, workload, layout })
 }
@@ -324,7 +307,7 @@ fn option_value(spec: &OptionSpec, text: &str) -> Result<OptionValue, Error> {
             other => return Err(bad(format!("{} must be 0 or 1 (got {other:?})", spec.link))),
         }),
         OptionKind::Choice { .. } | OptionKind::Text { .. } => OptionValue::Text(text.to_string()),
-        OptionKind::Tokens => return Err(bad(format!("{} is not carried by links", spec.name))),
+        OptionKind::Tokens { .. } => return Err(bad(format!("{} is not carried by links", spec.name))),
     };
     spec.check(value)
 }
@@ -481,6 +464,7 @@ mod tests {
 
     mod layouts {
         use super::*;
+        use crate::algo::stores::redis;
         use crate::session::Session;
         use proptest::prelude::*;
 
@@ -521,7 +505,7 @@ mod tests {
                 let names: Vec<String> = (0..count).map(|i| format!("10.0.0.{i}:6379")).collect();
                 let nodes: Vec<NodeSpec> = names.iter().map(NodeSpec::new).collect();
                 let settings = Settings { algorithm: Algorithm::RedisCluster, ..Settings::default() };
-                let layout = Layout { slots: Some(ranges.clone()), server_ids: None };
+                let layout = redis::layout_of(&ranges);
                 let text = encode_with_down(&settings, &nodes, &[], None, &layout);
                 let session = Session::from_link(&text).unwrap();
                 let mut owner = vec![None; 16_384];
@@ -530,7 +514,7 @@ mod tests {
                         owner[usize::from(a)..=usize::from(b)].fill(Some(node));
                     }
                 }
-                let back = session.cluster().layout().slots.unwrap();
+                let back = redis::ranges_of(&session.cluster().layout()).unwrap();
                 for (node, list) in back.iter().enumerate() {
                     for &(a, b) in list {
                         prop_assert!(owner[usize::from(a)..=usize::from(b)].iter().all(|&o| o == Some(node)));

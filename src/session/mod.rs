@@ -143,8 +143,8 @@ impl Settings {
                 options.set(spec.name, value.clone())?;
             }
         }
-        if self.algorithm.entry().extras.places_keys {
-            options.keys = KeySample::generated(KEY_PREFIX, self.keys);
+        if let Some(set_keys) = self.algorithm.entry().extras.places_keys {
+            set_keys(&mut options, KeySample::generated(KEY_PREFIX, self.keys));
         }
         Ok(options)
     }
@@ -321,8 +321,8 @@ impl State {
             }
             Change::Configure(settings) => {
                 let specs = self.nodes().iter().map(Node::spec).collect();
-                // Redis Cluster's slots and HAProxy's server ids are the cluster's own state
-                // (an import, a rebalance), which no setting changes: they stay.
+                // The placement's layout is the cluster's own state (an import, a
+                // rebalance), which no setting changes: it stays.
                 next = State::with_layout(settings.clone(), specs, &self.cluster.layout())?;
                 next.colours.clone_from(&self.colours);
                 // Down nodes stay down in the new placement.

@@ -400,7 +400,7 @@ impl Session {
         let start = if i == 0 { (u128::from(a.point(n - 1).0) + 1) % size } else { u128::from(a.point(i - 1).0) + 1 };
         let (end, node) = a.point(i);
         let owner = a.node_name(node).to_string();
-        let label = cluster.as_ring().and_then(|r| r.point_label(i));
+        let label = cluster.point_label(i);
         // A down node's point: its arc is served by the next node up.
         let text = match &label {
             Some(l) if !l.starts_with(&format!("{owner}#")) => {
@@ -459,20 +459,17 @@ impl Session {
         let fraction = cluster.key_fraction(key);
         let colour = |i: usize| self.state.colours[i];
         let mut walk = Vec::new();
-        let wanted: Vec<usize> = match cluster.as_ring() {
-            Some(ring) => {
-                let mut list = Vec::new();
-                ring.replicas_into(ring.key_position(key), self.settings().replicas, &mut list)?;
-                list
-            }
+        let wanted: Vec<usize> = match cluster.preference_list(key, self.settings().replicas) {
+            Some(list) => list?,
             None => vec![owner_index],
         };
         match cluster.arcs().filter(|a| a.point_count() > 0) {
             Some(a) => {
                 let size = a.size() as f64;
-                let start = match cluster.as_ring() {
-                    // Exact on ringlab's ring (a fraction cannot hold 64 bits).
-                    Some(ring) => ring.point_of(ring.key_position(key))?,
+                let start = match cluster.walk_start(key) {
+                    // Exact where the placement knows better than the fraction (which cannot
+                    // hold 64 bits).
+                    Some(start) => start?,
                     None => a.successor(((fraction * size) as u128).min(a.size() - 1) as u64),
                 };
                 let count = a.point_count();

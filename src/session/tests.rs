@@ -1,4 +1,6 @@
 use super::*;
+use crate::algo::balancers::haproxy;
+use crate::algo::stores::redis;
 use crate::algo::{Algorithm, Cluster, Options};
 
 fn five(algorithm: Algorithm) -> Session {
@@ -612,23 +614,23 @@ fn a_redis_slot_layout_rides_in_the_link_and_survives_other_settings() {
                 e7d1eecce10fd6bb5eb35b9f99a514335d9ba9ca 10.0.0.2:6379@16379 master - 0 0 2 connected 1001-16383\n";
     let s = Session::from_config("redis", text).unwrap();
     let layout = Some(vec![vec![(0, 1000)], vec![(1001, 16383)]]);
-    assert_eq!(s.cluster().layout().slots, layout);
+    assert_eq!(redis::ranges_of(&s.cluster().layout()), layout);
     assert!(s.link().ends_with("&rs=0-1000,1001-16383"), "{}", s.link());
     let back = Session::from_link(&s.link()).unwrap();
-    assert_eq!(back.cluster().layout().slots, layout);
+    assert_eq!(redis::ranges_of(&back.cluster().layout()), layout);
     let shares: Vec<Option<f64>> = back.node_rows().iter().map(|r| r.share).collect();
     assert_eq!(shares, vec![Some(1001.0 / 16384.0), Some(15383.0 / 16384.0)]);
     // Settings that do not place keys leave the slots where they are.
     let mut changed = back;
     changed.apply(Change::Configure(Settings { keys: 500, replicas: 1, ..changed.settings().clone() })).unwrap();
-    assert_eq!(changed.cluster().layout().slots, layout);
+    assert_eq!(redis::ranges_of(&changed.cluster().layout()), layout);
 
     // A rebalanced layout (a join moves some slots, not a fresh split) reopens too, key for key.
     let mut s = five(Algorithm::RedisCluster);
     s.apply(Change::Add(NodeSpec::new("node-6"))).unwrap();
     s.apply(Change::SetDown { name: "node-2".into(), down: true }).unwrap();
     let back = Session::from_link(&s.link()).unwrap();
-    assert_eq!(back.cluster().layout().slots, s.cluster().layout().slots);
+    assert_eq!(redis::ranges_of(&back.cluster().layout()), redis::ranges_of(&s.cluster().layout()));
     assert_same_owners(&back, &s);
 }
 
@@ -643,7 +645,7 @@ fn bad_slot_ranges_in_a_link_are_refused() {
     );
     // Slots no master owns are allowed (the cluster is then down for them).
     let gap = Session::from_link(&format!("{base}&rs=0-99,200-16383")).unwrap();
-    assert_eq!(gap.cluster().layout().slots, Some(vec![vec![(0, 99)], vec![(200, 16383)]]));
+    assert_eq!(redis::ranges_of(&gap.cluster().layout()), Some(vec![vec![(0, 99)], vec![(200, 16383)]]));
 }
 
 #[test]
@@ -652,7 +654,7 @@ fn haproxy_server_ids_ride_in_the_link() {
     // survive the link (web2 is numbered at start-up around them).
     let text = "backend app\n  balance hdr(X-User)\n  hash-type consistent\n  server web1 10.0.0.1:80 id 7\n  server web2 10.0.0.2:80\n  server web3 10.0.0.3:80 id 2\n";
     let s = Session::from_config("haproxy", text).unwrap();
-    assert_eq!(s.cluster().layout().server_ids, Some(vec![Some(7), None, Some(2)]));
+    assert_eq!(haproxy::ids_of(&s.cluster().layout()), Some(vec![Some(7), None, Some(2)]));
     assert!(s.link().ends_with("&ids=7,,2"), "{}", s.link());
     let back = Session::from_link(&s.link()).unwrap();
     assert_eq!(back.cluster().layout(), s.cluster().layout());
@@ -668,9 +670,9 @@ fn haproxy_server_ids_ride_in_the_link() {
     // Switching to map-based keeps the ids; a change that adds a server gives it none.
     let mut s = s;
     s.apply(Change::Configure(Settings { algorithm: Algorithm::HaproxyMapBased, ..s.settings().clone() })).unwrap();
-    assert_eq!(s.cluster().layout().server_ids, Some(vec![Some(7), None, Some(2)]));
+    assert_eq!(haproxy::ids_of(&s.cluster().layout()), Some(vec![Some(7), None, Some(2)]));
     s.apply(Change::Add(NodeSpec::new("web4"))).unwrap();
-    assert_eq!(s.cluster().layout().server_ids, Some(vec![Some(7), None, Some(2), None]));
+    assert_eq!(haproxy::ids_of(&s.cluster().layout()), Some(vec![Some(7), None, Some(2), None]));
 }
 
 #[test]

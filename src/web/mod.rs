@@ -241,12 +241,12 @@ pub(crate) fn option_value(
         OptionKind::Choice { .. } | OptionKind::Text { .. } => {
             OptionValue::Text(value.as_string().ok_or_else(|| wrong("a string"))?)
         }
-        OptionKind::Tokens => {
+        OptionKind::Tokens { line, read } => {
             let lines: std::collections::BTreeMap<String, String> = serde_wasm_bindgen::from_value(value.clone())
-                .map_err(|_| wrong("an object of initial_token lines (strings) by node name"))?;
+                .map_err(|_| wrong(&format!("an object of {line} lines (strings) by node name")))?;
             let mut tokens = std::collections::BTreeMap::new();
-            for (node, line) in lines {
-                tokens.insert(node, crate::algo::stores::cassandra::parse_initial_token(&line).map_err(error)?);
+            for (node, text) in lines {
+                tokens.insert(node, read(&text).map_err(error)?);
             }
             OptionValue::Tokens(tokens)
         }

@@ -205,14 +205,15 @@ impl Ring {
         self.inner.locate(string(&key, "the key")?).map(str::to_string).map_err(error)
     }
 
-    /// The preference list of `n` distinct nodes for `key` (ringlab's ring).
+    /// The preference list of `n` distinct nodes for `key` (where the algorithm has one).
     pub fn replicas(&self, key: JsValue, n: JsValue) -> Result<Vec<String>, JsValue> {
         let key = string(&key, "the key")?;
         let n = count(&n, "the replica count", crate::limits::MAX_NODES)?;
-        let ring = self.inner.as_ring().ok_or_else(|| {
+        let list = self.inner.preference_list(key, n).ok_or_else(|| {
             error(Error::Unsupported(format!("replicas: {} has no preference lists", self.inner.algorithm().name())))
         })?;
-        Ok(ring.replicas(key, n).map_err(error)?.into_iter().map(str::to_string).collect())
+        let nodes = self.inner.nodes();
+        Ok(list.map_err(error)?.into_iter().map(|i| nodes[i].name.clone()).collect())
     }
 
     /// "Explain this key": `explain(key, {replicas})` → `{key, algorithm, steps: [{kind,

@@ -7,7 +7,7 @@
 use md5::Digest as _;
 use ringlab::algo::papers::jump::jump_hash;
 use ringlab::algo::stores::{cassandra, redis};
-use ringlab::algo::{Algorithm, Cluster, Options, Placement};
+use ringlab::algo::{Algorithm, Cluster, OptionValue, Options, Placement};
 use ringlab::migration::{self, MovedArc};
 use ringlab::NodeSpec;
 use serde_json::Value;
@@ -370,7 +370,7 @@ pub fn groupcache() -> usize {
     let mut checked = 0;
     for case in list(&f["cases"]) {
         let mut options = Options::new(Algorithm::Groupcache);
-        options.replicas = u(&case["replicas"]) as u32;
+        options.set("replicas", OptionValue::Whole(u64::from(u(&case["replicas"]) as u32))).unwrap();
         let cluster = Cluster::new(options, list(&case["nodes"]).iter().map(s)).unwrap();
         for k in list(&case["keys"]) {
             assert_eq!(cluster.locate(s(&k["key"])).unwrap(), s(&k["node"]), "key {:?}", k["key"]);

@@ -226,7 +226,7 @@ fn default(kind: &OptionKind) -> Option<String> {
         OptionKind::Flag { default } => default.to_string(),
         OptionKind::Choice { default, .. } => format!("`{}`", quoted(default?)),
         OptionKind::Text { default, .. } => format!("`{}`", quoted(default)),
-        OptionKind::Tokens => return None,
+        OptionKind::Tokens { .. } => return None,
     })
 }
 
@@ -237,7 +237,9 @@ fn range(kind: &OptionKind) -> Option<String> {
         OptionKind::Number { min, max, .. } if max < f64::MAX => Some(format!("From {min} to {max}")),
         OptionKind::Number { min, .. } => Some(format!("At least {min}")),
         OptionKind::Text { max_len, .. } => Some(format!("At most {} bytes", grouped(max_len as u64))),
-        OptionKind::OneOf { .. } | OptionKind::Flag { .. } | OptionKind::Choice { .. } | OptionKind::Tokens => None,
+        OptionKind::OneOf { .. } | OptionKind::Flag { .. } | OptionKind::Choice { .. } | OptionKind::Tokens { .. } => {
+            None
+        }
     }
 }
 

@@ -104,7 +104,7 @@ mod tests {
         // As many keys as every algorithm together may take (the comparison's cap).
         let sample = KeySample::generated("key:", limits::MAX_COMPARE_WORK as usize / Algorithm::ALL.len());
         let mut base = Options::new(Algorithm::Ring);
-        base.keys = sample.clone();
+        base.set_keys(&sample);
         for (algorithm, report) in compare(&base, &nodes, &sample, &Algorithm::ALL) {
             let r = report.unwrap_or_else(|e| panic!("{}: {e}", algorithm.name()));
             let modulo =

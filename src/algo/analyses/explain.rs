@@ -242,15 +242,17 @@ impl Cluster {
                 (None, None, Some(e.code()))
             }
         };
-        let replicas = match (self.as_ring(), replicas) {
-            (Some(ring), n) if n > 0 && located.is_ok() => {
-                let list: Vec<String> = ring.replicas(key, n)?.iter().map(|s| s.to_string()).collect();
-                let mut step = Step::new(StepKind::Replicas, format!("preference list of {n}"), list.join(", "));
-                step.at.nodes = list.iter().filter_map(|name| super::index_of(nodes, name).ok()).collect();
+        let list = if replicas > 0 && located.is_ok() { self.preference_list(key, replicas) } else { None };
+        let replicas = match list {
+            Some(list) => {
+                let indices = list?;
+                let list: Vec<String> = indices.iter().map(|&i| nodes[i].name.clone()).collect();
+                let mut step = Step::new(StepKind::Replicas, format!("preference list of {replicas}"), list.join(", "));
+                step.at.nodes = indices;
                 chain.push(step);
                 Some(list)
             }
-            _ => None,
+            None => None,
         };
         Ok(Explanation {
             key: String::from_utf8_lossy(key).into_owned(),

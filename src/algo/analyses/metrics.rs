@@ -237,8 +237,8 @@ pub fn report(
 ) -> Result<Metrics, Error> {
     check_work(nodes, sample, 1, settings)?;
     let mut options = Options { algorithm, ..base.clone() };
-    if algorithm.entry().extras.places_keys {
-        options.keys = sample.clone();
+    if let Some(set_keys) = algorithm.entry().extras.places_keys {
+        set_keys(&mut options, sample.clone());
     }
     let cluster = Cluster::new(options, nodes.iter().cloned())?;
     cluster.check_lookups(sample.keys.len().saturating_mul(LOOKUPS_PER_KEY))?;

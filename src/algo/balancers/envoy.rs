@@ -30,6 +30,7 @@ use super::explain::{hex, Chain, Step, StepKind};
 use super::members::Members;
 use super::options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use super::{Algorithm, Placement};
+use crate::algo::papers::maglev::TABLE_SIZE;
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
 use crate::points::Points;
@@ -91,16 +92,16 @@ pub(crate) const MAGLEV: Entry = Entry {
          (xxHash64 of the value)",
         "; the same table Istio (consistentHash maglev) configures in Envoy"
     ),
-    options: &[&crate::algo::papers::maglev::TABLE_SIZE],
+    options: &[&TABLE_SIZE],
     weights: Weights::Checked(check_weight),
     arcs: true,
     replicas: false,
-    key_space: |o| KeySpace::Table { size: o.table_size },
+    key_space: |o| KeySpace::Table { size: TABLE_SIZE.whole(o) },
     describe: |o| {
         format!(
             "Envoy MAGLEV: a {}-entry table that hosts sorted by key fill in rounds by weight (xxHash64 offsets \
              and skips); a request's xxHash64 modulo the size picks the entry.",
-            thousands(o.table_size)
+            thousands(TABLE_SIZE.whole(o))
         )
     },
     on_down: DOWN,
@@ -276,7 +277,7 @@ impl Kind {
     }
 
     pub(crate) fn maglev(o: &Options) -> Result<Kind, Error> {
-        let kind = Kind::Maglev { size: o.table_size };
+        let kind = Kind::Maglev { size: TABLE_SIZE.whole(o) };
         kind.check()?;
         Ok(kind)
     }
@@ -666,7 +667,7 @@ pub(crate) fn cluster(kind: Kind, hosts: Vec<NodeSpec>) -> Result<super::Cluster
             options.params.insert(MINIMUM_RING_SIZE.name, OptionValue::Whole(min));
             options.params.insert(MAXIMUM_RING_SIZE.name, OptionValue::Whole(max));
         }
-        Kind::Maglev { size } => options.table_size = size,
+        Kind::Maglev { size } => TABLE_SIZE.keep(&mut options, OptionValue::Whole(size)),
     }
     let placement = Envoy::new(kind, hosts)?;
     Ok(super::Cluster::from_placement(Box::new(placement), options))

@@ -23,7 +23,8 @@
 //!   an [`Error::Unsupported`]; with one usable server that server is the answer.
 //!
 //! ```
-//! use ringlab::algo::{Algorithm, Cluster, HaproxyFunction, HaproxyHash, OptionValue, Options};
+//! use ringlab::algo::balancers::haproxy::{HaproxyFunction, HaproxyHash};
+//! use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 //! let mut options = Options::new(Algorithm::HaproxyConsistent);
 //! options.set("haproxyHash", OptionValue::Text("crc32".into()))?;
 //! assert_eq!(HaproxyHash::of(&options), Some(HaproxyHash { function: HaproxyFunction::Crc32, avalanche: false }));
@@ -33,7 +34,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::entry::{Build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, LayoutSpec, Leaving, OnDown, OnStale, Weights};
 use super::explain::{hex, Chain, Step, StepKind};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{check_weight, index_of, node_of, Algorithm, Layout, Options, Placement};
@@ -70,7 +71,7 @@ pub(crate) const CONSISTENT: Entry = Entry {
         "Each HAProxy process rebuilds its tree or map on reload or a runtime change; until one has, it sends moved keys to their old server.",
     ),
     leaving: Leaving::Any,
-    extras: Extras { layout: LayoutUse::ServerIds, ..Extras::NONE },
+    extras: Extras { layout: Some(&LAYOUT), ..Extras::NONE },
 };
 
 /// How [`CONSISTENT`] is built.
@@ -99,7 +100,7 @@ pub(crate) const MAP_BASED: Entry = Entry {
         "Each HAProxy process rebuilds its tree or map on reload or a runtime change; until one has, it sends moved keys to their old server.",
     ),
     leaving: Leaving::Any,
-    extras: Extras { layout: LayoutUse::ServerIds, ..Extras::NONE },
+    extras: Extras { layout: Some(&LAYOUT), ..Extras::NONE },
 };
 
 /// How [`MAP_BASED`] is built.
@@ -112,11 +113,35 @@ fn with_layout(
     nodes: Vec<NodeSpec>,
     layout: &Layout,
 ) -> Result<Box<dyn Placement>, Error> {
-    let extra = match &layout.server_ids {
-        Some(ids) => ids.iter().map(|&id| ServerExtra { id, disabled: false }).collect(),
+    let extra = match layout.parts_for(&LAYOUT) {
+        Some(ids) => ids
+            .iter()
+            .map(|id| {
+                Ok(ServerExtra { id: read_id(id).map_err(|e| Error::invalid_option(LAYOUT.key, e))?, disabled: false })
+            })
+            .collect::<Result<_, Error>>()?,
         None => vec![ServerExtra::default(); nodes.len()],
     };
     Ok(Box::new(Haproxy::with_extra(consistent, HaproxyHash::of(o), nodes, extra)?))
+}
+
+/// The servers' explicit `id`s, an import's, which the nodes alone do not give (the others
+/// are numbered at start-up). A link carries them in `ids`, empty for a server without one:
+/// `ids=7,,2`.
+pub(crate) const LAYOUT: LayoutSpec =
+    LayoutSpec { key: "ids", what: "server ids", check: |part| read_id(part).map(drop), of_owners: None };
+
+/// The explicit server ids by server a layout holds, if it is HAProxy's and reads.
+pub fn ids_of(layout: &Layout) -> Option<Vec<Option<u32>>> {
+    layout.parts_for(&LAYOUT)?.iter().map(|part| read_id(part).ok()).collect()
+}
+
+/// A server's id as [`LAYOUT`] writes it (empty: none).
+fn read_id(text: &str) -> Result<Option<u32>, String> {
+    match text {
+        "" => Ok(None),
+        id => id.parse().map(Some).map_err(|_| format!("{id:?} is not a server id")),
+    }
 }
 
 /// The placement of a `backend` section: `hash-type consistent` or `map-based`, its `hash-type`
@@ -656,8 +681,10 @@ impl EarliestMax {
 }
 
 impl Placement for Haproxy {
-    fn server_ids(&self) -> Option<Vec<Option<u32>>> {
-        Some(self.extra.iter().map(|e| e.id).collect())
+    /// The explicit ids, where a server has one.
+    fn layout(&self) -> Option<Vec<String>> {
+        let id = |e: &ServerExtra| e.id.map_or(String::new(), |id| id.to_string());
+        self.extra.iter().any(|e| e.id.is_some()).then(|| self.extra.iter().map(id).collect())
     }
     fn algorithm(&self) -> Algorithm {
         if self.consistent {

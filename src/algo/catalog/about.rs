@@ -97,7 +97,7 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::Algorithm;
+    use crate::algo::{Algorithm, OptionValue};
     use crate::{Config, Hash, RingBits};
 
     #[test]
@@ -124,8 +124,8 @@ mod tests {
         for algorithm in Algorithm::ALL {
             let mut o = Options::new(algorithm);
             o.config = Config { vnodes: 77, ..o.config };
-            o.table_size = 251;
-            o.probes = 9;
+            o.set("tableSize", OptionValue::Whole(251)).unwrap();
+            o.set("probes", OptionValue::Whole(9)).unwrap();
             let text = o.describe();
             assert!(text.ends_with('.'), "{algorithm:?}: {text}");
             let expect = match algorithm {

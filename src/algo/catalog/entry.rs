@@ -20,10 +20,11 @@ use super::down::DownRule;
 pub use super::down::OnDown;
 use super::options::OptionSpec;
 use super::{Algorithm, Layout, Options, Placement};
+use crate::keys::KeySample;
 use crate::{Error, NodeSpec};
 
 /// How an entry builds its placement: from its options, the nodes in order (the "create"
-/// moment) and the parts of a [`Layout`] it keeps (the others are ignored).
+/// moment) and a [`Layout`], where it is the one its entry declares (any other is ignored).
 #[derive(Clone, Copy)]
 pub enum Build {
     /// In one call.
@@ -91,13 +92,15 @@ pub struct Entry {
 /// The facts only a few algorithms have.
 #[derive(Clone, Copy, Debug)]
 pub struct Extras {
-    /// Whether it places a given key set ([`Options::keys`]): a session gives it its sample.
-    pub places_keys: bool,
+    /// How it takes a key set to place, where it places a given one: a session gives it its
+    /// sample, a comparison its keys.
+    pub places_keys: Option<fn(&mut Options, KeySample)>,
     /// The algorithm this one bounds, whose hottest node the session's summary shows beside,
     /// and its name in that sentence (bounded loads over "the plain ring").
     pub refines: Option<(Algorithm, &'static str)>,
-    /// The parts of a share link's [`Layout`] it keeps.
-    pub layout: LayoutUse,
+    /// Its placement's own arrangement of the nodes, which a share link carries and a change
+    /// of settings keeps, if it has one.
+    pub layout: Option<&'static LayoutSpec>,
     /// The memcached server list syntax its real client reads (`import::memcached`), if any.
     pub server_list: Option<ServerList>,
     /// How it turns a key and a server list into a server, step by step, for explaining why
@@ -107,8 +110,7 @@ pub struct Extras {
 
 impl Extras {
     /// None of them.
-    pub const NONE: Extras =
-        Extras { places_keys: false, refines: None, layout: LayoutUse::None, server_list: None, recipe: None };
+    pub const NONE: Extras = Extras { places_keys: None, refines: None, layout: None, server_list: None, recipe: None };
 }
 
 /// The steps by which a client of a server pool picks a key's server, each in words. Two
@@ -299,15 +301,30 @@ pub enum ServerList {
     Libmemcached,
 }
 
-/// The parts of a [`Layout`] a placement keeps beyond its options and nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LayoutUse {
-    None,
-    /// Redis Cluster's slot ranges (`rs` in a link).
-    Slots,
-    /// HAProxy's explicit server ids (`ids` in a link).
-    ServerIds,
+/// A placement's own arrangement of its nodes, which neither its options nor its nodes
+/// determine (an import's, or where a rebalance left it), declared by the entry whose
+/// placement keeps one. The placement writes it one text a node
+/// ([`Placement::layout`]); a [`Layout`] carries it through a share
+/// link and a change of settings, and the entry's build reads it back.
+#[derive(Clone, Copy, Debug)]
+pub struct LayoutSpec {
+    /// Its field in a share link: the nodes' texts in node order, separated by `,` (each is
+    /// made of characters a link keeps as they are, never `,`).
+    pub key: &'static str,
+    /// What it is, in a refusal: `slot ranges`.
+    pub what: &'static str,
+    /// Checks one node's text as a link gives it; the error says what is wrong with it.
+    pub check: fn(&str) -> Result<(), String>,
+    /// For a layout that gives each position of a small key space to a node: the texts of
+    /// the layout in which position `p` belongs to node `owners[p]` (of `nodes` nodes;
+    /// `None`: to nobody). A change is then staged by moving positions in batches
+    /// ([`plan::stages`](crate::plan::stages)).
+    pub of_owners: Option<OfOwners>,
 }
+
+/// [`LayoutSpec::of_owners`]: the owner of each position (a node's index, `None`: nobody) and
+/// the number of nodes, to each node's text.
+pub type OfOwners = fn(owners: &[Option<usize>], nodes: usize) -> Vec<String>;
 
 impl Entry {
     /// Whether the `hash` option changes the placement.

@@ -34,18 +34,31 @@ pub use options::{all_options, option_named};
 /// - `NginxConsistent => balancers::nginx [CONSISTENT, BUILD_CONSISTENT];` names a module
 ///   that holds two algorithms, and this one's entry and build in it.
 ///
-/// The first line, marked `core`, is the default algorithm (see `DEFAULT`).
+/// The first line, marked `core`, is the default algorithm ([`DEFAULT`](super::DEFAULT));
+/// the line marked `baseline` is what every change is compared with
+/// ([`BASELINE`](super::BASELINE)).
 macro_rules! catalog {
     (core $($lines:tt)*) => {
-        $crate::algo::catalog::catalog!(@line [] $($lines)*);
+        $crate::algo::catalog::catalog!(@line [] [] $($lines)*);
     };
-    (@line [$($out:tt)*] $variant:ident => $($module:ident)::+ ; $($rest:tt)*) => {
-        $crate::algo::catalog::catalog!(@line [$($out)* $variant { $($module)::+ } ENTRY BUILD,] $($rest)*);
+    (@line [$($out:tt)*] [] baseline $variant:ident => $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($out)*] [$variant] $variant => $($rest)*);
     };
-    (@line [$($out:tt)*] $variant:ident => $($module:ident)::+ [$entry:ident, $build:ident]; $($rest:tt)*) => {
-        $crate::algo::catalog::catalog!(@line [$($out)* $variant { $($module)::+ } $entry $build,] $($rest)*);
+    (@line [$($out:tt)*] [$($base:ident)?] $variant:ident => $($module:ident)::+ ; $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($out)* $variant { $($module)::+ } ENTRY BUILD,] [$($base)?] $($rest)*);
     };
-    (@line [$core:ident { $($cm:ident)::+ } $ce:ident $cb:ident, $($variant:ident { $($module:ident)::+ } $entry:ident $build:ident,)*]) => {
+    (@line [$($out:tt)*] [$($base:ident)?] $variant:ident => $($module:ident)::+ [$entry:ident, $build:ident]; $($rest:tt)*) => {
+        $crate::algo::catalog::catalog!(@line [$($out)* $variant { $($module)::+ } $entry $build,] [$($base)?] $($rest)*);
+    };
+    (@line [$core:ident { $($cm:ident)::+ } $ce:ident $cb:ident, $($variant:ident { $($module:ident)::+ } $entry:ident $build:ident,)*] [$baseline:ident]) => {
+        /// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring, the
+        /// catalog's `core` line.
+        pub const DEFAULT: Algorithm = Algorithm::$core;
+
+        /// `hash % N`: what every change is compared with ("hash % N would have moved 80%"),
+        /// the catalog's `baseline` line.
+        pub const BASELINE: Algorithm = Algorithm::$baseline;
+
         /// The placement algorithms, by their option names (see [`Algorithm::name`]): one per
         /// line of the [catalog](catalog), each described by its [`Entry`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -79,16 +92,9 @@ macro_rules! catalog {
 }
 pub(crate) use catalog;
 
-/// The algorithm a new ring, session or `new Ring({})` uses: ringlab's own ring, the
-/// catalog's `core` line.
-pub const DEFAULT: Algorithm = Algorithm::Ring;
-
-/// `hash % N`: what every change is compared with ("hash % N would have moved 80%").
-pub const BASELINE: Algorithm = Algorithm::Modulo;
-
 impl Default for Algorithm {
     fn default() -> Algorithm {
-        DEFAULT
+        super::DEFAULT
     }
 }
 

@@ -10,7 +10,6 @@
 //! use ringlab::algo::{Algorithm, OptionValue, Options};
 //! let mut options = Options::new(Algorithm::Maglev);
 //! options.set("tableSize", OptionValue::Whole(251))?;
-//! assert_eq!(options.table_size, 251);
 //! assert_eq!(options.get("tableSize"), Some(OptionValue::Whole(251)));
 //! assert_eq!(options.set("tableSize", OptionValue::Flag(true)).unwrap_err().code(), "invalid-option");
 //! # Ok::<(), ringlab::Error>(())
@@ -21,57 +20,28 @@ use crate::decimal::shortest;
 use crate::keys::KeySample;
 use crate::{Config, Error, Hash, RingBits};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-/// Settings for [`Cluster::new`](super::Cluster::new). Each algorithm reads the fields that
-/// concern it; [`Options::set`] and [`Options::get`] reach every option by its name.
+/// Settings for [`Cluster::new`](super::Cluster::new): the algorithm, the shared `hash`,
+/// `bits` and `vnodes`, and every algorithm's own options by name ([`params`](Options::params)).
+/// [`Options::set`] and [`Options::get`] reach every option by its name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     pub algorithm: Algorithm,
     /// Hash, ring size and vnodes for `ring` and `bounded-load`; the hash for `rendezvous`,
     /// `maglev` and `modulo`.
     pub config: Config,
-    /// Cassandra's `num_tokens` per node of weight 1 (default 16), for nodes without
-    /// explicit [`tokens`](Options::tokens).
-    pub num_tokens: u32,
-    /// Cassandra nodes' own tokens, by node name, as `initial_token` gives them (parse that
-    /// setting with [`cassandra::parse_initial_token`](crate::algo::stores::cassandra::parse_initial_token)):
-    /// a node listed here owns exactly these tokens, so a real cluster's layout (`nodetool
-    /// ring`) is reproduced. Read at creation and at every later `add`; other nodes get
-    /// `num_tokens` tokens at `token("{name}#{i}")`.
-    pub tokens: BTreeMap<String, Vec<i64>>,
-    /// groupcache's replicas per node (default 50).
-    pub replicas: u32,
-    /// Maglev's lookup table size, a prime (default 65537).
-    pub table_size: u64,
-    /// Multi-probe's probes per key (default 21).
-    pub probes: u32,
-    /// Bounded-load's ε: capacity is ⌈(1 + ε)·keys/nodes⌉ (default 0.25).
-    pub epsilon: f64,
-    /// The key set bounded-load places (default `key:0` .. `key:9999`).
-    pub keys: KeySample,
-    /// Every other algorithm's options, by name: where an algorithm added after the fields
-    /// above keeps its settings ([`OptionSpec::param`] reads and writes them).
+    /// Each algorithm's own options, by name, where they are set (each spec's `get` answers
+    /// its default otherwise): the algorithm in use reads its own, and keeps the others for
+    /// a switch back.
     pub params: BTreeMap<&'static str, OptionValue>,
 }
 
 impl Options {
     /// `algorithm` with every option at its default.
     pub fn new(algorithm: Algorithm) -> Options {
-        let mut options = Options {
-            algorithm,
-            config: Config::default(),
-            // Each option's default is its spec's, set below.
-            num_tokens: 0,
-            tokens: BTreeMap::new(),
-            replicas: 0,
-            table_size: 0,
-            probes: 0,
-            epsilon: 0.0,
-            keys: KeySample::generated("key:", 10_000),
-            params: BTreeMap::new(),
-        };
-        // The key set above is the default `keyPrefix` and `keyCount`'s, made once; the
-        // specs set every other default.
+        let mut options = Options { algorithm, config: Config::default(), params: BTreeMap::new() };
+        // Each option's default is its spec's.
         for spec in all_options() {
             if let Some(value) = spec.kind.default_value() {
                 if (spec.get)(&options).as_ref() != Some(&value) {
@@ -101,6 +71,14 @@ impl Options {
         option_named(name).ok().and_then(|spec| (spec.get)(self))
     }
 
+    /// Gives `keys` as the key set to place to every algorithm that places a given one
+    /// ([`Extras::places_keys`](super::Extras::places_keys)): a comparison's sample.
+    pub fn set_keys(&mut self, keys: &KeySample) {
+        for set_keys in Algorithm::ALL.iter().filter_map(|a| a.entry().extras.places_keys) {
+            set_keys(self, keys.clone());
+        }
+    }
+
     /// The hash this algorithm's settings actually use, if the `hash` setting applies.
     pub fn applied_hash(&self) -> Option<Hash> {
         self.algorithm.uses_hash().then_some(self.config.hash)
@@ -120,6 +98,10 @@ pub enum OptionValue {
     Text(String),
     /// Tokens by node name ([`OptionKind::Tokens`]).
     Tokens(BTreeMap<String, Vec<i64>>),
+    /// A key set, which an algorithm that places a given one keeps in
+    /// [`Options::params`] ([`Extras::places_keys`](super::Extras::places_keys)); no option
+    /// takes it.
+    Keys(Arc<KeySample>),
 }
 
 impl OptionValue {
@@ -132,6 +114,7 @@ impl OptionValue {
             OptionValue::Flag(v) => u8::from(*v).to_string(),
             OptionValue::Text(t) => t.clone(),
             OptionValue::Tokens(t) => format!("{} nodes' tokens", t.len()),
+            OptionValue::Keys(k) => format!("{} keys", k.keys.len()),
         }
     }
 
@@ -177,8 +160,10 @@ pub enum OptionKind {
     Choice { choices: fn() -> Vec<&'static str>, default: Option<&'static str> },
     /// Text of at most `max_len` bytes.
     Text { max_len: usize, default: &'static str },
-    /// Tokens by node name, each node's written as its `initial_token` line.
-    Tokens,
+    /// Whole numbers (tokens) by node name, each node's given as one line of text (JS gives
+    /// an object of lines by node name): what its system calls that line (`initial_token`),
+    /// and how it reads one.
+    Tokens { line: &'static str, read: fn(&str) -> Result<Vec<i64>, Error> },
 }
 
 impl OptionKind {
@@ -190,7 +175,7 @@ impl OptionKind {
             OptionKind::Flag { default } => Some(OptionValue::Flag(default)),
             OptionKind::Choice { default, .. } => default.map(|d| OptionValue::Text(d.to_string())),
             OptionKind::Text { default, .. } => Some(OptionValue::Text(default.to_string())),
-            OptionKind::Tokens => None,
+            OptionKind::Tokens { .. } => None,
         }
     }
 
@@ -205,7 +190,7 @@ impl OptionKind {
                 choices().iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(" | ")
             }
             OptionKind::Text { .. } => "string".into(),
-            OptionKind::Tokens => "Record<string, string>".into(),
+            OptionKind::Tokens { .. } => "Record<string, string>".into(),
         }
     }
 }
@@ -310,7 +295,7 @@ impl OptionSpec {
                 crate::limits::check(&format!("{name}'s bytes"), t.len() as u64, *max_len as u64)?;
                 Ok(OptionValue::Text(t))
             }
-            (OptionKind::Tokens, OptionValue::Tokens(t)) => {
+            (OptionKind::Tokens { .. }, OptionValue::Tokens(t)) => {
                 crate::limits::check("nodes with tokens", t.len() as u64, crate::limits::MAX_NODES as u64)?;
                 Ok(OptionValue::Tokens(t))
             }
@@ -319,13 +304,50 @@ impl OptionSpec {
             (OptionKind::Flag { .. }, _) => Err(wrong("true or false")),
             (OptionKind::Choice { choices, .. }, _) => Err(wrong(&format!("one of {}", choices().join(", ")))),
             (OptionKind::Text { .. }, _) => Err(wrong("a string")),
-            (OptionKind::Tokens, _) => Err(wrong("an object of initial_token lines by node name")),
+            (OptionKind::Tokens { line, .. }, _) => Err(wrong(&format!("an object of {line} lines by node name"))),
         }
     }
 
-    /// Reads an option kept in [`Options::params`] (for specs declared after the typed fields).
+    /// Reads an option kept in [`Options::params`].
     pub fn param(options: &Options, name: &str) -> Option<OptionValue> {
         options.params.get(name).cloned()
+    }
+
+    /// This option's value in [`Options::params`], or its default where it is not there:
+    /// the `get` of an option kept there.
+    pub fn kept(&self, options: &Options) -> Option<OptionValue> {
+        options.params.get(self.name).cloned().or_else(|| self.kind.default_value())
+    }
+
+    /// Keeps `value` as this option's in [`Options::params`]: the `set` of an option kept
+    /// there. Its default is not kept, so that equal settings are equal options.
+    pub fn keep(&self, options: &mut Options, value: OptionValue) {
+        if Some(&value) == self.kind.default_value().as_ref() {
+            options.params.remove(self.name);
+        } else {
+            options.params.insert(self.name, value);
+        }
+    }
+
+    /// A whole-number option's value ([`kept`](OptionSpec::kept)), saturated to `u32`.
+    pub fn whole_u32(&self, options: &Options) -> u32 {
+        u32::try_from(self.whole(options)).unwrap_or(u32::MAX)
+    }
+
+    /// A whole-number option's value ([`kept`](OptionSpec::kept)).
+    pub fn whole(&self, options: &Options) -> u64 {
+        options
+            .params
+            .get(self.name)
+            .map_or_else(|| self.kind.default_value().map_or(0, |v| v.whole()), OptionValue::whole)
+    }
+
+    /// A number option's value ([`kept`](OptionSpec::kept)).
+    pub fn number(&self, options: &Options) -> f64 {
+        options
+            .params
+            .get(self.name)
+            .map_or_else(|| self.kind.default_value().map_or(f64::NAN, |v| v.number()), OptionValue::number)
     }
 }
 
@@ -433,7 +455,7 @@ pub mod serde_json_value {
 }
 
 impl OptionValue {
-    /// As JSON (tokens are not shown: `null`).
+    /// As JSON (tokens and keys are not shown: `null`).
     pub fn json(&self) -> serde_json_value::Value {
         use serde_json_value::Value;
         match self {
@@ -441,7 +463,7 @@ impl OptionValue {
             OptionValue::Number(v) => Value::Number(*v),
             OptionValue::Flag(v) => Value::Flag(*v),
             OptionValue::Text(t) => Value::Text(t.clone()),
-            OptionValue::Tokens(_) => Value::Null,
+            OptionValue::Tokens(_) | OptionValue::Keys(_) => Value::Null,
         }
     }
 }
@@ -463,7 +485,7 @@ impl OptionSpec {
                 ("choice", None, None, choices().into_iter().map(|c| Value::Text(c.to_string())).collect())
             }
             OptionKind::Text { max_len, .. } => ("text", None, Some(max_len as f64), Vec::new()),
-            OptionKind::Tokens => ("tokens", None, None, Vec::new()),
+            OptionKind::Tokens { .. } => ("tokens", None, None, Vec::new()),
         };
         OptionView {
             name: self.name,

@@ -5,7 +5,7 @@
 use super::about::KeySpace;
 use super::continuum::{check_count, Continuum, Lookup, Rules, Tie};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
-use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
+use super::options::{OptionKind, OptionSpec, Scope};
 use super::Algorithm;
 
 pub(crate) const ENTRY: Entry = Entry {
@@ -21,7 +21,7 @@ pub(crate) const ENTRY: Entry = Entry {
     describe: |o| {
         format!(
             "Go groupcache: {} CRC32 points per node at the hash of \"i\" + name, on {}.",
-            o.replicas,
+            REPLICAS.whole_u32(o),
             (ENTRY.key_space)(o).words()
         )
     },
@@ -49,9 +49,9 @@ pub(crate) const REPLICAS: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "gr",
     refused: None,
-    get: |o| Some(OptionValue::Whole(u64::from(o.replicas))),
+    get: |o| REPLICAS.kept(o),
     set: |o, v| {
-        o.replicas = v.whole() as u32;
+        REPLICAS.keep(o, v);
         Ok(())
     },
 };
@@ -64,8 +64,9 @@ static RULES: Rules = Rules {
     tie: Tie::LaterAdded,
     lookup_cost: 8,
     per_node: |o| {
-        check_count("groupcache replicas", o.replicas, crate::limits::MAX_GROUPCACHE_REPLICAS)?;
-        Ok(o.replicas)
+        let replicas = REPLICAS.whole_u32(o);
+        check_count("groupcache replicas", replicas, crate::limits::MAX_GROUPCACHE_REPLICAS)?;
+        Ok(replicas)
     },
     check: |spec, _| ENTRY.weights.check(Algorithm::Groupcache, spec.weight),
     point_counts: |nodes, replicas| vec![replicas; nodes.len()],

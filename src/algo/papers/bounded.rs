@@ -15,6 +15,7 @@ use crate::analysis::Arcs;
 use crate::keys::KeySample;
 use crate::{limits, Error, Node, NodeSpec, Ring};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub(crate) const ENTRY: Entry = Entry {
     name: "bounded-load",
@@ -32,8 +33,8 @@ pub(crate) const ENTRY: Entry = Entry {
              keys it places.",
             o.config.vnodes,
             o.config.hash,
-            crate::decimal::shortest(1.0 + o.epsilon),
-            thousands(o.keys.keys.len() as u64)
+            crate::decimal::shortest(1.0 + EPSILON.number(o)),
+            thousands(key_count(o) as u64)
         )
     },
     on_down: OnDown::Rebuild(
@@ -45,7 +46,7 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client with the old ring and loads places keys as before the change: moved keys go to their old owner, where reads miss or find stale values and writes leave two copies.",
     ),
     leaving: Leaving::Any,
-    extras: Extras { places_keys: true, refines: Some((crate::algo::DEFAULT, "the plain ring")), ..Extras::NONE },
+    extras: Extras { places_keys: Some(set_keys), refines: Some((crate::algo::DEFAULT, "the plain ring")), ..Extras::NONE },
 };
 
 /// How [`ENTRY`] is built.
@@ -59,9 +60,9 @@ pub(crate) const EPSILON: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "ep",
     refused: None,
-    get: |o| Some(OptionValue::Number(o.epsilon)),
+    get: |o| EPSILON.kept(o),
     set: |o, v| {
-        o.epsilon = v.number();
+        EPSILON.keep(o, v);
         Ok(())
     },
 };
@@ -77,7 +78,7 @@ pub(crate) const KEY_PREFIX: OptionSpec = OptionSpec {
     get: |o| Some(o.params.get("keyPrefix").cloned().unwrap_or(OptionValue::Text("key:".into()))),
     set: |o, v| {
         o.params.insert("keyPrefix", v);
-        regenerate(o);
+        o.params.remove(KEYS);
         Ok(())
     },
 };
@@ -93,16 +94,52 @@ pub(crate) const KEY_COUNT: OptionSpec = OptionSpec {
     get: |o| Some(o.params.get("keyCount").cloned().unwrap_or(OptionValue::Whole(10_000))),
     set: |o, v| {
         o.params.insert("keyCount", v);
-        regenerate(o);
+        o.params.remove(KEYS);
         Ok(())
     },
 };
 
+/// Where [`Options::params`] keeps a key set given to place ([`Options::set_keys`]), which replaces
+/// the one of `keyPrefix` and `keyCount` until either is set.
+const KEYS: &str = "keys";
+
+/// The key set `options` place: the one given ([`Options::set_keys`]), else `keyPrefix` and
+/// `keyCount`'s.
+pub fn keys(o: &Options) -> Arc<KeySample> {
+    match o.params.get(KEYS) {
+        Some(OptionValue::Keys(keys)) => Arc::clone(keys),
+        _ => Arc::new(generated(o)),
+    }
+}
+
+/// Gives `options` a key set to place (a session's sample, a comparison's keys).
+fn set_keys(o: &mut Options, keys: KeySample) {
+    // The set `keyPrefix` and `keyCount` make is not kept, so that equal settings are equal
+    // options.
+    if keys.keys.len() == key_count_of_options(o) && keys == generated(o) {
+        o.params.remove(KEYS);
+    } else {
+        o.params.insert(KEYS, OptionValue::Keys(Arc::new(keys)));
+    }
+}
+
+/// How many keys `options` place, without making them.
+fn key_count(o: &Options) -> usize {
+    match o.params.get(KEYS) {
+        Some(OptionValue::Keys(keys)) => keys.keys.len(),
+        _ => key_count_of_options(o),
+    }
+}
+
+/// `keyCount`.
+fn key_count_of_options(o: &Options) -> usize {
+    o.params.get("keyCount").map_or(10_000, |v| v.whole() as usize)
+}
+
 /// The key set of the `keyPrefix` and `keyCount` options.
-fn regenerate(o: &mut Options) {
+fn generated(o: &Options) -> KeySample {
     let prefix = o.params.get("keyPrefix").map_or("key:".to_string(), |v| v.name().to_string());
-    let count = o.params.get("keyCount").map_or(10_000, |v| v.whole() as usize);
-    o.keys = KeySample::generated(&prefix, count);
+    KeySample::generated(&prefix, key_count_of_options(o))
 }
 
 /// Largest key set, to keep a change fast in a browser.
@@ -117,7 +154,7 @@ fn check_points(ring: &Ring) -> Result<(), Error> {
 pub(crate) struct BoundedLoad {
     ring: Ring,
     epsilon: f64,
-    keys: KeySample,
+    keys: Arc<KeySample>,
     /// Each key's node, in key-set order.
     assignment: Vec<u32>,
     loads: Vec<u32>,
@@ -128,22 +165,24 @@ pub(crate) struct BoundedLoad {
 
 impl BoundedLoad {
     pub(crate) fn new(options: &Options, nodes: Vec<NodeSpec>) -> Result<BoundedLoad, Error> {
-        if !(options.epsilon.is_finite() && options.epsilon >= 0.0) {
+        let epsilon = EPSILON.number(options);
+        if !(epsilon.is_finite() && epsilon >= 0.0) {
             return Err(Error::out_of_range(
                 "epsilon",
-                options.epsilon,
+                epsilon,
                 (0.0, f64::INFINITY),
-                format!("ε must be ≥ 0 (got {})", crate::decimal::shortest(options.epsilon)),
+                format!("ε must be ≥ 0 (got {})", crate::decimal::shortest(epsilon)),
             ));
         }
-        limits::check_keys("keys bounded-load places", &options.keys.keys, MAX_KEYS)?;
+        let key_set = keys(options);
+        limits::check_keys("keys bounded-load places", &key_set.keys, MAX_KEYS)?;
         let ring = Ring::with_nodes(options.config.clone(), nodes)?;
         check_points(&ring)?;
-        let index = options.keys.keys.iter().enumerate().map(|(i, k)| (k.clone(), i)).collect();
+        let index = key_set.keys.iter().enumerate().map(|(i, k)| (k.clone(), i)).collect();
         let mut b = BoundedLoad {
             ring,
-            epsilon: options.epsilon,
-            keys: options.keys.clone(),
+            epsilon,
+            keys: key_set,
             assignment: Vec::new(),
             loads: Vec::new(),
             open_next: Vec::new(),

@@ -12,7 +12,7 @@ use super::down::Rebuilt;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::explain::{hex, Chain, Step, StepKind};
 use super::members::{placement_basics, weight_rule, Members};
-use super::options::{OptionKind, OptionSpec, OptionValue, Scope, HASH};
+use super::options::{OptionKind, OptionSpec, Scope, HASH};
 use super::{Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::{Error, Hash, Node, NodeSpec};
@@ -26,11 +26,11 @@ pub(crate) const ENTRY: Entry = Entry {
     weights: Weights::One,
     arcs: true,
     replicas: false,
-    key_space: |o| KeySpace::Table { size: o.table_size },
+    key_space: |o| KeySpace::Table { size: TABLE_SIZE.whole(o) },
     describe: |o| {
         format!(
             "Maglev: a {}-entry table that nodes fill in turns ({} offsets and skips); the circle shows the table.",
-            thousands(o.table_size),
+            thousands(TABLE_SIZE.whole(o)),
             o.config.hash
         )
     },
@@ -48,7 +48,7 @@ pub(crate) const ENTRY: Entry = Entry {
 
 /// How [`ENTRY`] is built.
 pub(crate) const BUILD: Build =
-    Build::Whole(|o, nodes, _| Ok(Box::new(Maglev::new(o.config.hash, o.table_size, nodes)?)));
+    Build::Whole(|o, nodes, _| Ok(Box::new(Maglev::new(o.config.hash, TABLE_SIZE.whole(o), nodes)?)));
 
 /// The lookup table's size `M`, a prime.
 pub(crate) const TABLE_SIZE: OptionSpec = OptionSpec {
@@ -58,9 +58,9 @@ pub(crate) const TABLE_SIZE: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "ts",
     refused: None,
-    get: |o| Some(OptionValue::Whole(o.table_size)),
+    get: |o| TABLE_SIZE.kept(o),
     set: |o, v| {
-        o.table_size = v.whole();
+        TABLE_SIZE.keep(o, v);
         Ok(())
     },
 };

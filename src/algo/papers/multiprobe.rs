@@ -12,7 +12,7 @@ use super::down::Rebuilt;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
 use super::members::{placement_basics, weight_rule, Members};
-use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
+use super::options::{OptionKind, OptionSpec, Scope};
 use super::{Algorithm, Placement};
 use crate::order::{self, Tie};
 use crate::points::Points;
@@ -32,7 +32,7 @@ pub(crate) const ENTRY: Entry = Entry {
     describe: |o| {
         format!(
             "Multi-probe: one XXH3 point per node and {} probes per key; the closest point after a probe wins ({}).",
-            o.probes,
+            PROBES.whole_u32(o),
             (ENTRY.key_space)(o).words()
         )
     },
@@ -48,7 +48,7 @@ pub(crate) const ENTRY: Entry = Entry {
 };
 
 /// How [`ENTRY`] is built.
-pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(MultiProbe::new(o.probes, nodes)?)));
+pub(crate) const BUILD: Build = Build::Whole(|o, nodes, _| Ok(Box::new(MultiProbe::new(PROBES.whole_u32(o), nodes)?)));
 
 /// Probes per key.
 pub(crate) const PROBES: OptionSpec = OptionSpec {
@@ -58,9 +58,9 @@ pub(crate) const PROBES: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "pr",
     refused: None,
-    get: |o| Some(OptionValue::Whole(u64::from(o.probes))),
+    get: |o| PROBES.kept(o),
     set: |o, v| {
-        o.probes = v.whole() as u32;
+        PROBES.keep(o, v);
         Ok(())
     },
 };

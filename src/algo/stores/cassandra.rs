@@ -14,9 +14,10 @@
 use super::about::KeySpace;
 use super::continuum::{check_count, Continuum, Explicit, Lookup, Rules, Tie};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
-use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
+use super::options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use super::Algorithm;
 use crate::{limits, Error};
+use std::collections::BTreeMap;
 
 pub(crate) const ENTRY: Entry = Entry {
     name: "cassandra",
@@ -33,7 +34,7 @@ pub(crate) const ENTRY: Entry = Entry {
         format!(
             "Cassandra: {} tokens per node at ringlab's own token choice (Murmur3 of \"name#i\"); a key's Murmur3 \
              token belongs to the range (previous token, token]. The circle shows {}.",
-            o.num_tokens,
+            NUM_TOKENS.whole_u32(o),
             (ENTRY.key_space)(o).words()
         )
     },
@@ -61,9 +62,9 @@ pub(crate) const NUM_TOKENS: OptionSpec = OptionSpec {
     scope: Scope::Everywhere,
     link: "nt",
     refused: None,
-    get: |o| Some(OptionValue::Whole(u64::from(o.num_tokens))),
+    get: |o| NUM_TOKENS.kept(o),
     set: |o, v| {
-        o.num_tokens = v.whole() as u32;
+        NUM_TOKENS.keep(o, v);
         Ok(())
     },
 };
@@ -71,19 +72,35 @@ pub(crate) const NUM_TOKENS: OptionSpec = OptionSpec {
 /// Nodes' own tokens, as their `initial_token` lines.
 pub(crate) const TOKENS: OptionSpec = OptionSpec {
     name: "tokens",
-    kind: OptionKind::Tokens,
+    kind: OptionKind::Tokens { line: "initial_token", read: parse_initial_token },
     help: "each listed node's tokens, as its initial_token line (a real layout, from nodetool ring)",
     scope: Scope::Library,
     link: "",
     refused: None,
-    get: |o| (!o.tokens.is_empty()).then(|| OptionValue::Tokens(o.tokens.clone())),
+    get: |o| (!tokens(o).is_empty()).then(|| OptionValue::Tokens(tokens(o).clone())),
     set: |o, v| {
-        if let OptionValue::Tokens(tokens) = v {
-            o.tokens = tokens;
-        }
+        // No tokens are not kept, so that equal settings are equal options.
+        match v {
+            OptionValue::Tokens(tokens) if !tokens.is_empty() => {
+                o.params.insert(TOKENS.name, OptionValue::Tokens(tokens))
+            }
+            _ => o.params.remove(TOKENS.name),
+        };
         Ok(())
     },
 };
+
+/// The nodes' own tokens by node name ([`TOKENS`]; none where it is unset): a node listed
+/// there owns exactly these tokens, so a real cluster's layout (`nodetool ring`) is
+/// reproduced. Read at creation and at every later `add`; other nodes get `numTokens` tokens
+/// at `token("{name}#{i}")`.
+fn tokens(o: &Options) -> &BTreeMap<String, Vec<i64>> {
+    static NONE: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    match o.params.get(TOKENS.name) {
+        Some(OptionValue::Tokens(tokens)) => tokens,
+        _ => &NONE,
+    }
+}
 
 static RULES: Rules = Rules {
     algorithm: Algorithm::Cassandra,
@@ -91,8 +108,9 @@ static RULES: Rules = Rules {
     tie: Tie::SmallerName,
     lookup_cost: 8,
     per_node: |o| {
-        check_count("Cassandra num_tokens", o.num_tokens, limits::MAX_NUM_TOKENS)?;
-        Ok(o.num_tokens)
+        let num_tokens = NUM_TOKENS.whole_u32(o);
+        check_count("Cassandra num_tokens", num_tokens, limits::MAX_NUM_TOKENS)?;
+        Ok(num_tokens)
     },
     check: |spec, num_tokens| {
         crate::node::check_weight(spec.weight)?;
@@ -119,7 +137,7 @@ static RULES: Rules = Rules {
     switch_starts_off: |_| false,
     written_weight: |_| Ok(None),
     explicit: Some(Explicit {
-        tokens: |o| &o.tokens,
+        tokens,
         position,
         collision: |at, a, b| {
             let token = token_at(at);
@@ -136,8 +154,8 @@ static RULES: Rules = Rules {
 pub const MAX_INITIAL_TOKENS: usize = 65_536;
 
 /// Parses a node's `initial_token` setting from `cassandra.yaml`: Murmur3 tokens (signed
-/// 64-bit decimals) separated by commas, spaces allowed. Give the result to
-/// [`Options::tokens`](crate::algo::Options::tokens) to place the node exactly there.
+/// 64-bit decimals) separated by commas, spaces allowed. Give the results by node name as the
+/// `tokens` option ([`OptionValue::Tokens`]) to place those nodes exactly there.
 ///
 /// ```
 /// use ringlab::algo::stores::cassandra::parse_initial_token;

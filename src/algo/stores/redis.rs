@@ -29,7 +29,7 @@
 
 use super::about::KeySpace;
 use super::down::{self, DownSet};
-use super::entry::{Build, Entry, Extras, Family, LayoutUse, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry, Extras, Family, LayoutSpec, Leaving, OnDown, OnStale, Weights};
 use super::explain::{hex, Chain, Step, StepKind};
 use super::{check_weight, index_of, new_node, new_nodes, Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
@@ -62,7 +62,7 @@ pub(crate) const ENTRY: Entry = Entry {
         "A client with an old slot map sends the key to the old master, which answers -MOVED with the new owner (one extra hop); clients such as redis-py and Jedis refresh their map on a redirect. During a slot migration the old master answers -ASK for keys already moved, and the client retries with ASKING.",
     ),
     leaving: Leaving::Any,
-    extras: Extras { layout: LayoutUse::Slots, ..Extras::NONE },
+    extras: Extras { layout: Some(&LAYOUT), ..Extras::NONE },
 };
 
 /// How [`ENTRY`] is built.
@@ -84,10 +84,73 @@ pub(crate) fn cluster_of(masters: Vec<Master>) -> Result<super::Cluster, Error> 
 
 /// `--cluster create` of the nodes, or the slot ranges a link holds.
 fn build(_: &Options, nodes: Vec<NodeSpec>, layout: &Layout) -> Result<Box<dyn Placement>, Error> {
-    Ok(Box::new(match &layout.slots {
-        Some(ranges) => Slots::from_ranges(nodes.into_iter().zip(ranges.iter().cloned()).collect())?,
+    Ok(Box::new(match layout.parts_for(&LAYOUT) {
+        Some(parts) => {
+            let ranges: Vec<_> = parts
+                .iter()
+                .map(|p| read_ranges(p))
+                .collect::<Result<_, _>>()
+                .map_err(|e| Error::invalid_option(LAYOUT.key, e))?;
+            Slots::from_ranges(nodes.into_iter().zip(ranges).collect())?
+        }
         None => Slots::create(nodes)?,
     }))
+}
+
+/// Each master's slot ranges: an import's, or where a rebalance left them, which the nodes
+/// alone do not give. A link carries them in `rs`, each master's ranges `first-last` (or one
+/// slot) separated by `.`: `rs=0-5460,5461-10922,10923-16383`.
+pub(crate) const LAYOUT: LayoutSpec = LayoutSpec {
+    key: "rs",
+    what: "slot ranges",
+    check: |part| read_ranges(part).map(drop),
+    of_owners: Some(|owners, nodes| {
+        let mut ranges = vec![Vec::new(); nodes];
+        let mut slot = 0;
+        while slot < owners.len() {
+            let run = owners[slot..].iter().take_while(|&&o| o == owners[slot]).count();
+            if let Some(o) = owners[slot] {
+                ranges[o].push((slot as u16, (slot + run - 1) as u16));
+            }
+            slot += run;
+        }
+        ranges.iter().map(|r| write_ranges(r)).collect()
+    }),
+};
+
+/// The layout of these slot ranges, by master (what [`Cluster::with_layout`] takes).
+///
+/// [`Cluster::with_layout`]: super::Cluster::with_layout
+pub fn layout_of(ranges: &[Vec<(u16, u16)>]) -> Layout {
+    Layout::new(&LAYOUT, ranges.iter().map(|r| write_ranges(r)).collect())
+}
+
+/// The slot ranges by master a layout holds, if it is Redis Cluster's and reads.
+pub fn ranges_of(layout: &Layout) -> Option<Vec<Vec<(u16, u16)>>> {
+    layout.parts_for(&LAYOUT)?.iter().map(|part| read_ranges(part).ok()).collect()
+}
+
+/// One master's slot ranges as its layout writes them (a link's `rs`): `0-99.300`.
+pub fn write_ranges(ranges: &[(u16, u16)]) -> String {
+    let range = |&(first, last): &(u16, u16)| if first == last { first.to_string() } else { format!("{first}-{last}") };
+    ranges.iter().map(range).collect::<Vec<_>>().join(".")
+}
+
+/// One master's slot ranges from [`write_ranges`]'s text; the error says what is wrong.
+pub fn read_ranges(text: &str) -> Result<Vec<(u16, u16)>, String> {
+    let slot = |text: &str| -> Result<u16, String> {
+        text.parse::<u16>()
+            .ok()
+            .filter(|&s| usize::from(s) < SLOTS)
+            .ok_or_else(|| format!("{text:?} is not a slot (0-16383)"))
+    };
+    text.split('.')
+        .filter(|r| !r.is_empty())
+        .map(|range| match range.split_once('-') {
+            Some((first, last)) => Ok((slot(first)?, slot(last)?)),
+            None => slot(range).map(|s| (s, s)),
+        })
+        .collect()
 }
 
 /// The number of slots.
@@ -481,8 +544,8 @@ impl Placement for Slots {
     fn algorithm(&self) -> Algorithm {
         Algorithm::RedisCluster
     }
-    fn slot_ranges(&self) -> Option<Vec<Vec<(u16, u16)>>> {
-        Some(self.ranges())
+    fn layout(&self) -> Option<Vec<String>> {
+        Some(self.ranges().iter().map(|r| write_ranges(r)).collect())
     }
     fn nodes(&self) -> &[Node] {
         &self.nodes
