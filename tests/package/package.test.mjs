@@ -163,7 +163,8 @@ test("Node: the charts as SVG documents, with no page to measure their text", as
   assert.ok(svg.shares > 1000, "the shares chart draws");
   assert.deepEqual(svg.errors, {
     none: "invalid-argument",
-    notChart: "invalid-option",
+    // A chart object of no chart's shape is a wrong argument, as no chart at all is.
+    notChart: "invalid-argument",
     wide: "too-large",
     fraction: "invalid-option",
     small: "invalid-option",

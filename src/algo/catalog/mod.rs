@@ -1,5 +1,5 @@
 //! The catalog: one line per algorithm (the list is at the top of `src/algo/mod.rs`), each
-//! naming the algorithm's own file and the [`Entry`](super::Entry) and the build it holds;
+//! naming the algorithm's own file and the [`Entry`] and the build it holds;
 //! and the machinery every entry is made of: its options ([`options`]), the words and scales
 //! its circle is drawn with ([`about`]), what it does with a node down ([`down`]), and the
 //! entry itself ([`entry`]).
