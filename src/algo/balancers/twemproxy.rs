@@ -39,7 +39,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::continuum::le_word;
+use super::continuum::{ketama_counts, le_word, Share};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::explain::{hex, Chain, Step, StepKind};
 use super::members::Members;
@@ -290,8 +290,6 @@ fn check_weight(weight: f64) -> Result<(), Error> {
 const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 /// The port twemproxy leaves out of a server's name (`CONF_DEFAULT_KETAMA_PORT`).
 pub const DEFAULT_KETAMA_PORT: u16 = 11211;
-/// Points per server of weight 1 in a pool of equal weights (`KETAMA_POINTS_PER_SERVER`).
-const POINTS_PER_SERVER: f32 = 160.0;
 
 /// A byte as C's signed `char` widened to 32 bits: bytes ≥ 0x80 are sign-extended.
 fn signed(b: u8) -> u32 {
@@ -595,7 +593,6 @@ impl Twemproxy {
     fn build(&mut self) {
         let order = self.sorted();
         let nodes = &self.members.nodes;
-        let total: f64 = nodes.iter().map(|n| n.weight).sum();
         if self.modula {
             let mut end = 0u64;
             self.runs = order
@@ -610,16 +607,12 @@ impl Twemproxy {
             }
             return;
         }
-        let n = nodes.len() as f32;
+        // ketama_update: the float product, plus a double 1e-10, back to float, floorf, × 4.
+        let counts = ketama_counts(nodes, Share::FloatPlusDouble { java_ints: false });
         let mut entries: Vec<(u64, u32)> = Vec::new();
-        let mut counts = vec![0u32; nodes.len()];
         for (rank, &i) in order.iter().enumerate() {
-            // ketama_update: the float product, plus a double 1e-10, back to float, floorf, × 4.
-            let pct = nodes[i].weight as f32 / total as f32;
-            let labels = ((f64::from(pct * POINTS_PER_SERVER / 4.0 * n) + 0.000_000_000_1) as f32).floor() as u32;
-            counts[i] = labels * 4;
             let name = server_name(&nodes[i].name);
-            for label in 0..labels {
+            for label in 0..counts[i] / 4 {
                 let digest = md5::Md5::digest(format!("{name}-{label}").as_bytes());
                 entries.extend((0..4).map(|w| (u64::from(le_word(&digest, w)), rank as u32)));
             }
