@@ -42,7 +42,7 @@ use super::about::KeySpace;
 use super::continuum::{ketama_counts, le_word, Share};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::explain::{hex, Chain, Step, StepKind};
-use super::members::Members;
+use super::members::{whole_weight, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
@@ -274,17 +274,7 @@ fn hash_tag(options: &Options) -> Option<[u8; 2]> {
 
 /// twemproxy's weights: whole numbers from 1 that fit its `int` (`nc_atoi`).
 fn check_weight(weight: f64) -> Result<(), Error> {
-    if weight.fract() != 0.0 || weight > f64::from(i32::MAX) {
-        return Err(Error::weight_refused(
-            weight,
-            format!(
-                "twemproxy weights are whole numbers from 1 to {} (got {})",
-                i32::MAX,
-                crate::decimal::shortest(weight)
-            ),
-        ));
-    }
-    Ok(())
+    whole_weight("twemproxy", Some(i32::MAX as u32), weight)
 }
 
 const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);

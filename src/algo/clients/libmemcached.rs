@@ -7,6 +7,7 @@
 use super::about::KeySpace;
 use super::continuum::{ketama_counts, md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Share, Tie};
 use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Recipe, ServerList, Weights};
+use super::members::whole_weight;
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 use crate::decimal::shortest;
@@ -177,10 +178,7 @@ fn check(algorithm: Algorithm, spec: &NodeSpec) -> Result<(), Error> {
 
 /// libketama's and libmemcached's weights: whole numbers that fit a `uint32_t`.
 pub(crate) fn check_memcached_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error> {
-    if weight.fract() != 0.0 {
-        let words = format!("{} weights are whole numbers (got {})", algorithm.name(), shortest(weight));
-        return Err(Error::weight_refused(weight, words));
-    }
+    whole_weight(algorithm.name(), None, weight)?;
     if weight > f64::from(u32::MAX) {
         return Err(Error::weight_refused(
             weight,
