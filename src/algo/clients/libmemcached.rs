@@ -20,6 +20,10 @@ const DOWN: OnDown = OnDown::Rebuild(
      auto-eject, requests for its keys fail.",
 );
 
+const STALE: OnStale = OnStale::ClientSide(
+    "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
+);
+
 pub(crate) const WEIGHTED: Entry = Entry {
     name: "libmemcached-weighted",
     label: "libmemcached, weighted ketama",
@@ -38,9 +42,7 @@ pub(crate) const WEIGHTED: Entry = Entry {
         )
     },
     on_down: DOWN,
-    on_stale: OnStale::ClientSide(
-        "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
-    ),
+    on_stale: STALE,
     leaving: Leaving::Any,
     extras: Extras { server_list: Some(ServerList::Libmemcached), recipe: Some(&RECIPE_WEIGHTED), ..Extras::NONE },
 };
@@ -82,9 +84,7 @@ pub(crate) const KETAMA: Entry = Entry {
         )
     },
     on_down: DOWN,
-    on_stale: OnStale::ClientSide(
-        "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
-    ),
+    on_stale: STALE,
     leaving: Leaving::Any,
     extras: Extras { server_list: Some(ServerList::Libmemcached), recipe: Some(&RECIPE_KETAMA), ..Extras::NONE },
 };
