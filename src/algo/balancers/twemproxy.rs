@@ -39,7 +39,7 @@
 //! ```
 
 use super::about::KeySpace;
-use super::continuum::{ketama_counts, le_word, Share};
+use super::continuum::{ketama_counts, le_word, md5_quad_label, push_md5_quads, Share};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::explain::{hex, Chain, Step, StepKind};
 use super::members::{whole_weight, Members};
@@ -601,11 +601,8 @@ impl Twemproxy {
         let counts = ketama_counts(nodes, Share::FloatPlusDouble { java_ints: false });
         let mut entries: Vec<(u64, u32)> = Vec::new();
         for (rank, &i) in order.iter().enumerate() {
-            let name = server_name(&nodes[i].name);
-            for label in 0..counts[i] / 4 {
-                let digest = md5::Md5::digest(format!("{name}-{label}").as_bytes());
-                entries.extend((0..4).map(|w| (u64::from(le_word(&digest, w)), rank as u32)));
-            }
+            // Four points from each MD5 of "{name}-{label}", as libketama places them.
+            push_md5_quads(server_name(&nodes[i].name), counts[i], rank as u32, &mut entries);
         }
         // glibc's qsort is a merge sort here: of equal values the earlier server (by name) comes
         // first, and ketama_dispatch takes the first at or after the hash.
@@ -624,12 +621,10 @@ impl Twemproxy {
     fn point_label(&self, owner: usize, position: u64) -> Option<String> {
         let node = self.members.nodes.get(owner)?;
         let name = server_name(&node.name);
-        (0..node.points / 4).find_map(|label| {
-            let text = format!("{name}-{label}");
-            let digest = md5::Md5::digest(text.as_bytes());
-            let word = (0..4).find(|&w| u64::from(le_word(&digest, w)) == position)?;
-            Some(format!("{text} (MD5 word {word})"))
-        })
+        let mut points = Vec::with_capacity(node.points as usize);
+        push_md5_quads(name, node.points, owner as u32, &mut points);
+        let k = points.iter().position(|p| p.0 == position)?;
+        Some(md5_quad_label(name, k as u32))
     }
     fn key_hash(&self, key: &[u8]) -> u32 {
         let key = tagged(self.tag, key);
