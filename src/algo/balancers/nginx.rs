@@ -28,7 +28,7 @@
 
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
-use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
+use super::explain::{hex, Chain, Step, StepKind, FIRST_AT_OR_AFTER, MAX_WALK_STEPS};
 use super::lines::{line_nodes, Lines};
 use super::{Algorithm, Placement};
 use crate::analysis::Arcs;
@@ -379,10 +379,8 @@ impl Placement for Nginx {
             chain.push(step.at_fraction(fraction));
             let i = self.start_point(key);
             let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
-            let label = "the first point at or after it, clockwise (wrapping past the top)";
-            let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 32));
+            chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.points.len(), at, 32, owner));
             let fraction = at as f64 / 4_294_967_296.0;
-            chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
             if let Some(text) = self.point_label(owner, at) {
                 let label = "its label: CRC-32 of host, 0x00, port and the server's previous point (4 bytes, LE)";
                 chain.push(Step::new(StepKind::Label, label, text).at_fraction(fraction).at_node(owner));

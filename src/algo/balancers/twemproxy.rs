@@ -41,7 +41,7 @@
 use super::about::KeySpace;
 use super::continuum::{ketama_counts, le_word, md5_quad_label, push_md5_quads, Share};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
-use super::explain::{hex, Chain, Step, StepKind};
+use super::explain::{hex, Chain, Step, StepKind, FIRST_AT_OR_AFTER};
 use super::members::{whole_weight, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{Algorithm, Options, Placement};
@@ -740,10 +740,8 @@ impl Placement for Twemproxy {
         }
         let i = self.points.successor(u64::from(hash));
         let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
-        let label = "the first point at or after it, clockwise (wrapping past the top)";
-        let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 32));
+        chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.points.len(), at, 32, owner));
         let fraction = at as f64 / 4_294_967_296.0;
-        chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
         if let Some(text) = self.point_label(owner, at) {
             let label = "its label: what was MD5-hashed to put the point there";
             chain.push(Step::new(StepKind::Label, label, text).at_fraction(fraction).at_node(owner));

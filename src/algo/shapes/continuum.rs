@@ -18,7 +18,7 @@
 
 use super::down::{self, DownSet, Rebuilt};
 use super::entry::Building;
-use super::explain::{hex, Chain, Step, StepKind};
+use super::explain::{hex, Chain, Step, StepKind, FIRST_AT_OR_AFTER};
 use super::{index_of, new_nodes, specs, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::decimal::shortest;
@@ -592,12 +592,11 @@ impl Placement for Continuum {
         let i = self.points.successor(position);
         let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
         let label = match self.rules.lookup {
-            Lookup::AtOrAfter => "the first point at or after it, clockwise (wrapping past the top)",
+            Lookup::AtOrAfter => FIRST_AT_OR_AFTER,
             Lookup::After => "the first point strictly after it: the arc it falls in ends here",
             Lookup::AtOrBefore => "the last point at or before it: the arc it falls in ends here",
         };
-        let value = format!("point {i} of {} at {}", self.points.len(), hex(at, bits));
-        chain.push(Step::new(StepKind::Point, label, value).at_fraction(at as f64 / size).at_node(owner));
+        chain.push(Step::point(label, i, self.points.len(), at, bits, owner));
         if let Some(text) = self.label_of(at, owner) {
             let step = Step::new(StepKind::Label, "its label: what was hashed to put the point there", text);
             chain.push(step.at_fraction(at as f64 / size).at_node(owner));
