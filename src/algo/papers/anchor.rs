@@ -28,7 +28,9 @@
 //! moves, and up again is exactly the state before.
 
 use super::about::{thousands, KeySpace};
-use super::buckets::{capacity, full, key_hash, rehash, Engine, Note, Stateful, CAPACITY, REMOVALS_STALE};
+use super::buckets::{
+    capacity, check_capacity, full, key_hash, rehash, Engine, Note, Stateful, CAPACITY, REMOVALS_STALE,
+};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::Algorithm;
 use crate::Error;
@@ -87,13 +89,7 @@ pub(crate) struct Anchor {
 impl Anchor {
     /// `INITANCHOR(a, w)`: buckets `0..w` work; `w..a` count as removed, `w` on top.
     pub(crate) fn new(capacity: u32, working: u32) -> Result<Anchor, Error> {
-        if working > capacity {
-            return Err(Error::TooLarge {
-                what: "nodes in AnchorHash (its capacity option)".into(),
-                max: u64::from(capacity),
-                got: u64::from(working),
-            });
-        }
+        check_capacity(Algorithm::Anchor, capacity, working)?;
         let identity: Vec<u32> = (0..capacity).collect();
         let removed_at = (0..capacity).map(|b| if b < working { 0 } else { b }).collect();
         Ok(Anchor {

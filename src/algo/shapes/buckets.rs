@@ -239,10 +239,22 @@ pub(crate) fn capacity(options: &Options) -> u32 {
 
 /// The error for a node beyond the capacity.
 pub(crate) fn full(algorithm: Algorithm, capacity: u32) -> Error {
+    over_capacity(algorithm, capacity, u64::from(capacity) + 1)
+}
+
+/// `working` buckets made at once, within the capacity.
+pub(crate) fn check_capacity(algorithm: Algorithm, capacity: u32, working: u32) -> Result<(), Error> {
+    if working > capacity {
+        return Err(over_capacity(algorithm, capacity, u64::from(working)));
+    }
+    Ok(())
+}
+
+fn over_capacity(algorithm: Algorithm, capacity: u32, got: u64) -> Error {
     Error::TooLarge {
         what: format!("nodes in {} (its capacity option)", algorithm.entry().label),
         max: u64::from(capacity),
-        got: u64::from(capacity) + 1,
+        got,
     }
 }
 
