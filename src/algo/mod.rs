@@ -32,7 +32,7 @@ pub mod stores;
 
 pub use analyses::{agreement, compare, explain, loads, metrics};
 pub use catalog::{about, down, entry, options};
-use shapes::{buckets, continuum, hash_mod, members};
+use shapes::{buckets, continuum, hash_mod, lines, members};
 
 use crate::analysis::Arcs;
 pub(crate) use crate::node::{check_name, check_names, check_weight};

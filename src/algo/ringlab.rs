@@ -8,7 +8,7 @@
 
 use super::about::KeySpace;
 use super::entry::{Build, Building, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
-use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
+use super::explain::{hex, Chain, Step, StepKind, FIRST_AT_OR_AFTER, MAX_WALK_STEPS};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope, BITS, HASH, VNODES};
 use super::{down, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
@@ -293,9 +293,7 @@ impl Placement for Ring {
         }
         let i = self.point_of(position).ok()?;
         let (at, owner) = self.point(i);
-        let label = "the first point at or after it, clockwise (wrapping past the top)";
-        let value = format!("point {i} of {} at {}", self.point_count(), hex(at, bits));
-        chain.push(Step::new(StepKind::Point, label, value).at_fraction(at as f64 / size).at_node(owner));
+        chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.point_count(), at, bits, owner));
         if let Some(name) = self.point_label(i) {
             let label = format!("its label: {} hashed there", rules.label.text());
             chain.push(Step::new(StepKind::Label, label, name).at_fraction(at as f64 / size).at_node(owner));

@@ -90,13 +90,7 @@ pub fn from_envoy_cluster(text: &str, options: &ImportOptions) -> Result<Cluster
     super::check_size(text)?;
     let doc = yaml::parse(text)?;
     doc.map("an Envoy cluster")?;
-    let list = match doc.get("static_resources") {
-        Some(resources) => {
-            resources.map("static_resources")?;
-            resources.get("clusters")
-        }
-        None => doc.get("clusters"),
-    };
+    let list = cluster_list(&doc)?;
     let Some(list) = list else {
         return read_cluster(&doc);
     };
@@ -125,14 +119,19 @@ pub fn from_envoy_cluster(text: &str, options: &ImportOptions) -> Result<Cluster
 pub fn envoy_clusters(text: &str) -> Result<Vec<String>, Error> {
     let doc = yaml::parse(text)?;
     doc.map("an Envoy cluster")?;
-    let list = match doc.get("static_resources") {
+    let list = cluster_list(&doc)?;
+    Ok(list.map(|l| l.seq("clusters")).transpose()?.map_or_else(Vec::new, |c| c.iter().map(name_of).collect()))
+}
+
+/// The text's `clusters:` list, under `static_resources:` or at the top, if it has one.
+fn cluster_list(doc: &Node) -> Result<Option<&Node>, Error> {
+    Ok(match doc.get("static_resources") {
         Some(resources) => {
             resources.map("static_resources")?;
             resources.get("clusters")
         }
         None => doc.get("clusters"),
-    };
-    Ok(list.map(|l| l.seq("clusters")).transpose()?.map_or_else(Vec::new, |c| c.iter().map(name_of).collect()))
+    })
 }
 
 fn name_of(c: &Node) -> String {

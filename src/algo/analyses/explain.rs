@@ -101,7 +101,17 @@ impl Step {
         self.at.node = Some(index);
         self
     }
+
+    /// The point a key's position leads to on a circle of points (`label` says how): point
+    /// `i` of `count`, at `at` of the circle's `2^bits` positions, held by node `owner`.
+    pub(crate) fn point(label: &str, i: usize, count: usize, at: u64, bits: u32, owner: usize) -> Step {
+        let value = format!("point {i} of {count} at {}", hex(at, bits));
+        Step::new(StepKind::Point, label, value).at_fraction(at as f64 / 2f64.powi(bits as i32)).at_node(owner)
+    }
 }
+
+/// How most circles find a key's point ([`Step::point`]'s label).
+pub(crate) const FIRST_AT_OR_AFTER: &str = "the first point at or after it, clockwise (wrapping past the top)";
 
 /// The chain for one key on one placement.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

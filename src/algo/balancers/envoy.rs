@@ -26,7 +26,7 @@
 use super::about::{thousands, KeySpace};
 use super::down::Rebuilt;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
-use super::explain::{hex, Chain, Step, StepKind};
+use super::explain::{hex, Chain, Step, StepKind, FIRST_AT_OR_AFTER};
 use super::members::Members;
 use super::options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
 use super::{Algorithm, Placement};
@@ -578,9 +578,7 @@ impl Placement for Envoy {
                 }
                 let i = self.points.successor(hash);
                 let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
-                let label = "the first point at or after it, clockwise (wrapping past the top)";
-                let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 64));
-                chain.push(Step::new(StepKind::Point, label, value).at_fraction(super::fraction64(at)).at_node(owner));
+                chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.points.len(), at, 64, owner));
                 let node = &self.members.nodes[owner];
                 let mut host = HostLabel::new(&node.name);
                 if let Some(k) = (0..u64::from(node.points)).find(|&k| function.hash(host.at(k)) == at) {

@@ -36,8 +36,9 @@
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, LayoutSpec, Leaving, OnDown, OnStale, Weights};
 use super::explain::{hex, Chain, Step, StepKind};
+use super::lines::{line_nodes, Lines};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
-use super::{check_weight, index_of, node_of, Algorithm, Layout, Options, Placement};
+use super::{Algorithm, Layout, Options, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
 use crate::points::Points;
@@ -393,25 +394,20 @@ impl Haproxy {
         haproxy.rebuild(specs, extra)?;
         Ok(haproxy)
     }
+}
 
-    /// Makes the state for these servers, or leaves everything as it was on error.
+/// Server lines, each with its HAProxy-only settings.
+impl Lines for Haproxy {
+    type Extra = ServerExtra;
+
+    fn lines(&self) -> (&[Node], &[ServerExtra]) {
+        (&self.nodes, &self.extra)
+    }
+
     fn rebuild(&mut self, specs: Vec<NodeSpec>, extra: Vec<ServerExtra>) -> Result<(), Error> {
-        crate::node::check_names(&[], &specs)?;
-        let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
-        for spec in specs {
-            check_weight(spec.weight)?;
-            if spec.weight.fract() != 0.0 || spec.weight > f64::from(MAX_WEIGHT) {
-                return Err(Error::weight_refused(
-                    spec.weight,
-                    format!(
-                        "HAProxy weights are whole numbers from 1 to {MAX_WEIGHT} (got {})",
-                        crate::decimal::shortest(spec.weight)
-                    ),
-                ));
-            }
-            let points = if self.consistent { spec.weight as u32 * WEIGHT_SCALE } else { 0 };
-            nodes.push(node_of(spec, points));
-        }
+        let consistent = self.consistent;
+        let mut nodes =
+            line_nodes(specs, "HAProxy", Some(MAX_WEIGHT), |w| if consistent { w as u32 * WEIGHT_SCALE } else { 0 })?;
         let puids = assign_ids(&extra)?;
         let weights: Vec<u32> = nodes.iter().map(|n| n.weight as u32).collect();
         let usable: Vec<usize> = (0..nodes.len()).filter(|&i| !extra[i].disabled).collect();
@@ -450,7 +446,9 @@ impl Haproxy {
         self.usable = usable;
         Ok(())
     }
+}
 
+impl Haproxy {
     fn usable_count(&self) -> usize {
         self.usable.len()
     }
@@ -697,36 +695,25 @@ impl Placement for Haproxy {
         &self.nodes
     }
     fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        let mut specs = super::specs(&self.nodes);
-        specs.push(spec);
-        let mut extra = self.extra.clone();
-        extra.push(ServerExtra::default());
-        self.rebuild(specs, extra)
+        self.add_line(spec)
     }
     fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let idx = index_of(&self.nodes, name)?;
-        let mut specs = super::specs(&self.nodes);
-        specs.remove(idx);
-        let mut extra = self.extra.clone();
-        extra.remove(idx);
-        self.rebuild(specs, extra)
+        self.remove_line(name)
     }
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         if index >= self.nodes.len() {
             return Err(Error::NoNodeNumber { index, nodes: self.nodes.len() });
         }
-        let mut extra = self.extra.clone();
+        let (specs, mut extra) = self.edited();
         extra[index].disabled = down;
-        self.rebuild(super::specs(&self.nodes), extra)
+        self.rebuild(specs, extra)
     }
     fn is_down(&self, index: usize) -> bool {
         self.extra.get(index).is_some_and(|e| e.disabled)
     }
     /// The `weight` of a server line changed in place: the order, and so the ids, stay.
     fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
-        let mut specs = super::specs(&self.nodes);
-        specs.get_mut(index)?.weight = weight;
-        Some(self.rebuild(specs, self.extra.clone()))
+        self.reweigh_line(index, weight)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         match self.usable_count() {

@@ -28,8 +28,9 @@
 
 use super::about::KeySpace;
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
-use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
-use super::{check_weight, index_of, node_of, specs, Algorithm, Placement};
+use super::explain::{hex, Chain, Step, StepKind, FIRST_AT_OR_AFTER, MAX_WALK_STEPS};
+use super::lines::{line_nodes, Lines};
+use super::{Algorithm, Placement};
 use crate::analysis::Arcs;
 use crate::order::{self, Tie};
 use crate::points::Points;
@@ -140,22 +141,22 @@ impl Nginx {
         nginx.rebuild(specs, down)?;
         Ok(nginx)
     }
+}
 
-    /// Makes the state for these servers, or leaves everything as it was on error.
+/// Server lines, each marked `down` or not.
+impl Lines for Nginx {
+    type Extra = bool;
+
+    fn lines(&self) -> (&[Node], &[bool]) {
+        (&self.nodes, &self.down)
+    }
+
     fn rebuild(&mut self, specs: Vec<NodeSpec>, down: Vec<bool>) -> Result<(), Error> {
-        crate::node::check_names(&[], &specs)?;
-        let mut nodes: Vec<Node> = Vec::with_capacity(specs.len());
-        for spec in specs {
-            check_weight(spec.weight)?;
-            if spec.weight.fract() != 0.0 {
-                return Err(Error::weight_refused(
-                    spec.weight,
-                    format!("nginx weights are whole numbers (got {})", crate::decimal::shortest(spec.weight)),
-                ));
-            }
-            let points = if self.consistent { spec.weight * POINTS_PER_WEIGHT as f64 } else { 0.0 };
-            nodes.push(node_of(spec, points.min(u32::MAX as f64) as u32));
-        }
+        let consistent = self.consistent;
+        let nodes = line_nodes(specs, "nginx", None, |weight| {
+            let points = if consistent { weight * POINTS_PER_WEIGHT as f64 } else { 0.0 };
+            points.min(u32::MAX as f64) as u32
+        })?;
         let total: f64 = nodes.iter().map(|n| n.weight).sum();
         if self.consistent && total * POINTS_PER_WEIGHT as f64 > MAX_POINTS as f64 {
             return Err(Error::TooManyPoints { points: (total * POINTS_PER_WEIGHT as f64) as u64 });
@@ -192,7 +193,9 @@ impl Nginx {
         self.effective = self.effective_owners();
         Ok(())
     }
+}
 
+impl Nginx {
     fn effective_owners(&self) -> Option<Vec<u32>> {
         let only_up = self.only_up();
         (0..self.points.len()).map(|i| self.first_up_from(i).or(only_up).map(|idx| idx as u32)).collect()
@@ -307,19 +310,10 @@ impl Placement for Nginx {
         &self.nodes
     }
     fn add(&mut self, spec: NodeSpec) -> Result<(), Error> {
-        let mut all = specs(&self.nodes);
-        all.push(spec);
-        let mut down = self.down.clone();
-        down.push(false);
-        self.rebuild(all, down)
+        self.add_line(spec)
     }
     fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let idx = index_of(&self.nodes, name)?;
-        let mut all = specs(&self.nodes);
-        all.remove(idx);
-        let mut down = self.down.clone();
-        down.remove(idx);
-        self.rebuild(all, down)
+        self.remove_line(name)
     }
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         if index >= self.nodes.len() {
@@ -334,9 +328,7 @@ impl Placement for Nginx {
     }
     /// The `weight=` of a server line changed in place: the order stays.
     fn set_weight_at(&mut self, index: usize, weight: f64) -> Option<Result<(), Error>> {
-        let mut all = specs(&self.nodes);
-        all.get_mut(index)?.weight = weight;
-        Some(self.rebuild(all, self.down.clone()))
+        self.reweigh_line(index, weight)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         match self.nodes.len() {
@@ -387,10 +379,8 @@ impl Placement for Nginx {
             chain.push(step.at_fraction(fraction));
             let i = self.start_point(key);
             let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
-            let label = "the first point at or after it, clockwise (wrapping past the top)";
-            let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 32));
+            chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.points.len(), at, 32, owner));
             let fraction = at as f64 / 4_294_967_296.0;
-            chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
             if let Some(text) = self.point_label(owner, at) {
                 let label = "its label: CRC-32 of host, 0x00, port and the server's previous point (4 bytes, LE)";
                 chain.push(Step::new(StepKind::Label, label, text).at_fraction(fraction).at_node(owner));

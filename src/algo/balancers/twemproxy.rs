@@ -39,10 +39,10 @@
 //! ```
 
 use super::about::KeySpace;
-use super::continuum::le_word;
+use super::continuum::{ketama_counts, le_word, md5_quad_label, push_md5_quads, Share};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
-use super::explain::{hex, Chain, Step, StepKind};
-use super::members::Members;
+use super::explain::{hex, Chain, Step, StepKind, FIRST_AT_OR_AFTER};
+use super::members::{whole_weight, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::{Algorithm, Options, Placement};
 use crate::analysis::Arcs;
@@ -274,24 +274,12 @@ fn hash_tag(options: &Options) -> Option<[u8; 2]> {
 
 /// twemproxy's weights: whole numbers from 1 that fit its `int` (`nc_atoi`).
 fn check_weight(weight: f64) -> Result<(), Error> {
-    if weight.fract() != 0.0 || weight > f64::from(i32::MAX) {
-        return Err(Error::weight_refused(
-            weight,
-            format!(
-                "twemproxy weights are whole numbers from 1 to {} (got {})",
-                i32::MAX,
-                crate::decimal::shortest(weight)
-            ),
-        ));
-    }
-    Ok(())
+    whole_weight("twemproxy", Some(i32::MAX as u32), weight)
 }
 
 const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 /// The port twemproxy leaves out of a server's name (`CONF_DEFAULT_KETAMA_PORT`).
 pub const DEFAULT_KETAMA_PORT: u16 = 11211;
-/// Points per server of weight 1 in a pool of equal weights (`KETAMA_POINTS_PER_SERVER`).
-const POINTS_PER_SERVER: f32 = 160.0;
 
 /// A byte as C's signed `char` widened to 32 bits: bytes ≥ 0x80 are sign-extended.
 fn signed(b: u8) -> u32 {
@@ -595,7 +583,6 @@ impl Twemproxy {
     fn build(&mut self) {
         let order = self.sorted();
         let nodes = &self.members.nodes;
-        let total: f64 = nodes.iter().map(|n| n.weight).sum();
         if self.modula {
             let mut end = 0u64;
             self.runs = order
@@ -610,19 +597,12 @@ impl Twemproxy {
             }
             return;
         }
-        let n = nodes.len() as f32;
+        // ketama_update: the float product, plus a double 1e-10, back to float, floorf, × 4.
+        let counts = ketama_counts(nodes, Share::FloatPlusDouble { java_ints: false });
         let mut entries: Vec<(u64, u32)> = Vec::new();
-        let mut counts = vec![0u32; nodes.len()];
         for (rank, &i) in order.iter().enumerate() {
-            // ketama_update: the float product, plus a double 1e-10, back to float, floorf, × 4.
-            let pct = nodes[i].weight as f32 / total as f32;
-            let labels = ((f64::from(pct * POINTS_PER_SERVER / 4.0 * n) + 0.000_000_000_1) as f32).floor() as u32;
-            counts[i] = labels * 4;
-            let name = server_name(&nodes[i].name);
-            for label in 0..labels {
-                let digest = md5::Md5::digest(format!("{name}-{label}").as_bytes());
-                entries.extend((0..4).map(|w| (u64::from(le_word(&digest, w)), rank as u32)));
-            }
+            // Four points from each MD5 of "{name}-{label}", as libketama places them.
+            push_md5_quads(server_name(&nodes[i].name), counts[i], rank as u32, &mut entries);
         }
         // glibc's qsort is a merge sort here: of equal values the earlier server (by name) comes
         // first, and ketama_dispatch takes the first at or after the hash.
@@ -641,12 +621,10 @@ impl Twemproxy {
     fn point_label(&self, owner: usize, position: u64) -> Option<String> {
         let node = self.members.nodes.get(owner)?;
         let name = server_name(&node.name);
-        (0..node.points / 4).find_map(|label| {
-            let text = format!("{name}-{label}");
-            let digest = md5::Md5::digest(text.as_bytes());
-            let word = (0..4).find(|&w| u64::from(le_word(&digest, w)) == position)?;
-            Some(format!("{text} (MD5 word {word})"))
-        })
+        let mut points = Vec::with_capacity(node.points as usize);
+        push_md5_quads(name, node.points, owner as u32, &mut points);
+        let k = points.iter().position(|p| p.0 == position)?;
+        Some(md5_quad_label(name, k as u32))
     }
     fn key_hash(&self, key: &[u8]) -> u32 {
         let key = tagged(self.tag, key);
@@ -762,10 +740,8 @@ impl Placement for Twemproxy {
         }
         let i = self.points.successor(u64::from(hash));
         let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
-        let label = "the first point at or after it, clockwise (wrapping past the top)";
-        let value = format!("point {i} of {} at {}", self.points.len(), hex(at, 32));
+        chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.points.len(), at, 32, owner));
         let fraction = at as f64 / 4_294_967_296.0;
-        chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
         if let Some(text) = self.point_label(owner, at) {
             let label = "its label: what was MD5-hashed to put the point there";
             chain.push(Step::new(StepKind::Label, label, text).at_fraction(fraction).at_node(owner));

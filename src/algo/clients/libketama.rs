@@ -3,11 +3,11 @@
 //! (`ketama.c`: `ketama_create_continuum`, glibc's stable `qsort`).
 
 use super::about::KeySpace;
-use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{ketama_counts, md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Share, Tie};
 use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Recipe, ServerList, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
-use crate::{Error, Node, NodeSpec};
+use crate::{Error, NodeSpec};
 
 pub(crate) const ENTRY: Entry = Entry {
     name: "libketama",
@@ -65,7 +65,8 @@ pub(crate) static RULES: Rules = Rules {
     lookup_cost: 12,
     per_node: |_| Ok(0),
     check,
-    point_counts,
+    // ketama.c: the share in float, the product in double, floorf (Share::FloatThenDouble).
+    point_counts: |nodes, _| ketama_counts(nodes, Share::FloatThenDouble),
     // ketama.c: "%s-%d" of the server's address and k, four points per digest.
     push_points: push_md5_quads,
     key_position: |key| md5_word(key, 0),
@@ -106,24 +107,10 @@ fn check(spec: &NodeSpec, _: u32) -> Result<(), Error> {
     check_memcached_weight(Algorithm::Libketama, spec.weight)
 }
 
-/// ketama.c: pct = (float)mem / (float)total; ks = floorf(pct * 40.0 * (float)n), where 40.0
-/// makes the product a double, then floorf takes it back to float; four points a label.
-pub(crate) fn point_counts(nodes: &[Node], _: u32) -> Vec<u32> {
-    let n = nodes.len();
-    let total: f64 = nodes.iter().map(|node| node.weight).sum();
-    nodes
-        .iter()
-        .map(|node| {
-            let pct = node.weight as f32 / total as f32;
-            let ks = ((f64::from(pct) * 40.0 * f64::from(n as f32)) as f32).floor();
-            ks as u32 * 4
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Node;
 
     #[test]
     fn counts_use_double_precision() {
@@ -131,6 +118,6 @@ mod tests {
         // (libmemcached's single precision gives 156).
         let nodes: Vec<Node> =
             (0..25).map(|i| Node { name: format!("s{i}"), weight: 1.0, zone: None, points: 0 }).collect();
-        assert!(point_counts(&nodes, 0).iter().all(|&c| c == 160));
+        assert!(ketama_counts(&nodes, Share::FloatThenDouble).iter().all(|&c| c == 160));
     }
 }

@@ -5,18 +5,23 @@
 //! (`continuum_item_cmp`).
 
 use super::about::KeySpace;
-use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{ketama_counts, md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Share, Tie};
 use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Recipe, ServerList, Weights};
+use super::members::whole_weight;
 use super::options::{OptionKind, OptionSpec, OptionValue, Scope};
 use super::Algorithm;
 use crate::decimal::shortest;
-use crate::{Error, Node, NodeSpec};
+use crate::{Error, NodeSpec};
 
 const DOWN: OnDown = OnDown::Rebuild(
     "With MEMCACHED_BEHAVIOR_AUTO_EJECT_HOSTS, libmemcached marks a server dead after server_failure_limit \
      failures and rebuilds the continuum from the live servers only (update_continuum skips servers whose \
      next_retry is in the future); point counts are recomputed over the live servers and weights. Without \
      auto-eject, requests for its keys fail.",
+);
+
+const STALE: OnStale = OnStale::ClientSide(
+    "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
 );
 
 pub(crate) const WEIGHTED: Entry = Entry {
@@ -37,9 +42,7 @@ pub(crate) const WEIGHTED: Entry = Entry {
         )
     },
     on_down: DOWN,
-    on_stale: OnStale::ClientSide(
-        "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
-    ),
+    on_stale: STALE,
     leaving: Leaving::Any,
     extras: Extras { server_list: Some(ServerList::Libmemcached), recipe: Some(&RECIPE_WEIGHTED), ..Extras::NONE },
 };
@@ -81,9 +84,7 @@ pub(crate) const KETAMA: Entry = Entry {
         )
     },
     on_down: DOWN,
-    on_stale: OnStale::ClientSide(
-        "Each libmemcached client keeps its own server list: until it is updated, moved keys go to their old servers, where reads miss or find stale values and writes leave two copies.",
-    ),
+    on_stale: STALE,
     leaving: Leaving::Any,
     extras: Extras { server_list: Some(ServerList::Libmemcached), recipe: Some(&RECIPE_KETAMA), ..Extras::NONE },
 };
@@ -135,7 +136,8 @@ static WEIGHTED_RULES: Rules = Rules {
     lookup_cost: 12,
     per_node: |_| Ok(0),
     check: |spec, _| check(Algorithm::LibmemcachedWeighted, spec),
-    point_counts: weighted_counts,
+    // hosts.cc: every step in float, plus 1e-10F, floor, then × 4.
+    point_counts: |nodes, _| ketama_counts(nodes, Share::Float),
     push_points: |name, count, idx, out| push_md5_quads(&label_prefix(name), count, idx, out),
     // libmemcached skips hashing with one server; the answer is the same.
     key_position: |key| md5_word(key, 0),
@@ -176,10 +178,7 @@ fn check(algorithm: Algorithm, spec: &NodeSpec) -> Result<(), Error> {
 
 /// libketama's and libmemcached's weights: whole numbers that fit a `uint32_t`.
 pub(crate) fn check_memcached_weight(algorithm: Algorithm, weight: f64) -> Result<(), Error> {
-    if weight.fract() != 0.0 {
-        let words = format!("{} weights are whole numbers (got {})", algorithm.name(), shortest(weight));
-        return Err(Error::weight_refused(weight, words));
-    }
+    whole_weight(algorithm.name(), None, weight)?;
     if weight > f64::from(u32::MAX) {
         return Err(Error::weight_refused(
             weight,
@@ -192,20 +191,6 @@ pub(crate) fn check_memcached_weight(algorithm: Algorithm, weight: f64) -> Resul
         ));
     }
     Ok(())
-}
-
-/// hosts.cc: every step in float, plus 1e-10F, floor, then × 4.
-fn weighted_counts(nodes: &[Node], _: u32) -> Vec<u32> {
-    let n = nodes.len();
-    let total: f64 = nodes.iter().map(|node| node.weight).sum();
-    nodes
-        .iter()
-        .map(|node| {
-            let pct = node.weight as f32 / total as f32;
-            let labels = (pct * 160.0 / 4.0 * n as f32 + 0.000_000_000_1f32).floor();
-            labels as u32 * 4
-        })
-        .collect()
 }
 
 /// `host:port` as libmemcached stores it: no port or port 0 is 11211
@@ -242,6 +227,7 @@ fn label_prefix(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Node;
 
     #[test]
     fn memcached_labels_drop_the_default_port() {
@@ -259,6 +245,6 @@ mod tests {
         // 25 equal servers: 0.04f * 160 / 4 * 25 = 39.99999 in float, so 39 labels, 156 points.
         let nodes: Vec<Node> =
             (0..25).map(|i| Node { name: format!("s{i}"), weight: 1.0, zone: None, points: 0 }).collect();
-        assert!(weighted_counts(&nodes, 0).iter().all(|&c| c == 156));
+        assert!(ketama_counts(&nodes, Share::Float).iter().all(|&c| c == 156));
     }
 }

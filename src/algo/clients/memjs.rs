@@ -6,7 +6,7 @@
 //! do not change the placement; memjs has no weights.
 
 use super::about::KeySpace;
-use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Recipe, Weights};
+use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, Recipe, Weights};
 use super::hash_mod::{self, Buckets};
 use super::spymemcached::java_hash_code;
 use super::Algorithm;
@@ -33,9 +33,7 @@ pub(crate) const ENTRY: Entry = Entry {
                default: the key has no server.",
         why: "memjs fails the request (failover is off by default)",
     },
-    on_stale: OnStale::ClientSide(
-        "Each process has its own server list: one with the old list sends nearly every key to another server, where reads miss and writes leave copies that disagree.",
-    ),
+    on_stale: hash_mod::STALE,
     leaving: Leaving::Any,
     extras: Extras { recipe: Some(&RECIPE), ..Extras::NONE },
 };

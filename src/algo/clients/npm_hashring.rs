@@ -8,10 +8,9 @@
 //! (connection-parse).
 
 use super::about::KeySpace;
-use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{ketama_counts, md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Share, Tie};
 use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Recipe, Weights};
 use super::Algorithm;
-use crate::Node;
 
 pub(crate) const ENTRY: Entry = Entry {
     name: "npm-hashring",
@@ -61,7 +60,8 @@ static RULES: Rules = Rules {
     lookup_cost: 12,
     per_node: |_| Ok(0),
     check: |spec, _| ENTRY.weights.check(Algorithm::NpmHashring, spec.weight),
-    point_counts,
+    // `Math.floor(percentage * vnodes * servers.length)`, left to right in doubles.
+    point_counts: |nodes, _| ketama_counts(nodes, Share::Double),
     push_points: |name, count, idx, out| push_md5_quads(label_prefix(name), count, idx, out),
     key_position: |key| md5_word(key, 0),
     point_label: Some(|name, k| md5_quad_label(label_prefix(name), k)),
@@ -73,17 +73,6 @@ static RULES: Rules = Rules {
     explicit: None,
     check_total: |_| Ok(()),
 };
-
-/// `Math.floor(percentage * vnodes * servers.length)`, left to right in doubles, four points
-/// a label.
-fn point_counts(nodes: &[Node], _: u32) -> Vec<u32> {
-    let n = nodes.len() as f64;
-    let total: f64 = nodes.iter().map(|node| node.weight).sum();
-    nodes
-        .iter()
-        .map(|node| ((node.weight / total * 40.0 * n).floor().min(f64::from(u32::MAX / 4)) as u32) * 4)
-        .collect()
-}
 
 /// connection-parse: `host = split(':')[0]`, `port = +split(':')[1]` (JavaScript's Number());
 /// the label is the host when that port is 11211, else the server as written.

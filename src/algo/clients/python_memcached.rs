@@ -8,7 +8,7 @@
 
 use super::about::KeySpace;
 use super::continuum::crc32;
-use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Recipe, Weights};
+use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, Recipe, Weights};
 use super::hash_mod::{self, Buckets};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
@@ -35,9 +35,7 @@ pub(crate) const ENTRY: Entry = Entry {
                not reproduce that failover: the key is shown without its server.",
         why: "python-memcached would re-hash it to another bucket, which ringlab does not reproduce",
     },
-    on_stale: OnStale::ClientSide(
-        "Each process has its own server list: one with the old list sends nearly every key to another server, where reads miss and writes leave copies that disagree.",
-    ),
+    on_stale: hash_mod::STALE,
     leaving: Leaving::Any,
     extras: Extras { recipe: Some(&RECIPE), ..Extras::NONE },
 };

@@ -17,12 +17,12 @@
 //! other name as the label itself: write `cache1/10.0.0.1:11211`.
 
 use super::about::KeySpace;
-use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{ketama_counts, md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Share, Tie};
 use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Recipe, Weights};
 use super::hash_mod::{self, Buckets};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
-use crate::{Error, Node};
+use crate::Error;
 
 const STALE: OnStale = OnStale::ClientSide(
     "Each JVM's MemcachedClient has its own server list: until it is rebuilt with the new list, it sends moved keys to their old servers, where reads miss or find stale values and writes leave two copies.",
@@ -121,23 +121,14 @@ static KETAMA_RULES: Rules = Rules {
     check_total: |_| Ok(()),
 };
 
-static WEIGHTED_RULES: Rules = Rules { point_counts: weighted_counts, weighted_switch: None, ..KETAMA_RULES };
-
 /// setKetamaNodes, weighted: `(int) Math.floor((float) (percent * (float) 160 / 4 *
-/// (float) nodeCount + 0.0000000001)) * 4`, the sum in float, the 1e-10 added in double and
-/// lost in the cast back to float.
-fn weighted_counts(nodes: &[Node], _: u32) -> Vec<u32> {
-    let n = nodes.len() as f32;
-    let total = nodes.iter().map(|node| node.weight).sum::<f64>() as i32 as f32;
-    nodes
-        .iter()
-        .map(|node| {
-            let percent = node.weight as i32 as f32 / total;
-            let labels = ((f64::from(percent * 160.0 / 4.0 * n) + 0.000_000_000_1) as f32).floor();
-            labels as u32 * 4
-        })
-        .collect()
-}
+/// (float) nodeCount + 0.0000000001)) * 4`, the weights and their sum Java ints, the 1e-10
+/// added in double and lost in the cast back to float.
+static WEIGHTED_RULES: Rules = Rules {
+    point_counts: |nodes, _| ketama_counts(nodes, Share::FloatPlusDouble { java_ints: true }),
+    weighted_switch: None,
+    ..KETAMA_RULES
+};
 
 /// The server's ketama label: `InetSocketAddress.toString()` of an IPv4 address, `"/ip:port"`
 /// without its '/'; the port as `Integer.parseInt` reads it. Any other name is taken as the

@@ -14,7 +14,7 @@
 //! node's conf dict).
 
 use super::about::KeySpace;
-use super::continuum::{md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Tie};
+use super::continuum::{ketama_counts, md5_quad_label, md5_word, push_md5_quads, Continuum, Lookup, Rules, Share, Tie};
 use super::entry::{recipe, Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Recipe, Weights};
 use super::libmemcached::check_memcached_weight;
 use super::Algorithm;
@@ -134,7 +134,9 @@ static KETAMA_RULES: Rules = Rules {
     // `_ring[h] = node_name`: the later node's point overwrites an equal one.
     tie: Tie::LaterAdded,
     check: |spec, _| KETAMA.weights.check(Algorithm::UhashringKetama, spec.weight),
-    point_counts: ketama_counts,
+    // ring_ketama.py `_hashi_weight_generator`: `ks = (vnodes * len(nodes) * weight) //
+    // weight_sum` in Python integers.
+    point_counts: |nodes, _| ketama_counts(nodes, Share::Integer),
     // `"{name}-{w}"`, replicas 0..4: the digest's little-endian words.
     push_points: push_md5_quads,
     key_position: |key| md5_word(key, 0),
@@ -142,17 +144,3 @@ static KETAMA_RULES: Rules = Rules {
     describe_key: |_, position| format!("md5 0x{position:08x}"),
     ..META_RULES
 };
-
-/// ring_ketama.py `_hashi_weight_generator`: `ks = (vnodes * len(nodes) * weight) //
-/// weight_sum` in Python integers, four points a label.
-fn ketama_counts(nodes: &[crate::Node], _: u32) -> Vec<u32> {
-    let n = nodes.len() as u128;
-    let total: u128 = nodes.iter().map(|node| node.weight as u128).sum();
-    nodes
-        .iter()
-        .map(|node| {
-            let labels = 40 * n * node.weight as u128 / total.max(1);
-            (labels * 4).min(u128::from(u32::MAX)) as u32
-        })
-        .collect()
-}

@@ -28,8 +28,10 @@
 //! moves, and up again is exactly the state before.
 
 use super::about::{thousands, KeySpace};
-use super::buckets::{capacity, full, key_hash, rehash, Engine, Note, Stateful, CAPACITY};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::buckets::{
+    capacity, check_capacity, full, key_hash, rehash, Engine, Note, Stateful, CAPACITY, REMOVALS_STALE,
+};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::Algorithm;
 use crate::Error;
 
@@ -56,10 +58,7 @@ pub(crate) const ENTRY: Entry = Entry {
          into the working set without it, every other key stays, and bringing it back (ADDBUCKET) restores the \
          placement exactly.",
     ),
-    on_stale: OnStale::ClientSide(
-        "A client that has not applied the change yet (each must apply the same removals in the same order) sends \
-         the moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
-    ),
+    on_stale: REMOVALS_STALE,
     leaving: Leaving::Any,
     extras: Extras::NONE,
 };
@@ -90,13 +89,7 @@ pub(crate) struct Anchor {
 impl Anchor {
     /// `INITANCHOR(a, w)`: buckets `0..w` work; `w..a` count as removed, `w` on top.
     pub(crate) fn new(capacity: u32, working: u32) -> Result<Anchor, Error> {
-        if working > capacity {
-            return Err(Error::TooLarge {
-                what: "nodes in AnchorHash (its capacity option)".into(),
-                max: u64::from(capacity),
-                got: u64::from(working),
-            });
-        }
+        check_capacity(Algorithm::Anchor, capacity, working)?;
         let identity: Vec<u32> = (0..capacity).collect();
         let removed_at = (0..capacity).map(|b| if b < working { 0 } else { b }).collect();
         Ok(Anchor {

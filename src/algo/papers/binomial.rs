@@ -17,44 +17,22 @@
 //! The filters are functions of `n` (the reference engine also carries them across adds and
 //! removals, with the same buckets: at a power of two the two filter choices agree).
 //!
-//! Like jump hash: buckets `0..n`, node `i` is bucket `i`; growing `n → n + 1` moves keys
-//! only into bucket `n`; only the last bucket can leave; a down bucket's keys are
-//! unavailable. No state but the count. Keys: XXH3-64, drawn at their hash.
+//! Like jump hash, a counted bucket hash (what they share is in `shapes/buckets.rs`): growing
+//! `n → n + 1` moves keys only into bucket `n`.
 
-use super::about::KeySpace;
-use super::buckets::Counted;
+use super::buckets::{counted_entry, Counted};
 use super::buckets::{Note, Walk};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry};
 use super::Algorithm;
 
-pub(crate) const ENTRY: Entry = Entry {
+pub(crate) const ENTRY: Entry = counted_entry! {
     name: "binomial",
     label: "BinomialHash",
-    family: Family::Paper,
-    source: "Coluzzi et al., arXiv:2406.19836 (2024), the authors' engine (SUPSI suite); keys hashed to u64 with \
-             XXH3-64",
-    options: &[],
-    weights: Weights::One,
-    arcs: false,
-    replicas: false,
-    key_space: |_| KeySpace::Hash { bits: 64 },
-    describe: |o| {
-        format!(
-            "BinomialHash: buckets 0..N−1 as the levels of a binary tree; a key's place on its level is randomised, \
-             in constant time; only the last bucket can leave. Keys are drawn at their XXH3 hash ({}).",
-            (ENTRY.key_space)(o).words()
-        )
-    },
-    on_down: OnDown::Unavailable {
-        text: "BinomialHash, like jump hash, cannot skip a bucket: the down bucket's keys are unavailable until the \
-               caller remaps them; removing a bucket other than the last renumbers the rest.",
-        why: "BinomialHash cannot skip a bucket; the caller must remap",
-    },
-    on_stale: OnStale::ClientSide(
-        "A client with the old bucket count sends moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
-    ),
-    leaving: Leaving::LastOnly("BinomialHash can only remove the last bucket: the others would renumber"),
-    extras: Extras::NONE,
+    source: "Coluzzi et al., arXiv:2406.19836 (2024), the authors' engine (SUPSI suite)",
+    shape: "buckets 0..N−1 as the levels of a binary tree; a key's place on its level is randomised, in constant \
+            time",
+    down: "BinomialHash, like jump hash, cannot skip a bucket: the down bucket's keys are unavailable until the \
+           caller remaps them",
 };
 
 /// How [`ENTRY`] is built.

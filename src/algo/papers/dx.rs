@@ -28,7 +28,7 @@
 //! bucket of their sequence, no other key moves, and up again is the state before.
 
 use super::about::{thousands, KeySpace};
-use super::buckets::{capacity, full, key_hash, scaled, Engine, Note, SplitMix64, Stateful, CAPACITY};
+use super::buckets::{capacity, check_capacity, full, key_hash, scaled, Engine, Note, SplitMix64, Stateful, CAPACITY};
 use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
 use super::Algorithm;
 use crate::Error;
@@ -88,13 +88,7 @@ const PROBES_PER_BUCKET: u64 = 8;
 impl Dx {
     /// Buckets `0..working` active, of `capacity`.
     pub(crate) fn new(capacity: u32, working: u32) -> Result<Dx, Error> {
-        if working > capacity {
-            return Err(Error::TooLarge {
-                what: "nodes in DxHash (its capacity option)".into(),
-                max: u64::from(capacity),
-                got: u64::from(working),
-            });
-        }
+        check_capacity(Algorithm::Dx, capacity, working)?;
         let mut dx = Dx { capacity, active: vec![0; capacity.div_ceil(64) as usize], removed: Vec::new(), size: 0 };
         for b in 0..working {
             dx.set(b, true);

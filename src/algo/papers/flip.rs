@@ -18,44 +18,22 @@
 //! multipliers), so ringlab's buckets are the crate's for the same key hash; the key hash is
 //! XXH3-64 of the key's bytes.
 //!
-//! Like jump hash: buckets `0..n`, node `i` is bucket `i`; growing `n → n + 1` moves keys
-//! only into bucket `n`; only the last bucket can leave; a down bucket's keys are
-//! unavailable. No state but the count. The circle draws keys at their hash.
+//! Like jump hash, a counted bucket hash (what they share is in `shapes/buckets.rs`): growing
+//! `n → n + 1` moves keys only into bucket `n`.
 
-use super::about::KeySpace;
-use super::buckets::Counted;
+use super::buckets::{counted_entry, Counted};
 use super::buckets::{Note, Walk};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry};
 use super::Algorithm;
 
-pub(crate) const ENTRY: Entry = Entry {
+pub(crate) const ENTRY: Entry = counted_entry! {
     name: "flip",
     label: "FlipHash",
-    family: Family::Paper,
-    source: "Masson & Lee, arXiv:2402.17549 (2024), with the authors' integer hash (crate fliphash 0.1); keys hashed \
-             to u64 with XXH3-64",
-    options: &[],
-    weights: Weights::One,
-    arcs: false,
-    replicas: false,
-    key_space: |_| KeySpace::Hash { bits: 64 },
-    describe: |o| {
-        format!(
-            "FlipHash: buckets 0..N−1 and no ring; a key's power-of-two hash has bits flipped so that it stays put as \
-             N grows, in constant time; only the last bucket can leave. Keys are drawn at their XXH3 hash ({}).",
-            (ENTRY.key_space)(o).words()
-        )
-    },
-    on_down: OnDown::Unavailable {
-        text: "FlipHash is a range hash: it cannot skip a bucket, so the down bucket's keys are unavailable until \
-               the caller remaps them; removing a bucket other than the last renumbers the rest.",
-        why: "FlipHash cannot skip a bucket; the caller must remap",
-    },
-    on_stale: OnStale::ClientSide(
-        "A client with the old bucket count sends moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
-    ),
-    leaving: Leaving::LastOnly("FlipHash can only remove the last bucket: the others would renumber"),
-    extras: Extras::NONE,
+    source: "Masson & Lee, arXiv:2402.17549 (2024), with the authors' integer hash (crate fliphash 0.1)",
+    shape: "buckets 0..N−1 and no ring; a key's power-of-two hash has bits flipped so that it stays put as N grows, \
+            in constant time",
+    down: "FlipHash is a range hash: it cannot skip a bucket, so the down bucket's keys are unavailable until the \
+           caller remaps them",
 };
 
 /// How [`ENTRY`] is built.

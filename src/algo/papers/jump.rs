@@ -4,42 +4,21 @@
 //! Jump hash can only grow or shrink at the end: removing any node but the last would
 //! renumber every bucket after it, so it is refused with an explanation.
 
-use super::about::KeySpace;
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::buckets::{counted_entry, remove_last};
+use super::entry::{Build, Entry};
 use super::explain::{hex, Chain, Step, StepKind};
 use super::members::{placement_basics, weight_rule, Members};
-use super::{index_of, Algorithm, Placement};
+use super::{Algorithm, Placement};
 use crate::{Error, Hash, Node, NodeSpec};
 
-pub(crate) const ENTRY: Entry = Entry {
+pub(crate) const ENTRY: Entry = counted_entry! {
     name: "jump",
     label: "Jump hash",
-    family: Family::Paper,
-    source: "Lamping & Veach 2014, the paper's loop; keys hashed to u64 with XXH3-64",
-    options: &[],
-    weights: Weights::One,
-    arcs: false,
-    replicas: false,
-    // Keys drawn at their 64-bit XXH3 hash (the key hash jump takes).
-    key_space: |_| KeySpace::Hash { bits: 64 },
-    describe: |o| {
-        format!(
-            "Jump hash: buckets 0..N−1 and no ring; only the last bucket can leave. Keys are drawn at their \
-             XXH3 hash ({}).",
-            (ENTRY.key_space)(o).words()
-        )
-    },
-    on_down: OnDown::Unavailable {
-        text: "Jump hash cannot skip a bucket: the down bucket's keys are unavailable until the caller remaps them \
-               (the paper: jump hash suits data storage with replicated buckets, not servers that come and go); \
-               removing a bucket other than the last renumbers the rest.",
-        why: "jump hash cannot skip a bucket; the caller must remap",
-    },
-    on_stale: OnStale::ClientSide(
-        "A client with the old bucket count sends moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
-    ),
-    leaving: Leaving::LastOnly("jump hash can only remove the last bucket: the others would renumber"),
-    extras: Extras::NONE,
+    who: "jump hash",
+    source: "Lamping & Veach 2014, the paper's loop",
+    shape: "buckets 0..N−1 and no ring",
+    down: "Jump hash cannot skip a bucket: the down bucket's keys are unavailable until the caller remaps them \
+           (the paper: jump hash suits data storage with replicated buckets, not servers that come and go)",
 };
 
 /// How [`ENTRY`] is built.
@@ -81,16 +60,7 @@ impl Placement for Jump {
     placement_basics!(Algorithm::Jump, 1, unchanged, no_remove);
 
     fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let idx = index_of(&self.members.nodes, name)?;
-        let last = self.members.nodes.len() - 1;
-        if idx != last {
-            return Err(Error::RemovalNotAllowed {
-                algorithm: "jump hash".to_string(),
-                node: name.to_string(),
-                last: self.members.nodes[last].name.clone(),
-            });
-        }
-        self.members.take(name).map(drop)
+        remove_last(&mut self.members, "jump hash", name)
     }
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if self.members.nodes.is_empty() {

@@ -13,43 +13,21 @@
 //! Bucket 0 takes what no range kept. The draws are SplitMix64 seeded with the key hash
 //! (hash4j's `splitMix64_V1`); each 64-bit value gives two 32-bit draws.
 //!
-//! Like jump hash: buckets `0..n`, node `i` is bucket `i`; growing `n → n + 1` moves keys only
-//! into bucket `n` (about `1/(n+1)` of them), and only the last bucket can leave. A down
-//! bucket's keys are unavailable. No state but the count. Keys: XXH3-64, drawn at their hash.
+//! Like jump hash, a counted bucket hash (what they share is in `shapes/buckets.rs`): growing
+//! `n → n + 1` moves keys only into bucket `n` (about `1/(n+1)` of them).
 
-use super::about::KeySpace;
-use super::buckets::{Counted, SplitMix64};
+use super::buckets::{counted_entry, Counted, SplitMix64};
 use super::buckets::{Note, Walk};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry};
 use super::Algorithm;
 
-pub(crate) const ENTRY: Entry = Entry {
+pub(crate) const ENTRY: Entry = counted_entry! {
     name: "jump-back",
     label: "JumpBackHash",
-    family: Family::Paper,
-    source: "Ertl, arXiv:2403.18682 (2024), as hash4j ships it (SplitMix64 draws); keys hashed to u64 with XXH3-64",
-    options: &[],
-    weights: Weights::One,
-    arcs: false,
-    replicas: false,
-    key_space: |_| KeySpace::Hash { bits: 64 },
-    describe: |o| {
-        format!(
-            "JumpBackHash: buckets 0..N−1 and no ring, jump hash's placement rule walked back from the top in \
-             constant time; only the last bucket can leave. Keys are drawn at their XXH3 hash ({}).",
-            (ENTRY.key_space)(o).words()
-        )
-    },
-    on_down: OnDown::Unavailable {
-        text: "JumpBackHash, like jump hash, cannot skip a bucket: the down bucket's keys are unavailable until the \
-               caller remaps them (or replicates buckets); removing a bucket other than the last renumbers the rest.",
-        why: "JumpBackHash cannot skip a bucket; the caller must remap",
-    },
-    on_stale: OnStale::ClientSide(
-        "A client with the old bucket count sends moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
-    ),
-    leaving: Leaving::LastOnly("JumpBackHash can only remove the last bucket: the others would renumber"),
-    extras: Extras::NONE,
+    source: "Ertl, arXiv:2403.18682 (2024), as hash4j ships it (SplitMix64 draws)",
+    shape: "buckets 0..N−1 and no ring, jump hash's placement rule walked back from the top in constant time",
+    down: "JumpBackHash, like jump hash, cannot skip a bucket: the down bucket's keys are unavailable until the \
+           caller remaps them (or replicates buckets)",
 };
 
 /// How [`ENTRY`] is built.

@@ -26,9 +26,8 @@
 //! failure): its keys rehash to working buckets, no other key moves, and up again is exactly
 //! the state before.
 
-use super::about::KeySpace;
-use super::buckets::{rehash, Engine, Note, Stateful};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::buckets::{key_hash_space, rehash, Engine, Note, Stateful, REMOVALS_STALE};
+use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, Weights};
 use super::jump::jump_hash;
 use super::Algorithm;
 use crate::Error;
@@ -44,23 +43,20 @@ pub(crate) const ENTRY: Entry = Entry {
     weights: Weights::One,
     arcs: false,
     replicas: false,
-    key_space: |_| KeySpace::Hash { bits: 64 },
+    key_space: key_hash_space,
     describe: |o| {
         format!(
             "MementoHash: jump hash over the buckets, plus a memory of the ones removed out of order, whose keys \
              rehash into the buckets left. Any node can leave, there is no capacity, and re-adding restores the \
              placement. Keys are drawn at their XXH3 hash ({}).",
-            (ENTRY.key_space)(o).words()
+            key_hash_space(o).words()
         )
     },
     on_down: OnDown::Skip(
         "MementoHash handles a failed node as a removal (remembered in its replacement set): the down node's keys \
          rehash into the remaining buckets, every other key stays, and restoring it returns every key exactly.",
     ),
-    on_stale: OnStale::ClientSide(
-        "A client that has not applied the change yet (each must apply the same removals in the same order) sends \
-         the moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
-    ),
+    on_stale: REMOVALS_STALE,
     leaving: Leaving::Any,
     extras: Extras::NONE,
 };

@@ -16,43 +16,22 @@
 //! - The bucket: `f(k, m)` if below `n`; else `g(k, n, m/2 − 1)` if above `m/2 − 1`; else
 //!   `f(k, m/2)`.
 //!
-//! Like jump hash: buckets `0..n`, node `i` is bucket `i`; growing `n → n + 1` moves keys only
-//! into bucket `n`; only the last bucket can leave; a down bucket's keys are unavailable. No
-//! state but the count. Keys: XXH3-64, drawn at their hash.
+//! Like jump hash, a counted bucket hash (what they share is in `shapes/buckets.rs`): growing
+//! `n → n + 1` moves keys only into bucket `n`.
 
-use super::about::KeySpace;
-use super::buckets::{rehash, Counted};
+use super::buckets::{counted_entry, rehash, Counted};
 use super::buckets::{Note, Walk};
-use super::entry::{Build, Entry, Extras, Family, Leaving, OnDown, OnStale, Weights};
+use super::entry::{Build, Entry};
 use super::Algorithm;
 
-pub(crate) const ENTRY: Entry = Entry {
+pub(crate) const ENTRY: Entry = counted_entry! {
     name: "power",
     label: "PowerCH",
-    family: Family::Paper,
-    source: "Leu, arXiv:2307.12448 (2023), Algorithms f and g (§VI); keys hashed to u64 with XXH3-64",
-    options: &[],
-    weights: Weights::One,
-    arcs: false,
-    replicas: false,
-    key_space: |_| KeySpace::Hash { bits: 64 },
-    describe: |o| {
-        format!(
-            "PowerCH: buckets 0..N−1 and no ring; jump hash's placement reached through the power of two above N, \
-             in constant expected time; only the last bucket can leave. Keys are drawn at their XXH3 hash ({}).",
-            (ENTRY.key_space)(o).words()
-        )
-    },
-    on_down: OnDown::Unavailable {
-        text: "PowerCH, like jump hash, cannot skip a bucket: the down bucket's keys are unavailable until the \
-               caller remaps them; removing a bucket other than the last renumbers the rest.",
-        why: "PowerCH cannot skip a bucket; the caller must remap",
-    },
-    on_stale: OnStale::ClientSide(
-        "A client with the old bucket count sends moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
-    ),
-    leaving: Leaving::LastOnly("PowerCH can only remove the last bucket: the others would renumber"),
-    extras: Extras::NONE,
+    source: "Leu, arXiv:2307.12448 (2023), Algorithms f and g (§VI)",
+    shape: "buckets 0..N−1 and no ring; jump hash's placement reached through the power of two above N, in constant \
+            expected time",
+    down: "PowerCH, like jump hash, cannot skip a bucket: the down bucket's keys are unavailable until the caller \
+           remaps them",
 };
 
 /// How [`ENTRY`] is built.

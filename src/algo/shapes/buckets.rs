@@ -17,7 +17,13 @@
 //! bytes, the `u64` the papers take as the key. Where a paper rehashes the key with a seed
 //! (a bucket, a level), ringlab uses [`rehash`]: XXH3-64 of the key hash's 8 little-endian
 //! bytes with that seed.
+//!
+//! The counted hashes also say the same things (a down bucket cannot be skipped, only the
+//! last bucket leaves, a stale client sends keys to their old bucket): [`counted_entry!`]
+//! writes their entries around each one's own words.
 
+use super::about::KeySpace;
+use super::entry::OnStale;
 use super::explain::{hex, Chain, Step, StepKind, MAX_WALK_STEPS};
 use super::members::{weight_rule, Members};
 use super::options::{OptionKind, OptionSpec, OptionValue, Options, Scope};
@@ -113,6 +119,99 @@ pub(crate) fn scaled(x: u64, n: u32) -> u32 {
     ((u128::from(x) * u128::from(n)) >> 64) as u32
 }
 
+/// Where a bucket hash without a ring of buckets draws a key: at its 64-bit key hash.
+pub(crate) fn key_hash_space(_: &Options) -> KeySpace {
+    KeySpace::Hash { bits: 64 }
+}
+
+/// What a client that has not seen a change gets from a counted hash ([`Counted`]).
+pub(crate) const COUNT_STALE: OnStale = OnStale::ClientSide(
+    "A client with the old bucket count sends moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
+);
+
+/// What a client that has not seen a change gets from a hash whose state is its removals in
+/// order (AnchorHash, MementoHash).
+pub(crate) const REMOVALS_STALE: OnStale = OnStale::ClientSide(
+    "A client that has not applied the change yet (each must apply the same removals in the same order) sends \
+     the moved keys to their old bucket: reads miss or find stale values, writes leave two copies.",
+);
+
+/// The entry of a counted bucket hash (a function of the key hash and the count: jump hash
+/// and [`Counted`]'s): everything they are and say alike, around each one's own words.
+/// `shape` follows the label in its one-line description; `down` is its sentence on a down
+/// bucket, to which the renumbering clause is added; `who` names it in its refusals (its
+/// label when not given); `source` is followed by the key hash.
+macro_rules! counted_entry {
+    (
+        name: $name:literal,
+        label: $label:literal,
+        source: $source:literal,
+        shape: $shape:literal,
+        down: $down:literal $(,)?
+    ) => {
+        $crate::algo::shapes::buckets::counted_entry! {
+            name: $name, label: $label, who: $label, source: $source, shape: $shape, down: $down
+        }
+    };
+    (
+        name: $name:literal,
+        label: $label:literal,
+        who: $who:literal,
+        source: $source:literal,
+        shape: $shape:literal,
+        down: $down:literal $(,)?
+    ) => {
+        $crate::algo::entry::Entry {
+            name: $name,
+            label: $label,
+            family: $crate::algo::entry::Family::Paper,
+            source: concat!($source, "; keys hashed to u64 with XXH3-64"),
+            options: &[],
+            weights: $crate::algo::entry::Weights::One,
+            arcs: false,
+            replicas: false,
+            key_space: $crate::algo::shapes::buckets::key_hash_space,
+            describe: |o| {
+                format!(
+                    concat!(
+                        $label,
+                        ": ",
+                        $shape,
+                        "; only the last bucket can leave. Keys are drawn at their XXH3 hash ({})."
+                    ),
+                    $crate::algo::shapes::buckets::key_hash_space(o).words()
+                )
+            },
+            on_down: $crate::algo::entry::OnDown::Unavailable {
+                text: concat!($down, "; removing a bucket other than the last renumbers the rest."),
+                why: concat!($who, " cannot skip a bucket; the caller must remap"),
+            },
+            on_stale: $crate::algo::shapes::buckets::COUNT_STALE,
+            leaving: $crate::algo::entry::Leaving::LastOnly(concat!(
+                $who,
+                " can only remove the last bucket: the others would renumber"
+            )),
+            extras: $crate::algo::entry::Extras::NONE,
+        }
+    };
+}
+pub(crate) use counted_entry;
+
+/// Takes the named node out of a counted hash's `members`, if it is the last: any other
+/// would renumber the buckets after it (`who` names the hash in the refusal).
+pub(crate) fn remove_last(members: &mut Members, who: &str, name: &str) -> Result<(), Error> {
+    let idx = index_of(&members.nodes, name)?;
+    let last = members.nodes.len() - 1;
+    if idx != last {
+        return Err(Error::RemovalNotAllowed {
+            algorithm: who.to_string(),
+            node: name.to_string(),
+            last: members.nodes[last].name.clone(),
+        });
+    }
+    members.take(name).map(drop)
+}
+
 /// The capacity of AnchorHash and DxHash: the most buckets (nodes) the structure holds, fixed
 /// when it is made.
 pub(crate) const CAPACITY: OptionSpec = OptionSpec {
@@ -140,10 +239,22 @@ pub(crate) fn capacity(options: &Options) -> u32 {
 
 /// The error for a node beyond the capacity.
 pub(crate) fn full(algorithm: Algorithm, capacity: u32) -> Error {
+    over_capacity(algorithm, capacity, u64::from(capacity) + 1)
+}
+
+/// `working` buckets made at once, within the capacity.
+pub(crate) fn check_capacity(algorithm: Algorithm, capacity: u32, working: u32) -> Result<(), Error> {
+    if working > capacity {
+        return Err(over_capacity(algorithm, capacity, u64::from(working)));
+    }
+    Ok(())
+}
+
+fn over_capacity(algorithm: Algorithm, capacity: u32, got: u64) -> Error {
     Error::TooLarge {
         what: format!("nodes in {} (its capacity option)", algorithm.entry().label),
         max: u64::from(capacity),
-        got: u64::from(capacity) + 1,
+        got,
     }
 }
 
@@ -184,16 +295,7 @@ impl Placement for Counted {
         self.members.push(spec, 1, weight_rule(self.algorithm))
     }
     fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let idx = index_of(&self.members.nodes, name)?;
-        let last = self.members.nodes.len() - 1;
-        if idx != last {
-            return Err(Error::RemovalNotAllowed {
-                algorithm: self.algorithm.name().to_string(),
-                node: name.to_string(),
-                last: self.members.nodes[last].name.clone(),
-            });
-        }
-        self.members.take(name).map(drop)
+        remove_last(&mut self.members, self.algorithm.name(), name)
     }
     fn set_down(&mut self, index: usize, down: bool) -> Result<(), Error> {
         self.members.set_down(index, down)

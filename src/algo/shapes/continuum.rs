@@ -18,7 +18,7 @@
 
 use super::down::{self, DownSet, Rebuilt};
 use super::entry::Building;
-use super::explain::{hex, Chain, Step, StepKind};
+use super::explain::{hex, Chain, Step, StepKind, FIRST_AT_OR_AFTER};
 use super::{index_of, new_nodes, specs, Algorithm, Options, Placement};
 use crate::analysis::Arcs;
 use crate::decimal::shortest;
@@ -437,6 +437,65 @@ pub(crate) fn push_md5_quads(prefix: &str, count: u32, idx: u32, out: &mut Vec<(
     }
 }
 
+/// How a ketama client turns a server's share of the total weight into labels, four points
+/// each: `⌊weight / total · 40 · servers⌋`, so 160 points a server when all weigh the same.
+/// The formula is one; the arithmetic is each client's own and is kept exactly, since the
+/// roundings differ (25 equal servers: libmemcached's float gives 39 labels, libketama's
+/// double 40).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Share {
+    /// libketama (ketama.c): `pct = (float) mem / (float) total; ks = floorf(pct * 40.0 *
+    /// (float) n)`: the share in float, the product in double (40.0 is a double), floorf
+    /// back in float.
+    FloatThenDouble,
+    /// libmemcached (hosts.cc `update_continuum`): every step in float, `floorf(pct * 160 / 4 *
+    /// n + 1e-10F)`.
+    Float,
+    /// twemproxy (`ketama_update`) and spymemcached's weighted ketama: the float product plus a
+    /// double 1e-10 (lost in the cast back to float), floorf. `java_ints`: the weights and
+    /// their sum are Java `int`s first (spymemcached).
+    FloatPlusDouble { java_ints: bool },
+    /// npm hashring (`continuum`): `Math.floor(weight / total * 40 * n)`, left to right in
+    /// doubles.
+    Double,
+    /// uhashring (ring_ketama.py `_hashi_weight_generator`): `(40 * n * weight) // total` in
+    /// Python integers.
+    Integer,
+}
+
+/// Each node's points by its share of the total weight, in `share`'s arithmetic: four a
+/// label.
+pub(crate) fn ketama_counts(nodes: &[Node], share: Share) -> Vec<u32> {
+    let n = nodes.len();
+    let total: f64 = nodes.iter().map(|node| node.weight).sum();
+    let whole_total: u128 = match share {
+        Share::Integer => nodes.iter().map(|node| node.weight as u128).sum(),
+        _ => 0,
+    };
+    let labels = |weight: f64| -> u64 {
+        match share {
+            Share::FloatThenDouble => {
+                let pct = weight as f32 / total as f32;
+                ((f64::from(pct) * 40.0 * f64::from(n as f32)) as f32).floor() as u64
+            }
+            Share::Float => {
+                let pct = weight as f32 / total as f32;
+                (pct * 160.0 / 4.0 * n as f32 + 0.000_000_000_1f32).floor() as u64
+            }
+            Share::FloatPlusDouble { java_ints } => {
+                let (weight, total) =
+                    if java_ints { (weight as i32 as f32, total as i32 as f32) } else { (weight as f32, total as f32) };
+                let pct = weight / total;
+                ((f64::from(pct * 160.0 / 4.0 * n as f32) + 0.000_000_000_1) as f32).floor() as u64
+            }
+            Share::Double => (weight / total * 40.0 * n as f64).floor() as u64,
+            Share::Integer => (40 * n as u128 * weight as u128 / whole_total.max(1)) as u64,
+        }
+    };
+    // A share is at most the whole, so labels stay far below the cap (40 a server).
+    nodes.iter().map(|node| labels(node.weight).min(u64::from(u32::MAX / 4)) as u32 * 4).collect()
+}
+
 impl Placement for Continuum {
     fn algorithm(&self) -> Algorithm {
         self.rules.algorithm
@@ -533,12 +592,11 @@ impl Placement for Continuum {
         let i = self.points.successor(position);
         let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
         let label = match self.rules.lookup {
-            Lookup::AtOrAfter => "the first point at or after it, clockwise (wrapping past the top)",
+            Lookup::AtOrAfter => FIRST_AT_OR_AFTER,
             Lookup::After => "the first point strictly after it: the arc it falls in ends here",
             Lookup::AtOrBefore => "the last point at or before it: the arc it falls in ends here",
         };
-        let value = format!("point {i} of {} at {}", self.points.len(), hex(at, bits));
-        chain.push(Step::new(StepKind::Point, label, value).at_fraction(at as f64 / size).at_node(owner));
+        chain.push(Step::point(label, i, self.points.len(), at, bits, owner));
         if let Some(text) = self.label_of(at, owner) {
             let step = Step::new(StepKind::Label, "its label: what was hashed to put the point there", text);
             chain.push(step.at_fraction(at as f64 / size).at_node(owner));

@@ -4,10 +4,17 @@
 //! own file (hash, hash range, weights, what a down server means).
 
 use super::down;
+use super::entry::OnStale;
 use super::explain::{Chain, Step, StepKind};
 use super::members::Members;
 use super::{Algorithm, Placement};
 use crate::{Error, Node, NodeSpec};
+
+/// What a process with an old server list gets from `hash % buckets` (python-memcached,
+/// memjs).
+pub(crate) const STALE: OnStale = OnStale::ClientSide(
+    "Each process has its own server list: one with the old list sends nearly every key to another server, where reads miss and writes leave copies that disagree.",
+);
 
 /// One client's bucket rules.
 #[derive(Debug)]

@@ -4,6 +4,7 @@
 
 use super::down::DownSet;
 use super::{index_of, new_node, new_nodes, Algorithm};
+use crate::decimal::shortest;
 use crate::{Error, Node, NodeSpec};
 
 #[derive(Clone, Debug, Default)]
@@ -62,6 +63,16 @@ impl Members {
     pub(crate) fn memory_bytes(&self) -> usize {
         self.nodes.iter().map(Node::memory_bytes).sum()
     }
+}
+
+/// `system`'s refusal of a weight it cannot hold: a fraction (its weights are whole numbers),
+/// or a number past its `max`, where it has one.
+pub(crate) fn whole_weight(system: &str, max: Option<u32>, weight: f64) -> Result<(), Error> {
+    if weight.fract() == 0.0 && max.is_none_or(|max| weight <= f64::from(max)) {
+        return Ok(());
+    }
+    let range = max.map_or(String::new(), |max| format!(" from 1 to {max}"));
+    Err(Error::weight_refused(weight, format!("{system} weights are whole numbers{range} (got {})", shortest(weight))))
 }
 
 /// The weights `algorithm`'s entry takes ([`Weights`](super::Weights)).
