@@ -71,9 +71,7 @@ pub fn encode(settings: &Settings, nodes: &[NodeSpec]) -> String {
     encode_with_down(settings, nodes, &[], None, &Layout::default())
 }
 
-/// The key of a link's algorithm (`a=libketama`), in every version. The build writes it into
-/// `pkg/builds.js`, so that the playground can start on the build a link needs before it has
-/// loaded either (a guess only: the build it picks still reads the whole link).
+/// The key of a link's algorithm (`a=libketama`), in every version.
 pub const ALGORITHM_KEY: &str = "a";
 
 /// [`encode`], with the names of the nodes marked down, the workload and the placement's
