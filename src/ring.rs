@@ -18,7 +18,7 @@
 //! per change, not per lookup: the hash inline, then the points' branch-free search with
 //! no dispatch or bounds checks; a replica list of up to 4 (no zones) reads the owners at
 //! offsets stored with each point. Every other ring takes the general path; both answer
-//! alike (`tests/lookup_paths.rs`).
+//! alike (`tests/native/lookup_paths.rs`).
 
 use crate::node::{check_names, check_weight};
 use crate::order::StagedSort;
@@ -488,7 +488,7 @@ impl Ring {
         // padding's (the first point's), is a node's index: `with_nodes`, `add_node` and
         // `set_weight` give points their node's index, `remove` drops the node's points and
         // renumbers the later ones (`fast` also means the ring has points). The tests in
-        // `tests/lookup_paths.rs` check every path against a model after every change.
+        // `tests/native/lookup_paths.rs` check every path against a model after every change.
         Ok(unsafe { self.nodes.get_unchecked(owner) }.name.as_str())
     }
 

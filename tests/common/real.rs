@@ -1,5 +1,5 @@
-//! The real-system comparisons, shared by the native tests (tests/real_systems.rs) and the
-//! browser tests (tests/web_real.rs): each reads one fixture written by the real program
+//! The real-system comparisons, shared by the native tests (tests/native/real_systems.rs) and the
+//! browser tests (tests/web/real_systems.rs): each reads one fixture written by the real program
 //! (tests/real/generate.sh), compares ringlab's plain-Rust engine with every answer in it,
 //! and returns how many answers it compared. Fixtures are compiled in, so the browser needs
 //! no files.

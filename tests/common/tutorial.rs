@@ -1,7 +1,7 @@
 //! The rings of tutorials and homegrown code (issue 29), replayed from what the code itself
 //! answered (tests/real/gen_tutorial.py ran Go, Python and Java): ringlab's ring with the
 //! fixture's `label`, `position`, `lookup` and `ties` options must give every key's owner
-//! after every step. Shared by tests/real_tutorial.rs (native) and tests/web_real.rs (browsers).
+//! after every step. Shared by tests/native/real_tutorial.rs (native) and tests/web/real_systems.rs (browsers).
 
 use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::NodeSpec;

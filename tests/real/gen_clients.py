@@ -18,7 +18,7 @@ refuses the key). The libraries answer through their own "which server" code:
 * the npm memcached client's hashring, memjs: npm_ring.js.
 
 No model is re-computed here: the fixtures are the libraries' answers, and
-tests/real_clients.rs compares ringlab with every one of them.
+tests/native/real_clients.rs compares ringlab with every one of them.
 """
 
 import json

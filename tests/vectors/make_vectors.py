@@ -6,7 +6,7 @@ PyPI packages xxhash and mmh3, and the ring rule is re-implemented here from its
 (labels "{name}#{i}", max(1, round(weight * vnodes)) points, position = low `bits` bits of
 the hash value, owner = first point at or after the key, wrapping; ties go to the smaller
 name), and so is weighted rendezvous (with Python's math.log). Both the native tests
-(tests/vectors.rs) and the wasm tests (tests/web.rs) check it.
+(tests/native/vectors.rs) and the wasm tests (tests/web/binding.rs) check it.
 
 Re-run:  pip install xxhash==4.* mmh3==5.* && python3 tests/vectors/make_vectors.py
 """

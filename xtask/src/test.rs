@@ -3,12 +3,11 @@
 //! 0. lint: `cargo fmt --check` (`rustfmt.toml`) and `cargo clippy -D warnings` on every
 //!    target: natively (all targets, the charts too), the wasm binding, and the binding as
 //!    the element's and the charts' modules build it;
-//! 1. native: `cargo test` of ringlab (unit, property, doc and vector tests) and of xtask (the
-//!    dev server's bounds), and the examples;
-//! 2. wasm: `tests/web.rs` (the JS binding), `tests/web_real.rs` (every real-system fixture),
-//!    `tests/web_lb.rs` (nginx and HAProxy), `tests/web_proxies.rs` (twemproxy and Envoy) and
-//!    `tests/web_clients.rs` (the cache-client libraries) under wasm-bindgen-test, built once
-//!    and run in every browser of `wasm-pack.toml` at the same time;
+//! 1. native: `cargo test` of ringlab (unit, doc and the integration tests, one binary of
+//!    modules in `tests/native/`) and of xtask (the dev server's bounds), and the examples;
+//! 2. wasm: `tests/web/`, one wasm-bindgen test binary (the JS binding, and every
+//!    real-system fixture with the native tests' comparisons), built once and run in every
+//!    browser of `wasm-pack.toml` at the same time;
 //! 3. page: the release build of `wasm-pack.toml`'s modules (`cargo xtask build`, run in
 //!    the background from stage 1 on, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
@@ -219,10 +218,10 @@ fn examples(features: &[String]) -> Result<u64, Failure> {
     Ok(3)
 }
 
-/// The wasm-bindgen test files (`tests/web*.rs`): the lint and wasm stages name the same.
-const WASM_TESTS: [&str; 5] = ["web", "web_real", "web_lb", "web_proxies", "web_clients"];
+/// The wasm-bindgen test binaries (`tests/web/`): the lint and wasm stages name the same.
+const WASM_TESTS: [&str; 1] = ["web"];
 
-/// `--test web --test web_real …`.
+/// `--test web`.
 fn wasm_test_args() -> Vec<&'static str> {
     WASM_TESTS.iter().flat_map(|t| ["--test", t]).collect()
 }

@@ -3,7 +3,7 @@
 //! is what Istio's `consistentHash` and Consul's `ring_hash` configure in Envoy; gRPC's
 //! `ring_hash` policy follows the same design (xxHash64 points `"{address}_{i}"`, the same
 //! scaling), but only Envoy itself is checked here. The rules are cited from Envoy's
-//! source in `tests/real/README.md` (§11); `tests/real_proxies.rs` checks them against the
+//! source in `tests/real/README.md` (§11); `tests/native/real_proxies.rs` checks them against the
 //! real Envoy.
 //!
 //! - **Host keys.** A host is hashed by its address `ip:port` (or its `hostname` with

@@ -1,6 +1,6 @@
 //! twemproxy (nutcracker 0.5.0): a pool's `ketama` and `modula` distributions with each of its
 //! twelve key hashes, server names, weights and `hash_tag`, bit for bit. The rules are cited
-//! from twemproxy's source in `tests/real/README.md` (§10), and `tests/real_proxies.rs`
+//! from twemproxy's source in `tests/real/README.md` (§10), and `tests/native/real_proxies.rs`
 //! checks them against the real nutcracker.
 //!
 //! - **Server order.** twemproxy sorts a pool's servers by their *name* (shorter names

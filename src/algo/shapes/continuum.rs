@@ -2,7 +2,7 @@
 //! ketama), Go groupcache and Cassandra tokens. Each differs in how it labels and counts
 //! points, hashes keys and breaks ties; the lookup (first point at or after the key's hash,
 //! wrapping) is the same. The rules are cited from each system's source in
-//! `tests/real/README.md`, and `tests/real_systems.rs` checks them against the real code.
+//! `tests/real/README.md`, and `tests/native/real_systems.rs` checks them against the real code.
 //!
 //! Point counts depend on all nodes' weights (libketama, libmemcached), so every change
 //! rebuilds the continuum from the node list, as the real clients do.

@@ -11,7 +11,7 @@ fn fixture(text: &str) -> Value {
 
 #[test]
 fn libketama_server_files() {
-    let f = fixture(include_str!("real/fixtures/ketama.json"));
+    let f = fixture(include_str!("../real/fixtures/ketama.json"));
     let mut checked = 0;
     for case in f["cases"].as_array().unwrap() {
         // libketama's server file: `address<TAB>memory` lines.
@@ -35,7 +35,7 @@ fn libketama_server_files() {
 /// real library did, or refuses it naming the line the real library named.
 #[test]
 fn libketama_server_file_quirks() {
-    let f = fixture(include_str!("real/fixtures/ketama.json"));
+    let f = fixture(include_str!("../real/fixtures/ketama.json"));
     let mut checked = 0;
     for case in f["files"].as_array().unwrap() {
         let text = case["file"].as_str().unwrap();
@@ -70,7 +70,7 @@ fn libketama_server_file_quirks() {
 
 #[test]
 fn libmemcached_server_lists() {
-    let f = fixture(include_str!("real/fixtures/libmemcached.json"));
+    let f = fixture(include_str!("../real/fixtures/libmemcached.json"));
     let mut checked = 0;
     for (i, case) in f["cases"].as_array().unwrap().iter().enumerate() {
         let algorithm = match case["mode"].as_str().unwrap() {

@@ -2,9 +2,9 @@
 //! (libmemcached 1.1.4, libketama's C code, redis-cli/redis-server 7.0.15, cassandra-driver's
 //! Murmur3, a jump-hash C extension, Go groupcache) by `tests/real/generate.sh`, and ringlab
 //! must agree on all of them. The comparisons live in `tests/common/real.rs`, which
-//! `tests/web_real.rs` runs in Chromium and Firefox too.
+//! `tests/web/real_systems.rs` runs in Chromium and Firefox too.
 
-#[path = "common/real.rs"]
+#[path = "../common/real.rs"]
 mod real;
 
 #[test]

@@ -1,19 +1,16 @@
 //! Every real-system fixture (tests/real/fixtures), checked in the browser with the same
-//! comparisons as tests/real_systems.rs (tests/common/real.rs), on the plain-Rust engine
+//! comparisons as tests/native/real_systems.rs (tests/common/real.rs), on the plain-Rust engine
 //! compiled to wasm: u64/i64 arithmetic, CRC, MD5, libketama's and libmemcached's float
 //! point counts, Redis's float slot split and rebalance, and Murmur3's signed tail bytes must
 //! give the real programs' answers in every browser `cargo xtask test` runs. Nothing is left
 //! out: every key, point, slot range and published digest (1,000,000 keys included).
-#![cfg(target_arch = "wasm32")]
 
-#[path = "common/real.rs"]
+#[path = "../common/real.rs"]
 mod real;
-#[path = "common/tutorial.rs"]
+#[path = "../common/tutorial.rs"]
 mod tutorial;
 
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn libmemcached_every_key_and_point() {
@@ -61,7 +58,7 @@ fn groupcache_every_key() {
 }
 
 /// The five tutorial rings (Go, Python, Java), every key after every step, as natively
-/// (tests/real_tutorial.rs).
+/// (tests/native/real_tutorial.rs).
 #[wasm_bindgen_test]
 fn tutorial_rings_every_key() {
     for (name, text) in tutorial::ALL {

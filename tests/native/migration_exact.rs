@@ -135,7 +135,7 @@ fn sorted(mut raw: Vec<(u64, usize, String)>, later_first: bool) -> Points {
 
 /// The point list of a continuum system, rebuilt from its nodes (names, order and point
 /// counts as the cluster reports them; the counts are checked against the real clients in
-/// tests/real_systems.rs).
+/// tests/native/real_systems.rs).
 fn continuum_points(c: &Cluster) -> Points {
     let nodes = c.nodes();
     let mut raw = Vec::new();
@@ -253,7 +253,7 @@ fn ring_migrations_match_position_by_position() {
     }
 }
 
-/// "n1251#0" and "n58370#0" collide under XXH32 (see tests/properties.rs): with one vnode
+/// "n1251#0" and "n58370#0" collide under XXH32 (see tests/native/properties.rs): with one vnode
 /// each, the shared position belongs to "n1251" (smaller name) and passes to "n58370" when it
 /// leaves; the migration must show exactly that, and nothing when "n58370" leaves.
 #[test]
@@ -342,7 +342,7 @@ fn slot_owners(ranges: &[Vec<(u64, u64)>], names: &[String]) -> Vec<String> {
 /// slot owners read from redis-cli's own ranges (tests/real/fixtures/redis_cluster.json).
 #[test]
 fn redis_migrations_match_redis_cli_slot_by_slot() {
-    let f: serde_json::Value = serde_json::from_str(include_str!("real/fixtures/redis_cluster.json")).unwrap();
+    let f: serde_json::Value = serde_json::from_str(include_str!("../real/fixtures/redis_cluster.json")).unwrap();
     let ranges = |v: &serde_json::Value| -> Vec<Vec<(u64, u64)>> {
         v.as_array()
             .unwrap()

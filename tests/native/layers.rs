@@ -63,7 +63,7 @@ fn every_module_under_src_has_a_rank() {
     assert_eq!(listed.len(), LAYERS.len(), "a module is listed twice in LAYERS");
     let unranked: Vec<&String> = on_disk.difference(&listed).collect();
     let gone: Vec<&String> = listed.difference(&on_disk).collect();
-    assert!(unranked.is_empty(), "modules under src/ with no rank in LAYERS (tests/layers.rs): {unranked:?}");
+    assert!(unranked.is_empty(), "modules under src/ with no rank in LAYERS (tests/native/layers.rs): {unranked:?}");
     assert!(gone.is_empty(), "LAYERS lists modules that src/ no longer has: {gone:?}");
 }
 

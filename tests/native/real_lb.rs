@@ -3,7 +3,7 @@
 //! HAProxy 2.6.12 (tests/real/generate.sh), read from the same config text ringlab parses
 //! here. Then the config parsers: good text, and each malformed form naming its line.
 
-#[path = "common/lb.rs"]
+#[path = "../common/lb.rs"]
 mod lb;
 
 use ringlab::algo::{Algorithm, Cluster, Options};
@@ -106,7 +106,7 @@ fn exact_shares_add_up_and_follow_weights() {
 
 #[test]
 fn algorithms_that_cannot_skip_a_down_node_say_so() {
-    // Jump hash has no skip: a down bucket's keys are unavailable (tests/down_nodes.rs).
+    // Jump hash has no skip: a down bucket's keys are unavailable (tests/native/down_nodes.rs).
     let mut ring = Cluster::new(Options::new(Algorithm::Jump), ["a", "b"]).unwrap();
     ring.set_down("a", true).unwrap();
     let key = (0..).map(|i| format!("k{i}")).find(|k| ring.locate_index(k).is_err()).unwrap();

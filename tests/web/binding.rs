@@ -2,16 +2,14 @@
 //! and `Session` classes as JavaScript sees them (options objects in, `Error`s with readable
 //! messages and codes out, wrong types refused), and the shared vectors giving the same
 //! answers in the browser as natively.
-#![cfg(target_arch = "wasm32")]
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use js_sys::{Array, Reflect};
 use ringlab::web::{self, Ring, Session};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// A JS value from JSON text, as a page would pass it.
 fn js(json: &str) -> JsValue {
@@ -186,14 +184,14 @@ fn replicas_and_analysis_are_reachable_from_js() {
 #[wasm_bindgen_test]
 fn real_systems_agree_in_the_browser() {
     use serde_json::Value;
-    let cassandra: Value = serde_json::from_str(include_str!("real/fixtures/cassandra.json")).unwrap();
+    let cassandra: Value = serde_json::from_str(include_str!("../real/fixtures/cassandra.json")).unwrap();
     for t in cassandra["tokens"].as_array().unwrap() {
         let key = t["key"].as_str().unwrap();
         let want: i64 = t["token"].as_str().unwrap().parse().unwrap();
         let want = if key.is_empty() { i64::MIN } else { want }; // Cassandra's MINIMUM for b""
         assert_eq!(web::cassandra_token(s(key)).unwrap(), want, "{key:?}");
     }
-    let jump: Value = serde_json::from_str(include_str!("real/fixtures/jump.json")).unwrap();
+    let jump: Value = serde_json::from_str(include_str!("../real/fixtures/jump.json")).unwrap();
     for c in jump["cases"].as_array().unwrap() {
         let key: u64 = c["key"].as_str().unwrap().parse().unwrap();
         let buckets = c["buckets"].as_u64().unwrap() as u32;
@@ -202,11 +200,11 @@ fn real_systems_agree_in_the_browser() {
             c["bucket"].as_u64().unwrap()
         );
     }
-    let redis: Value = serde_json::from_str(include_str!("real/fixtures/redis_cluster.json")).unwrap();
+    let redis: Value = serde_json::from_str(include_str!("../real/fixtures/redis_cluster.json")).unwrap();
     for k in redis["keyslots"].as_array().unwrap() {
         assert_eq!(u64::from(web::redis_key_slot(s(k["key"].as_str().unwrap())).unwrap()), k["slot"].as_u64().unwrap());
     }
-    let ketama: Value = serde_json::from_str(include_str!("real/fixtures/ketama_published.json")).unwrap();
+    let ketama: Value = serde_json::from_str(include_str!("../real/fixtures/ketama_published.json")).unwrap();
     for v in ketama["vectors"].as_array().unwrap() {
         let nodes = serde_json::to_string(&v["servers"]).unwrap();
         let ring = Ring::new(js(&format!(r#"{{"algorithm": "libketama", "nodes": {nodes}}}"#))).unwrap();

@@ -1,14 +1,11 @@
 //! The twemproxy and Envoy fixtures in the browser: the same key-by-key comparison as
-//! tests/real_proxies.rs (tests/common/proxies.rs), through the plain-Rust engine compiled to
+//! tests/native/real_proxies.rs (tests/common/proxies.rs), through the plain-Rust engine compiled to
 //! wasm.
-#![cfg(target_arch = "wasm32")]
 
-#[path = "common/proxies.rs"]
+#[path = "../common/proxies.rs"]
 mod proxies;
 
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn twemproxy_matches_on_every_recorded_key() {

@@ -10,8 +10,8 @@ use ringlab::keys::KeySample;
 use ringlab::{Config, NodeSpec};
 use serde_json::Value;
 
-const KETAMA_PUBLISHED: &str = include_str!("real/fixtures/ketama_published.json");
-const REDIS: &str = include_str!("real/fixtures/redis_cluster.json");
+const KETAMA_PUBLISHED: &str = include_str!("../real/fixtures/ketama_published.json");
+const REDIS: &str = include_str!("../real/fixtures/redis_cluster.json");
 
 fn options(algorithm: Algorithm) -> Options {
     let mut options = Options::new(algorithm);
@@ -480,7 +480,7 @@ fn rendezvous_names_the_highest_scores_computed_here() {
 /// each named score is MurmurHash3 (the murmur3 crate) of "host:port-key", characters & 0xff.
 #[test]
 fn pymemcache_scores_are_murmur3_and_the_winner_is_pymemcache_s() {
-    let f: Value = serde_json::from_str(include_str!("real/fixtures/pymemcache.json")).unwrap();
+    let f: Value = serde_json::from_str(include_str!("../real/fixtures/pymemcache.json")).unwrap();
     let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     let mut checked = 0;
     for case in f["cases"].as_array().unwrap() {
@@ -597,7 +597,7 @@ fn crc32(bytes: &[u8]) -> u32 {
 /// robin.
 #[test]
 fn nginx_steps_are_crc32_and_end_at_the_server_nginx_answered() {
-    let f: Value = serde_json::from_str(include_str!("real/fixtures/nginx.json")).unwrap();
+    let f: Value = serde_json::from_str(include_str!("../real/fixtures/nginx.json")).unwrap();
     let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     let mut checked = 0;
     for case in f["cases"].as_array().unwrap() {
@@ -675,7 +675,7 @@ fn full_hash(mut a: u32) -> u32 {
 #[test]
 fn haproxy_steps_are_its_hash_its_points_and_end_at_the_server_haproxy_answered() {
     use ringlab::algo::balancers::haproxy::{HaproxyFunction, HaproxyHash};
-    let f: Value = serde_json::from_str(include_str!("real/fixtures/haproxy.json")).unwrap();
+    let f: Value = serde_json::from_str(include_str!("../real/fixtures/haproxy.json")).unwrap();
     let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     let (mut checked, mut ties) = (0, 0);
     for case in f["cases"].as_array().unwrap() {
@@ -767,7 +767,7 @@ impl std::str::FromStr for Hex {
 /// here); every chain ends at the server twemproxy stored the key on.
 #[test]
 fn twemproxy_steps_are_its_hash_its_points_or_entries_and_end_where_twemproxy_stored() {
-    let f: Value = serde_json::from_str(include_str!("real/fixtures/twemproxy.json")).unwrap();
+    let f: Value = serde_json::from_str(include_str!("../real/fixtures/twemproxy.json")).unwrap();
     let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     let (mut checked, mut points_checked) = (0, 0);
     for case in f["cases"].as_array().unwrap() {
@@ -844,7 +844,7 @@ fn twemproxy_steps_are_its_hash_its_points_or_entries_and_end_where_twemproxy_st
 /// hash mod the table size; every chain ends at the host Envoy sent the request to.
 #[test]
 fn envoy_steps_are_xxhash64_the_ring_or_table_and_end_at_the_host_envoy_chose() {
-    let f: Value = serde_json::from_str(include_str!("real/fixtures/envoy.json")).unwrap();
+    let f: Value = serde_json::from_str(include_str!("../real/fixtures/envoy.json")).unwrap();
     let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     let (mut checked, mut labels) = (0, 0);
     for case in f["cases"].as_array().unwrap() {

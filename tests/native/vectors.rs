@@ -1,6 +1,7 @@
 //! The engine agrees with an independent implementation (Python's hashlib/zlib/xxhash/mmh3
 //! and a re-implementation of the ring rule) on every vector.
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use ringlab::{analysis, Config, Hash, NodeSpec, Ring, RingBits};

@@ -1,13 +1,10 @@
 //! The nginx and HAProxy fixtures in the browser: the same key-by-key comparison as
-//! tests/real_lb.rs (tests/common/lb.rs), through the plain-Rust engine compiled to wasm.
-#![cfg(target_arch = "wasm32")]
+//! tests/native/real_lb.rs (tests/common/lb.rs), through the plain-Rust engine compiled to wasm.
 
-#[path = "common/lb.rs"]
+#[path = "../common/lb.rs"]
 mod lb;
 
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn nginx_matches_on_every_recorded_key() {

@@ -4,7 +4,7 @@
 //! (tests/real/gen_tutorial.py); ringlab's ring with the fixture's options must agree on every
 //! key after every step, including keys on a point and positions two nodes share.
 
-#[path = "common/tutorial.rs"]
+#[path = "../common/tutorial.rs"]
 mod tutorial;
 
 use ringlab::algo::{ringlab::PRESETS, Cluster};

@@ -1,17 +1,14 @@
 //! Every cache-client fixture (tests/real/fixtures), checked in the browser with the same
-//! comparisons as tests/real_clients.rs (tests/common/clients.rs), on the plain-Rust engine
+//! comparisons as tests/native/real_clients.rs (tests/common/clients.rs), on the plain-Rust engine
 //! compiled to wasm: SHA-1, MD5 and CRC-32 points, 64-bit and 32-bit circles, predecessor
 //! and strict-successor lookups, Java's and JavaScript's UTF-16 string hashes, pymemcache's
 //! murmur3 over code points, and the single- and double-precision point counts must give
 //! the real libraries' answers in every browser `cargo xtask test` runs.
-#![cfg(target_arch = "wasm32")]
 
-#[path = "common/clients.rs"]
+#[path = "../common/clients.rs"]
 mod clients;
 
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn keys(fixture: &str) -> usize {
     clients::check(fixture).iter().map(|(_, _, keys)| keys).sum()

@@ -130,7 +130,7 @@ fn each_entrys_facts_are_what_its_algorithm_does() {
         last_gone.remove(&base.nodes()[e.leaving.leaver(5)].name).unwrap();
 
         // The down rule's kind is what marking a node down does (checked at length in
-        // tests/down_nodes.rs).
+        // tests/native/down_nodes.rs).
         let mut down = base.clone();
         let owner = base.locate("key:1").unwrap().to_string();
         if down.set_down(&owner, true).is_ok() {

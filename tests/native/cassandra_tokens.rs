@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 /// (token, key) pairs from cassandra-driver's Murmur3, the empty key left out (Cassandra's
 /// partitioner gives it the minimum token, not the driver's 0).
 fn driver_tokens() -> Vec<(i64, String)> {
-    let f: serde_json::Value = serde_json::from_str(include_str!("real/fixtures/cassandra.json")).unwrap();
+    let f: serde_json::Value = serde_json::from_str(include_str!("../real/fixtures/cassandra.json")).unwrap();
     f["tokens"]
         .as_array()
         .unwrap()

@@ -3,7 +3,7 @@
 //! (tests/real/gen_twemproxy.py, gen_envoy.py), read from the same config text ringlab
 //! imports here. Then the two config parsers: good text, and malformed text naming its line.
 
-#[path = "common/proxies.rs"]
+#[path = "../common/proxies.rs"]
 mod proxies;
 
 use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};

@@ -8,7 +8,7 @@ use ringlab::import::redis::{from_redis_cluster_nodes, parse_redis_cluster_nodes
 use serde_json::Value;
 
 fn fixture() -> Value {
-    serde_json::from_str(include_str!("real/fixtures/redis_cluster_nodes.json")).unwrap()
+    serde_json::from_str(include_str!("../real/fixtures/redis_cluster_nodes.json")).unwrap()
 }
 
 fn strs(v: &Value) -> Vec<&str> {

@@ -6,7 +6,7 @@ use ringlab::import::memcached::from_memcached_servers;
 use ringlab::import::redis::from_redis_cluster_nodes;
 use ringlab::keys::parse_key_list;
 
-const REAL: &str = include_str!("real/fixtures/redis_cluster_nodes.json");
+const REAL: &str = include_str!("../real/fixtures/redis_cluster_nodes.json");
 
 fn real_text() -> String {
     let f: serde_json::Value = serde_json::from_str(REAL).unwrap();
