@@ -811,19 +811,22 @@ async function main() {
   perf.view = view; // the page tests redraw the still picture without the change's overlays
   new ResizeObserver(() => view.data && !view.fits() && render()).observe($("ring"));
   watchTheme(() => frame && render());
-  fillChoices();
   start();
 }
 
 const INVITATION = "Add or remove a node to see exactly what moves.";
 
-// The session first, in steps; the ring in a task that ends with it on screen; the controls'
-// listeners and the charts in the next. The page takes input from then on (`data-ready`).
+// The session first (a link's in steps); the ring drawn at once (after a link, in a task of
+// its own); the menus' choices, the controls' listeners and the charts in the next task. The
+// page takes input from then on (`data-ready`).
 function start() {
-  open(location.hash, () =>
-    later(() => {
-      render({ drawLater: true });
+  const linked = location.hash.length > 1;
+  open(location.hash, () => {
+    const first = () => {
+      render({ drawLater: linked });
       later(() => {
+        fillChoices();
+        syncControls();
         wire();
         if (frame.nodes.length >= 2) charts.update(session);
         later(warmUp);
@@ -832,8 +835,10 @@ function start() {
         $("last-change").textContent = $("config-error").textContent || INVITATION;
         document.body.dataset.ready = "1";
       });
-    }),
-  );
+    };
+    if (linked) later(first);
+    else first();
+  });
 }
 
 // The engine compiles each of its functions on first call: a throwaway five-node session goes
