@@ -1,5 +1,5 @@
 //! The cache-client comparisons, shared by the native tests (tests/native/real_clients.rs) and the
-//! browser tests (tests/web/clients.rs): each fixture was written by the real library
+//! browser tests (tests/web/real_clients.rs): each fixture was written by the real library
 //! (tests/real/gen_clients.py, tests/real/gen_libmemcached_order.py); ringlab places every
 //! key of every case and must answer the library's server. Fixtures are compiled in.
 

@@ -1,6 +1,6 @@
 //! The nginx and HAProxy fixtures (tests/real/fixtures/nginx.json, haproxy.json, answered by
 //! real nginx 1.22 and HAProxy 2.6 on loopback), compared key by key. Shared by the native
-//! test (tests/native/real_lb.rs) and the browser test (tests/web/lb.rs): plain Rust, no files read
+//! test (tests/native/real_lb.rs) and the browser test (tests/web/real_lb.rs): plain Rust, no files read
 //! at run time.
 #![allow(dead_code)]
 

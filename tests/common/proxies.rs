@@ -1,7 +1,7 @@
 //! The twemproxy and Envoy fixtures (tests/real/fixtures/twemproxy.json, envoy.json, answered
 //! by the real nutcracker 0.5.0 and Envoy 1.40 on loopback), compared key by key through the
 //! same config text ringlab imports. Shared by the native test (tests/native/real_proxies.rs) and
-//! the browser test (tests/web/proxies.rs): plain Rust, no files read at run time.
+//! the browser test (tests/web/real_proxies.rs): plain Rust, no files read at run time.
 #![allow(dead_code)]
 
 use ringlab::algo::Cluster;

@@ -2,7 +2,7 @@
 //! (pymemcache, python-memcached, uhashring, Dalli, redis-rb 4 and 5, spymemcached, the npm
 //! memcached client's hashring, memjs; libmemcached's KETAMA mode in both orders of calls) by
 //! `tests/real/generate.sh clients libmemcached_order`, and ringlab must agree on every key.
-//! The comparisons live in `tests/common/clients.rs`, which `tests/web/clients.rs` runs in
+//! The comparisons live in `tests/common/clients.rs`, which `tests/web/real_clients.rs` runs in
 //! Chromium and Firefox too.
 
 #[path = "../common/clients.rs"]
