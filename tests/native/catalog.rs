@@ -445,3 +445,47 @@ fn the_typescript_ring_options_are_the_catalogs() {
     fields.remove("nodes");
     assert!(fields.is_empty(), "RingOptions has fields no algorithm declares: {fields:?}");
 }
+
+/// tests/README.md's table of defining properties: every catalog entry has a row (its name in
+/// backticks in the first column), and every test a row names (`file.rs::name`, or `::name`
+/// after one) is a function of that file under tests/native/ (a name ending in `…` is a prefix).
+#[test]
+fn the_tests_readme_names_a_test_of_every_entrys_defining_property() {
+    let text = std::fs::read_to_string(root().join("tests/README.md")).unwrap();
+    let table: Vec<&str> = text
+        .split("| algorithm | defining property (and bound) | checked by |\n|---|---|---|\n")
+        .nth(1)
+        .expect("tests/README.md has the table of defining properties")
+        .lines()
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    let cells = |row: &str| row.split(" | ").map(|c| c.trim_matches(['|', ' ']).to_string()).collect::<Vec<_>>();
+    let named: BTreeSet<String> = table
+        .iter()
+        .flat_map(|row| cells(row)[0].split('`').skip(1).step_by(2).map(String::from).collect::<Vec<_>>())
+        .collect();
+    let missing: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).filter(|n| !named.contains(*n)).collect();
+    assert!(missing.is_empty(), "catalog entries with no row in tests/README.md's table: {missing:?}");
+    for row in &table {
+        let checked = cells(row).last().cloned().unwrap_or_default();
+        let mut file = None;
+        for code in checked.split('`').skip(1).step_by(2) {
+            let Some((path, name)) = code.split_once("::") else { continue };
+            if !path.is_empty() {
+                file = Some(path.to_string());
+            }
+            let file = file.clone().unwrap_or_else(|| panic!("{code:?} names no file in {row}"));
+            let source = std::fs::read_to_string(root().join("tests/native").join(&file))
+                .unwrap_or_else(|e| panic!("tests/README.md names {file}, not in tests/native/: {e}"));
+            for name in name.split('/').map(|n| n.trim_matches('`')) {
+                let prefix = name.trim_end_matches('…');
+                let found = if prefix.len() < name.len() {
+                    source.contains(&format!("fn {prefix}"))
+                } else {
+                    source.contains(&format!("fn {name}("))
+                };
+                assert!(found, "tests/README.md names {file}::{name}, which is not a test there");
+            }
+        }
+    }
+}
