@@ -86,6 +86,19 @@ impl Hash {
         }
     }
 
+    /// What hashing one byte costs, in the units of the work meter's
+    /// [`HashedBytes`](crate::work::Cost::HashedBytes): about how much longer a byte takes
+    /// than with XXH3 on long inputs in wasm, where there is no SHA or AES instruction.
+    pub fn work_per_byte(self) -> u64 {
+        match self {
+            Hash::Xxh3 | Hash::Xxh64 | Hash::Xxh32 | Hash::Crc32 | Hash::Murmur3 => 1,
+            // A multiply per byte.
+            Hash::Fnv1a32 | Hash::Fnv1a64 => 2,
+            Hash::Md5 => 4,
+            Hash::Sha256 => 8,
+        }
+    }
+
     /// The hash value of `bytes`, by its rule in the table on [`Hash`](enum@Hash).
     ///
     /// ```

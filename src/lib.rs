@@ -49,6 +49,7 @@ mod ring_rules;
 pub mod rollout;
 pub mod session;
 pub mod theme;
+pub mod work;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -2,7 +2,9 @@
 //! attribute or call can make a single call run long or allocate without bound.
 //!
 //! An input over a cap is refused with [`Error::TooLarge`] (code `too-large`), naming the
-//! input, the cap and what was asked; nothing changes. The caps are chosen so that each
+//! input, the cap and what was asked; nothing changes. The caps count items; what the items
+//! multiply into (bytes hashed, points walked, pairs compared) the [work meter](crate::work)
+//! bounds. The caps are chosen so that each
 //! single call at its cap returns well within 250 ms in a browser (wasm runs about 1.5–2× slower
 //! than native). `cargo run --release --example caps` times each call at its cap:
 //!

@@ -24,6 +24,7 @@ use crate::node::{check_names, check_weight};
 use crate::order::StagedSort;
 use crate::points::{decode_run, Points};
 use crate::ring_rules::{RingBits, Ties};
+use crate::work::Cost;
 use crate::{Error, Hash, Node, NodeSpec, Replicas, RingRules};
 use std::ops::ControlFlow;
 
@@ -190,6 +191,8 @@ impl Ring {
             total += u64::from(node.points);
             ring.nodes.push(node);
         }
+        let hashing = ring.nodes.iter().map(|n| ring.hashing_work(&n.name, n.points)).fold(0, u64::saturating_add);
+        crate::work::charge(Cost::HashedBytes, hashing)?;
         let hashing = Hashing { entries: Vec::with_capacity(total as usize), node: 0, vnode: 0, label: Vec::new() };
         Ok(RingBuild { ring, stage: Stage::Hash(hashing) })
     }
@@ -247,6 +250,7 @@ impl Ring {
     /// Adds a node. On error the ring is unchanged.
     pub fn add_node(&mut self, spec: NodeSpec) -> Result<(), Error> {
         let node = self.check_new(spec, self.points.len() as u64)?;
+        crate::work::charge(Cost::HashedBytes, self.hashing_work(&node.name, node.points))?;
         let fresh = self.node_entries(&node.name, node.points, self.nodes.len() as u32);
         self.zoned |= node.zone.is_some();
         self.nodes.push(node);
@@ -265,7 +269,11 @@ impl Ring {
         // A map deletes the positions of the node's labels, whoever holds them.
         let deleted = match self.rules.ties {
             Ties::SmallerName => Vec::new(),
-            _ => self.node_entries(name, self.nodes[idx as usize].points, idx).into_iter().map(|e| e.0).collect(),
+            _ => {
+                let points = self.nodes[idx as usize].points;
+                crate::work::charge(Cost::HashedBytes, self.hashing_work(name, points))?;
+                self.node_entries(name, points, idx).into_iter().map(|e| e.0).collect()
+            }
         };
         let entries: Vec<(u64, u32)> = self
             .points
@@ -292,6 +300,8 @@ impl Ring {
         if total > MAX_POINTS {
             return Err(Error::TooManyPoints { points: total });
         }
+        let hashing = self.hashing_work(name, points).saturating_add(self.hashing_work(name, self.nodes[idx].points));
+        crate::work::charge(Cost::HashedBytes, hashing)?;
         let fresh = self.node_entries(name, points, idx as u32);
         let old = self.node_entries(name, self.nodes[idx].points, idx as u32);
         let node = &mut self.nodes[idx];
@@ -652,15 +662,23 @@ impl Ring {
         chosen.reserve(want);
         // Nodes skipped only because their zone was already on the list, in walk order.
         let mut deferred: Vec<u32> = Vec::new();
+        // What the list holds, looked up in constant time: a long list on a big ring walks
+        // hundreds of thousands of points, each checked against the list so far.
+        let mut seen = vec![false; self.nodes.len()];
+        let mut zones: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
         self.points.walk_owners(start, |owner| {
             if chosen.len() == want || chosen.len() + deferred.len() == up {
                 return ControlFlow::Break(());
             }
-            if !down[owner as usize] && !chosen.contains(&owner) && !deferred.contains(&owner) {
-                if self.zone_taken(owner, chosen) {
-                    deferred.push(owner);
-                } else {
-                    chosen.push(owner);
+            let node = owner as usize;
+            if !down[node] && !seen[node] {
+                seen[node] = true;
+                match self.nodes[node].zone.as_deref() {
+                    Some(zone) if zones.contains(zone) => deferred.push(owner),
+                    zone => {
+                        zones.extend(zone);
+                        chosen.push(owner);
+                    }
                 }
             }
             ControlFlow::Continue(())
@@ -668,13 +686,6 @@ impl Ring {
         let missing = want - chosen.len();
         chosen.extend(deferred.into_iter().take(missing));
         Ok(chosen)
-    }
-
-    fn zone_taken(&self, candidate: u32, chosen: &[u32]) -> bool {
-        match &self.nodes[candidate as usize].zone {
-            None => false,
-            Some(zone) => chosen.iter().any(|&c| self.nodes[c as usize].zone.as_ref() == Some(zone)),
-        }
     }
 
     /// The label of point `i` (`"{name}#{vnode}"` by default), found by re-hashing the owner's labels
@@ -719,6 +730,12 @@ impl Ring {
             return Err(Error::TooManyPoints { points: total });
         }
         Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
+    }
+
+    /// What hashing the labels of `points` points of node `name` costs the work meter.
+    fn hashing_work(&self, name: &str, points: u32) -> u64 {
+        let longest = self.rules.label.longest(name.len(), points);
+        crate::work::hashed(u64::from(points), longest, self.config.hash.work_per_byte())
     }
 
     fn label_position(&self, name: &str, vnode: u32, buf: &mut Vec<u8>) -> u64 {

@@ -236,6 +236,18 @@ impl Label {
         }
     }
 
+    /// The bytes of the longest of the first `points` labels of a node whose name is
+    /// `name_len` bytes long: what hashing them costs, a label at a time.
+    pub fn longest(&self, name_len: usize, points: u32) -> u64 {
+        let digits = itoa::Buffer::new().format(points.saturating_sub(1)).len();
+        let len = |part: &Part| match part {
+            Part::Text(t) => t.len(),
+            Part::Name => name_len,
+            Part::Index => digits,
+        };
+        self.parts.iter().map(len).sum::<usize>() as u64
+    }
+
     /// The label of point `i` of node `name`.
     pub fn expand(&self, name: &str, i: u32) -> String {
         let mut buf = Vec::new();

@@ -17,9 +17,10 @@ const LAYERS: &[&str] = &[
     "points",
     "replicas",
     "decimal",
-    // What every layer speaks: errors, caps, hashes, keys, nodes.
+    // What every layer speaks: errors, caps, the work meter, hashes, keys, nodes.
     "error",
     "limits",
+    "work",
     "hash",
     "keys",
     "node",

@@ -28,3 +28,4 @@ mod rollout;
 mod state_machine;
 mod text_imports;
 mod vectors;
+mod work;

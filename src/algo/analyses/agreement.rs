@@ -29,6 +29,7 @@
 
 use super::entry::Recipe;
 use super::Cluster;
+use crate::work::{self, Cost};
 use crate::{limits, migration, Error};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -83,6 +84,10 @@ pub struct Reason {
 /// given (`key:0` .. `key:9999`).
 pub const DEFAULT_KEYS: usize = 10_000;
 
+/// What hashing a byte of a key costs a placement, for the work meter: MD5's (the cache
+/// clients' hash), the costliest a client hashes keys with.
+const KEY_HASH_WORK: u64 = 4;
+
 /// What a key is answered with when its server is down and the client has no other
 /// (the error's words are not a server's name).
 const UNAVAILABLE: &str = "(unavailable)";
@@ -106,6 +111,11 @@ pub fn agreement(a: &Cluster, b: &Cluster, keys: &Keys) -> Result<Agreement, Err
     limits::check("keys to compare two placements on", count as u64, limits::MAX_COMPARE_WORK)?;
     a.check_lookups(count)?;
     b.check_lookups(count)?;
+    if let Keys::List(list) = keys {
+        // Each key is hashed by both placements, by a client's hash as costly as MD5 at worst.
+        let bytes = list.iter().map(|k| k.len() as u64).fold(0, u64::saturating_add);
+        work::charge(Cost::HashedBytes, work::hashed(2, bytes, KEY_HASH_WORK))?;
+    }
     let mut tally = Tally::default();
     match keys {
         Keys::Exact { prefix, count } | Keys::Generated { prefix, count } => {
@@ -257,6 +267,7 @@ pub fn matrix(
     prefix: &str,
     count: usize,
 ) -> Result<Matrix, Error> {
+    super::check_distinct(algorithms)?;
     let work = (algorithms.len() as u64).saturating_mul(count as u64);
     limits::check("algorithms × keys to compare for agreement", work, limits::MAX_COMPARE_WORK)?;
     limits::check_generated(prefix, count)?;

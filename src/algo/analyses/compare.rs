@@ -40,7 +40,7 @@ pub fn compare(
     algorithms: &[Algorithm],
 ) -> Vec<(Algorithm, Result<Report, Error>)> {
     // Over a cap, every row says so and nothing runs.
-    if let Err(e) = check_work(nodes, sample, algorithms) {
+    if let Err(e) = super::check_distinct(algorithms).and_then(|()| check_work(nodes, sample, algorithms)) {
         return algorithms.iter().map(|&a| (a, Err(e.clone()))).collect();
     }
     algorithms.iter().map(|&a| (a, report(base, a, nodes, sample))).collect()

@@ -214,7 +214,9 @@ pub fn metrics(
     settings: &MetricsSettings,
     lookup_ns: &[Option<f64>],
 ) -> Vec<(Algorithm, Result<Metrics, Error>)> {
-    if let Err(e) = check_work(nodes, sample, algorithms.len(), settings) {
+    if let Err(e) =
+        super::check_distinct(algorithms).and_then(|()| check_work(nodes, sample, algorithms.len(), settings))
+    {
         return algorithms.iter().map(|&a| (a, Err(e.clone()))).collect();
     }
     algorithms

@@ -10,3 +10,15 @@ pub mod compare;
 pub mod explain;
 pub mod loads;
 pub mod metrics;
+
+/// Refuses a list of algorithms that names one twice: each row is one algorithm's, and a
+/// repeat would only do its work again.
+pub(crate) fn check_distinct(algorithms: &[Algorithm]) -> Result<(), Error> {
+    for (i, a) in algorithms.iter().enumerate() {
+        if algorithms[..i].contains(a) {
+            let message = format!("the algorithms list {} twice: name each once", a.name());
+            return Err(Error::invalid_option("algorithms", message));
+        }
+    }
+    Ok(())
+}

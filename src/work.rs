@@ -1,0 +1,92 @@
+//! The work meter: what a call is about to do, counted in what that work is made of, and
+//! refused before it starts when it is over the call's budget.
+//!
+//! The caps of [`limits`](crate::limits) count items: nodes, points, keys. An item's cost is
+//! not fixed, though: a point of ringlab's ring hashes its label, and the label template and
+//! the node's name set how long that is (a template repeating `{name}` nine times under
+//! SHA-256 made one constructor hash about a gigabyte); a key compared by two clients is
+//! hashed by each, at whatever length it has; a preference list of `n` nodes may walk past
+//! every point of the `n − 1` before it. So a call that does such work first works out how
+//! much, as one of the [`Cost`]s, and asks [`charge`]: over the budget, it is refused with
+//! [`Error::TooLarge`] (code `too-large`) naming the cost, the budget and the amount, and
+//! nothing has changed. Every budget lives here, and every refusal for work is minted here.
+//!
+//! The caps on items stay, as fast checks made first; the meter bounds what they multiply.
+//!
+//! ```
+//! use ringlab::work::{self, Cost};
+//!
+//! assert!(work::charge(Cost::HashedBytes, 1 << 20).is_ok());
+//! let err = work::charge(Cost::HashedBytes, Cost::HashedBytes.budget() + 1).unwrap_err();
+//! assert_eq!(err.code(), "too-large");
+//! assert!(err.to_string().contains("bytes hashed"));
+//! ```
+
+use crate::Error;
+
+/// What a call's work is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cost {
+    /// Bytes hashed, each weighted by its hash's cost ([`Hash::work_per_byte`](crate::Hash::work_per_byte):
+    /// 1 for the fast hashes, more for MD5 and SHA-256), so the budget is about the same time
+    /// whichever hash a ring uses.
+    HashedBytes,
+    /// Points or entries stepped past while walking a ring, a table or a list of candidates.
+    Probes,
+    /// Pairs compared: of keys, of states, of nodes.
+    Pairs,
+}
+
+impl Cost {
+    /// Every cost, in the order the docs list them.
+    pub const ALL: [Cost; 3] = [Cost::HashedBytes, Cost::Probes, Cost::Pairs];
+
+    /// What the refusal says was too much.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cost::HashedBytes => "bytes hashed (weighted by the hash's cost) in one call",
+            Cost::Probes => "points or entries walked in one call",
+            Cost::Pairs => "pairs compared in one call",
+        }
+    }
+
+    /// The most of it one call may do: each about 250 ms natively at the worst rate it is
+    /// done at (SHA-256 labels; a preference list's walk; two placements compared), which
+    /// keeps a call within about half a second in a browser.
+    pub fn budget(self) -> u64 {
+        match self {
+            // 32 MiB of SHA-256 (weight 8), or 256 MiB of XXH3.
+            Cost::HashedBytes => 256 << 20,
+            Cost::Probes => 50_000_000,
+            Cost::Pairs => 50_000_000,
+        }
+    }
+}
+
+/// `Err(TooLarge)` naming `cost` when `amount` is over its budget. Call it before the work.
+pub fn charge(cost: Cost, amount: u64) -> Result<(), Error> {
+    crate::limits::check(cost.name(), amount, cost.budget())
+}
+
+/// The weighted bytes of hashing `count` texts of `len` bytes each with a hash that costs
+/// `per_byte` (saturating: an overflow is over any budget).
+pub fn hashed(count: u64, len: u64, per_byte: u64) -> u64 {
+    count.saturating_mul(len).saturating_mul(per_byte)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_cost_is_refused_just_past_its_budget_and_named() {
+        for cost in Cost::ALL {
+            assert!(charge(cost, cost.budget()).is_ok(), "{cost:?} at its budget");
+            let err = charge(cost, cost.budget() + 1).unwrap_err();
+            assert_eq!(err.code(), "too-large");
+            assert!(err.to_string().contains(cost.name()), "{err}");
+        }
+        assert_eq!(hashed(u64::MAX, 2, 8), u64::MAX);
+    }
+}
