@@ -732,6 +732,13 @@ impl Ring {
         Ok(Node { name: spec.name, weight: spec.weight, zone: spec.zone, points })
     }
 
+    /// What hashing one of the labels of node `name` costs a step of [`RingBuild::step`], in
+    /// points of ringlab's default ring (a label of about 16 bytes under XXH3): at least 1.
+    fn point_work(&self, name: &str, points: u32) -> usize {
+        let bytes = self.rules.label.longest(name.len(), points) * self.config.hash.work_per_byte();
+        bytes.div_ceil(16).max(1) as usize
+    }
+
     /// What hashing the labels of `points` points of node `name` costs the work meter.
     fn hashing_work(&self, name: &str, points: u32) -> u64 {
         let longest = self.rules.label.longest(name.len(), points);
@@ -775,8 +782,9 @@ struct Hashing {
 
 impl RingBuild {
     /// Does about `budget` points' work (at least one point's): hashes up to `budget`
-    /// points, sorts or merges up to `budget` of them, or indexes them all (a few linear
-    /// passes). Answers whether the ring is built.
+    /// points (fewer where a label costs more to hash than a short one under XXH3: a point
+    /// then counts as several), sorts or merges up to `budget` of them, or indexes them all
+    /// (a few linear passes). Answers whether the ring is built.
     pub fn step(&mut self, budget: usize) -> bool {
         let RingBuild { ring, stage } = self;
         match stage {
@@ -784,12 +792,16 @@ impl RingBuild {
                 let mut left = budget.max(1);
                 while left > 0 && h.node < ring.nodes.len() {
                     let points = ring.nodes[h.node].points;
-                    let end = points.min(h.vnode.saturating_add(u32::try_from(left).unwrap_or(u32::MAX)));
+                    // A point costs its label's bytes: a long label under SHA-256 is hundreds
+                    // of short ones under XXH3.
+                    let each = ring.point_work(&ring.nodes[h.node].name, points);
+                    let fit = u32::try_from((left / each).max(1)).unwrap_or(u32::MAX);
+                    let end = points.min(h.vnode.saturating_add(fit));
                     for i in h.vnode..end {
                         let position = ring.label_position(&ring.nodes[h.node].name, i, &mut h.label);
                         h.entries.push((position, h.node as u32));
                     }
-                    left -= (end - h.vnode) as usize;
+                    left = left.saturating_sub(((end - h.vnode) as usize).saturating_mul(each));
                     h.vnode = end;
                     if h.vnode == points {
                         h.node += 1;

@@ -779,6 +779,19 @@ fn a_link_opened_in_steps_is_the_state_it_describes() {
 }
 
 #[test]
+fn a_step_of_an_opening_counts_the_bytes_its_labels_hash() {
+    // 20 names of 250 bytes × 1,000 points under SHA-256: each label costs as much as about
+    // 127 short ones under XXH3, so the points are hashed over many steps, not two.
+    let settings = Settings { hash: Hash::Sha256, vnodes: 1000, keys: 100, ..Settings::default() };
+    let nodes: Vec<NodeSpec> = (0..20).map(|i| NodeSpec::new(format!("{i:02}-{}", "n".repeat(247)))).collect();
+    let built = Session::new(settings, nodes).unwrap();
+    let (opened, steps) = open_in_steps(&built.link());
+    let work = 20_000 * (254 * 8usize).div_ceil(16);
+    assert!(steps > work / crate::limits::OPEN_STEP_WORK, "{steps} steps for {work}");
+    assert_eq!(snapshot(&opened), snapshot(&built));
+}
+
+#[test]
 fn every_algorithm_opens_in_steps_as_it_does_at_once() {
     for algorithm in Algorithm::ALL {
         let s = five(algorithm);
