@@ -276,7 +276,9 @@ pub fn plan(before: &Cluster, after: &Cluster, options: &PlanOptions) -> Result<
     }
     limits::check("keys in a plan's sample", options.sample_keys as u64, limits::MAX_ROLLOUT_KEYS as u64)?;
     let (states, staging, labels) = stages(before, after, options.steps)?;
-    let table = MovedTable::of(&states, options.sample_keys)?;
+    // Each step, and the change at once.
+    let last = states.len() - 1;
+    let table = MovedTable::of_pairs(&states, options.sample_keys, |a, b| b == a + 1 || (a, b) == (0, last))?;
     let step = |moved: f64, label: String| {
         let items = moved * options.items;
         let bytes = items * options.item_bytes;
