@@ -179,8 +179,13 @@ async function playground(browser, site, hash = "", { reach = true } = {}) {
   return { ...opened, responses };
 }
 
-// The page tests' wait for a playground that takes input, with the bench's longer timeout.
-const awake = (page) => playgroundReady(page, { timeout: 60_000 });
+// A reader's reach (the pointer moved), then the page tests' wait for a playground that
+// takes input, with the bench's longer timeout: today's page needs no reach, but a commit
+// measured beside it (`--against`) may wait for one.
+const awake = async (page) => {
+  await page.mouse.move(5, 5);
+  await playgroundReady(page, { timeout: 60_000 });
+};
 
 const settle = (page) => page.waitForFunction(() => window.__ringlab?.pending === 0);
 
