@@ -191,8 +191,8 @@ impl Ring {
             total += u64::from(node.points);
             ring.nodes.push(node);
         }
-        let hashing = ring.nodes.iter().map(|n| ring.hashing_work(&n.name, n.points)).fold(0, u64::saturating_add);
-        crate::work::charge(Cost::HashedBytes, hashing)?;
+        let work = ring.nodes.iter().map(|n| ring.hashing_work(&n.name, n.points)).fold(0, u64::saturating_add);
+        crate::work::charge(Cost::HashedBytes, work)?;
         let hashing = Hashing { entries: Vec::with_capacity(total as usize), node: 0, vnode: 0, label: Vec::new() };
         Ok(RingBuild { ring, stage: Stage::Hash(hashing) })
     }

@@ -16,9 +16,10 @@ const WORKFLOWS: [&str; 2] = [".github/workflows/pages.yml", ".github/workflows/
 const TSC: &str = "xtask/node_modules/typescript/bin/tsc";
 /// wasm-bindgen's own declarations for the built module, to compare the hand-written ones with.
 const GENERATED_TYPES: &str = "target/types-check";
-/// At most this many files in the published crate (it has about 85: the sources, README,
-/// licenses, manifest; one source file per algorithm).
-const MAX_CRATE_FILES: usize = 120;
+/// At most this many files in the published crate (121 on 2026-12-07: the sources, README,
+/// licenses, manifest; one source file per algorithm, and the next systems to come): a sanity
+/// bound, while the folders that must not ship are checked by name.
+const MAX_CRATE_FILES: usize = 200;
 
 type Check = fn(&Settings) -> Result<String, String>;
 
