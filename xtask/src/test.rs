@@ -9,7 +9,7 @@
 //!    real-system fixture with the native tests' comparisons), built once and run in every
 //!    browser of `wasm-pack.toml` at the same time;
 //! 3. page: the release build of `wasm-pack.toml`'s modules (`cargo xtask build`, run in
-//!    the background from stage 1 on, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
+//!    the background at a lower priority from the start, in its own target directory), then `node --test tests/e2e/*.test.mjs`, playwright-core driving Debian's Chromium
 //!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
 //!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
 //!    Content-Security-Policy (`RINGLAB_CSP_URL`);
@@ -44,12 +44,13 @@ pub fn run() -> Result<(), Failure> {
     tools::for_test()?;
     let settings = settings::load()?;
     let features = settings.build.feature_args();
-    let mut tallies = vec![lint()?];
-    // The release modules the page tests load build in another process meanwhile: their
-    // link-time optimisation is one long single-threaded job a module, and the browser tests
-    // leave a core idle. (Started before lint instead, on a clean clone, the two cold builds
-    // of the dependencies fought: lint took 480 s against about 215 s.)
+    // The release modules the page tests load build in another process meanwhile, at a lower
+    // priority: their link-time optimisation is one long single-threaded job a module, and
+    // lint's checks of one crate at a time and the browser tests leave a core idle. (At the
+    // same priority, on a clean clone, the two cold builds of the dependencies fought: lint
+    // took 480 s against about 215 s.)
     let release = ReleaseBuild::start()?;
+    let mut tallies = vec![lint()?];
     tallies.push(native(&features)?);
     tallies.extend(wasm(&settings.test.browsers, &features)?);
     release.finish()?;
@@ -361,7 +362,15 @@ impl ReleaseBuild {
         let out = std::fs::File::create(&log).map_err(fail)?;
         let err = out.try_clone().map_err(fail)?;
         let exe = std::env::current_exe().map_err(fail)?;
-        let child = Command::new(exe).arg("build-modules").stdout(out).stderr(err).spawn().map_err(fail)?;
+        // `nice` (coreutils): the tests in the foreground come first.
+        let child = Command::new("nice")
+            .args(["-n", "10"])
+            .arg(exe)
+            .arg("build-modules")
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .map_err(fail)?;
         println!("\n==> {} started; its output goes to {}", Self::NAME, log.display());
         Ok(ReleaseBuild { child, log, start: Instant::now() })
     }
