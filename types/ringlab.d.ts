@@ -348,7 +348,8 @@ export interface ImportOptions {
   algorithm?: MemcachedAlgorithmName;
   /** `twemproxy`: the pool to read when the `nutcracker.yml` has several. */
   pool?: string;
-  /** `envoy`: the cluster to read when the text has several (a `clusters:` list). */
+  /** `envoy`: the cluster to read when the text has several (a `clusters:` list); without
+   * it, the only one with `lb_policy` `RING_HASH` or `MAGLEV`. */
   cluster?: string;
   /** The section to read when the text has several (see `configSections`): a whole
    * `nginx.conf`'s `upstream`, a `haproxy.cfg`'s `backend`/`listen`, a pool, a cluster. */

@@ -5,8 +5,12 @@
 //! `load_balancing_weight`s. Each host is named by the key Envoy hashes it by (its `ip:port`,
 //! its hostname, or its `hash_key`), and `locate` answers that. Errors name the line.
 //!
-//! A text with several clusters (a `clusters:` list, or `static_resources:`) needs the
-//! [`ImportOptions::cluster`](super::ImportOptions::cluster) naming one. Refused, with the
+//! A cluster may come alone, as an item of a `clusters:` list as it stands (`- name: cache`,
+//! at any indentation), in a `clusters:` list, or in a whole bootstrap file
+//! (`static_resources: clusters:`). Of several clusters, the one
+//! [`ImportOptions::cluster`](super::ImportOptions::cluster) names is read, else the one
+//! that hashes requests (`RING_HASH` or `MAGLEV`) when exactly one does; otherwise the error
+//! names the clusters found. Refused, with the
 //! reason: `hash_balance_factor` (bounded loads decided by the requests in flight), locality
 //! weighting, priorities other than 0, health statuses other than healthy, and cluster types
 //! whose hosts come from DNS at run time.
@@ -85,60 +89,91 @@ const OTHER_FIELDS: [&str; 48] = [
     "load_balancing_policy",
 ];
 
-/// The cluster `options.cluster` names (or the only one) of the text.
+/// The cluster `options.cluster` names of the text, or its only one, or the only one of its
+/// clusters that hashes requests.
 pub fn from_envoy_cluster(text: &str, options: &ImportOptions) -> Result<Cluster, Error> {
     super::check_size(text)?;
     let doc = yaml::parse(text)?;
-    doc.map("an Envoy cluster")?;
-    let list = cluster_list(&doc)?;
-    let Some(list) = list else {
+    let Some(list) = cluster_list(&doc)? else {
         return read_cluster(&doc);
     };
     let clusters = list.seq("clusters")?;
     let chosen = match options.cluster.as_ref().or(options.section.as_ref()) {
         Some(wanted) => clusters.iter().find(|c| name_of(c) == *wanted).ok_or_else(|| {
-            parse_error(list.line, format!("no cluster named {wanted:?} (the clusters: {})", names(clusters, name_of)))
+            parse_error(list.line, format!("no cluster named {wanted:?} (the clusters: {})", names(clusters)))
         })?,
         None if clusters.len() == 1 => &clusters[0],
         None if clusters.is_empty() => return Err(parse_error(list.line, "no clusters")),
         None => {
-            return Err(parse_error(
-                list.line,
-                format!(
-                    "{} clusters ({}): choose one with the cluster option",
-                    clusters.len(),
-                    names(clusters, name_of)
-                ),
-            ))
+            // A whole bootstrap file lists every upstream; the one a hash places is the one meant.
+            let hashing: Vec<&Node> = clusters.iter().filter(|c| hashes(c)).collect();
+            match hashing[..] {
+                [one] => one,
+                [] => {
+                    return Err(parse_error(
+                        list.line,
+                        format!(
+                            "{} clusters ({}), and none with lb_policy RING_HASH or MAGLEV: ringlab reads a \
+                             cluster that hashes requests",
+                            clusters.len(),
+                            names(clusters)
+                        ),
+                    ))
+                }
+                _ => {
+                    return Err(parse_error(
+                        list.line,
+                        format!(
+                            "{} clusters hash requests ({}): choose one with the cluster option (the clusters: {})",
+                            hashing.len(),
+                            hashing.iter().map(|c| name_of(c)).collect::<Vec<_>>().join(", "),
+                            names(clusters)
+                        ),
+                    ))
+                }
+            }
         }
     };
     read_cluster(chosen)
 }
 
-/// The names of a text's clusters, when it lists them (`clusters:`); empty for one cluster.
+/// The names of a text's clusters, when it lists them (`clusters:`, or items `- name: …`);
+/// empty for one cluster alone.
 pub fn envoy_clusters(text: &str) -> Result<Vec<String>, Error> {
     let doc = yaml::parse(text)?;
-    doc.map("an Envoy cluster")?;
     let list = cluster_list(&doc)?;
     Ok(list.map(|l| l.seq("clusters")).transpose()?.map_or_else(Vec::new, |c| c.iter().map(name_of).collect()))
 }
 
-/// The text's `clusters:` list, under `static_resources:` or at the top, if it has one.
+/// The text's list of clusters, if it has one: the text itself when it is a list (items of
+/// a `clusters:` list pasted as they stand), the `clusters:` under `static_resources:`, or
+/// at the top. `None` for one cluster alone.
 fn cluster_list(doc: &Node) -> Result<Option<&Node>, Error> {
+    if let Value::Seq(_) = doc.value {
+        return Ok(Some(doc));
+    }
+    doc.map("an Envoy cluster")?;
     Ok(match doc.get("static_resources") {
         Some(resources) => {
             resources.map("static_resources")?;
-            resources.get("clusters")
+            Some(resources.get("clusters").ok_or_else(|| {
+                parse_error(resources.line, "no `clusters:` under static_resources: the cluster is read from there")
+            })?)
         }
         None => doc.get("clusters"),
     })
+}
+
+/// Whether a cluster's `lb_policy` hashes requests.
+fn hashes(cluster: &Node) -> bool {
+    cluster.get("lb_policy").and_then(|p| p.text("lb_policy").ok()).is_some_and(|p| matches!(p, "RING_HASH" | "MAGLEV"))
 }
 
 fn name_of(c: &Node) -> String {
     c.get("name").and_then(|n| n.text("name").ok()).unwrap_or("").to_string()
 }
 
-fn names(clusters: &[Node], name_of: impl Fn(&Node) -> String) -> String {
+fn names(clusters: &[Node]) -> String {
     clusters.iter().map(name_of).collect::<Vec<_>>().join(", ")
 }
 

@@ -1,8 +1,10 @@
 //! A HAProxy `backend` section, as pasted by the user: `balance`, `hash-type`, `server` lines
 //! with `weight`, `id`, `disabled`. Only what changes the choice of server is modelled;
-//! parameters that do not (health checks, `mode`, ...) are accepted and ignored. Anything
-//! else, and anything malformed, is an [`Error::Parse`] naming the 1-based line, and nothing
-//! is built.
+//! keywords known not to (timeouts, `option`, `mode`, health checks, logging, ...: HAProxy
+//! 2.x's proxy keywords) are accepted and ignored. Any other line, a
+//! keyword ringlab does not know (a typo such as `sever` included: HAProxy refuses it too),
+//! and anything malformed, is an [`Error::Parse`] naming the 1-based line, and nothing is
+//! built.
 //!
 //! ```
 //! use ringlab::import::haproxy::from_haproxy_backend;
@@ -105,8 +107,102 @@ const HAPROXY_SECTIONS: [&str; 15] = [
     "fcgi-app",
     "log-forward",
 ];
-/// Backend keywords that change the choice in ways not modelled.
-const HAPROXY_UNSUPPORTED: [&str; 4] = ["server-template", "use-server", "stick", "dynamic-cookie-key"];
+/// Backend keywords that change the choice in ways not modelled: servers from elsewhere,
+/// persistence (a stick table or an RDP cookie sends a client back to its server whatever
+/// the hash says; `cookie` is refused in its own words), connections sent past the servers,
+/// or to another backend (`default_backend` too, outside a `defaults` section).
+/// `load-server-state-from-file` is not among them: the state it loads is what the runtime
+/// API changed, which no config text says either.
+const HAPROXY_UNSUPPORTED: [&str; 9] = [
+    "server-template",
+    "use-server",
+    "stick",
+    "dynamic-cookie-key",
+    "persist",
+    "dispatch",
+    "transparent",
+    "use_backend",
+    "default_backend",
+];
+/// The keywords of a `backend` or `listen` section (HAProxy 2.x's and 3.x's proxy keywords
+/// matrix, `configuration.txt` §4.1) that do not change which server a key's hash picks: what
+/// happens before (`http-request`, `acl`, `bind`, `tcp-request`), after (`http-response`,
+/// `retries`, `compression`) or beside it (timeouts, health checks, logs, stats, limits).
+/// The placement keywords are read by name; the refused ones are in `HAPROXY_UNSUPPORTED`.
+/// Anything else is refused as unknown.
+const HAPROXY_NEUTRAL: &[&str] = &[
+    "acl",
+    "backlog",
+    "be-unpublished",
+    "bind",
+    "capture",
+    "clitcpka-cnt",
+    "clitcpka-idle",
+    "clitcpka-intvl",
+    "compression",
+    "crt",
+    "declare",
+    "description",
+    "email-alert",
+    "enabled",
+    "errorfile",
+    "errorfiles",
+    "errorloc",
+    "errorloc302",
+    "errorloc303",
+    "error-log-format",
+    "external-check",
+    "filter",
+    "filter-sequence",
+    "force-be-switch",
+    "force-persist",
+    "fullconn",
+    "guid",
+    "http-after-response",
+    "http-check",
+    "http-error",
+    "http-request",
+    "http-response",
+    "http-reuse",
+    "http-send-name-header",
+    "id",
+    "ignore-persist",
+    "log",
+    "log-format",
+    "log-format-sd",
+    "log-steps",
+    "log-tag",
+    "max-keep-alive-queue",
+    "maxconn",
+    "mode",
+    "monitor",
+    "monitor-uri",
+    "option",
+    "quic-initial",
+    "rate-limit",
+    "redirect",
+    "retries",
+    "retry-on",
+    "server-state-file-name",
+    "load-server-state-from-file",
+    "source",
+    "srvtcpka-cnt",
+    "srvtcpka-idle",
+    "srvtcpka-intvl",
+    "stats",
+    "stick-table",
+    "tcp-check",
+    "tcp-request",
+    "tcp-response",
+    "timeout",
+    "unique-id-format",
+    "unique-id-header",
+    "use-fcgi-app",
+    "max-session-srv-conns",
+];
+/// The keywords a typo most likely meant: the ones that place servers.
+const HAPROXY_PLACEMENT: [&str; 6] =
+    ["server", "balance", "hash-type", "default-server", "hash-balance-factor", "hash-preserve-affinity"];
 
 /// The sections of a text: (keyword, name, the lines from its keyword line to the next
 /// section's, 0-based).
@@ -142,6 +238,14 @@ pub fn from_haproxy_cfg(text: &str, section: Option<&str>) -> Result<Cluster, Er
     if sections.len() <= 1 && section.is_none() {
         return from_haproxy_backend(text);
     }
+    // A keyword before the first section belongs to none: HAProxy refuses it.
+    let first = sections.first().map_or(0, |(_, _, r)| r.start);
+    if let Some(n) = text.lines().take(first).position(|l| !l.split('#').next().unwrap_or_default().trim().is_empty()) {
+        return Err(parse_error(
+            n + 1,
+            "a line before the first section: HAProxy reads keywords only inside a section",
+        ));
+    }
     let backends: Vec<_> = sections.iter().filter(|(k, _, _)| matches!(*k, "backend" | "listen")).collect();
     let names = || backends.iter().map(|(_, n, _)| *n).collect::<Vec<_>>().join(", ");
     let (_, _, lines) = match section {
@@ -161,9 +265,31 @@ pub fn from_haproxy_cfg(text: &str, section: Option<&str>) -> Result<Cluster, Er
             return Err(parse_error(line, format!("{} backends ({}): choose one", backends.len(), names())));
         }
     };
-    // The chosen section alone, on its own lines: errors keep the whole text's line numbers.
-    let masked: Vec<&str> = text.lines().enumerate().map(|(n, l)| if lines.contains(&n) { l } else { "" }).collect();
-    from_haproxy_backend(&masked.join("\n"))
+    // What the section inherits: the `defaults` section its `from` names, else the last one
+    // before it (HAProxy 2.x; `balance`, `hash-type`, `default-server`, `mode` and the rest
+    // apply to the backends after it as if written in them).
+    let header: Vec<&str> = text
+        .lines()
+        .nth(lines.start)
+        .map_or_else(Vec::new, |l| l.split('#').next().unwrap_or_default().split_whitespace().collect());
+    let before = |s: &&(&str, &str, std::ops::Range<usize>)| s.0 == "defaults" && s.2.start < lines.start;
+    let defaults = match header.get(2..) {
+        Some(["from", wanted]) => {
+            Some(sections.iter().rev().find(|s| before(s) && s.1 == *wanted).ok_or_else(|| {
+                parse_error(lines.start + 1, format!("no `defaults` section named {wanted:?} before this section"))
+            })?)
+        }
+        _ => sections.iter().rev().find(before),
+    };
+    let inherited = defaults.map_or(0..0, |(_, _, r)| r.clone());
+    // The chosen section (and its defaults) alone, on their own lines: errors keep the whole
+    // text's line numbers.
+    let masked: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .map(|(n, l)| if lines.contains(&n) || inherited.contains(&n) { l } else { "" })
+        .collect();
+    read_backend(&masked.join("\n"), defaults.is_some())
 }
 
 /// A placement from a HAProxy `backend` (or `listen`) section: `balance` (a key hash:
@@ -172,10 +298,20 @@ pub fn from_haproxy_cfg(text: &str, section: Option<&str>) -> Result<Cluster, Er
 /// names, so `locate(key)` answers those; the key is the bytes HAProxy hashes (the header's
 /// value, the parameter's value, ...). Without a `hash-type` line HAProxy is map-based.
 ///
+/// Every other line is read too: a keyword known not to change the choice is skipped, any
+/// other is refused with its line.
+///
 /// Caps: [`MAX_CONFIG_BYTES`](super::MAX_CONFIG_BYTES) of text, [`MAX_CONFIG_SERVERS`](super::MAX_CONFIG_SERVERS) servers.
 pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
     super::check_size(text)?;
+    read_backend(text, false)
+}
+
+/// A backend section, after one `defaults` section it inherits from when `inherit`.
+fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
     let mut seen_section = false;
+    let mut in_defaults = false;
+    let mut default_backend: Option<usize> = None;
     let mut balance_line: Option<usize> = None;
     let mut consistent = false;
     let mut hash: Option<HaproxyHash> = None;
@@ -195,12 +331,26 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
             return Err(parse_error(line, format!("HAProxy's keywords are lower case: `{keyword}` is not a section")));
         }
         if HAPROXY_SECTIONS.contains(&keyword) {
-            if seen_section || !specs.is_empty() || balance_line.is_some() {
+            if keyword == "defaults" && inherit && !seen_section && !in_defaults {
+                in_defaults = true;
+                continue;
+            }
+            if seen_section || !specs.is_empty() || (balance_line.is_some() && !in_defaults) {
                 return Err(parse_error(line, "paste one backend section only"));
             }
             if !matches!(keyword, "backend" | "listen") {
                 return Err(parse_error(line, format!("a `{keyword}` section: paste a `backend` section")));
             }
+            // A `listen` section is a frontend too: a `default_backend` it inherits sends
+            // every request to that backend instead of its own servers.
+            if let Some(at) = default_backend.filter(|_| keyword == "listen") {
+                return Err(parse_error(
+                    at,
+                    "`default_backend` in the `defaults` of a `listen` section sends its requests to another \
+                     backend: not modelled",
+                ));
+            }
+            in_defaults = false;
             seen_section = true;
             continue;
         }
@@ -210,7 +360,7 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
                     Some(m) if m.starts_with("hdr(") && m.ends_with(')') && m.len() > 5 && words.len() == 2 => layer7 = true,
                     Some("url_param") if words.len() == 3 => layer7 = true,
                     Some("uri") if words.len() == 2 || (words.len() == 3 && words[2] == "whole") => layer7 = true,
-                    Some("hash") if words.len() >= 3 => {}
+                    Some("hash") if words.len() == 3 => {}
                     Some(m @ ("roundrobin" | "static-rr" | "leastconn" | "first" | "random" | "source")) => {
                         return Err(parse_error(line, format!("`balance {m}` does not hash a key: use hdr(), url_param, uri or hash")))
                     }
@@ -238,6 +388,10 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
             }
             "hash-balance-factor" if words.get(1).is_none_or(|f| *f != "0") => {
                 return Err(parse_error(line, "`hash-balance-factor` (bounded loads) is not modelled"));
+            }
+            "hash-balance-factor" => {}
+            "server" if in_defaults => {
+                return Err(parse_error(line, "a `server` line in a `defaults` section: HAProxy refuses it"))
             }
             "server" => {
                 let (Some(name), Some(address)) = (words.get(1), words.get(2)) else {
@@ -273,15 +427,40 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
                 }
             }
             // `mode tcp`: HAProxy cannot read a Layer 7 key, warns and balances round robin.
-            "mode" if words.get(1) == Some(&"tcp") => mode_tcp = Some(line),
+            // The last `mode` counts (a backend's own over its defaults').
+            "mode" => mode_tcp = (words.get(1) == Some(&"tcp")).then_some(line),
             // The backend itself: every request gets a 503.
             "disabled" if words.len() == 1 => {
                 return Err(parse_error(line, "this backend is `disabled`: HAProxy answers 503 to every request"))
             }
+            "disabled" => return Err(parse_error(line, "`disabled` takes no argument")),
+            // HAProxy 3.x: a saturated server's keys go on along the ring (`always`, the
+            // default, keeps them).
+            "hash-preserve-affinity" if words[1..] != ["always"] => {
+                return Err(parse_error(
+                    line,
+                    "`hash-preserve-affinity` other than `always` moves a key off a full server, by the load at \
+                     that moment: not modelled",
+                ))
+            }
+            "hash-preserve-affinity" => {}
+            // Only frontends (and `listen` sections, checked at their header) use it.
+            "default_backend" if in_defaults => default_backend = Some(line),
+            "cookie" => {
+                return Err(parse_error(
+                    line,
+                    "`cookie` persistence sends a client with the cookie to its server whatever the hash picks: \
+                     not modelled (without the line ringlab shows where the hash sends each key)",
+                ))
+            }
             k if HAPROXY_UNSUPPORTED.contains(&k) => {
                 return Err(parse_error(line, format!("`{k}` changes which server is picked in ways not modelled")))
             }
-            _ => {} // mode, option, timeout, http-request, ...: the choice does not depend on them
+            // HAProxy's prefixes: `no option ...`, `default option ...`, `no log`.
+            "no" | "default" if words.get(1).is_some_and(|w| HAPROXY_NEUTRAL.contains(w)) => {}
+            // timeout, option, http-request, log, ...: the choice does not depend on them.
+            k if HAPROXY_NEUTRAL.contains(&k) => {}
+            k => return Err(unknown_keyword(k, line)),
         }
     }
     let last_line = text.lines().count().max(1);
@@ -306,6 +485,39 @@ pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
         };
         on_line(line, e)
     })
+}
+
+/// A keyword ringlab does not know, refused on its line, with the placement keyword it may
+/// be a typo of.
+fn unknown_keyword(keyword: &str, line: usize) -> Error {
+    let lower = keyword.to_ascii_lowercase();
+    let hint = HAPROXY_PLACEMENT
+        .iter()
+        .find(|k| edit_distance(&lower, k) <= 2)
+        .map_or_else(String::new, |k| format!(" (`{k}`?)"));
+    parse_error(
+        line,
+        format!(
+            "unknown keyword {keyword:?}{hint} in a backend section: ringlab skips no line it does not know, as it \
+             could change which server is picked (HAProxy refuses unknown keywords too)"
+        ),
+    )
+}
+
+/// Levenshtein's distance between two texts, byte by byte.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.as_bytes().iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(x != y)).min(row[j] + 1).min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 fn haproxy_function(name: &str, line: usize) -> Result<HaproxyFunction, Error> {
@@ -351,6 +563,14 @@ fn haproxy_server(name: &str, params: &[&str], line: usize) -> Result<(NodeSpec,
                 i += 1;
             }
             "backup" => return Err(parse_error(line, "`backup` servers are not modelled")),
+            // HAProxy 3.x: the server's points from its id (the default) or its address.
+            "hash-key" if argument == Some("id") => i += 2,
+            "hash-key" => {
+                return Err(parse_error(
+                    line,
+                    "`hash-key` other than `id` (the default) places the points by the server's address: not modelled",
+                ))
+            }
             k if HAPROXY_FLAGS.contains(&k) => i += 1,
             k if HAPROXY_WITH_ARGUMENT.contains(&k) => {
                 if argument.is_none() {

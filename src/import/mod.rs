@@ -7,11 +7,16 @@
 //! - `nginx`: an nginx `upstream` block ([`nginx`]);
 //! - `haproxy`: a HAProxy `backend` section ([`haproxy`]);
 //! - `twemproxy`: one pool of a `nutcracker.yml` ([`twemproxy`]);
-//! - `envoy`: one Envoy cluster with its `load_assignment` ([`envoy`]).
+//! - `envoy`: one Envoy cluster with its `load_assignment`, alone, as a `clusters:` item, or
+//!   in a whole bootstrap file ([`envoy`]).
 //!
-//! [`from_config`] reads any of them. Every text is at most [`MAX_CONFIG_BYTES`] long;
-//! malformed text gets [`Error::Parse`] naming the 1-based line and what is wrong, and
-//! nothing partial is built. `locate` answers the server as the text names it.
+//! [`from_config`] reads any of them, and [`sections`] lists what a text offers: the door
+//! every text comes in by. Every text is at most [`MAX_CONFIG_BYTES`] long and holds no
+//! control character but tab, CR and LF (checked at the door, for every kind, before a
+//! reader sees it); malformed text gets [`Error::Parse`] naming the 1-based line and what is
+//! wrong, and nothing partial is built. A reader reads every line: a line it does not know
+//! that could change the placement is refused, never skipped. `locate` answers the server
+//! as the text names it.
 //!
 //! ```
 //! use ringlab::import::{from_config, ImportOptions};
@@ -67,7 +72,8 @@ pub struct ImportOptions {
     pub algorithm: Option<Algorithm>,
     /// `twemproxy`: the pool to read when the `nutcracker.yml` has several.
     pub pool: Option<String>,
-    /// `envoy`: the cluster to read when the text has several (`clusters:`).
+    /// `envoy`: the cluster to read when the text has several (`clusters:`); without it, the
+    /// only one that hashes requests (`RING_HASH` or `MAGLEV`).
     pub cluster: Option<String>,
     /// The section to read when the text has several (see [`ConfigKind::sections`]): an
     /// nginx `upstream`, a HAProxy `backend`/`listen`, or (as `pool`/`cluster`) a twemproxy
@@ -91,7 +97,7 @@ pub fn kind(kind: &str) -> Result<&'static ConfigKind, Error> {
 /// nothing partial is built.
 pub fn from_config(kind: &str, text: &str, options: &ImportOptions) -> Result<Cluster, Error> {
     let kind = self::kind(kind)?;
-    check_size(text)?;
+    check_text(text)?;
     if text.trim().is_empty() {
         return Err(parse_error(1, format!("the text is empty: paste a {} or load the example", kind.label)));
     }
@@ -101,8 +107,31 @@ pub fn from_config(kind: &str, text: &str, options: &ImportOptions) -> Result<Cl
 /// The sections a text of `kind` offers to choose from ([`ConfigKind::sections`]).
 pub fn sections(kind: &str, text: &str) -> Result<Vec<String>, Error> {
     let kind = self::kind(kind)?;
-    check_size(text)?;
+    check_text(text)?;
     (kind.sections)(text)
+}
+
+/// What the door checks of every text, whatever its kind: its size, and that it holds no
+/// control character (below U+0020 but tab, CR and LF, or U+007F). No config these kinds
+/// come from has one; a NUL or an escape sequence in pasted text is a copy from a terminal
+/// or a binary file, and each reader would read it otherwise (a word, the end of a line, a
+/// part of a name).
+fn check_text(text: &str) -> Result<(), Error> {
+    check_size(text)?;
+    let Some(at) = text.find(|c: char| (c < ' ' && !matches!(c, '\t' | '\r' | '\n')) || c == '\u{7f}') else {
+        return Ok(());
+    };
+    let before = &text[..at];
+    let line = 1 + before.bytes().filter(|&b| b == b'\n').count();
+    let column = 1 + before.rfind('\n').map_or(before, |nl| &before[nl + 1..]).chars().count();
+    let code = text[at..].chars().next().map_or(0, u32::from);
+    Err(parse_error(
+        line,
+        format!(
+            "a control character (U+{code:04X}) at column {column}: config text holds none but tabs and line ends \
+             (was it copied from a terminal or a binary file?)"
+        ),
+    ))
 }
 
 /// No sections to choose from (a kind that reads one list).

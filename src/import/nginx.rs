@@ -267,22 +267,17 @@ fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, E
                 };
                 nginx_address(address)
                     .map_err(|why| parse_error(line, format!("invalid address {address:?}: {why}")))?;
-                if words[2..].iter().any(|p| p == "backup") {
-                    // `hash` turns `backup` off for the servers after it; the ones before stay
-                    // backups, which the hash never picks.
-                    if consistent.is_some() {
-                        return Err(parse_error(
-                            line,
-                            "`backup` after `hash`: nginx refuses it (\"invalid parameter\")",
-                        ));
-                    }
-                    continue;
+                let backup = words[2..].iter().any(|p| p == "backup");
+                if backup && consistent.is_some() {
+                    return Err(parse_error(line, "`backup` after `hash`: nginx refuses it (\"invalid parameter\")"));
                 }
                 let mut weight = 1u64;
                 let mut is_down = false;
+                // Every parameter is read, a backup's too (nginx refuses a line with an unknown one).
                 for param in &words[2..] {
                     let (name, value) = param.split_once('=').unwrap_or((param, ""));
                     match name {
+                        "backup" if !param.contains('=') => {}
                         "weight" => {
                             weight = nginx_number(value).filter(|&w| w > 0).ok_or_else(|| {
                                 parse_error(line, format!("invalid weight {value:?}: a whole number from 1"))
@@ -296,6 +291,11 @@ fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, E
                                 && value.chars().all(|c| c.is_ascii_digit() || "yMwdhms".contains(c)) => {}
                         _ => return Err(parse_error(line, format!("unsupported server parameter {param:?}"))),
                     }
+                }
+                if backup {
+                    // `hash` turns `backup` off for the servers after it; the ones before stay
+                    // backups, which the hash never picks.
+                    continue;
                 }
                 if specs.iter().any(|s| &s.name == address) {
                     return Err(parse_error(line, format!("server {address} is listed twice")));

@@ -13,6 +13,7 @@
 
 use super::parse_error;
 use crate::Error;
+use std::collections::HashSet;
 
 /// Deepest nesting read (blocks and flow collections together).
 const MAX_DEPTH: usize = 64;
@@ -191,6 +192,9 @@ impl Parser {
     fn mapping(&mut self, indent: usize, depth: usize) -> Result<Node, Error> {
         let first = self.lines[self.pos].number;
         let mut entries: Vec<(String, Node)> = Vec::new();
+        // The keys so far, for a duplicate's refusal in one look-up (not a scan of the
+        // keys before it: a text of 100,000 keys would take tens of seconds).
+        let mut seen: HashSet<String> = HashSet::new();
         while let Some(line) = self.lines.get(self.pos) {
             if line.indent != indent || is_item(&line.content) {
                 if line.indent > indent {
@@ -202,7 +206,7 @@ impl Parser {
             let Some((key, value)) = split_key(&line.content, number)? else {
                 return Err(parse_error(number, "expected `key: value` like the lines above it"));
             };
-            if entries.iter().any(|(k, _)| *k == key) {
+            if !seen.insert(key.clone()) {
                 return Err(parse_error(number, format!("{key:?} is given twice")));
             }
             self.pos += 1;
@@ -410,6 +414,7 @@ impl Flow<'_> {
             Some(b'{') => {
                 self.pos += 1;
                 let mut entries: Vec<(String, Node)> = Vec::new();
+                let mut seen: HashSet<String> = HashSet::new();
                 loop {
                     self.blanks();
                     if self.bytes.get(self.pos) == Some(&b'}') {
@@ -426,7 +431,7 @@ impl Flow<'_> {
                     }
                     self.pos += 1;
                     let value = self.value(depth + 1)?;
-                    if entries.iter().any(|(k, _)| *k == key) {
+                    if !seen.insert(key.clone()) {
                         return Err(parse_error(number, format!("{key:?} is given twice")));
                     }
                     entries.push((key, value));

@@ -11,6 +11,7 @@ mod change_cost;
 mod down_nodes;
 mod errors;
 mod explain;
+mod import_lines;
 mod layers;
 mod lookup_paths;
 mod memcached_import;
