@@ -38,6 +38,7 @@ pub const MAX_POINTS: u64 = 500_000;
 /// | an option's value | [`UnknownOption`], [`UnknownChoice`], [`OptionOutOfRange`], [`InvalidOption`] | `invalid-option` |
 /// | a call's inputs | [`TooLarge`] (over a cap), [`TooFew`], [`Mismatch`], [`DuplicateKey`] | `too-large`, `invalid-option` |
 /// | a JS argument of the wrong type | [`InvalidArgument`] | `invalid-argument` |
+/// | a JS object whose `free()` was called | [`Freed`] | `freed` |
 /// | text | [`Parse`] (a config, a list, with its line), [`Link`] (a share link) | `parse-error`, `invalid-option` |
 /// | a question the state cannot answer | [`Unsupported`], [`Unavailable`] | one each |
 /// | a chart | [`ChartTooSmall`], [`Chart`] | `invalid-option` |
@@ -72,6 +73,7 @@ pub const MAX_POINTS: u64 = 500_000;
 /// [`Mismatch`]: Error::Mismatch
 /// [`DuplicateKey`]: Error::DuplicateKey
 /// [`InvalidArgument`]: Error::InvalidArgument
+/// [`Freed`]: Error::Freed
 /// [`Parse`]: Error::Parse
 /// [`Link`]: Error::Link
 /// [`Unsupported`]: Error::Unsupported
@@ -199,6 +201,11 @@ pub enum Error {
     /// negative count, an object that is not plain data): only the binding refuses these.
     #[error("{0}")]
     InvalidArgument(String),
+    /// A call on a JS object (a `Ring`, a `Session`, an opening: `class`) whose `free()` was
+    /// called, or with one as an argument. Only the binding refuses these, in JavaScript before
+    /// the call enters wasm (`src/web/freed.rs`), so that no number of them can harm the module.
+    #[error("this {class} was freed (its free() was called): make a new one")]
+    Freed { class: &'static str },
 
     // Text.
     /// Text that could not be read (a config, a node list, a key file), with its 1-based line.
@@ -257,6 +264,7 @@ impl Error {
         "invalid-argument",
         "internal",
         "unavailable",
+        "freed",
     ];
 
     /// The stable code of this kind of error, for programs to branch on: the one place codes
@@ -296,6 +304,7 @@ impl Error {
             Error::Parse { .. } => "parse-error",
             Error::RemovalNotAllowed { .. } | Error::Unsupported(_) => "unsupported",
             Error::Unavailable(_) => "unavailable",
+            Error::Freed { .. } => "freed",
             Error::Internal(_) => "internal",
         }
     }
@@ -518,6 +527,7 @@ mod tests {
             ),
             (Error::Chart(s("the words")), "invalid-option", "invalid option: chart: the words"),
             (Error::Internal(s("the words")), "internal", "the words"),
+            (Error::Freed { class: "Ring" }, "freed", "this Ring was freed (its free() was called): make a new one"),
         ]
     }
 
@@ -564,6 +574,7 @@ mod tests {
             Error::ChartTooSmall { .. } => 29,
             Error::Chart(_) => 30,
             Error::Internal(_) => 31,
+            Error::Freed { .. } => 32,
         }
     }
 
@@ -571,7 +582,7 @@ mod tests {
     fn one_of_each_is_one_of_each() {
         let numbers: Vec<usize> = one_of_each().iter().map(|(e, _, _)| kind_number(e)).collect();
         assert_eq!(numbers, (0..numbers.len()).collect::<Vec<_>>());
-        assert_eq!(numbers.len(), 32);
+        assert_eq!(numbers.len(), 33);
     }
 
     #[test]

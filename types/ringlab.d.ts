@@ -181,7 +181,8 @@ export type ErrorCode =
   | "unsupported"
   | "invalid-argument"
   | "internal"
-  | "unavailable";
+  | "unavailable"
+  | "freed";
 
 /**
  * What every call throws: a JS `Error` with a readable `message` and a stable `code`. The
@@ -279,7 +280,9 @@ export interface RingOptions {
    * hashed by the hash policy, xxHash64). Default `"XX_HASH"`. */
   ringHashFunction?: "XX_HASH" | "MURMUR_HASH_2";
   /** `envoy-ring-hash`: ring_hash_lb_config's minimum_ring_size: the lightest host's points are
-   * scaled to at least this. Default 1024. From 1 to 8,388,608. */
+   * scaled to at least this (not 0: Envoy takes 0 but then builds an empty ring and fails every
+   * request, ring_hash_lb.cc; refused alike in an import, an option and a link). Default 1024. From
+   * 1 to 8,388,608. */
   minimumRingSize?: number;
   /** `envoy-ring-hash`: ring_hash_lb_config's maximum_ring_size: the cap on the scaled number of
    * points. Default 8,388,608. From 1 to 8,388,608. */
@@ -477,7 +480,10 @@ export interface SampleMigration {
 export class Ring {
   /** `new Ring()` is an empty ringlab ring (xxh3, 32 bits, 160 vnodes). */
   constructor(options?: RingOptions);
-  /** Releases the wasm memory it holds (the garbage collector does it too). */
+  /**
+   * Releases the wasm memory it holds (the garbage collector does it too). Afterwards every
+   * call on it, or with it as an argument, throws the code `"freed"`; `free()` again does nothing.
+   */
   free(): void;
   [Symbol.dispose](): void;
   readonly algorithm: AlgorithmName;
@@ -520,7 +526,9 @@ export class Ring {
   spread(): Spread | null;
   /** The exact spread for each vnode count (1..10,000; at most 64 steps), same nodes and hash. */
   vnodeSweep(counts: number[]): SweepStep[];
-  /** The owner index (into `nodes()`) of `"{prefix}0" .. "{prefix}{count-1}"`. */
+  /** The owner index (into `nodes()`) of `"{prefix}0" .. "{prefix}{count-1}"`; `0xffffffff` (no
+   * owner, as in `Scene.keyOwners`) for a key `locate` answers unavailable, e.g. with every node
+   * down. */
   keyOwners(prefix: string, count: number): Uint32Array;
   /** `key`'s position in hexadecimal (ringlab's ring). */
   keyPosition(key: string): `0x${string}`;
@@ -1022,6 +1030,7 @@ export type ChartData = SpreadChart | SharesChart | MovesChart | AlgorithmsChart
 /** A share link being opened in steps: `Session.opening(link)`. */
 export class Opening {
   private constructor();
+  /** As `Ring.free`: every later call throws the code `"freed"`. */
   free(): void;
   [Symbol.dispose](): void;
   /** One step; `true` when the session is ready. A failed step throws the same coded error each time. */
@@ -1037,6 +1046,7 @@ export class Opening {
 export class Session {
   /** `new Session()` is the playground's five nodes. */
   constructor(options?: SessionOptions);
+  /** As `Ring.free`: every later call throws the code `"freed"`. */
   free(): void;
   [Symbol.dispose](): void;
   /** The session a share link's fragment describes. */

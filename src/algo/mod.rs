@@ -230,6 +230,12 @@ impl std::fmt::Debug for dyn Placement {
     }
 }
 
+/// The owner index of a key that has none ([`Cluster::key_owner`]): what a lookup answers
+/// as an error (every node down, a failed Redis master's slot, a jump bucket that cannot be
+/// skipped). One sentinel for every batch of owners: `Ring.keyOwners`, a session's scene
+/// (`www/ring-view.js` draws it muted) and its moves.
+pub const NO_OWNER: u32 = u32::MAX;
+
 /// Any algorithm's state, behind one type.
 #[derive(Debug)]
 pub struct Cluster {
@@ -424,6 +430,41 @@ impl Cluster {
     /// given to `f` with the key's number ([`Placement::locate_generated`]).
     pub fn locate_generated(&self, prefix: &str, count: usize, mut f: impl FnMut(usize, Result<usize, Error>)) {
         self.inner.locate_generated(prefix, count, &mut f);
+    }
+
+    /// The index of `key`'s owner as a batch of owners holds it: [`locate_index`]'s answer,
+    /// or [`NO_OWNER`] where it answers an error (so that a batch never names a node that
+    /// `locate` says cannot serve the key).
+    ///
+    /// [`locate_index`]: Cluster::locate_index
+    pub fn key_owner(&self, key: impl AsRef<[u8]>) -> u32 {
+        owner_or_none(self.locate_index(key))
+    }
+
+    /// [`key_owner`](Cluster::key_owner) of each of the keys `"{prefix}0" ..
+    /// "{prefix}{count-1}"`, after the caps on generated keys and on lookups. A ring with no
+    /// node refuses a lookup as [`locate`](Cluster::locate) does ([`Error::EmptyRing`]),
+    /// unless there is none to make.
+    ///
+    /// ```
+    /// use ringlab::algo::{Algorithm, Cluster, Options, NO_OWNER};
+    /// let mut c = Cluster::new(Options::new(Algorithm::Ring), ["a", "b"])?;
+    /// assert_eq!(c.key_owners("key:", 3)?.len(), 3);
+    /// c.set_down("a", true)?;
+    /// c.set_down("b", true)?;
+    /// assert_eq!(c.key_owners("key:", 3)?, [NO_OWNER; 3]);
+    /// assert_eq!(c.locate("key:0").unwrap_err().code(), "unavailable");
+    /// # Ok::<(), ringlab::Error>(())
+    /// ```
+    pub fn key_owners(&self, prefix: &str, count: usize) -> Result<Vec<u32>, Error> {
+        crate::limits::check_generated(prefix, count)?;
+        self.check_lookups(count)?;
+        if self.nodes().is_empty() && count > 0 {
+            return Err(Error::EmptyRing);
+        }
+        let mut owners = Vec::with_capacity(count);
+        self.locate_generated(prefix, count, |_, owner| owners.push(owner_or_none(owner)));
+        Ok(owners)
     }
 
     /// The preference list of `n` distinct nodes for `key` (node indices, the owner first),
@@ -622,6 +663,11 @@ impl crate::migration::State for Cluster {
     fn locate_generated(&self, prefix: &str, count: usize, f: impl FnMut(usize, Result<usize, Error>)) {
         Cluster::locate_generated(self, prefix, count, f)
     }
+}
+
+/// A lookup's answer as an owner index: [`NO_OWNER`] for an error.
+fn owner_or_none(owner: Result<usize, Error>) -> u32 {
+    owner.map_or(NO_OWNER, |o| o as u32)
 }
 
 /// Nodes from specs, after the common checks and `check` on each, with `points` each.

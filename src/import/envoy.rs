@@ -229,7 +229,15 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
                     match k.as_str() {
                         "minimum_ring_size" => {
                             settings_line = Some(v.line);
-                            ring.1 = ring_size(v, "minimum_ring_size")?
+                            ring.1 = ring_size(v, "minimum_ring_size")?;
+                            if ring.1 == 0 {
+                                // Envoy takes it, and its ring is then empty: every request fails.
+                                return Err(parse_error(
+                                    v.line,
+                                    "minimum_ring_size must be from 1 to 8388608 (got 0): with 0 Envoy builds an \
+                                     empty ring and every request fails",
+                                ));
+                            }
                         }
                         "maximum_ring_size" => ring.2 = ring_size(v, "maximum_ring_size")?,
                         _ => {

@@ -145,6 +145,27 @@ pub fn vnodes_for(options: &SizingOptions) -> Result<Sizing, Error> {
         let option = if fine(options.items) { "itemBytes" } else { "items" };
         return Err(Error::invalid_option(option, "items and item bytes are ≥ 0, at most 1e15"));
     }
+    // The formula's estimate, a whole number of vnodes: a target just above 1 makes it pass
+    // any integer (1 + 1e-9 gives 1e19 for ten nodes), so the target's range starts where the
+    // estimate still fits a u32, never an estimate cut to one.
+    let ln = libm::log(options.nodes.max(2) as f64);
+    let estimate = libm::ceil(2.0 * ln / (options.max_over_mean - 1.0).powi(2));
+    if estimate > f64::from(u32::MAX) {
+        let min = 1.0 + libm::sqrt(2.0 * ln / f64::from(u32::MAX));
+        return Err(Error::out_of_range(
+            "maxOverMean",
+            options.max_over_mean,
+            (min, 10.0),
+            format!(
+                "the target (busiest over mean) must be above {} for {} nodes, at most 10: nearer 1, the estimate \
+                 2·ln(nodes) / (target − 1)² passes 4294967295 vnodes (got {})",
+                crate::decimal::shortest(min),
+                options.nodes,
+                crate::decimal::shortest(options.max_over_mean)
+            ),
+        ));
+    }
+    let estimate = estimate as u32;
     let cap = ((limits::MAX_POINTS / options.nodes as u64) as u32).min(limits::MAX_VNODES);
     let worst = |v: u32| -> Result<(f64, Option<f64>, usize), Error> { spread_at(options, v) };
     let meets = |s: &(f64, Option<f64>, usize)| s.0.max(s.1.unwrap_or(0.0)) <= options.max_over_mean;
@@ -175,8 +196,6 @@ pub fn vnodes_for(options: &SizingOptions) -> Result<Sizing, Error> {
         }
         hit = Some((best, at));
     }
-    let ln = libm::log(options.nodes.max(2) as f64);
-    let estimate = libm::ceil(2.0 * ln / (options.max_over_mean - 1.0).powi(2)) as u32;
     let defaults = [
         ("libketama (160 points per server)", 160),
         ("Envoy ring_hash (minimum ring 1,024)", 1024u32.div_ceil(options.nodes as u32).max(1)),

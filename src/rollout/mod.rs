@@ -267,7 +267,7 @@ pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout
         .try_fold(0.0f64, |latest, at| at.map(|at| latest.max(at)));
 
     let effects = |h: usize, e: usize| Effects::of(table.get(h, e), system, options.write_share, options.drain);
-    let count = (options.duration_ms / options.step_ms).floor() as usize + 1;
+    let count = timeline_times(options)? as usize;
     let times: Vec<f64> = (0..count).map(|k| k as f64 * options.step_ms).collect();
     let mut series = vec![[0.0; 6]; count];
     for (history, &w) in histories.iter().zip(&weights) {
@@ -474,6 +474,33 @@ pub fn traffic_shares(clients: usize, traffic: Traffic) -> Vec<f64> {
 /// Most Zipf exponent for client traffic.
 pub const MAX_ZIPF_S: f64 = 10.0;
 
+/// How many times a timeline of these settings holds (`⌊duration / step⌋ + 1`), counted in
+/// floats before it becomes an integer: a tiny step makes the quotient huge (or infinite),
+/// which as an integer saturated and then overflowed to an empty timeline. Past
+/// [`limits::MAX_ROLLOUT_TIMES`] the step is too small for the duration: refused on `stepMs`,
+/// whose range at this duration is above `duration / MAX_ROLLOUT_TIMES` (that end excluded)
+/// to a day. (The duration and the step are checked finite and above 0 first.)
+fn timeline_times(options: &Rollout) -> Result<u64, Error> {
+    let times = (options.duration_ms / options.step_ms).floor() + 1.0;
+    let max = limits::MAX_ROLLOUT_TIMES as f64;
+    if times > max {
+        let min = options.duration_ms / max;
+        // 1e-300, not three hundred digits.
+        let got = match options.step_ms {
+            x if x < 1e-6 => crate::decimal::shortest_exp(x),
+            x => crate::decimal::shortest(x),
+        };
+        let words = format!(
+            "stepMs must be above {} ms (durationMs / {max}: a timeline holds at most {max} times), at most {} \
+             (got {got})",
+            crate::decimal::shortest(min),
+            crate::decimal::shortest(limits::MAX_ROLLOUT_MS),
+        );
+        return Err(Error::out_of_range("stepMs", options.step_ms, (min, limits::MAX_ROLLOUT_MS), words));
+    }
+    Ok(times as u64)
+}
+
 /// Checks a propagation's settings against their ranges and caps.
 pub fn check(options: &Rollout) -> Result<(), Error> {
     let bad =
@@ -496,8 +523,7 @@ pub fn check(options: &Rollout) -> Result<(), Error> {
         };
         return bad(option, got, day, "the duration and the step are milliseconds above 0, at most a day (86,400,000)");
     }
-    let times = (options.duration_ms / options.step_ms).floor() as u64 + 1;
-    limits::check("times in a timeline (duration / step + 1)", times, limits::MAX_ROLLOUT_TIMES as u64)?;
+    let times = timeline_times(options)?;
     let work = times.saturating_mul(options.clients as u64);
     limits::check("clients × times in a timeline", work, limits::MAX_ROLLOUT_WORK)?;
     match options.lag {

@@ -54,7 +54,7 @@ pub fn compare(
 ) -> Result<Vec<Compared>, Error> {
     limits::check("strategies compared", strategies.len() as u64, limits::MAX_STRATEGIES as u64)?;
     super::check(base)?;
-    let times = (base.duration_ms / base.step_ms).floor() as u64 + 1;
+    let times = super::timeline_times(base)?;
     let work = times.saturating_mul(base.clients as u64).saturating_mul(strategies.len() as u64);
     limits::check("clients × times × strategies", work, 2 * limits::MAX_ROLLOUT_WORK)?;
     let pair = [before.clone(), after.clone()];

@@ -388,8 +388,9 @@ impl Step {
     }
 }
 
-/// The owner of a key that has none while a node is down (e.g. a failed Redis master's slot).
-pub const NO_OWNER: u32 = u32::MAX;
+/// The owner of a key that has none while a node is down (e.g. a failed Redis master's slot):
+/// the engine's one sentinel, which `Ring.keyOwners` answers too.
+pub use crate::algo::NO_OWNER;
 
 /// The sample keys' positions, owners ([`NO_OWNER`] for unavailable keys) and share of the
 /// traffic on the current state.
@@ -453,7 +454,7 @@ impl KeyCache {
     fn place(&mut self, cluster: &Cluster, key: &[u8]) {
         self.positions.push(cluster.key_fraction(key));
         // Not empty: a lookup fails only for a key with no owner while a node is down.
-        self.owners.push(cluster.locate_index(key).map_or(NO_OWNER, |o| o as u32));
+        self.owners.push(cluster.key_owner(key));
     }
 
     /// Places up to `most` more of the generated keys (`key:0 ..`); answers whether all are.

@@ -24,6 +24,8 @@ mod args;
 mod canvas;
 #[cfg(feature = "charts")]
 mod charts;
+#[cfg(feature = "element")]
+pub mod freed;
 #[cfg(feature = "engine")]
 mod functions;
 #[cfg(feature = "element")]
@@ -111,6 +113,12 @@ pub(crate) fn whole(x: f64, what: &str) -> Result<u64, Error> {
     } else {
         Err(Error::invalid_option(what, format!("{what} must be a whole number (got {x})")))
     }
+}
+
+/// [`whole`] as a count: a number past `usize` (on wasm32, 2^32 and up) becomes `usize::MAX`,
+/// for the caller's cap to refuse, never its low bits (`2^32 + 1` is not 1).
+pub(crate) fn whole_count(x: f64, what: &str) -> Result<usize, Error> {
+    whole(x, what).map(|v| usize::try_from(v).unwrap_or(usize::MAX))
 }
 
 /// A boolean argument; `undefined` is `false`.
@@ -283,10 +291,13 @@ pub(crate) fn import_args(
 }
 
 /// Logs a Rust panic's message to the console before the module stops, so a bug that still
-/// traps says where it was.
+/// traps says where it was; and guards the module's classes against calls on freed objects
+/// ([`freed`]).
 #[wasm_bindgen(start)]
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&JsValue::from_str(&format!("ringlab panicked: {info}")));
     }));
+    #[cfg(feature = "element")]
+    freed::guard();
 }

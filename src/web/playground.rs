@@ -319,6 +319,12 @@ impl Opening {
         Opening { inner: Ok(Some(opening)) }
     }
 
+    /// An opening that has given its session (what [`guard`](super::freed::guard) makes to
+    /// reach the class).
+    pub(super) fn given() -> Opening {
+        Opening { inner: Ok(None) }
+    }
+
     /// The opening, or why a spent or failed one gives nothing more.
     fn opening(&mut self) -> Result<&mut engine::Opening, JsValue> {
         match &mut self.inner {

@@ -292,19 +292,13 @@ impl Ring {
         self.inner.memory_bytes()
     }
 
-    /// The owners (indices into `nodes()`) of the keys `"{prefix}0" .. "{prefix}{count-1}"`.
+    /// The owners (indices into `nodes()`) of the keys `"{prefix}0" .. "{prefix}{count-1}"`;
+    /// `0xFFFFFFFF` (the scene's `NO_OWNER`) for a key `locate` answers unavailable.
     #[wasm_bindgen(js_name = keyOwners)]
     pub fn key_owners(&self, prefix: JsValue, count: JsValue) -> Result<Uint32Array, JsValue> {
         let prefix = string(&prefix, "the key prefix")?;
         let count = super::count(&count, "the key count", limits::MAX_SAMPLE_KEYS)?;
-        limits::check_generated(&prefix, count).map_err(error)?;
-        self.inner.check_lookups(count).map_err(error)?;
-        if self.inner.nodes().is_empty() && count > 0 {
-            return Err(error(Error::EmptyRing));
-        }
-        let mut owners = Vec::with_capacity(count);
-        // Not empty, so every lookup answers.
-        self.inner.locate_generated(&prefix, count, |_, owner| owners.push(owner.map_or(0, |o| o as u32)));
+        let owners = self.inner.key_owners(&prefix, count).map_err(error)?;
         Ok(Uint32Array::from(owners.as_slice()))
     }
 

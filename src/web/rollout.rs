@@ -2,7 +2,7 @@
 //! change spreads, and planning the change ([`rollout`](crate::rollout), [`plan`](crate::plan)).
 
 use super::ring::Ring;
-use super::{error, options, to_js, whole};
+use super::{error, options, to_js, whole, whole_count};
 use crate::plan::{self, PlanOptions, SizingOptions};
 use crate::rollout::{self, Lag, Rollout, Strategy, System, Traffic};
 use crate::Error;
@@ -110,7 +110,7 @@ fn rollout_options(value: &JsValue) -> Result<Rollout, JsValue> {
     let args: PropagateArgs = options(value, PROPAGATE_FIELDS)?;
     let d = Rollout::default();
     Ok(Rollout {
-        clients: args.clients.map_or(Ok(d.clients as u64), |c| whole(c, "clients")).map_err(error)? as usize,
+        clients: args.clients.map_or(Ok(d.clients), |c| whole_count(c, "clients")).map_err(error)?,
         lag: args.lag.map_or(Ok(d.lag), |l| l.lag()).map_err(error)?,
         traffic: args.traffic.map_or(Ok(Traffic::Even), |t| t.traffic()).map_err(error)?,
         system: args.system.map(|s| System::from_name(&s)).transpose().map_err(error)?,
@@ -120,8 +120,7 @@ fn rollout_options(value: &JsValue) -> Result<Rollout, JsValue> {
         write_share: args.write_share.unwrap_or(d.write_share),
         refresh_on_redirect: args.refresh_on_redirect,
         drain: args.drain.unwrap_or(false),
-        sample_keys: args.sample_keys.map_or(Ok(d.sample_keys as u64), |k| whole(k, "sampleKeys")).map_err(error)?
-            as usize,
+        sample_keys: args.sample_keys.map_or(Ok(d.sample_keys), |k| whole_count(k, "sampleKeys")).map_err(error)?,
     })
 }
 

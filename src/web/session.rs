@@ -3,7 +3,7 @@
 //! what only the engine's module has (the page, the tour, the npm package).
 
 use super::args::{AddOptions, NodeArg};
-use super::{error, options, string, to_js, whole};
+use super::{error, options, string, to_js, whole, whole_count};
 use crate::algo::Algorithm;
 use crate::session::{self as engine, Change, Settings, Transition};
 use crate::{Error, Hash, NodeSpec, RingBits};
@@ -77,10 +77,10 @@ pub(super) fn merged(current: &Settings, arg: SettingsArg) -> Result<Settings, E
         s.vnodes = u32::try_from(v).map_err(|_| Error::InvalidVnodes(v))?;
     }
     if let Some(k) = arg.keys {
-        s.keys = usize::try_from(whole(k, "keys")?).unwrap_or(usize::MAX);
+        s.keys = whole_count(k, "keys")?;
     }
     if let Some(r) = arg.replicas {
-        s.replicas = usize::try_from(whole(r, "replicas")?).unwrap_or(usize::MAX);
+        s.replicas = whole_count(r, "replicas")?;
     }
     if let Some(z) = arg.zipf {
         s.zipf = z;

@@ -3,6 +3,7 @@
 //! other core idle. Each module is one concern; tests/README.md says which checks what.
 
 mod algorithms;
+mod answers;
 mod bucket_hashes;
 mod caps;
 mod cassandra_tokens;

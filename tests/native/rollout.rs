@@ -392,7 +392,8 @@ fn caps_refuse_with_too_large() {
     let after = joined(&before, "x");
     let code = |options: Rollout| rollout::propagate(&before, &after, &options).unwrap_err().code();
     assert_eq!(code(Rollout { clients: 10_001, ..Rollout::default() }), "too-large");
-    assert_eq!(code(Rollout { duration_ms: 100_000.0, step_ms: 1.0, ..Rollout::default() }), "too-large");
+    // Too many times in the timeline: the step is too small for the duration (below).
+    assert_eq!(code(Rollout { duration_ms: 100_000.0, step_ms: 1.0, ..Rollout::default() }), "invalid-option");
     assert_eq!(code(Rollout { clients: 0, ..Rollout::default() }), "invalid-option");
     assert_eq!(code(Rollout { step_ms: 0.0, ..Rollout::default() }), "invalid-option");
     assert_eq!(code(Rollout { lag: Lag::Fixed { ms: f64::NAN }, ..Rollout::default() }), "invalid-option");
@@ -407,6 +408,63 @@ fn caps_refuse_with_too_large() {
     assert_eq!(rollout::compare(&before, &after, &Rollout::default(), &strategies).unwrap_err().code(), "too-large");
     let sizing = plan::vnodes_for(&SizingOptions { nodes: 201, ..SizingOptions::default() }).unwrap_err();
     assert_eq!(sizing.code(), "too-large");
+}
+
+/// A step so small that `duration / step` passes the timeline's cap, or is not even a
+/// number an integer holds (1e-300 ms: 2e303 times; the smallest float: infinitely many), is
+/// refused on `stepMs` with its range at this duration, by `propagate` and `compare` alike;
+/// never a timeline of no times.
+#[test]
+fn a_step_too_small_for_the_duration_is_refused_on_step_ms() {
+    let before = cluster(Algorithm::Ring, &FIVE);
+    let after = joined(&before, "x");
+    // At the default 2 s, the step is above 2000 / 2001 ms (2,001 times at most).
+    for step_ms in [1e-300, f64::from_bits(1), 1e-9, 0.5, 0.9995] {
+        let options = Rollout { step_ms, ..Rollout::default() };
+        let errors = [
+            rollout::propagate(&before, &after, &options).unwrap_err(),
+            rollout::compare(&before, &after, &options, &[Strategy::AllAtOnce]).unwrap_err(),
+        ];
+        for err in errors {
+            match &err {
+                ringlab::Error::OptionOutOfRange { option, got, min, max, .. } => {
+                    assert_eq!((option.as_str(), *got, *max), ("stepMs", step_ms, 86_400_000.0), "{err}");
+                    assert_eq!(*min, 2000.0 / 2001.0);
+                }
+                other => panic!("step {step_ms}: {other:?}"),
+            }
+            assert_eq!(err.code(), "invalid-option");
+            assert!(err.to_string().contains("stepMs must be above 0.99950024987506"), "{err}");
+        }
+    }
+    // Just above the end, the most times there are.
+    for step_ms in [1.0, 0.999_9] {
+        let t = rollout::propagate(&before, &after, &Rollout { step_ms, ..Rollout::default() }).unwrap();
+        assert_eq!(t.times.len(), 2001, "{step_ms}");
+    }
+}
+
+/// A sizing's target just above 1 makes the vnode estimate `2·ln N / (target − 1)²` pass
+/// every integer: refused on `maxOverMean` with the range it has for these nodes, never an
+/// estimate cut to `u32::MAX`.
+#[test]
+fn a_sizing_target_too_near_one_is_refused_not_cut() {
+    let min = 1.0 + (2.0 * 10f64.ln() / f64::from(u32::MAX)).sqrt();
+    for target in [1.000_001, 1.0 + 1e-12, 1.0 + f64::EPSILON] {
+        let err = plan::vnodes_for(&SizingOptions { nodes: 10, max_over_mean: target, ..SizingOptions::default() })
+            .unwrap_err();
+        match &err {
+            ringlab::Error::OptionOutOfRange { option, got, min: at_least, max, .. } => {
+                assert_eq!((option.as_str(), *got, *max), ("maxOverMean", target, 10.0));
+                assert!((at_least - min).abs() < 1e-12, "{at_least}");
+            }
+            other => panic!("{target}: {other:?}"),
+        }
+        assert_eq!(err.code(), "invalid-option");
+    }
+    let sizing = plan::vnodes_for(&SizingOptions { nodes: 10, max_over_mean: 1.001, ..SizingOptions::default() });
+    let estimate = sizing.unwrap().estimate;
+    assert!(estimate.abs_diff(4_605_171) <= 1, "{estimate}");
 }
 
 #[test]

@@ -5,7 +5,7 @@ use crate::settings::{self, Settings};
 use crate::step::{self, Failure};
 use crate::tools;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// What the build wrote: each module, the engine's first.
@@ -78,6 +78,8 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
                 ])
                 .arg(&compiled),
         )?;
+        inline_snippets(Path::new(&b.out_dir), &module.out_name)
+            .map_err(|e| Failure::new(&format!("inline snippets: {}", module.out_name), e))?;
         let wasm = PathBuf::from(&b.out_dir).join(format!("{}_bg.wasm", module.out_name));
         let then = !module.wasm_opt_then.is_empty();
         step::run(
@@ -112,6 +114,74 @@ pub fn package(settings: &Settings) -> Result<Built, Failure> {
         println!("    {}: {} bytes raw, {} bytes gzip (level 9)", m.wasm.display(), m.raw_bytes, m.gzip_bytes);
     }
     Ok(Built { modules })
+}
+
+/// Puts the JavaScript snippets wasm-bindgen wrote beside module `out_name`'s glue into the
+/// glue, where the glue imported them, and removes the `snippets/` folder they were in. The
+/// crate's one snippet is the guard against calls on freed objects (`src/web/freed.rs`, an
+/// `inline_js`); inlined, each module stays one script and one wasm file, as the npm package,
+/// the element's bundle and the minifier list them, and no page fetches one more file.
+fn inline_snippets(out_dir: &Path, out_name: &str) -> Result<(), String> {
+    let path = out_dir.join(format!("{out_name}.js"));
+    let glue = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let inlined = with_snippets_inlined(&glue, |snippet| {
+        let file = out_dir.join(snippet);
+        std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))
+    })?;
+    if inlined != glue {
+        std::fs::write(&path, inlined).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let snippets = out_dir.join("snippets");
+    if snippets.exists() {
+        std::fs::remove_dir_all(&snippets).map_err(|e| format!("{}: {e}", snippets.display()))?;
+    }
+    Ok(())
+}
+
+/// `glue` with each of wasm-bindgen's imports of a snippet (`import { a, b as c } from
+/// './snippets/…';`, one line) replaced by the snippet's text, which `read` gives for its path:
+/// its exports made declarations of the glue's own, and `const c = b;` for an item renamed. A
+/// snippet that imports, or exports in another form, is refused by name.
+fn with_snippets_inlined(glue: &str, read: impl Fn(&str) -> Result<String, String>) -> Result<String, String> {
+    let mut out = String::with_capacity(glue.len());
+    for line in glue.split_inclusive('\n') {
+        let Some((items, path)) = snippet_import(line.trim_end()) else {
+            out.push_str(line);
+            continue;
+        };
+        let snippet = read(path)?;
+        for text in snippet.lines() {
+            if text.starts_with("import ") || text.starts_with("import{") {
+                return Err(format!("{path} imports, so it cannot be inlined: {text}"));
+            }
+            let local = match text.strip_prefix("export ") {
+                Some(rest)
+                    if ["function ", "async function ", "const ", "let ", "class "]
+                        .iter()
+                        .any(|d| rest.starts_with(d)) =>
+                {
+                    rest
+                }
+                Some(_) => return Err(format!("{path} exports in a form that cannot be inlined: {text}")),
+                None => text,
+            };
+            out.push_str(local);
+            out.push('\n');
+        }
+        for item in items.split(',') {
+            if let Some((name, alias)) = item.split_once(" as ") {
+                out.push_str(&format!("const {} = {};\n", alias.trim(), name.trim()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The items and the path of a line `import { … } from './snippets/…';`.
+fn snippet_import(line: &str) -> Option<(&str, &str)> {
+    let (items, from) = line.strip_prefix("import { ")?.split_once(" } from '")?;
+    let path = from.strip_suffix("';")?;
+    path.starts_with("./snippets/").then_some((items, path))
 }
 
 /// The modules a finished build wrote to the output directory (built by another process).
@@ -160,4 +230,55 @@ fn gzip_len(bytes: &[u8]) -> u64 {
     // Writing to a Vec cannot fail.
     let _ = encoder.write_all(bytes);
     encoder.finish().map(|v| v.len() as u64).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GLUE: &str = "import { guardFreed } from './snippets/ringlab-0123/inline0.js';\nimport { a as b } from './snippets/ringlab-0123/inline1.js';\nimport { x } from './elsewhere.js';\n\nfunction __wbg_get_imports() { guardFreed(b); }\n";
+
+    fn read(path: &str) -> Result<String, String> {
+        match path {
+            "./snippets/ringlab-0123/inline0.js" => {
+                Ok("\nexport function guardFreed(classes) {\n  return classes;\n}\n".into())
+            }
+            "./snippets/ringlab-0123/inline1.js" => Ok("export const a = 1;\n".into()),
+            other => Err(format!("no {other}")),
+        }
+    }
+
+    #[test]
+    fn snippets_are_inlined_where_the_glue_imported_them() {
+        let out = with_snippets_inlined(GLUE, read).unwrap();
+        assert_eq!(
+            out,
+            "\nfunction guardFreed(classes) {\n  return classes;\n}\nconst a = 1;\nconst b = a;\nimport { x } from './elsewhere.js';\n\nfunction __wbg_get_imports() { guardFreed(b); }\n"
+        );
+        // Glue without snippets is left as it is.
+        let plain = "import { x } from './elsewhere.js';\nlet y = 1;\n";
+        assert_eq!(with_snippets_inlined(plain, read).unwrap(), plain);
+    }
+
+    #[test]
+    fn a_snippet_that_cannot_be_inlined_is_refused_by_name() {
+        let glue = "import { f } from './snippets/s/inline0.js';\n";
+        let imports = with_snippets_inlined(glue, |_| Ok("import { g } from './g.js';\n".into())).unwrap_err();
+        assert!(imports.starts_with("./snippets/s/inline0.js imports"), "{imports}");
+        let default = with_snippets_inlined(glue, |_| Ok("export default function f() {}\n".into())).unwrap_err();
+        assert!(default.contains("exports in a form"), "{default}");
+        let missing = with_snippets_inlined(glue, |p| Err(format!("no {p}"))).unwrap_err();
+        assert_eq!(missing, "no ./snippets/s/inline0.js");
+    }
+
+    #[test]
+    fn the_crates_snippet_inlines() {
+        // The guard's JavaScript as src/web/freed.rs writes it: exports only a function.
+        let source = std::fs::read_to_string(crate::step::project_root().join("src/web/freed.rs")).unwrap();
+        let snippet = source.split("inline_js = r#\"").nth(1).unwrap().split("\"#)]").next().unwrap().to_string();
+        let glue = "import { guardFreed } from './snippets/ringlab-0/inline0.js';\n";
+        let out = with_snippets_inlined(glue, |_| Ok(snippet.clone())).unwrap();
+        assert!(out.contains("\nfunction guardFreed(classes) {"), "{out}");
+        assert!(!out.contains("export ") && !out.contains("import "), "{out}");
+    }
 }

@@ -203,7 +203,9 @@ const DEFAULT_MAX_RING: u64 = 1024 * 1024 * 8;
 pub(crate) const MINIMUM_RING_SIZE: OptionSpec = OptionSpec {
     name: "minimumRingSize",
     kind: OptionKind::Whole { min: 1, max: DEFAULT_MAX_RING, default: DEFAULT_MIN_RING },
-    help: "ring_hash_lb_config's minimum_ring_size: the lightest host's points are scaled to at least this",
+    help: "ring_hash_lb_config's minimum_ring_size: the lightest host's points are scaled to at least this (not 0: \
+           Envoy takes 0 but then builds an empty ring and fails every request, ring_hash_lb.cc; refused alike in \
+           an import, an option and a link)",
     scope: Scope::Everywhere,
     link: "rn",
     refused: None,
@@ -282,8 +284,16 @@ impl Kind {
         Ok(kind)
     }
 
-    /// What Envoy refuses of these settings, and ringlab's cap on the table.
+    /// What Envoy refuses of these settings, ringlab's cap on the table, and the ring sizes'
+    /// ranges: the options' own checks, so that whatever builds a ring (an option, a link,
+    /// an import) takes exactly the sizes the others take. A minimum of 0 is refused: Envoy
+    /// takes it, but its ring is then empty (`scale = ⌈min_w · 0⌉ / min_w = 0`, no point) and
+    /// `chooseHost` answers no host for every request (`ring_hash_lb.cc`).
     fn check(self) -> Result<(), Error> {
+        if let Kind::Ring { min, max, .. } = self {
+            MINIMUM_RING_SIZE.check(OptionValue::Whole(min))?;
+            MAXIMUM_RING_SIZE.check(OptionValue::Whole(max))?;
+        }
         match self {
             Kind::Ring { min, max, .. } if min > max => {
                 // Envoy's own words (RingHashLoadBalancer's constructor).
