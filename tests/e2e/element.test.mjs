@@ -442,6 +442,9 @@ test("removing an element frees its engine objects and observers", async () => {
   const baseline = await page.evaluate(() => ({ ...window.__live }));
   await page.evaluate(async () => {
     const mod = await import("./pkg/ringlab_element.js"); // the element's engine
+    // Started first: at its start the module frees the objects it guards against freed use
+    // (src/web/freed.rs), which are none of an element's.
+    await mod.default();
     window.__freed = 0;
     const free = mod.Session.prototype.free;
     mod.Session.prototype.free = function () { window.__freed++; return free.call(this); };
