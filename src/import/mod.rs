@@ -121,8 +121,10 @@ pub struct ConfigCheck {
     /// The kind read as.
     pub kind: &'static str,
     /// Every non-blank line the reader reached, in order (blank lines are not listed): all
-    /// of them when the text is read; when it is refused, those before the refused line and
-    /// the refused line itself ([`LineStatus::Refused`], its `why` the error's words).
+    /// of them when the text is read; when it is refused, those it went through before it
+    /// refused (some may lie past the refused line: a check of the whole, such as Redis's
+    /// slot ranges, comes after every line is read) and the refused line itself
+    /// ([`LineStatus::Refused`], its `why` the error's words).
     pub lines: Vec<LineNote>,
     /// How many lines are read, and how many passed over.
     pub read: usize,
