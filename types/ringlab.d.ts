@@ -1419,6 +1419,46 @@ export function elementThemeCss(): string;
 export function configKinds(): ConfigKind[];
 /** The sections a configuration text offers to choose from, in order (empty: nothing to choose). */
 export function configSections(kind: ConfigKind["kind"], text: string): string[];
+/** What reading a configuration text makes of each non-blank line: read, passed over (and
+ * why), or refused. A text `fromConfig` refuses is the answer's `error`, not a throw: only
+ * the arguments throw (an unknown kind, a text that is not a string or is too long). */
+export function checkConfig(kind: ConfigKind["kind"], text: string, options?: ImportOptions): ConfigCheck;
+/** One line of a `ConfigCheck`. */
+export interface ConfigLine {
+  /** 1-based. */
+  line: number;
+  /** `read`: it places a server or sets what the placement uses; `passed-over`: known not
+   * to change the placement; `refused`: the line the text was refused on. */
+  status: "read" | "passed-over" | "refused";
+  /** Why, in plain words (for `refused`, the error's). */
+  why: string;
+}
+/** The placement a checked text describes, in brief. */
+export interface ConfigPlacement {
+  algorithm: AlgorithmName;
+  /** The upstream, backend, pool or cluster read, when the text offers several. */
+  section: string | null;
+  servers: number;
+  down: number;
+}
+/** Why a checked text is refused, as `fromConfig` would throw it. */
+export interface ConfigCheckError {
+  code: ErrorCode;
+  message: string;
+  /** The line refused, if one is. */
+  line: number | null;
+}
+/** `checkConfig`'s answer: every non-blank line the reader reached, in order. */
+export interface ConfigCheck {
+  kind: ConfigKindName;
+  lines: ConfigLine[];
+  read: number;
+  passedOver: number;
+  /** The counts in words: "5 lines read, 2 passed over". */
+  summary: string;
+  placement: ConfigPlacement | null;
+  error: ConfigCheckError | null;
+}
 /** Everything about each algorithm, from the engine's catalog, in its order. */
 export function catalog(): AlgorithmInfo[];
 /** A ring of a tutorial or homegrown code, reproduced bit for bit: open `link` to see it. */

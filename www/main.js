@@ -441,10 +441,7 @@ function importConfig({ keepSection = false } = {}) {
   let next, sections;
   try {
     sections = engine.configSections(kind, text);
-    if (!keepSection) {
-      $("import-section").replaceChildren(...sections.map((name) => new Option(name, name)));
-      $("import-pick").hidden = sections.length < 2;
-    }
+    if (!keepSection) offerSections(sections);
     const section = sections.length > 1 ? $("import-section").value : undefined;
     next = engine.Session.fromConfig(kind, text, section ? { section } : {});
   } catch (e) {
@@ -457,6 +454,65 @@ function importConfig({ keepSection = false } = {}) {
   render();
   const from = sections.length > 1 ? `“${$("import-section").value}” (one of ${sections.length} in your text)` : `your ${label}`;
   $("last-change").textContent = `Loaded ${frame.nodes.length} servers from ${from}. Add a server or mark one down to see exactly what moves.`;
+}
+
+// The sections of the text in the picker, shown when there are several; the one picked
+// stays picked while the text still has it.
+function offerSections(sections) {
+  const picked = $("import-section").value;
+  const listed = [...$("import-section").options].map((o) => o.value);
+  if (listed.join("\n") !== sections.join("\n")) {
+    $("import-section").replaceChildren(...sections.map((name) => new Option(name, name)));
+    if (sections.includes(picked)) $("import-section").value = picked;
+  }
+  $("import-pick").hidden = sections.length < 2;
+}
+
+// What the engine makes of each line of the text, shown as it is pasted or typed: the
+// counts, the lines passed over (with why) in a list to open, and the line refused.
+// Every word is the engine's; names stay text (textContent).
+const REPORT_LINES = 500; // a list to scroll, not a whole 8 MB file in the DOM
+function checkImport() {
+  const box = $("import-report");
+  const kind = $("import-kind").value;
+  const text = $("import-text").value;
+  if (!kind || !text.trim()) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const paragraph = (words, className) => Object.assign(document.createElement("p"), { textContent: words, className });
+  let report;
+  try {
+    let sections = [];
+    try {
+      sections = engine.configSections(kind, text);
+    } catch (e) {
+      if (trapped(e)) throw e; // the report says what is wrong with the text
+    }
+    offerSections(sections);
+    const section = sections.length > 1 ? $("import-section").value : undefined;
+    report = engine.checkConfig(kind, text, section ? { section } : {});
+  } catch (e) {
+    if (trapped(e)) return recover(e);
+    box.replaceChildren(paragraph(e.message, "error"));
+    box.hidden = false;
+    return;
+  }
+  const passed = report.lines.filter((l) => l.status === "passed-over");
+  const wasOpen = $("import-passed")?.open ?? false; // a list opened stays open as the text changes
+  let counts = paragraph(report.summary, "");
+  if (passed.length) {
+    counts = document.createElement("details");
+    counts.id = "import-passed";
+    counts.open = wasOpen;
+    const list = document.createElement("ol");
+    for (const l of passed.slice(0, REPORT_LINES)) list.append(Object.assign(document.createElement("li"), { value: l.line, textContent: l.why }));
+    if (passed.length > REPORT_LINES) list.append(Object.assign(document.createElement("li"), { textContent: "…" }));
+    counts.append(Object.assign(document.createElement("summary"), { textContent: report.summary }), list);
+  }
+  box.replaceChildren(counts, ...(report.error ? [paragraph(report.error.message, "error")] : []));
+  box.hidden = false;
 }
 
 // The tier's workload from the three fields: all filled, or none (costs not reported).
@@ -572,16 +628,26 @@ function wire() {
   exampleLabel();
   $("import-kind").addEventListener("change", () => {
     exampleLabel();
-    $("import-pick").hidden = true;
     $("import-error").textContent = "";
+    checkImport();
   });
   $("import-example").addEventListener("click", () => {
     $("import-text").value = kindOf()?.example ?? "";
-    $("import-pick").hidden = true;
     $("import-error").textContent = "";
+    checkImport();
   });
-  $("import-text").addEventListener("input", () => ($("import-pick").hidden = true));
-  $("import-section").addEventListener("change", () => importConfig({ keepSection: true }));
+  // Checked as it is typed, once the typing pauses (a paste is checked at once).
+  let checkTimer;
+  $("import-text").addEventListener("input", (e) => {
+    clearTimeout(checkTimer);
+    $("import-error").textContent = "";
+    if (e.inputType === "insertFromPaste" || e.inputType === "insertFromDrop") checkImport();
+    else checkTimer = setTimeout(checkImport, 250);
+  });
+  $("import-section").addEventListener("change", () => {
+    importConfig({ keepSection: true });
+    checkImport();
+  });
   $("import-form").addEventListener("submit", (e) => {
     e.preventDefault();
     importConfig();

@@ -24,16 +24,18 @@
 //! ```
 
 use super::yaml::{self, Node, Value};
-use super::{check_server_count, on_line, parse_error, ConfigKind, ImportOptions};
+use super::{check_server_count, on_line, parse_error, ConfigKind, ImportOptions, LineStatus, Lines};
 use crate::algo::balancers::envoy::{cluster, Kind, RingHashFunction};
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
+use std::borrow::Cow;
 
 pub(crate) const KIND: ConfigKind = ConfigKind {
     kind: "envoy",
     label: "Envoy cluster (RING_HASH or MAGLEV)",
     example: "name: cache\nconnect_timeout: 1s\ntype: STATIC\nlb_policy: RING_HASH\nring_hash_lb_config:\n  minimum_ring_size: 1024\n  hash_function: XX_HASH\nload_assignment:\n  cluster_name: cache\n  endpoints:\n  - lb_endpoints:\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.1, port_value: 8080 }\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.2, port_value: 8080 }\n      load_balancing_weight: 2\n    - endpoint:\n        address:\n          socket_address: { address: 10.0.0.3, port_value: 8080 }\n",
-    read: from_envoy_cluster,
+    read: read_envoy,
+    options: super::any_options,
     sections: envoy_clusters,
 };
 
@@ -92,10 +94,22 @@ const OTHER_FIELDS: [&str; 48] = [
 /// The cluster `options.cluster` names of the text, or its only one, or the only one of its
 /// clusters that hashes requests.
 pub fn from_envoy_cluster(text: &str, options: &ImportOptions) -> Result<Cluster, Error> {
+    read_envoy(text, options, &mut Lines::ignore())
+}
+
+/// A tree that places nothing, passed over with its key named.
+fn pass(node: &Node, key: &str, notes: &mut Lines) {
+    if notes.keeping() {
+        let why: Cow<'static, str> = format!("`{key}`: does not change which host a hash picks").into();
+        yaml::note_tree(node, notes, LineStatus::PassedOver, why.clone());
+    }
+}
+
+fn read_envoy(text: &str, options: &ImportOptions, notes: &mut Lines) -> Result<Cluster, Error> {
     super::check_size(text)?;
-    let doc = yaml::parse(text)?;
+    let doc = yaml::parse(text, notes)?;
     let Some(list) = cluster_list(&doc)? else {
-        return read_cluster(&doc);
+        return read_cluster(&doc, notes);
     };
     let clusters = list.seq("clusters")?;
     let chosen = match options.cluster.as_ref().or(options.section.as_ref()) {
@@ -134,13 +148,40 @@ pub fn from_envoy_cluster(text: &str, options: &ImportOptions) -> Result<Cluster
             }
         }
     };
-    read_cluster(chosen)
+    if notes.keeping() {
+        note_around(&doc, list, chosen, notes);
+    }
+    read_cluster(chosen, notes)
+}
+
+/// What is around the cluster read: the keys that lead to its list are read, the rest of
+/// a bootstrap file (listeners, admin...) and the other clusters passed over.
+fn note_around(doc: &Node, list: &Node, chosen: &Node, notes: &mut Lines) {
+    let around = |node: &Node, notes: &mut Lines| {
+        for (key, value) in node.map("").unwrap_or_default() {
+            match key.as_str() {
+                "static_resources" | "clusters" => notes.read(value.line, "where the clusters are"),
+                other => pass(value, other, notes),
+            }
+        }
+    };
+    around(doc, notes);
+    if let Some(resources) = doc.get("static_resources") {
+        around(resources, notes);
+    }
+    notes.section(&name_of(chosen));
+    for other in list.seq("clusters").unwrap_or_default() {
+        if !std::ptr::eq(other, chosen) {
+            let why: Cow<'static, str> = format!("in cluster {}, not the one read", name_of(other)).into();
+            yaml::note_tree(other, notes, LineStatus::PassedOver, why.clone());
+        }
+    }
 }
 
 /// The names of a text's clusters, when it lists them (`clusters:`, or items `- name: …`);
 /// empty for one cluster alone.
 pub fn envoy_clusters(text: &str) -> Result<Vec<String>, Error> {
-    let doc = yaml::parse(text)?;
+    let doc = yaml::parse(text, &mut Lines::ignore())?;
     let list = cluster_list(&doc)?;
     Ok(list.map(|l| l.seq("clusters")).transpose()?.map_or_else(Vec::new, |c| c.iter().map(name_of).collect()))
 }
@@ -208,7 +249,7 @@ fn flag(node: &Node, what: &str) -> Result<bool, Error> {
     }
 }
 
-fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
+fn read_cluster(doc: &Node, notes: &mut Lines) -> Result<Cluster, Error> {
     let mut policy: Option<(&str, usize)> = None;
     let mut ring = (RingHashFunction::XxHash, 1024u64, 8_388_608u64);
     let mut table = 65_537u64;
@@ -220,8 +261,16 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
     let mut settings_line: Option<usize> = None;
     for (key, value) in doc.map("an Envoy cluster")? {
         let line = value.line;
+        let why: Cow<'static, str> = match key.as_str() {
+            "ring_hash_lb_config" => "the ring's size and hash".into(),
+            "maglev_lb_config" => "the Maglev table's size".into(),
+            _ => "".into(),
+        };
         match key.as_str() {
-            "lb_policy" => policy = Some((value.text("lb_policy")?, line)),
+            "lb_policy" => {
+                policy = Some((value.text("lb_policy")?, line));
+                notes.read(line, "the balancing policy");
+            }
             "ring_hash_lb_config" => {
                 for (k, v) in
                     fields(value, "ring_hash_lb_config", &["minimum_ring_size", "maximum_ring_size", "hash_function"])?
@@ -246,6 +295,7 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
                         }
                     }
                 }
+                yaml::note_tree(value, notes, LineStatus::Read, why.clone());
             }
             "maglev_lb_config" => {
                 for (_, v) in fields(value, "maglev_lb_config", &["table_size"])? {
@@ -255,6 +305,7 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
                         return Err(parse_error(v.line, "table_size is at most 5000011 (Envoy's own limit)"));
                     }
                 }
+                yaml::note_tree(value, notes, LineStatus::Read, why.clone());
             }
             "common_lb_config" => {
                 let known = [
@@ -283,6 +334,9 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
                             )? {
                                 if ck == "use_hostname_for_hashing" {
                                     use_hostname = flag(cv, "use_hostname_for_hashing")?;
+                                    notes.read(line, "load-balancing settings: how hosts are hashed");
+                                    notes.read(v.line, "how hosts are hashed");
+                                    notes.read(cv.line, "whether hosts are hashed by their hostname");
                                 } else if whole(cv, "hash_balance_factor")? > 0 {
                                     return Err(parse_error(
                                         cv.line,
@@ -290,14 +344,26 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
                                          by the requests in flight at that moment (bounded loads), which no placement \
                                          can know; without requests in flight the answer is the plain ring's",
                                     ));
+                                } else {
+                                    yaml::note_tree(
+                                        cv,
+                                        notes,
+                                        LineStatus::PassedOver,
+                                        "hash_balance_factor 0: no bound on loads".into(),
+                                    );
                                 }
                             }
+                            pass(v, k, notes);
                         }
-                        _ => {}
+                        other => pass(v, other, notes),
                     }
                 }
+                notes.pass(line, "load-balancing settings that do not change which host a hash picks");
             }
-            "load_assignment" => assignment = Some(value),
+            "load_assignment" => {
+                notes.read(line, "the cluster's hosts");
+                assignment = Some(value);
+            }
             "type" => {
                 let kind = value.text("type")?;
                 if !matches!(kind, "STATIC" | "EDS" | "STRICT_DNS" | "LOGICAL_DNS") {
@@ -307,6 +373,7 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
                     ));
                 }
                 dns = Some((kind != "STATIC" && kind != "EDS", line));
+                notes.read(line, "the cluster type: where its hosts' addresses come from");
             }
             "cluster_type" => {
                 return Err(parse_error(line, "a custom cluster_type is not read: ringlab reads STATIC clusters"))
@@ -316,7 +383,8 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
                 "load_balancing_policy (typed extensions) is not read: write lb_policy with ring_hash_lb_config or \
                      maglev_lb_config",
             )),
-            other if OTHER_FIELDS.contains(&other) => {}
+            "name" => notes.read(line, "the cluster's name"),
+            other if OTHER_FIELDS.contains(&other) => pass(value, other, notes),
             other => {
                 return Err(parse_error(
                     line,
@@ -358,7 +426,7 @@ fn read_cluster(doc: &Node) -> Result<Cluster, Error> {
              (Envoy's words: use_hostname_for_hashing needs a STRICT_DNS or LOGICAL_DNS cluster)",
         ));
     }
-    let hosts = endpoints(assignment, use_hostname, dns_cluster)?;
+    let hosts = endpoints(assignment, use_hostname, dns_cluster, notes)?;
     let line = settings_line.or(policy.map(|p| p.1)).unwrap_or(doc.line);
     cluster(kind, hosts).map_err(|e| on_line(line, e))
 }
@@ -372,15 +440,18 @@ fn ring_size(node: &Node, what: &str) -> Result<u64, Error> {
 }
 
 /// The hosts of `load_assignment`, in order, each named by its hash key.
-fn endpoints(assignment: &Node, use_hostname: bool, dns: bool) -> Result<Vec<NodeSpec>, Error> {
+fn endpoints(assignment: &Node, use_hostname: bool, dns: bool, notes: &mut Lines) -> Result<Vec<NodeSpec>, Error> {
     let mut hosts: Vec<NodeSpec> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
     let mut endpoints_list: &[Node] = &[];
     for (k, v) in fields(assignment, "load_assignment", &["cluster_name", "endpoints", "named_endpoints", "policy"])? {
         match k.as_str() {
-            "endpoints" => endpoints_list = v.seq("endpoints")?,
+            "endpoints" => {
+                endpoints_list = v.seq("endpoints")?;
+                notes.read(v.line, "the hosts, by locality");
+            }
             "named_endpoints" => return Err(parse_error(v.line, "named_endpoints are not read: list the endpoints")),
-            _ => {}
+            other => pass(v, other, notes),
         }
     }
     for locality in endpoints_list {
@@ -396,7 +467,10 @@ fn endpoints(assignment: &Node, use_hostname: bool, dns: bool) -> Result<Vec<Nod
         ];
         for (k, v) in fields(locality, "an endpoints item", &known)? {
             match k.as_str() {
-                "lb_endpoints" => lb_endpoints = v.seq("lb_endpoints")?,
+                "lb_endpoints" => {
+                    lb_endpoints = v.seq("lb_endpoints")?;
+                    notes.read(v.line, "a locality's hosts");
+                }
                 "priority" if whole(v, "priority")? != 0 => {
                     return Err(parse_error(
                         v.line,
@@ -407,11 +481,13 @@ fn endpoints(assignment: &Node, use_hostname: bool, dns: bool) -> Result<Vec<Nod
                 "leds_cluster_locality_config" => {
                     return Err(parse_error(v.line, "LEDS endpoints come at run time: list the endpoints"))
                 }
-                _ => {}
+                "priority" => notes.pass(v.line, "priority 0: the tier a hash places keys on"),
+                other => pass(v, other, notes),
             }
         }
         for item in lb_endpoints {
-            let (name, weight) = lb_endpoint(item, use_hostname, dns)?;
+            notes.read(item.line, "a host");
+            let (name, weight) = lb_endpoint(item, use_hostname, dns, notes)?;
             if let Some(before) = hosts.iter().position(|h| h.name == name) {
                 return Err(parse_error(
                     item.line,
@@ -437,7 +513,7 @@ fn endpoints(assignment: &Node, use_hostname: bool, dns: bool) -> Result<Vec<Nod
 }
 
 /// One `lb_endpoints` item: the key Envoy hashes it by, and its weight.
-fn lb_endpoint(item: &Node, use_hostname: bool, dns: bool) -> Result<(String, u64), Error> {
+fn lb_endpoint(item: &Node, use_hostname: bool, dns: bool, notes: &mut Lines) -> Result<(String, u64), Error> {
     let known = ["endpoint", "load_balancing_weight", "health_status", "metadata", "endpoint_name"];
     let mut weight = 1u64;
     let mut address: Option<(Option<String>, String)> = None;
@@ -450,9 +526,10 @@ fn lb_endpoint(item: &Node, use_hostname: bool, dns: bool) -> Result<(String, u6
                 if weight == 0 || weight > u64::from(u32::MAX) {
                     return Err(parse_error(v.line, "load_balancing_weight must be from 1 to 4294967295"));
                 }
+                yaml::note_tree(v, notes, LineStatus::Read, "the host's weight".into());
             }
             "health_status" => match v.text("health_status")? {
-                "HEALTHY" | "UNKNOWN" => {}
+                "HEALTHY" | "UNKNOWN" => notes.pass(v.line, "a healthy host is placed as any other"),
                 other => {
                     return Err(parse_error(
                         v.line,
@@ -462,18 +539,35 @@ fn lb_endpoint(item: &Node, use_hostname: bool, dns: bool) -> Result<(String, u6
                     ))
                 }
             },
-            "metadata" => hash_key = metadata_hash_key(v)?,
+            "metadata" => {
+                hash_key = metadata_hash_key(v)?;
+                match hash_key {
+                    Some(_) => yaml::note_tree(v, notes, LineStatus::Read, "the host's hash_key".into()),
+                    None => pass(v, "metadata", notes),
+                }
+            }
             "endpoint" => {
                 let known = ["address", "hostname", "health_check_config", "additional_addresses"];
+                notes.read(v.line, "the host's endpoint");
                 for (ek, ev) in fields(v, "endpoint", &known)? {
                     match ek.as_str() {
-                        "address" => address = Some(socket_address(ev, use_hostname && dns)?),
-                        "hostname" => hostname = Some(ev.text("hostname")?.to_string()),
-                        _ => {}
+                        "address" => {
+                            address = Some(socket_address(ev, use_hostname && dns)?);
+                            yaml::note_tree(ev, notes, LineStatus::Read, "the host's address".into());
+                        }
+                        "hostname" => {
+                            hostname = Some(ev.text("hostname")?.to_string());
+                            if use_hostname {
+                                notes.read(ev.line, "the host's hostname, which it is hashed by");
+                            } else {
+                                notes.pass(ev.line, "a hostname: hosts are hashed by address here");
+                            }
+                        }
+                        other => pass(ev, other, notes),
                     }
                 }
             }
-            _ => {}
+            other => pass(v, other, notes),
         }
     }
     let Some(address) = address else {

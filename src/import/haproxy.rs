@@ -13,7 +13,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::{check_server_count, on_line, parse_error, ConfigKind};
+use super::{check_server_count, on_line, parse_error, ConfigKind, Lines};
 use crate::algo::balancers::haproxy::{HaproxyFunction, HaproxyHash, ServerExtra, MAX_ID, MAX_WEIGHT};
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
@@ -22,7 +22,8 @@ pub(crate) const KIND: ConfigKind = ConfigKind {
     kind: "haproxy",
     label: "HAProxy backend section",
     example: "backend cache\n    balance hdr(X-Key)\n    hash-type consistent sdbm avalanche\n    server c1 10.0.0.1:11211\n    server c2 10.0.0.2:11211 weight 2\n    server c3 10.0.0.3:11211 disabled\n",
-    read: |text, options| from_haproxy_cfg(text, options.section.as_deref()),
+    read: |text, options, lines| read_cfg(text, options.section.as_deref(), lines),
+    options: super::any_options,
     sections: haproxy_backends,
 };
 
@@ -233,10 +234,14 @@ pub fn haproxy_backends(text: &str) -> Result<Vec<String>, Error> {
 /// `listen`) section called `section`, or the only one (a text with several names them and
 /// asks which). Line numbers in errors are the whole text's.
 pub fn from_haproxy_cfg(text: &str, section: Option<&str>) -> Result<Cluster, Error> {
+    read_cfg(text, section, &mut Lines::ignore())
+}
+
+fn read_cfg(text: &str, section: Option<&str>, notes: &mut Lines) -> Result<Cluster, Error> {
     super::check_size(text)?;
     let sections = haproxy_sections(text);
     if sections.len() <= 1 && section.is_none() {
-        return from_haproxy_backend(text);
+        return read_backend(text, false, notes);
     }
     // A keyword before the first section belongs to none: HAProxy refuses it.
     let first = sections.first().map_or(0, |(_, _, r)| r.start);
@@ -282,6 +287,21 @@ pub fn from_haproxy_cfg(text: &str, section: Option<&str>) -> Result<Cluster, Er
         _ => sections.iter().rev().find(before),
     };
     let inherited = defaults.map_or(0..0, |(_, _, r)| r.clone());
+    if notes.keeping() {
+        for (keyword, name, range) in &sections {
+            if *range == *lines || *range == inherited {
+                continue;
+            }
+            let why = match *keyword {
+                "defaults" => "in a `defaults` section this backend does not inherit".to_string(),
+                k if name.is_empty() => format!("in the {k} section, not the backend read"),
+                k => format!("in {k} {name}, not the backend read"),
+            };
+            for n in range.clone() {
+                notes.pass(n + 1, why.clone());
+            }
+        }
+    }
     // The chosen section (and its defaults) alone, on their own lines: errors keep the whole
     // text's line numbers.
     let masked: Vec<&str> = text
@@ -289,7 +309,7 @@ pub fn from_haproxy_cfg(text: &str, section: Option<&str>) -> Result<Cluster, Er
         .enumerate()
         .map(|(n, l)| if lines.contains(&n) || inherited.contains(&n) { l } else { "" })
         .collect();
-    read_backend(&masked.join("\n"), defaults.is_some())
+    read_backend(&masked.join("\n"), defaults.is_some(), notes)
 }
 
 /// A placement from a HAProxy `backend` (or `listen`) section: `balance` (a key hash:
@@ -304,11 +324,11 @@ pub fn from_haproxy_cfg(text: &str, section: Option<&str>) -> Result<Cluster, Er
 /// Caps: [`MAX_CONFIG_BYTES`](super::MAX_CONFIG_BYTES) of text, [`MAX_CONFIG_SERVERS`](super::MAX_CONFIG_SERVERS) servers.
 pub fn from_haproxy_backend(text: &str) -> Result<Cluster, Error> {
     super::check_size(text)?;
-    read_backend(text, false)
+    read_backend(text, false, &mut Lines::ignore())
 }
 
 /// A backend section, after one `defaults` section it inherits from when `inherit`.
-fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
+fn read_backend(text: &str, inherit: bool, notes: &mut Lines) -> Result<Cluster, Error> {
     let mut seen_section = false;
     let mut in_defaults = false;
     let mut default_backend: Option<usize> = None;
@@ -326,12 +346,16 @@ fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
         // HAProxy starts a comment at any unquoted `#`.
         let content = raw.split('#').next().unwrap_or_default();
         let words: Vec<&str> = content.split_whitespace().collect();
-        let Some(&keyword) = words.first() else { continue };
+        let Some(&keyword) = words.first() else {
+            notes.pass(line, "a comment");
+            continue;
+        };
         if !HAPROXY_SECTIONS.contains(&keyword) && HAPROXY_SECTIONS.contains(&keyword.to_ascii_lowercase().as_str()) {
             return Err(parse_error(line, format!("HAProxy's keywords are lower case: `{keyword}` is not a section")));
         }
         if HAPROXY_SECTIONS.contains(&keyword) {
             if keyword == "defaults" && inherit && !seen_section && !in_defaults {
+                notes.read(line, "the defaults this backend inherits");
                 in_defaults = true;
                 continue;
             }
@@ -352,6 +376,8 @@ fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
             }
             in_defaults = false;
             seen_section = true;
+            notes.read(line, format!("the {keyword} section read"));
+            notes.section(words.get(1).copied().unwrap_or_default());
             continue;
         }
         match keyword {
@@ -368,6 +394,7 @@ fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
                     None => return Err(parse_error(line, "`balance` needs a method")),
                 }
                 balance_line = Some(line);
+                notes.read(line, "the key hashed");
             }
             "hash-type" => {
                 // cfgparse-listen.c: `hash-type {map-based|consistent} [<function> [avalanche]]`.
@@ -385,11 +412,15 @@ fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
                     _ => return Err(parse_error(line, "`hash-type` only supports `avalanche` as a modifier")),
                 };
                 hash_line = line;
+                notes.read(
+                    line,
+                    if consistent { "consistent hashing, and its hash" } else { "map-based hashing, and its hash" },
+                );
             }
             "hash-balance-factor" if words.get(1).is_none_or(|f| *f != "0") => {
                 return Err(parse_error(line, "`hash-balance-factor` (bounded loads) is not modelled"));
             }
-            "hash-balance-factor" => {}
+            "hash-balance-factor" => notes.pass(line, "hash-balance-factor 0: no bound on loads"),
             "server" if in_defaults => {
                 return Err(parse_error(line, "a `server` line in a `defaults` section: HAProxy refuses it"))
             }
@@ -415,6 +446,8 @@ fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
                         return Err(parse_error(line, format!("custom id {id} is already used")));
                     }
                 }
+                let weight = if spec.weight == 1.0 { String::new() } else { format!(" of weight {}", spec.weight) };
+                notes.read(line, format!("a server{weight}{}", if server.disabled { ", disabled" } else { "" }));
                 specs.push(spec);
                 extra.push(server);
                 lines.push(line);
@@ -425,10 +458,14 @@ fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
                 if spec.weight != 1.0 || server != ServerExtra::default() || words.contains(&"weight") {
                     return Err(parse_error(line, "`default-server` with `weight`, `id` or `disabled` is not modelled: put them on the server lines"));
                 }
+                notes.pass(line, "default-server: no weight, id or disabled, nothing that places servers");
             }
             // `mode tcp`: HAProxy cannot read a Layer 7 key, warns and balances round robin.
             // The last `mode` counts (a backend's own over its defaults').
-            "mode" => mode_tcp = (words.get(1) == Some(&"tcp")).then_some(line),
+            "mode" => {
+                mode_tcp = (words.get(1) == Some(&"tcp")).then_some(line);
+                notes.pass(line, "`mode`: the key is read as long as the balance can read it");
+            }
             // The backend itself: every request gets a 503.
             "disabled" if words.len() == 1 => {
                 return Err(parse_error(line, "this backend is `disabled`: HAProxy answers 503 to every request"))
@@ -443,9 +480,12 @@ fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
                      that moment: not modelled",
                 ))
             }
-            "hash-preserve-affinity" => {}
+            "hash-preserve-affinity" => notes.pass(line, "hash-preserve-affinity always: keys stay on their server"),
             // Only frontends (and `listen` sections, checked at their header) use it.
-            "default_backend" if in_defaults => default_backend = Some(line),
+            "default_backend" if in_defaults => {
+                notes.pass(line, "default_backend: for frontends, not this backend");
+                default_backend = Some(line);
+            }
             "cookie" => {
                 return Err(parse_error(
                     line,
@@ -457,9 +497,13 @@ fn read_backend(text: &str, inherit: bool) -> Result<Cluster, Error> {
                 return Err(parse_error(line, format!("`{k}` changes which server is picked in ways not modelled")))
             }
             // HAProxy's prefixes: `no option ...`, `default option ...`, `no log`.
-            "no" | "default" if words.get(1).is_some_and(|w| HAPROXY_NEUTRAL.contains(w)) => {}
+            "no" | "default" if words.get(1).is_some_and(|w| HAPROXY_NEUTRAL.contains(w)) => {
+                notes.pass(line, format!("`{keyword} {}`: does not change which server is picked", words[1]))
+            }
             // timeout, option, http-request, log, ...: the choice does not depend on them.
-            k if HAPROXY_NEUTRAL.contains(&k) => {}
+            k if HAPROXY_NEUTRAL.contains(&k) => {
+                notes.pass(line, format!("`{k}`: does not change which server is picked"))
+            }
             k => return Err(unknown_keyword(k, line)),
         }
     }

@@ -14,7 +14,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::{parse_error, ConfigKind};
+use super::{parse_error, ConfigKind, Lines};
 use crate::algo::{Algorithm, Cluster, Options, ServerList};
 use crate::{Error, NodeSpec};
 use std::collections::BTreeMap;
@@ -23,7 +23,8 @@ pub(crate) const KIND: ConfigKind = ConfigKind {
     kind: "memcached",
     label: "memcached server list (libmemcached)",
     example: "# host:port [weight], as libmemcached and twemproxy list servers\n10.0.0.1:11211\n10.0.0.2:11211 2\n10.0.0.3:11211\n",
-    read: |text, options| from_memcached_servers(text, options.algorithm.unwrap_or_else(default_algorithm)),
+    read: |text, options, lines| read(text, options.algorithm.unwrap_or_else(default_algorithm), lines),
+    options: |options| options.algorithm.map_or(Ok(()), |a| server_list(a).map(|_| ())),
     sections: super::no_sections,
 };
 
@@ -62,6 +63,10 @@ pub struct MemcachedServer {
 /// (that parser would take `cache-a 2` as one host name; the server those calls add with
 /// weight 2 is what is meant).
 pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error> {
+    parse_list(text, &mut Lines::ignore())
+}
+
+fn parse_list(text: &str, notes: &mut Lines) -> Result<Vec<MemcachedServer>, Error> {
     super::check_size(text)?;
     let mut servers: Vec<MemcachedServer> = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -70,6 +75,7 @@ pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
         let content = raw.split('#').next().unwrap_or_default().trim();
         let content = content.strip_prefix("- ").map_or(content, str::trim);
         if content.is_empty() {
+            notes.pass(line, "a comment");
             continue;
         }
         if content.contains(',') {
@@ -115,6 +121,7 @@ pub fn parse_memcached_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
             },
         };
         add_server(&mut servers, &mut seen, MemcachedServer { line, address: address.to_string(), weight })?;
+        notes.read(line, server_note(weight));
     }
     if servers.is_empty() {
         return Err(parse_error(1, "no server in the list"));
@@ -163,6 +170,10 @@ const LIBKETAMA_LINE: usize = 126;
 /// Weights above 4294967295 and negative ones (libketama takes them as huge unsigned
 /// values) are refused too.
 pub fn parse_libketama_servers(text: &str) -> Result<Vec<MemcachedServer>, Error> {
+    parse_libketama(text, &mut Lines::ignore())
+}
+
+fn parse_libketama(text: &str, notes: &mut Lines) -> Result<Vec<MemcachedServer>, Error> {
     super::check_size(text)?;
     let mut servers: Vec<MemcachedServer> = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -177,6 +188,10 @@ pub fn parse_libketama_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
         // C strings: a NUL ends the line.
         let piece = &piece[..piece.iter().position(|&b| b == 0).unwrap_or(piece.len())];
         if piece.len() < 2 || piece[0] == b'#' {
+            notes.pass(
+                this_line,
+                if piece.first() == Some(&b'#') { "a comment" } else { "one character: libketama skips it" },
+            );
             continue;
         }
         let mut tokens = piece.split(|&b| b == b' ' || b == b'\t').filter(|t| !t.is_empty());
@@ -216,11 +231,19 @@ pub fn parse_libketama_servers(text: &str) -> Result<Vec<MemcachedServer>, Error
         })?;
         let address = String::from_utf8_lossy(address).into_owned();
         add_server(&mut servers, &mut seen, MemcachedServer { line: this_line, address, weight })?;
+        notes.read(this_line, server_note(weight));
     }
     if servers.is_empty() {
         return Err(parse_error(1, "no server in the file (libketama: \"No valid server definitions\")"));
     }
     Ok(servers)
+}
+
+fn server_note(weight: u32) -> std::borrow::Cow<'static, str> {
+    match weight {
+        1 => "a server".into(),
+        w => format!("a server of weight {w}").into(),
+    }
 }
 
 /// Adds a server read from line `server.line` of a list, refusing an address listed before and
@@ -268,16 +291,24 @@ fn strtol(s: &[u8]) -> Option<i64> {
 /// read as that algorithm's entry reads lists ([`ServerList`]: libketama's server file, or a
 /// libmemcached server list).
 pub fn from_memcached_servers(text: &str, algorithm: Algorithm) -> Result<Cluster, Error> {
-    let servers = match algorithm.entry().extras.server_list {
-        Some(ServerList::Libketama) => parse_libketama_servers(text)?,
-        Some(ServerList::Libmemcached) => parse_memcached_servers(text)?,
-        None => {
-            let names: Vec<&str> = algorithms().map(|a| a.name()).collect();
-            return Err(Error::invalid_option(
-                "algorithm",
-                format!("a memcached server list is for {} (not {})", names.join(", "), algorithm.name()),
-            ));
-        }
+    read(text, algorithm, &mut Lines::ignore())
+}
+
+/// How `algorithm` reads server lists, or its refusal as the kind's option.
+fn server_list(algorithm: Algorithm) -> Result<ServerList, Error> {
+    algorithm.entry().extras.server_list.ok_or_else(|| {
+        let names: Vec<&str> = algorithms().map(|a| a.name()).collect();
+        Error::invalid_option(
+            "algorithm",
+            format!("a memcached server list is for {} (not {})", names.join(", "), algorithm.name()),
+        )
+    })
+}
+
+fn read(text: &str, algorithm: Algorithm, notes: &mut Lines) -> Result<Cluster, Error> {
+    let servers = match server_list(algorithm)? {
+        ServerList::Libketama => parse_libketama(text, notes)?,
+        ServerList::Libmemcached => parse_list(text, notes)?,
     };
     let spec = |s: &MemcachedServer| NodeSpec::new(s.address.clone()).weight(f64::from(s.weight));
     let build = |n: usize| Cluster::new(Options::new(algorithm), servers[..n].iter().map(spec));

@@ -11,7 +11,8 @@
 //!   in a whole bootstrap file ([`envoy`]).
 //!
 //! [`from_config`] reads any of them, and [`sections`] lists what a text offers: the door
-//! every text comes in by. Every text is at most [`MAX_CONFIG_BYTES`] long and holds no
+//! every text comes in by. [`check`] reads the same way and says what became of every
+//! non-blank line: read, passed over (and why), or refused ([`Lines`]). Every text is at most [`MAX_CONFIG_BYTES`] long and holds no
 //! control character but tab, CR and LF (checked at the door, for every kind, before a
 //! reader sees it); malformed text gets [`Error::Parse`] naming the 1-based line and what is
 //! wrong, and nothing partial is built. A reader reads every line: a line it does not know
@@ -29,6 +30,7 @@
 
 pub mod envoy;
 pub mod haproxy;
+mod lines;
 pub mod memcached;
 pub mod nginx;
 pub mod redis;
@@ -37,6 +39,7 @@ mod yaml;
 
 use crate::algo::{Algorithm, Cluster};
 use crate::Error;
+pub use lines::{LineNote, LineStatus, Lines};
 use serde::Serialize;
 
 /// Longest config text read, in bytes (a `CLUSTER NODES` of 16,384 masters with replicas and
@@ -54,9 +57,14 @@ pub struct ConfigKind {
     pub label: &'static str,
     /// A small valid example.
     pub example: &'static str,
-    /// Reads a text of this kind (at most [`MAX_CONFIG_BYTES`], checked before).
+    /// Reads a text of this kind (at most [`MAX_CONFIG_BYTES`], checked before), noting
+    /// what it does with each line in the [`Lines`] it is given.
     #[serde(skip)]
-    pub read: fn(&str, &ImportOptions) -> Result<Cluster, Error>,
+    pub read: fn(&str, &ImportOptions, &mut Lines) -> Result<Cluster, Error>,
+    /// Refuses options this kind cannot take, before any text is read (a memcached list's
+    /// algorithm that reads no server list).
+    #[serde(skip)]
+    pub options: fn(&ImportOptions) -> Result<(), Error>,
     /// The sections of a text a user may choose from (a whole `nginx.conf`'s upstreams, a
     /// `haproxy.cfg`'s backends, a `nutcracker.yml`'s pools, Envoy's clusters), in order;
     /// empty for kinds that have none. [`ImportOptions::section`] picks one.
@@ -101,7 +109,101 @@ pub fn from_config(kind: &str, text: &str, options: &ImportOptions) -> Result<Cl
     if text.trim().is_empty() {
         return Err(parse_error(1, format!("the text is empty: paste a {} or load the example", kind.label)));
     }
-    (kind.read)(text, options)
+    (kind.options)(options)?;
+    (kind.read)(text, options, &mut Lines::ignore())
+}
+
+/// What [`check`] found in a text: every non-blank line with what became of it, and the
+/// placement read, or the error the text was refused with.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigCheck {
+    /// The kind read as.
+    pub kind: &'static str,
+    /// Every non-blank line the reader reached, in order (blank lines are not listed): all
+    /// of them when the text is read; when it is refused, those it went through before it
+    /// refused (some may lie past the refused line: a check of the whole, such as Redis's
+    /// slot ranges, comes after every line is read) and the refused line itself
+    /// ([`LineStatus::Refused`], its `why` the error's words).
+    pub lines: Vec<LineNote>,
+    /// How many lines are read, and how many passed over.
+    pub read: usize,
+    pub passed_over: usize,
+    /// The counts in words, for a page to show as they are.
+    pub summary: String,
+    /// The placement read, if the text is.
+    pub placement: Option<PlacementSummary>,
+    /// Why the text is refused, if it is.
+    pub error: Option<CheckError>,
+}
+
+/// The placement a text describes, in brief.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacementSummary {
+    /// The algorithm's catalog name (`nginx-consistent`, `redis-cluster`...).
+    pub algorithm: &'static str,
+    /// The section read, when the text offers several (an upstream, a backend, a pool, a
+    /// cluster).
+    pub section: Option<String>,
+    /// How many servers it places, and how many of them are down.
+    pub servers: usize,
+    pub down: usize,
+}
+
+/// A text's refusal, as a thrown error would carry it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckError {
+    /// [`Error::code`].
+    pub code: &'static str,
+    /// The error's message (`line 3: …` for a line's).
+    pub message: String,
+    /// The 1-based line refused, if one is.
+    pub line: Option<usize>,
+}
+
+/// Reads a text of `kind` as [`from_config`] does, and reports every line: read, passed over
+/// (and why), or refused. A text that [`from_config`] refuses is not an error here but the
+/// report's `error`, with the lines read before it; the error is only for the arguments:
+/// an unknown kind, options the kind cannot take, a text over [`MAX_CONFIG_BYTES`].
+pub fn check(kind: &str, text: &str, options: &ImportOptions) -> Result<ConfigCheck, Error> {
+    let config = self::kind(kind)?;
+    check_size(text)?;
+    (config.options)(options)?;
+    let mut lines = Lines::keep(text);
+    let read = check_text(text).and_then(|()| {
+        if text.trim().is_empty() {
+            return Err(parse_error(1, format!("the text is empty: paste a {} or load the example", config.label)));
+        }
+        (config.read)(text, options, &mut lines)
+    });
+    let section = lines.section_read().map(str::to_string);
+    let (placement, error) = match read {
+        Ok(cluster) => {
+            let down = (0..cluster.nodes().len()).filter(|&i| cluster.is_down_at(i)).count();
+            let servers = cluster.nodes().len();
+            (Some(PlacementSummary { algorithm: cluster.algorithm().name(), section, servers, down }), None)
+        }
+        Err(error) => {
+            let line = match &error {
+                Error::Parse { line, message } => {
+                    lines.note(*line, LineStatus::Refused, message.clone());
+                    Some(*line)
+                }
+                _ => None,
+            };
+            (None, Some(CheckError { code: error.code(), message: error.to_string(), line }))
+        }
+    };
+    let lines = lines.into_notes();
+    let count = |status| lines.iter().filter(|n| n.status == status).count();
+    let (read, passed_over) = (count(LineStatus::Read), count(LineStatus::PassedOver));
+    let plural = |n: usize| if n == 1 { "line" } else { "lines" };
+    let mut summary = format!("{read} {} read, {passed_over} passed over", plural(read));
+    if let Some(CheckError { line: Some(line), .. }) = &error {
+        summary.push_str(&format!(", refused at line {line}"));
+    }
+    Ok(ConfigCheck { kind: config.kind, lines, read, passed_over, summary, placement, error })
 }
 
 /// The sections a text of `kind` offers to choose from ([`ConfigKind::sections`]).
@@ -132,6 +234,11 @@ fn check_text(text: &str) -> Result<(), Error> {
              (was it copied from a terminal or a binary file?)"
         ),
     ))
+}
+
+/// Any options (the kinds that take none of their own, or only a section).
+pub(crate) fn any_options(_: &ImportOptions) -> Result<(), Error> {
+    Ok(())
 }
 
 /// No sections to choose from (a kind that reads one list).

@@ -11,15 +11,17 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::{check_server_count, on_line, parse_error, ConfigKind};
+use super::{check_server_count, on_line, parse_error, ConfigKind, LineStatus, Lines};
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
+use std::borrow::Cow;
 
 pub(crate) const KIND: ConfigKind = ConfigKind {
     kind: "nginx",
     label: "nginx upstream block",
     example: "upstream cache {\n    hash $request_uri consistent;\n    server 10.0.0.1:11211;\n    server 10.0.0.2:11211 weight=2;\n    server 10.0.0.3:11211 down;\n}\n",
-    read: |text, options| from_nginx_conf(text, options.section.as_deref()),
+    read: |text, options, lines| read_conf(text, options.section.as_deref(), lines),
+    options: super::any_options,
     sections: nginx_upstreams,
 };
 
@@ -32,8 +34,9 @@ enum Token {
 }
 
 /// nginx's config lexis: words (quotes allowed, `\` escapes inside them), `;`, `{`, `}`,
-/// and `#` comments to the end of the line. Each token comes with its line.
-fn nginx_tokens(text: &str) -> Result<Vec<(Token, usize)>, Error> {
+/// and `#` comments to the end of the line. Each token comes with its line. Comments are
+/// noted as passed over.
+fn nginx_tokens(text: &str, notes: &mut Lines) -> Result<Vec<(Token, usize)>, Error> {
     let mut out = Vec::new();
     let mut chars = text.chars().peekable();
     let mut line = 1;
@@ -47,6 +50,7 @@ fn nginx_tokens(text: &str) -> Result<Vec<(Token, usize)>, Error> {
                 chars.next();
             }
             '#' => {
+                notes.pass(line, "a comment");
                 while chars.peek().is_some_and(|&c| c != '\n') {
                     chars.next();
                 }
@@ -78,6 +82,10 @@ fn nginx_tokens(text: &str) -> Result<Vec<(Token, usize)>, Error> {
                             line += usize::from(other == '\n');
                             word.push(other);
                         }
+                    }
+                    if line > start {
+                        // A value over several lines: its directive's note covers it, if any.
+                        notes.pass(line, "the rest of a quoted value");
                     }
                 }
                 out.push((Token::Word(word), start));
@@ -112,16 +120,20 @@ const NGINX_OTHER_METHODS: [&str; 6] = ["ip_hash", "least_conn", "random", "leas
 /// peers in nginx), and two lines with the same address are refused.
 pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
     super::check_size(text)?;
-    let tokens = nginx_tokens(text)?;
-    from_tokens(&tokens, text.lines().count().max(1))
+    let tokens = nginx_tokens(text, &mut Lines::ignore())?;
+    from_tokens(&tokens, text.lines().count().max(1), &mut Lines::ignore())
 }
 
 /// A placement from an upstream block, or from a whole `nginx.conf`: the `upstream` block
 /// called `section`, or the only one (a text with several names them and asks which).
 /// Line numbers in errors are the whole text's.
 pub fn from_nginx_conf(text: &str, section: Option<&str>) -> Result<Cluster, Error> {
+    read_conf(text, section, &mut Lines::ignore())
+}
+
+fn read_conf(text: &str, section: Option<&str>, notes: &mut Lines) -> Result<Cluster, Error> {
     super::check_size(text)?;
-    let tokens = nginx_tokens(text)?;
+    let tokens = nginx_tokens(text, notes)?;
     let blocks = upstream_blocks(&tokens)?;
     let whole = blocks.len() == 1 && blocks[0].1 == (0..tokens.len());
     if blocks.is_empty() && tokens.iter().any(|(t, _)| *t == Token::Open) {
@@ -132,10 +144,13 @@ pub fn from_nginx_conf(text: &str, section: Option<&str>) -> Result<Cluster, Err
         ));
     }
     if blocks.is_empty() || (whole && section.is_none()) {
-        return from_tokens(&tokens, text.lines().count().max(1));
+        if let Some((name, _)) = blocks.first() {
+            notes.section(name);
+        }
+        return from_tokens(&tokens, text.lines().count().max(1), notes);
     }
     let names = || blocks.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ");
-    let (_, range) = match section {
+    let (name, range) = match section {
         Some(wanted) => blocks
             .iter()
             .find(|(name, _)| name == wanted)
@@ -146,13 +161,48 @@ pub fn from_nginx_conf(text: &str, section: Option<&str>) -> Result<Cluster, Err
             return Err(parse_error(line, format!("{} upstream blocks ({}): choose one", blocks.len(), names())));
         }
     };
-    from_tokens(&tokens[range.clone()], tokens[range.end - 1].1)
+    notes.section(name);
+    if notes.keeping() {
+        pass_outside(&tokens, &blocks, range, notes);
+    }
+    from_tokens(&tokens[range.clone()], tokens[range.end - 1].1, notes)
+}
+
+/// Notes the tokens outside the block read as passed over: the other upstream blocks, and
+/// the rest of the `nginx.conf` (`http`, `server`, `location`...).
+fn pass_outside(
+    tokens: &[(Token, usize)],
+    blocks: &[(String, std::ops::Range<usize>)],
+    read: &std::ops::Range<usize>,
+    notes: &mut Lines,
+) {
+    let mut next_block = blocks.iter().peekable();
+    let mut i = 0;
+    while i < tokens.len() {
+        match next_block.peek() {
+            Some((_, range)) if range.start == i => {
+                if range != read {
+                    let (first, last) = (tokens[range.start].1, tokens[range.end - 1].1);
+                    let why: Cow<'static, str> =
+                        format!("in upstream {}, not the one read", next_block.peek().map_or("", |b| b.0.as_str()))
+                            .into();
+                    notes.span(first, last, LineStatus::PassedOver, why.clone());
+                }
+                i = range.end;
+                next_block.next();
+            }
+            _ => {
+                notes.pass(tokens[i].1, "outside the upstream block read");
+                i += 1;
+            }
+        }
+    }
 }
 
 /// The names of the `upstream` blocks of a text (an `nginx.conf`, or one block), in order.
 pub fn nginx_upstreams(text: &str) -> Result<Vec<String>, Error> {
     super::check_size(text)?;
-    Ok(upstream_blocks(&nginx_tokens(text)?)?.into_iter().map(|(name, _)| name).collect())
+    Ok(upstream_blocks(&nginx_tokens(text, &mut Lines::ignore())?)?.into_iter().map(|(name, _)| name).collect())
 }
 
 /// Every `upstream NAME { ... }` block at any depth (nginx allows them in `http` and
@@ -195,24 +245,30 @@ fn upstream_blocks(tokens: &[(Token, usize)]) -> Result<Vec<(String, std::ops::R
 
 /// A placement from an upstream block's tokens (or its body's); `last_line` is where an
 /// unclosed block is reported.
-fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, Error> {
-    let mut statements: Vec<(Vec<String>, usize)> = Vec::new();
+fn from_tokens(tokens: &[(Token, usize)], last_line: usize, notes: &mut Lines) -> Result<Cluster, Error> {
+    // Each directive's words, with its first line and the line of its `;`.
+    let mut statements: Vec<(Vec<String>, usize, usize)> = Vec::new();
     let mut i = 0;
     let mut wrapped = false;
     if matches!(tokens.first(), Some((Token::Word(w), _)) if w == "upstream") {
         let line = tokens[0].1;
         match (tokens.get(1), tokens.get(2)) {
-            (Some((Token::Word(_), _)), Some((Token::Open, _))) => i = 3,
+            (Some((Token::Word(_), _)), Some((Token::Open, open))) => {
+                let why = Cow::Borrowed("opens the upstream block read");
+                notes.span(line, *open, LineStatus::Read, why.clone());
+                i = 3;
+            }
             _ => return Err(parse_error(line, "expected `upstream NAME {`")),
         }
         wrapped = true;
     }
     let mut current: Vec<String> = Vec::new();
     let mut start = 0;
-    let mut closed = false;
+    // The closing `}`'s line, noted after the directives it closes.
+    let mut closed: Option<usize> = None;
     while i < tokens.len() {
         let (token, line) = (&tokens[i].0, tokens[i].1);
-        if closed {
+        if closed.is_some() {
             return Err(parse_error(line, "text after the end of the upstream block"));
         }
         match token {
@@ -223,9 +279,9 @@ fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, E
                 current.push(w.clone());
             }
             Token::Semicolon if current.is_empty() => return Err(parse_error(line, "unexpected `;`")),
-            Token::Semicolon => statements.push((std::mem::take(&mut current), start)),
+            Token::Semicolon => statements.push((std::mem::take(&mut current), start, line)),
             Token::Open => return Err(parse_error(line, "unexpected `{`: only upstream's own directives belong here")),
-            Token::Close if wrapped && current.is_empty() => closed = true,
+            Token::Close if wrapped && current.is_empty() => closed = Some(line),
             Token::Close if wrapped => return Err(parse_error(start, "missing `;` at the end of this directive")),
             Token::Close => return Err(parse_error(line, "unexpected `}`")),
         }
@@ -234,7 +290,7 @@ fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, E
     if !current.is_empty() {
         return Err(parse_error(start, "missing `;` at the end of this directive"));
     }
-    if wrapped && !closed {
+    if wrapped && closed.is_none() {
         return Err(parse_error(last_line, "the upstream block is not closed with `}`"));
     }
 
@@ -242,16 +298,23 @@ fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, E
     let mut specs: Vec<NodeSpec> = Vec::new();
     let mut down: Vec<bool> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
-    for (words, line) in &statements {
-        let line = *line;
+    for (words, line, end) in &statements {
+        let (line, end) = (*line, *end);
+        let mut note = |status, why: Cow<'static, str>| notes.span(line, end, status, why.clone());
         match words[0].as_str() {
             "hash" => {
                 if consistent.is_some() {
                     return Err(parse_error(line, "a second `hash` line"));
                 }
                 consistent = Some(match &words[1..] {
-                    [_key] => (false, line),
-                    [_key, c] if c == "consistent" => (true, line),
+                    [key] => {
+                        note(LineStatus::Read, format!("the hash of {key}, without `consistent`: modulo").into());
+                        (false, line)
+                    }
+                    [key, c] if c == "consistent" => {
+                        note(LineStatus::Read, format!("the hash of {key}, consistent: ketama points").into());
+                        (true, line)
+                    }
                     [_key, other] => {
                         return Err(parse_error(
                             line,
@@ -295,17 +358,30 @@ fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, E
                 if backup {
                     // `hash` turns `backup` off for the servers after it; the ones before stay
                     // backups, which the hash never picks.
+                    note(LineStatus::PassedOver, "a backup server: the hash never picks it".into());
                     continue;
                 }
                 if specs.iter().any(|s| &s.name == address) {
                     return Err(parse_error(line, format!("server {address} is listed twice")));
                 }
+                note(
+                    LineStatus::Read,
+                    match (weight, is_down) {
+                        (1, false) => "a server".into(),
+                        (1, true) => "a server, down".into(),
+                        (w, false) => format!("a server of weight {w}").into(),
+                        (w, true) => format!("a server of weight {w}, down").into(),
+                    },
+                );
                 specs.push(NodeSpec::new(address.clone()).weight(weight as f64));
                 down.push(is_down);
                 lines.push(line);
                 check_server_count(specs.len(), line)?;
             }
-            other if NGINX_IGNORED.contains(&other) => {}
+            other if NGINX_IGNORED.contains(&other) => note(
+                LineStatus::PassedOver,
+                format!("`{other}`: connections to the servers, not which one is picked").into(),
+            ),
             other if NGINX_OTHER_METHODS.contains(&other) => {
                 return Err(parse_error(
                     line,
@@ -314,6 +390,9 @@ fn from_tokens(tokens: &[(Token, usize)], last_line: usize) -> Result<Cluster, E
             }
             other => return Err(parse_error(line, format!("unknown directive {other:?} in an upstream block"))),
         }
+    }
+    if let Some(line) = closed {
+        notes.read(line, "closes the upstream block read");
     }
     let Some((consistent, hash_line)) = consistent else {
         return Err(parse_error(1, "no `hash $key [consistent];` line: nginx would balance round robin"));
@@ -375,7 +454,7 @@ mod tests {
 
     #[test]
     fn nginx_tokens_keep_lines_and_quotes() {
-        let tokens = nginx_tokens("a \"b c\" # d;\n;{}").unwrap();
+        let tokens = nginx_tokens("a \"b c\" # d;\n;{}", &mut Lines::ignore()).unwrap();
         assert_eq!(
             tokens,
             vec![

@@ -16,7 +16,7 @@
 //! # Ok::<(), ringlab::Error>(())
 //! ```
 
-use super::{parse_error, ConfigKind};
+use super::{parse_error, ConfigKind, Lines};
 use crate::algo::stores::redis::SLOTS;
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
@@ -29,7 +29,8 @@ pub(crate) const KIND: ConfigKind = ConfigKind {
 e7d1eecce10fd6bb5eb35b9f99a514335d9ba9ca 10.0.0.2:6379@16379 master - 0 1426238316232 2 connected 5461-10922\n\
 67ed2db8d677e59ec4a4cefb06858cf2a1a89fa1 10.0.0.3:6379@16379 master,fail - 1426238316232 1426238314232 3 disconnected 10923-16383\n\
 292f8b365bb7edb5e285caf0b7e6ddc7265d2f4f 10.0.0.4:6379@16379 slave 07c37dfeb235213a872192d90877d0cd55635b91 0 1426238317741 1 connected\n",
-    read: |text, _| from_redis_cluster_nodes(text),
+    read: |text, _, lines| read(text, lines),
+    options: super::any_options,
     sections: super::no_sections,
 };
 
@@ -85,6 +86,12 @@ fn is_node_id(s: &str) -> bool {
 /// <pong-recv> <config-epoch> <link-state> <slot>...`, a slot being `N`, `N-M`,
 /// `[N->-id]` (migrating) or `[N-<-id]` (importing). Errors name the line.
 pub fn parse_redis_cluster_nodes(text: &str) -> Result<Vec<RedisNode>, Error> {
+    parse_nodes(text, &mut Lines::ignore())
+}
+
+/// [`parse_redis_cluster_nodes`], noting each line: a master's is read (it owns its slots,
+/// or serves none, or is down), a replica's and a handshake's are passed over.
+fn parse_nodes(text: &str, notes: &mut Lines) -> Result<Vec<RedisNode>, Error> {
     super::check_size(text)?;
     let mut nodes = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -143,9 +150,34 @@ pub fn parse_redis_cluster_nodes(text: &str) -> Result<Vec<RedisNode>, Error> {
         if node.has_flag("slave") && !node.slots.is_empty() {
             return Err(parse_error(line, "a replica (slave) lists slots: replicas own no slots"));
         }
+        if notes.keeping() {
+            note(&node, notes);
+        }
         nodes.push(node);
     }
     Ok(nodes)
+}
+
+fn note(node: &RedisNode, notes: &mut Lines) {
+    let line = node.line;
+    if !node.is_master() {
+        let why = if node.has_flag("handshake") {
+            "a node in handshake: it serves no slots yet"
+        } else {
+            "a replica: it serves no slots while its master is up"
+        };
+        return notes.pass(line, why);
+    }
+    let slots: usize = node.slots.iter().map(|&(a, b)| usize::from(b - a) + 1).sum();
+    let s = if slots == 1 { "" } else { "s" };
+    notes.read(
+        line,
+        match (slots, node.is_failed()) {
+            (0, _) => "a master serving no slots".to_string(),
+            (n, true) => format!("a failed master: {n} slot{s} unavailable"),
+            (n, false) => format!("a master serving {n} slot{s}"),
+        },
+    );
 }
 
 /// `ip:port@cport[,hostname[,aux=value...]]` → (`ip:port`, hostname). Redis before 4.0
@@ -220,7 +252,11 @@ fn parse_slot_token(token: &str, node: &mut RedisNode) -> Result<(), String> {
 /// Errors name the line: malformed fields, a slot claimed twice, two nodes with one id or
 /// one address, no master at all.
 pub fn from_redis_cluster_nodes(text: &str) -> Result<Cluster, Error> {
-    let nodes = parse_redis_cluster_nodes(text)?;
+    read(text, &mut Lines::ignore())
+}
+
+fn read(text: &str, notes: &mut Lines) -> Result<Cluster, Error> {
+    let nodes = parse_nodes(text, notes)?;
     let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
     let mut names: BTreeMap<&str, usize> = BTreeMap::new();
     let mut claimed: Vec<Option<usize>> = vec![None; SLOTS];

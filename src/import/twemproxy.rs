@@ -16,16 +16,18 @@
 //! ```
 
 use super::yaml::{self, Node};
-use super::{check_server_count, on_line, parse_error, ConfigKind, ImportOptions};
+use super::{check_server_count, on_line, parse_error, ConfigKind, ImportOptions, LineStatus, Lines};
 use crate::algo::balancers::twemproxy::{pool, server_name, TwemHash, DEFAULT_KETAMA_PORT};
 use crate::algo::Cluster;
 use crate::{Error, NodeSpec};
+use std::borrow::Cow;
 
 pub(crate) const KIND: ConfigKind = ConfigKind {
     kind: "twemproxy",
     label: "twemproxy pool (nutcracker.yml)",
     example: "cache:\n  listen: 127.0.0.1:22121\n  hash: fnv1a_64\n  distribution: ketama\n  hash_tag: \"{}\"\n  servers:\n   - 10.0.0.1:11211:1\n   - 10.0.0.2:11211:2\n   - 10.0.0.3:11212:1 cache-c\n",
-    read: from_nutcracker_yml,
+    read: read_yml,
+    options: super::any_options,
     sections: nutcracker_pools,
 };
 
@@ -50,16 +52,20 @@ const OTHER_DIRECTIVES: [&str; 14] = [
 /// The pool `options.pool` names (or the only one) of a `nutcracker.yml`, or a pool's body
 /// alone (its directives, without the pool's name line).
 pub fn from_nutcracker_yml(text: &str, options: &ImportOptions) -> Result<Cluster, Error> {
+    read_yml(text, options, &mut Lines::ignore())
+}
+
+fn read_yml(text: &str, options: &ImportOptions, notes: &mut Lines) -> Result<Cluster, Error> {
     super::check_size(text)?;
-    let doc = yaml::parse(text)?;
+    let doc = yaml::parse(text, notes)?;
     let top = doc.map("a nutcracker.yml")?;
     if top.is_empty() {
         return Err(parse_error(1, "no pool: a nutcracker.yml names pools, each with its servers:"));
     }
     if doc.get("servers").is_some() {
-        return read_pool(&doc);
+        return read_pool(&doc, notes);
     }
-    let (_, body) = match options.pool.as_ref().or(options.section.as_ref()) {
+    let (name, body) = match options.pool.as_ref().or(options.section.as_ref()) {
         Some(wanted) => top
             .iter()
             .find(|(name, _)| name == wanted)
@@ -72,12 +78,17 @@ pub fn from_nutcracker_yml(text: &str, options: &ImportOptions) -> Result<Cluste
             ))
         }
     };
-    read_pool(body)
+    notes.section(name);
+    notes.read(body.line, "the pool read");
+    for (other, pool) in top.iter().filter(|(other, _)| other != name) {
+        yaml::note_tree(pool, notes, LineStatus::PassedOver, format!("in pool {other}, not the one read").into());
+    }
+    read_pool(body, notes)
 }
 
 /// The pools of a `nutcracker.yml` (empty for a pool's body alone).
 pub fn nutcracker_pools(text: &str) -> Result<Vec<String>, Error> {
-    let doc = yaml::parse(text)?;
+    let doc = yaml::parse(text, &mut Lines::ignore())?;
     let top = doc.map("a nutcracker.yml")?;
     if doc.get("servers").is_some() {
         return Ok(Vec::new());
@@ -89,7 +100,7 @@ fn pool_names(top: &[(String, Node)]) -> String {
     top.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
 }
 
-fn read_pool(body: &Node) -> Result<Cluster, Error> {
+fn read_pool(body: &Node, notes: &mut Lines) -> Result<Cluster, Error> {
     let entries = body.map("a pool")?;
     let mut modula = false;
     let mut hash = TwemHash::DEFAULT;
@@ -102,8 +113,14 @@ fn read_pool(body: &Node) -> Result<Cluster, Error> {
             "distribution" => {
                 dist_line = line;
                 modula = match value.text("distribution")? {
-                    "ketama" => false,
-                    "modula" => true,
+                    "ketama" => {
+                        notes.read(line, "ketama: 160 points per server on a ring");
+                        false
+                    }
+                    "modula" => {
+                        notes.read(line, "modula: the hash modulo the total weight");
+                        true
+                    }
                     "random" => {
                         return Err(parse_error(
                             line,
@@ -119,16 +136,22 @@ fn read_pool(body: &Node) -> Result<Cluster, Error> {
                     }
                 }
             }
-            "hash" => hash = TwemHash::from_name(value.text("hash")?).map_err(|e| on_line(line, e))?,
+            "hash" => {
+                hash = TwemHash::from_name(value.text("hash")?).map_err(|e| on_line(line, e))?;
+                notes.read(line, "the hash function of keys");
+            }
             "hash_tag" => {
                 let text = value.text("hash_tag")?;
                 tag = Some(<[u8; 2]>::try_from(text.as_bytes()).map_err(|_| {
                     parse_error(line, format!("hash_tag {text:?} is not two characters (nutcracker's words: not a valid hash tag string with two characters)"))
                 })?);
+                notes.read(line, "the hash tag: only the part of a key between them is hashed");
             }
             "servers" => servers = Some(value),
             other if OTHER_DIRECTIVES.contains(&other) => {
                 value.text(other)?;
+                let why: Cow<'static, str> = format!("`{other}`: does not change which server a key goes to").into();
+                yaml::note_tree(value, notes, LineStatus::PassedOver, why.clone());
             }
             other => return Err(parse_error(line, format!("unknown directive {other:?} in a pool"))),
         }
@@ -138,6 +161,7 @@ fn read_pool(body: &Node) -> Result<Cluster, Error> {
     };
     let mut specs: Vec<NodeSpec> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
+    notes.read(servers.line, "the pool's servers");
     for item in servers.seq("servers")? {
         let line = item.line;
         let spec = server(item.text("a server")?).map_err(|why| parse_error(line, why))?;
@@ -151,6 +175,10 @@ fn read_pool(body: &Node) -> Result<Cluster, Error> {
                 ),
             ));
         }
+        notes.read(
+            line,
+            if spec.weight == 1.0 { "a server".to_string() } else { format!("a server of weight {}", spec.weight) },
+        );
         specs.push(spec);
         lines.push(line);
         check_server_count(specs.len(), line)?;

@@ -11,8 +11,9 @@
 //! its line, never guessed. Duplicate keys are refused (nutcracker refuses a duplicate
 //! directive; protobuf's JSON reader a duplicate field).
 
-use super::parse_error;
+use super::{parse_error, LineStatus, Lines};
 use crate::Error;
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// Deepest nesting read (blocks and flow collections together).
@@ -76,8 +77,23 @@ struct Line {
     content: String,
 }
 
-/// Reads the text as one YAML document.
-pub(crate) fn parse(text: &str) -> Result<Node, Error> {
+/// Every line of `node`'s tree (its own, its keys', its items') gets one note: what a reader
+/// leaves unread (another pool, a field that places nothing) is passed over as a whole.
+pub(crate) fn note_tree(node: &Node, notes: &mut Lines, status: LineStatus, why: Cow<'static, str>) {
+    if !notes.keeping() {
+        return;
+    }
+    notes.note(node.line, status, why.clone());
+    match &node.value {
+        Value::Seq(items) => items.iter().for_each(|item| note_tree(item, notes, status, why.clone())),
+        Value::Map(entries) => entries.iter().for_each(|(_, value)| note_tree(value, notes, status, why.clone())),
+        Value::Null | Value::Scalar(_) => {}
+    }
+}
+
+/// Reads the text as one YAML document; comment lines and the document's start are noted
+/// as passed over.
+pub(crate) fn parse(text: &str, notes: &mut Lines) -> Result<Node, Error> {
     let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let number = i + 1;
@@ -85,12 +101,14 @@ pub(crate) fn parse(text: &str) -> Result<Node, Error> {
         let trimmed = body.trim_end();
         let content = trimmed.trim_start_matches(' ');
         if content.is_empty() {
+            notes.pass(number, "a comment");
             continue;
         }
         if content.starts_with('\t') {
             return Err(parse_error(number, "a tab in the indentation: YAML indents with spaces"));
         }
         if number == 1 && content == "---" || content.starts_with("%YAML") {
+            notes.pass(number, "the YAML document's start");
             continue;
         }
         if content == "---" || content == "..." {
@@ -173,9 +191,10 @@ impl Parser {
             if after.is_empty() {
                 self.pos += 1;
                 match self.lines.get(self.pos) {
+                    // A bare `-`'s item is on its line (its keys keep theirs).
                     Some(next) if next.indent > indent => {
                         let child = next.indent;
-                        items.push(self.block(child, depth + 1)?);
+                        items.push(Node { line: number, ..self.block(child, depth + 1)? });
                     }
                     _ => items.push(Node { line: number, value: Value::Null }),
                 }
@@ -488,8 +507,11 @@ mod tests {
 
     #[test]
     fn blocks_sequences_and_lines() {
-        let doc =
-            parse("a: 1\nb:\n  - x\n  - y: 2\n    z: '3'\nc:\n- \"q\\tr\" # comment\nd: [1, {e: f}]\ne: {}\n").unwrap();
+        let doc = parse(
+            "a: 1\nb:\n  - x\n  - y: 2\n    z: '3'\nc:\n- \"q\\tr\" # comment\nd: [1, {e: f}]\ne: {}\n",
+            &mut Lines::ignore(),
+        )
+        .unwrap();
         assert_eq!(doc.get("a").unwrap().text("a").unwrap(), "1");
         let b = doc.get("b").unwrap().seq("b").unwrap();
         assert_eq!(b[1].get("z").unwrap().text("z").unwrap(), "3");
@@ -510,7 +532,7 @@ mod tests {
             ("a: [1, 2\n", 1),
             ("a: \"open\n", 1),
         ] {
-            match parse(text) {
+            match parse(text, &mut Lines::ignore()) {
                 Err(Error::Parse { line: l, .. }) => assert_eq!(l, line, "{text:?}"),
                 other => panic!("{text:?}: {other:?}"),
             }

@@ -209,6 +209,16 @@ pub fn config_sections(kind: JsValue, text: JsValue) -> Result<Vec<String>, JsVa
     crate::import::sections(&kind, &text).map_err(error)
 }
 
+/// What reading a configuration text makes of each line: `checkConfig(kind, text,
+/// options?)` → `{kind, lines: [{line, status, why}], read, passedOver, summary, placement,
+/// error}`. A text `fromConfig` refuses is the answer's `error` (with its line), not a throw:
+/// only the arguments throw (an unknown kind, a text that is no string or too long).
+#[wasm_bindgen(js_name = checkConfig)]
+pub fn check_config(kind: JsValue, text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let (kind, text, options) = super::import_args(&kind, &text, &options)?;
+    to_js(&crate::import::check(&kind, &text, &options).map_err(error)?)
+}
+
 /// The kinds of configuration text `Session.fromConfig` reads: `[{kind, label, example}]`.
 #[wasm_bindgen(js_name = configKinds)]
 pub fn config_kinds() -> Result<JsValue, JsValue> {

@@ -73,3 +73,38 @@ test("a malformed config names its line and changes nothing", async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("a pasted config says what was read, what was passed over and why, and the line refused", async () => {
+  for (const [viewport, shot] of [[{ width: 1280, height: 800 }, "31-import-report"], [{ width: 390, height: 844 }, "32-import-report-phone"]]) {
+    const { page, problems, context } = await open(chrome.browser, { viewport });
+    await page.click("#import summary");
+    await page.selectOption("#import-kind", "nginx");
+    const text = "upstream cache {\n    # the key\n    hash $request_uri consistent;\n    server 10.0.0.1:80;\n    keepalive 16;\n    server 10.0.0.2:80;\n}\n";
+    await page.fill("#import-text", text);
+    await page.waitForSelector("#import-passed");
+    assert.equal(await page.textContent("#import-passed summary"), "5 lines read, 2 passed over");
+    await page.click("#import-passed summary");
+    const passed = () => page.$$eval("#import-passed li", (lis) => lis.map((li) => [li.value, li.textContent]));
+    assert.deepEqual(await passed(), [[2, "a comment"], [5, "`keepalive`: connections to the servers, not which one is picked"]]);
+    assert.equal(await page.$("#import-report .error"), null);
+    const look = async (name) => {
+      await page.$eval("#import", (e) => e.scrollIntoView({ block: "start", behavior: "instant" }));
+      await page.screenshot({ path: join(SHOTS, name) });
+    };
+    await look(`${shot}.png`);
+    // A misspelt `server` on line 4 is refused there; what was read before it is counted.
+    await page.fill("#import-text", text.replace("server 10.0.0.1", "sever 10.0.0.1"));
+    await page.waitForSelector("#import-report .error");
+    assert.equal(await page.textContent("#import-report .error"), 'line 4: unknown directive "sever" in an upstream block');
+    assert.equal(await page.textContent("#import-passed summary"), "2 lines read, 1 passed over, refused at line 4");
+    await look(`${shot}-refused.png`);
+    // Names are text: a tag in the config is shown, never made.
+    await page.fill("#import-text", "upstream u {\n  <img src=x onerror=alert(1)>;\n}\n");
+    await page.waitForFunction(() => document.querySelector("#import-report .error")?.textContent.includes("<img"));
+    assert.equal(await page.$("#import-report img"), null);
+    // The report never widens the page (the phone's width included).
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no horizontal scroll");
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});

@@ -8,7 +8,9 @@ use ringlab::algo::{Algorithm, Cluster};
 use ringlab::import::{from_config, sections, ImportOptions, CONFIG_KINDS};
 use ringlab::Error;
 
+/// `from_config`, after `check` agrees with it on the same text (`import_check.rs`).
 fn read(kind: &str, text: &str) -> Result<Cluster, Error> {
+    crate::import_check::agrees(kind, text, &ImportOptions::default());
     from_config(kind, text, &ImportOptions::default())
 }
 

@@ -12,6 +12,7 @@ mod change_cost;
 mod down_nodes;
 mod errors;
 mod explain;
+mod import_check;
 mod import_lines;
 mod layers;
 mod lookup_paths;

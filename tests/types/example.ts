@@ -4,13 +4,13 @@
 import init, {
   Ring, Session, Opening, algorithms, hashes, redisKeySlot, cassandraToken, jumpHash, compareAlgorithms, metrics, theoreticalRsd, judgeEstimate,
   agreementMatrix,
-  palette, elementThemeCss, configKinds, configSections, catalog,
+  palette, elementThemeCss, configKinds, configSections, checkConfig, catalog,
 } from "ringlab";
 import type {
   AlgorithmName, Capabilities, Comparison, HashName, RingDiff, RingNode, RinglabError, SampleMigration, Scene,
   SessionNode, Spread, SweepStep, Transition, ArcHit, KeyHit, Follow, ConfigKind, DownRule, AlgorithmInfo, Frame,
   MetricsRow, Agreement, AgreementMatrix, SessionAgreement, Explanation, ExplanationPair, ExplanationStepKind,
-  MetricsComparison,
+  MetricsComparison, ConfigCheck,
 } from "ringlab";
 import "ringlab/hash-ring";
 import initCharts, { chartSvg, drawChart, type ChartSvg, type DrawnChart } from "ringlab/charts";
@@ -128,6 +128,11 @@ const tuned: Ring = new Ring({ algorithm: "haproxy-consistent", haproxyHash: "cr
 const kinds: ConfigKind[] = configKinds();
 const sections: string[] = configSections("nginx", "http {\n  upstream a {\n    hash $uri;\n    server 10.0.0.1:80;\n  }\n}\n");
 void sections;
+const report: ConfigCheck = checkConfig("nginx", kinds[2].example, { section: "cache" });
+const firstWhy: string = report.lines[0].why;
+const refusedAt: number | null = report.error ? report.error.line : null;
+void firstWhy;
+void refusedAt;
 const cassandra: string = new Ring({ algorithm: "cassandra", nodes: ["c1", "c2"],
   tokens: { c1: "-9223372036854775808, 0", c2: "-4611686018427387904, 4611686018427387904" } }).locate("user:42");
 const imported: Session = Session.fromConfig("nginx", kinds[0].example);

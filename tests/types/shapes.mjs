@@ -179,6 +179,8 @@ if (!measured.removal || !measured.refused || !measured.failed) problems.push(`m
   if (!comparison.rows.some((r) => r.note) || !comparison.rows.some((r) => !r.note)) problems.push("session.metrics(): notes unchecked");
   session.free();
 }
+for (const kind of api.configKinds()) shape("ConfigCheck", api.checkConfig(kind.kind, kind.example), `checkConfig(): ${kind.kind}`);
+shape("ConfigCheck", api.checkConfig("nginx", "upstream u {\n  hash $uri;\n  sever 10.0.0.1:80;\n}\n"), "checkConfig(): refused");
 for (const info of api.catalog()) shape("AlgorithmInfo", info, `catalog(): ${info.name}`);
 if (api.catalog().map((a) => a.name).join() !== api.algorithms().join()) problems.push("catalog() and algorithms() list different algorithms");
 for (const preset of api.ringPresets()) {

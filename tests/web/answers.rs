@@ -172,3 +172,39 @@ fn a_freed_session_or_opening_answers_freed() {
     assert!(method(&fresh, "link").call0(&fresh).unwrap().as_string().unwrap().starts_with("#ringlab="));
     method(&fresh, "free").call0(&fresh).unwrap();
 }
+
+/// `checkConfig` answers a refused text with the report (the error and its line in it), and
+/// throws coded errors only for its arguments.
+#[wasm_bindgen_test]
+fn check_config_reports_lines_and_throws_only_for_its_arguments() {
+    let text = "upstream u {\n  # the key\n  hash $uri consistent;\n  server 10.0.0.1:80;\n  keepalive 8;\n}\n";
+    let report = web::check_config(s("nginx"), s(text), JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&report, "summary").unwrap().as_string().unwrap(), "4 lines read, 2 passed over");
+    let lines = js_sys::Array::from(&get(&report, "lines").unwrap());
+    let status = |i: u32| get(&lines.get(i), "status").unwrap().as_string().unwrap();
+    let got: Vec<String> = (0..lines.length()).map(status).collect();
+    assert_eq!(got, ["read", "passed-over", "read", "read", "passed-over", "read"]);
+    assert_eq!(get(&lines.get(1), "why").unwrap().as_string().unwrap(), "a comment");
+    assert!(get(&report, "error").unwrap().is_null());
+    let placement = get(&report, "placement").unwrap();
+    assert_eq!(get(&placement, "servers").unwrap().as_f64(), Some(1.0));
+    assert_eq!(get(&placement, "section").unwrap().as_string().as_deref(), Some("u"));
+
+    // A misspelt `server` on line 4: in the report, not thrown.
+    let bad = text.replace("server 10.0.0.1", "sever 10.0.0.1");
+    let report = web::check_config(s("nginx"), s(&bad), js(r#"{"section": "u"}"#)).unwrap();
+    let error = get(&report, "error").unwrap();
+    assert_eq!(get(&error, "code").unwrap().as_string().unwrap(), "parse-error");
+    assert_eq!(get(&error, "line").unwrap().as_f64(), Some(4.0));
+    assert!(get(&report, "placement").unwrap().is_null());
+
+    // The arguments: a kind that is no kind, a text that is no string, a text too long,
+    // options of the wrong type, an algorithm that reads no server list.
+    assert_eq!(code(web::check_config(s("nginix"), s(text), JsValue::UNDEFINED)), "invalid-option");
+    assert_eq!(code(web::check_config(s("nginx"), JsValue::from(42), JsValue::UNDEFINED)), "invalid-argument");
+    let long = "#".repeat(ringlab::import::MAX_CONFIG_BYTES + 1);
+    assert_eq!(code(web::check_config(s("nginx"), s(&long), JsValue::UNDEFINED)), "too-large");
+    assert_eq!(code(web::check_config(s("nginx"), s(text), s("u"))), "invalid-argument");
+    let ring = js(r#"{"algorithm": "ring"}"#);
+    assert_eq!(code(web::check_config(s("memcached"), s("10.0.0.1:11211\n"), ring)), "invalid-option");
+}
