@@ -120,11 +120,12 @@ export class Charts {
       },
       (draw, c, dpr) => {
         const data = session.chartData("algorithms", { lookupNs });
-        let out = draw(c, data, { dark: dark(), dpr });
-        if (out.height) {
-          // The chart's rows need this height at this width: size the box and draw again.
+        const out = draw(c, data, { dark: dark(), dpr });
+        if (out.height && c.style.height !== `${out.height}px`) {
+          // The chart's rows need this height at this width: size the box and draw again,
+          // in a task of its own (two drawings in one task would stall the page).
           c.style.height = `${out.height}px`;
-          out = draw(c, data, { dark: dark(), dpr: fit(c) });
+          return { again: true };
         }
         this.renderTable(out.table);
         return out;
@@ -134,7 +135,8 @@ export class Charts {
 
   // Computes a chart's data with prepare() (one piece per task, until it returns true), then
   // draws it with paint(drawChart, canvas, dpr) in a task of its own, once the charts module
-  // is loaded; a newer change stops both.
+  // is loaded (paint answers `{again: true}` to draw once more, in the next task); a newer
+  // change stops both.
   draw(name, prepare, paint) {
     const figure = document.querySelector(`figure[data-chart="${name}"]`);
     const status = figure.querySelector(".chart-status");
@@ -175,7 +177,9 @@ export class Charts {
       const canvas = figure.querySelector("canvas");
       const start = performance.now();
       try {
-        this.csv[name] = paint(drawChart, canvas, fit(canvas)).csv;
+        const out = paint(drawChart, canvas, fit(canvas));
+        if (out.again) return this.later(finish);
+        this.csv[name] = out.csv;
         const data = pieces > 1 ? ` Its data took ${pieces} tasks, the longest ${longest.toFixed(0)} ms.` : ` Its data took ${longest.toFixed(0)} ms.`;
         status.textContent = `Drawn in ${(performance.now() - start).toFixed(0)} ms.${data}`;
         status.classList.remove("error");
