@@ -155,6 +155,18 @@ impl Points {
         }
     }
 
+    /// Point `i` as [`Arcs::point`](crate::analysis::Arcs::point) answers it: its position
+    /// and its owner's index.
+    pub(crate) fn point(&self, i: usize) -> (u64, usize) {
+        (self.position(i), self.owner(i) as usize)
+    }
+
+    /// The owner of `position` as [`Arcs::owner_of`](crate::analysis::Arcs::owner_of)
+    /// answers it: the first point's at or after it, wrapping; `None` on an empty ring.
+    pub(crate) fn owner_of(&self, position: u64) -> Option<usize> {
+        (!self.is_empty()).then(|| self.owner_at(position) as usize)
+    }
+
     pub(crate) fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         (0..self.len()).map(|i| (self.position(i), self.owner(i)))
     }

@@ -239,7 +239,7 @@ impl Ring {
 
     /// Point `i` in clockwise order: its position and the index of its node in [`nodes`](Ring::nodes).
     pub fn point(&self, i: usize) -> (u64, usize) {
-        (self.points.position(i), self.points.owner(i) as usize)
+        self.points.point(i)
     }
 
     /// Adds a node of weight 1.

@@ -3,24 +3,11 @@
 //! where `locate` points; and an option an import accepts is what `configure` and the link
 //! it writes accept, and the other way round (Envoy's `minimum_ring_size`).
 
+use crate::every_entry::{names, options};
 use ringlab::algo::{Algorithm, Cluster, OptionValue, Options, NO_OWNER};
 use ringlab::import::{self, ImportOptions};
-use ringlab::keys::KeySample;
 use ringlab::session::{Change, Session, Settings, KEY_PREFIX};
-use ringlab::{Config, Error, NodeSpec};
-
-fn options(algorithm: Algorithm) -> Options {
-    let mut options = Options::new(algorithm);
-    options.config = Config { vnodes: 40, ..Config::default() };
-    options.set("tableSize", OptionValue::Whole(1009)).unwrap();
-    options.set_keys(&KeySample::generated("k", 400));
-    options.set("replicas", OptionValue::Whole(20)).unwrap();
-    options
-}
-
-fn names(n: usize) -> Vec<String> {
-    (0..n).map(|i| format!("10.0.0.{i}:11211")).collect()
-}
+use ringlab::{Error, NodeSpec};
 
 /// Every key of `key:0 ..` as `keyOwners` answers it, against `locate` and the preference
 /// list key by key.

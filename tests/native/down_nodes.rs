@@ -4,24 +4,11 @@
 //! removal is checked against their own code in `real_systems.rs`): skipping a down node on a
 //! ring, or rebuilding without it, must answer exactly what removing it answers.
 
+use crate::every_entry::{names, options};
 use proptest::prelude::*;
 use ringlab::algo::down::{self, DownKind};
-use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
-use ringlab::keys::KeySample;
+use ringlab::algo::{Algorithm, Cluster, Options};
 use ringlab::{analysis, migration, Config, NodeSpec, Ring};
-
-fn options(algorithm: Algorithm) -> Options {
-    let mut options = Options::new(algorithm);
-    options.config = Config { vnodes: 40, ..Config::default() };
-    options.set("tableSize", OptionValue::Whole(1009)).unwrap();
-    options.set_keys(&KeySample::generated("k", 400));
-    options.set("replicas", OptionValue::Whole(20)).unwrap();
-    options
-}
-
-fn names(n: usize) -> Vec<String> {
-    (0..n).map(|i| format!("10.0.0.{i}:11211")).collect()
-}
 
 fn keys() -> Vec<String> {
     (0..300).map(|i| format!("user:{i}")).collect()

@@ -3,28 +3,16 @@
 //! independent implementation (twox-hash, md-5) and the real programs' recorded hashes,
 //! points and slots (tests/real/fixtures).
 
+use crate::every_entry::{names, options};
 use ringlab::algo::explain::{self, Explanation, StepKind};
 use ringlab::algo::papers::bounded;
 use ringlab::algo::{Algorithm, Cluster, OptionValue, Options};
 use ringlab::keys::KeySample;
-use ringlab::{Config, NodeSpec};
+use ringlab::NodeSpec;
 use serde_json::Value;
 
 const KETAMA_PUBLISHED: &str = include_str!("../real/fixtures/ketama_published.json");
 const REDIS: &str = include_str!("../real/fixtures/redis_cluster.json");
-
-fn options(algorithm: Algorithm) -> Options {
-    let mut options = Options::new(algorithm);
-    options.config = Config { vnodes: 40, ..Config::default() };
-    options.set("tableSize", OptionValue::Whole(1009)).unwrap();
-    options.set_keys(&KeySample::generated("k", 400));
-    options.set("replicas", OptionValue::Whole(20)).unwrap();
-    options
-}
-
-fn names(n: usize) -> Vec<String> {
-    (0..n).map(|i| format!("10.0.0.{i}:11211")).collect()
-}
 
 fn keys() -> Vec<String> {
     (0..300).map(|i| format!("user:{i}")).chain(["", "{tag}x", "caf\u{e9}", "a\tb"].map(String::from)).collect()

@@ -11,6 +11,7 @@ mod catalog;
 mod change_cost;
 mod down_nodes;
 mod errors;
+mod every_entry;
 mod explain;
 mod import_check;
 mod import_lines;

@@ -587,7 +587,7 @@ impl Placement for Envoy {
                     return None;
                 }
                 let i = self.points.successor(hash);
-                let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+                let (at, owner) = self.points.point(i);
                 chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.points.len(), at, 64, owner));
                 let node = &self.members.nodes[owner];
                 let mut host = HostLabel::new(&node.name);
@@ -650,7 +650,7 @@ impl Arcs for Envoy {
     }
     fn point(&self, i: usize) -> (u64, usize) {
         match self.kind {
-            Kind::Ring { .. } => (self.points.position(i), self.points.owner(i) as usize),
+            Kind::Ring { .. } => self.points.point(i),
             Kind::Maglev { .. } => (i as u64, self.table[i] as usize),
         }
     }

@@ -794,7 +794,7 @@ impl Placement for Haproxy {
         for (label, i, distance) in
             [("the point before it", near.prev, near.dp), ("the point at or after it", near.next, near.dn)]
         {
-            let (at, owner) = (self.tree.position(i), self.tree.owner(i) as usize);
+            let (at, owner) = self.tree.point(i);
             let value = format!("point {i} of {} at {}, distance {distance}", self.tree.len(), hex(at, 32));
             let fraction = at as f64 / 4_294_967_296.0;
             chain.push(Step::new(StepKind::Point, label, value).at_fraction(fraction).at_node(owner));
@@ -848,13 +848,10 @@ impl Arcs for Haproxy {
         self.arcs.len()
     }
     fn point(&self, i: usize) -> (u64, usize) {
-        (self.arcs.position(i), self.arcs.owner(i) as usize)
+        self.arcs.point(i)
     }
     fn owner_of(&self, position: u64) -> Result<usize, Error> {
-        if self.arcs.is_empty() {
-            return Err(Error::EmptyRing);
-        }
-        Ok(self.arcs.owner(self.arcs.successor(position)) as usize)
+        self.arcs.owner_of(position).ok_or(Error::EmptyRing)
     }
     fn node_list(&self) -> &[Node] {
         &self.nodes

@@ -378,7 +378,7 @@ impl Placement for Nginx {
             let step = Step::new(StepKind::Hash, "CRC-32 of the key: its position", hex(u64::from(crc), 32));
             chain.push(step.at_fraction(fraction));
             let i = self.start_point(key);
-            let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+            let (at, owner) = self.points.point(i);
             chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.points.len(), at, 32, owner));
             let fraction = at as f64 / 4_294_967_296.0;
             if let Some(text) = self.point_label(owner, at) {
@@ -402,7 +402,7 @@ impl Placement for Nginx {
         let mut passed = 0;
         if self.consistent {
             for (t, i) in self.tried_points(self.start_point(key)).enumerate().skip(1) {
-                let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+                let (at, owner) = self.points.point(i);
                 let place = format!("point {i} at {}: {}", hex(at, 32), self.nodes[owner].name);
                 let fraction = at as f64 / 4_294_967_296.0;
                 if !self.down[owner] {

@@ -739,7 +739,7 @@ impl Placement for Twemproxy {
             return None;
         }
         let i = self.points.successor(u64::from(hash));
-        let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+        let (at, owner) = self.points.point(i);
         chain.push(Step::point(FIRST_AT_OR_AFTER, i, self.points.len(), at, 32, owner));
         let fraction = at as f64 / 4_294_967_296.0;
         if let Some(text) = self.point_label(owner, at) {
@@ -770,13 +770,10 @@ impl Arcs for Twemproxy {
         self.points.len()
     }
     fn point(&self, i: usize) -> (u64, usize) {
-        (self.points.position(i), self.points.owner(i) as usize)
+        self.points.point(i)
     }
     fn owner_of(&self, position: u64) -> Result<usize, Error> {
-        if self.points.is_empty() {
-            return Err(Error::EmptyRing);
-        }
-        Ok(self.points.owner_at(position) as usize)
+        self.points.owner_of(position).ok_or(Error::EmptyRing)
     }
     fn node_list(&self) -> &[Node] {
         &self.members.nodes

@@ -590,7 +590,7 @@ impl Placement for Continuum {
         let value = if described.contains(&at) { described } else { format!("{described} = {at}") };
         chain.push(Step::new(StepKind::Position, label, value).at_fraction(position as f64 / size));
         let i = self.points.successor(position);
-        let (at, owner) = (self.points.position(i), self.points.owner(i) as usize);
+        let (at, owner) = self.points.point(i);
         let label = match self.rules.lookup {
             Lookup::AtOrAfter => FIRST_AT_OR_AFTER,
             Lookup::After => "the first point strictly after it: the arc it falls in ends here",
@@ -646,13 +646,10 @@ impl Arcs for Continuum {
         self.points.len()
     }
     fn point(&self, i: usize) -> (u64, usize) {
-        (self.points.position(i), self.points.owner(i) as usize)
+        self.points.point(i)
     }
     fn owner_of(&self, position: u64) -> Result<usize, Error> {
-        if self.points.is_empty() {
-            return Err(Error::EmptyRing);
-        }
-        Ok(self.points.owner_at(position) as usize)
+        self.points.owner_of(position).ok_or(Error::EmptyRing)
     }
     fn node_list(&self) -> &[Node] {
         &self.nodes
