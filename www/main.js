@@ -137,16 +137,21 @@ function cell(text, className) {
 // Rows are made and filled LEGEND_ROWS a task: 500 new rows (each with an input and two
 // buttons) were one 250 ms layout; in pieces, each task lays out its own rows.
 const LEGEND_ROWS = 60;
+// A node keeps its row: when one leaves, its row goes and the rows below move up as they
+// are, rather than each taking the next node's name, colour and labels.
 function renderLegend(shown) {
   const { nodes, capabilities } = shown;
   const tbody = $("legend").querySelector("tbody");
-  while (tbody.rows.length > nodes.length) tbody.lastElementChild.remove();
+  const names = new Set(nodes.map((n) => n.name));
+  for (const row of [...tbody.rows]) if (!names.has(row.node?.name)) row.remove();
+  const rows = new Map([...tbody.rows].map((row) => [row.node.name, row]));
   const fill = (from) => {
     if (frame !== shown) return; // a newer frame fills the table
     const to = Math.min(nodes.length, from + LEGEND_ROWS);
     for (let i = from; i < to; i++) {
-      if (i === tbody.rows.length) tbody.append(legendRow());
-      fillRow(tbody.rows[i], nodes[i], i, capabilities);
+      const row = rows.get(nodes[i].name) ?? legendRow();
+      if (tbody.rows[i] !== row) tbody.insertBefore(row, tbody.rows[i] ?? null);
+      fillRow(row, nodes[i], i, capabilities);
     }
     if (to < nodes.length) later(() => fill(to));
   };
