@@ -23,6 +23,7 @@
 //! ```
 
 use crate::Error;
+use std::cell::Cell;
 
 /// What a call's work is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,11 +37,14 @@ pub enum Cost {
     Probes,
     /// Pairs compared: of keys, of states, of nodes.
     Pairs,
+    /// Cells of a lookup table filled (Maglev's, HAProxy's map), each a choice among the
+    /// nodes' permutations: a table rebuilt on every change of an analysis counts each time.
+    Cells,
 }
 
 impl Cost {
     /// Every cost, in the order the docs list them.
-    pub const ALL: [Cost; 3] = [Cost::HashedBytes, Cost::Probes, Cost::Pairs];
+    pub const ALL: [Cost; 4] = [Cost::HashedBytes, Cost::Probes, Cost::Pairs, Cost::Cells];
 
     /// What the refusal says was too much.
     pub fn name(self) -> &'static str {
@@ -48,6 +52,7 @@ impl Cost {
             Cost::HashedBytes => "bytes hashed (weighted by the hash's cost) in one call",
             Cost::Probes => "points or entries walked in one call",
             Cost::Pairs => "pairs compared in one call",
+            Cost::Cells => "table cells filled in one call",
         }
     }
 
@@ -60,13 +65,79 @@ impl Cost {
             Cost::HashedBytes => 256 << 20,
             Cost::Probes => 50_000_000,
             Cost::Pairs => 50_000_000,
+            Cost::Cells => CELLS_BUDGET,
         }
     }
 }
 
-/// `Err(TooLarge)` naming `cost` when `amount` is over its budget. Call it before the work.
+/// [`Cost::Cells`]' budget: a Maglev table of 500,009 cells fills in about 35 ms natively,
+/// so eight such tables.
+const CELLS_BUDGET: u64 = 4_000_000;
+
+impl Cost {
+    fn index(self) -> usize {
+        match self {
+            Cost::HashedBytes => 0,
+            Cost::Probes => 1,
+            Cost::Pairs => 2,
+            Cost::Cells => 3,
+        }
+    }
+}
+
+std::thread_local! {
+    /// What the call in progress ([`call`]) has charged so far, per cost; `None` outside a call.
+    static SPENT: Cell<Option<[u64; Cost::ALL.len()]>> = const { Cell::new(None) };
+}
+
+/// Runs `f` as one call: what it [`charge`]s adds up, and a charge that would take the sum
+/// past a budget is refused. Every export of the JS binding runs in one, and so do the
+/// engine calls made of many pieces (a sizing's ring builds), so that `k` pieces each under
+/// the budget cannot add up to `k` budgets. A call inside a call is part of the outer one
+/// (it neither starts from zero nor gets a budget of its own); leaving the outermost call,
+/// even by a panic, ends the count.
+pub fn call<T>(f: impl FnOnce() -> T) -> T {
+    /// Puts back what was there before the call when it ends (`None` for an outermost call).
+    struct Restore(Option<[u64; Cost::ALL.len()]>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let outer = self.0;
+            // An inner call leaves the outer one's count as it is now (its work is the outer's).
+            SPENT.with(|s| {
+                if outer.is_none() {
+                    s.set(None);
+                }
+            });
+        }
+    }
+    let outer = SPENT.with(|s| {
+        let outer = s.get();
+        s.set(Some(outer.unwrap_or_default()));
+        outer
+    });
+    let _restore = Restore(outer);
+    f()
+}
+
+/// What the call in progress has charged of `cost` so far (0 outside a [`call`]).
+pub fn spent(cost: Cost) -> u64 {
+    SPENT.with(|s| s.get().map_or(0, |spent| spent[cost.index()]))
+}
+
+/// `Err(TooLarge)` naming `cost` when `amount`, added to what the call in progress has
+/// charged of it already, is over its budget (outside a [`call`], when `amount` alone is).
+/// Call it before the work: a refused charge adds nothing.
 pub fn charge(cost: Cost, amount: u64) -> Result<(), Error> {
-    crate::limits::check(cost.name(), amount, cost.budget())
+    SPENT.with(|s| match s.get() {
+        None => crate::limits::check(cost.name(), amount, cost.budget()),
+        Some(mut spent) => {
+            let total = spent[cost.index()].saturating_add(amount);
+            crate::limits::check(cost.name(), total, cost.budget())?;
+            spent[cost.index()] = total;
+            s.set(Some(spent));
+            Ok(())
+        }
+    })
 }
 
 /// The weighted bytes of hashing `count` texts of `len` bytes each with a hash that costs

@@ -5,6 +5,9 @@
 //! - Errors leave as JS `Error`s with the engine's message and a stable `code` property
 //!   (`"duplicate-node"`, `"too-large"`, `"invalid-argument"`, ...).
 //! - Objects leave with camelCase fields, long arrays as typed arrays.
+//! - Every export's body is one [`crate::work::call`]: what its engine work charges to the
+//!   work meter adds up over the call, to one budget per cost (`tests/native/work.rs` finds
+//!   an export without it).
 //!
 //! One file per exported group. With the `element` feature (the `<hash-ring>` element's
 //! module): `session` (the `Session` methods the element uses) and `lists` (names, colours,
@@ -295,9 +298,11 @@ pub(crate) fn import_args(
 /// ([`freed`]).
 #[wasm_bindgen(start)]
 pub fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&JsValue::from_str(&format!("ringlab panicked: {info}")));
-    }));
-    #[cfg(feature = "element")]
-    freed::guard();
+    crate::work::call(|| {
+        std::panic::set_hook(Box::new(|info| {
+            web_sys::console::error_1(&JsValue::from_str(&format!("ringlab panicked: {info}")));
+        }));
+        #[cfg(feature = "element")]
+        freed::guard();
+    })
 }

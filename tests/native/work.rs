@@ -5,7 +5,7 @@
 use ringlab::algo::agreement::{self, Keys};
 use ringlab::algo::{compare, metrics, Algorithm, Cluster, Options};
 use ringlab::keys::KeySample;
-use ringlab::work::Cost;
+use ringlab::work::{self, Cost};
 use ringlab::{Config, Hash, Label, NodeSpec, Ring, RingRules};
 
 /// Twenty nodes with names of 250 bytes.
@@ -78,4 +78,185 @@ fn an_algorithm_listed_twice_is_refused() {
         assert!(row.unwrap_err().to_string().contains("jump twice"));
     }
     assert!(metrics::metrics(&base, &nodes, &sample, &twice[..2], &settings, &[]).iter().all(|(_, r)| r.is_ok()));
+}
+
+/// One call's pieces add up: two charges each within the budget but together over it, in
+/// one [`work::call`], are refused at the second, which adds nothing; outside a call each is
+/// checked alone; a call inside a call counts toward the outer one; the count ends with the
+/// outermost call, even when it panics.
+#[test]
+fn one_call_adds_up_what_its_pieces_charge() {
+    let half = Cost::Probes.budget() / 2 + 1;
+    assert!(work::charge(Cost::Probes, half).is_ok() && work::charge(Cost::Probes, half).is_ok());
+    work::call(|| {
+        work::charge(Cost::Probes, half).unwrap();
+        refused_for(work::charge(Cost::Probes, half).unwrap_err(), Cost::Probes);
+        assert_eq!(work::spent(Cost::Probes), half);
+        // Another cost has a budget of its own.
+        work::charge(Cost::HashedBytes, Cost::HashedBytes.budget()).unwrap();
+        // An inner call is part of this one.
+        work::call(|| refused_for(work::charge(Cost::Probes, half).unwrap_err(), Cost::Probes));
+        work::call(|| work::charge(Cost::Probes, 10)).unwrap();
+        assert_eq!(work::spent(Cost::Probes), half + 10);
+    });
+    assert_eq!(work::spent(Cost::Probes), 0);
+    let panicked = std::panic::catch_unwind(|| {
+        work::call(|| -> () {
+            work::charge(Cost::Probes, half).unwrap();
+            panic!("mid-call");
+        })
+    });
+    assert!(panicked.is_err());
+    assert_eq!(work::spent(Cost::Probes), 0);
+    work::call(|| work::charge(Cost::Probes, half)).unwrap();
+}
+
+/// A ring's change in one call whose two pieces are each within the budget: a node of
+/// SHA-256 labels 150 MB weighted, then another, is refused at the second and leaves the
+/// ring as it was; each alone, in a call of its own, is made.
+#[test]
+fn a_call_of_two_changes_each_within_the_budget_is_refused_and_changes_nothing() {
+    let nine = Label::parse(&format!("{}{{i}}", "{name}".repeat(9))).unwrap();
+    let sha = Config { hash: Hash::Sha256, vnodes: 1000, ..Config::default() };
+    let rules = RingRules { label: nine, ..RingRules::default() };
+    let ring = Ring::with_rules(sha, rules, long_names().into_iter().take(2)).unwrap();
+    // A weight-8 node hashes 8,000 labels of about 2,253 bytes under SHA-256 (weight 8): 144 MB.
+    let joiner = |i: usize| NodeSpec::new(format!("{i}{}", "j".repeat(249))).weight(8.0);
+    let mut kept = ring.clone();
+    let err = work::call(|| {
+        let mut next = kept.clone();
+        next.add_node(joiner(0))?;
+        next.add_node(joiner(1))?;
+        kept = next;
+        Ok::<(), ringlab::Error>(())
+    })
+    .unwrap_err();
+    refused_for(err, Cost::HashedBytes);
+    assert_eq!((kept.point_count(), kept.nodes().len()), (ring.point_count(), 2));
+    for i in 0..2 {
+        work::call(|| kept.add_node(joiner(i))).unwrap();
+    }
+    assert_eq!(kept.nodes().len(), 4);
+}
+
+/// Every export of the binding runs in one metered call: the body of each `#[wasm_bindgen]`
+/// function, and of each `pub fn` of a `#[wasm_bindgen] impl`, in `src/web/` is one
+/// `crate::work::call(…)`, so that what its pieces charge adds up to one budget.
+#[test]
+fn every_export_of_the_binding_runs_in_one_metered_call() {
+    let dir = format!("{}/src/web", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let (mut count, mut bare) = (0, Vec::new());
+    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
+        let code = super::layers::strip(&std::fs::read_to_string(path).unwrap());
+        for (name, body) in exports(&code) {
+            count += 1;
+            if !body.trim_start().starts_with("crate::work::call(") {
+                bare.push(format!("{}: {name}", path.display()));
+            }
+        }
+    }
+    // Ring, Session, Opening and the free functions: about a hundred exports.
+    assert!(count > 90, "the scan found only {count} exports");
+    assert!(bare.is_empty(), "exports not run in crate::work::call (src/web/mod.rs says why):\n{}", bare.join("\n"));
+}
+
+/// The scan itself: an export outside the meter is found, in an impl and as a function;
+/// what is not exported (a private helper, an `impl` without the attribute) is not.
+#[test]
+fn the_export_scan_finds_an_unmetered_export() {
+    let code = "#[wasm_bindgen]\nimpl R {\n    pub fn a(&self) -> u32 { crate::work::call(|| 1) }\n    \
+                pub fn b(&self, x: Vec<(u8, u8)>) -> u32 { 2 }\n    fn c() {}\n}\nimpl R { pub fn d() {} }\n\
+                #[wasm_bindgen(js_name = eF)]\n/// docs\npub fn e_f() -> Result<(), JsValue> { Ok(()) }\npub fn g() {}";
+    let found: Vec<(String, String)> = exports(&super::layers::strip(code));
+    let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["a", "b", "e_f"]);
+    assert_eq!(found[0].1.trim(), "crate::work::call(|| 1)");
+    assert_eq!(found[1].1.trim(), "2");
+}
+
+/// The exported functions of a stripped source, with their bodies.
+fn exports(code: &str) -> Vec<(String, String)> {
+    let matching = |open: usize| {
+        let mut depth = 0;
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' | '[' | '(' => depth += 1,
+                '}' | ']' | ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return open + i;
+                    }
+                }
+                _ => {}
+            }
+        }
+        panic!("unbalanced from {open}")
+    };
+    // A function at `at` (its `pub fn`): its name, its body and where the body closes.
+    let function = |at: usize| {
+        let rest = &code[at + "pub fn".len()..];
+        let name: String = rest.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let (mut depth, mut open) = (0, at);
+        for (i, c) in code[at..].char_indices() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth -= 1,
+                '{' if depth == 0 => {
+                    open = at + i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let close = matching(open);
+        (name, code[open + 1..close].to_string(), close)
+    };
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(i) = code[from..].find("#[wasm_bindgen") {
+        let attribute = from + i;
+        let mut next = matching(attribute + 1) + 1;
+        // Doc comments are stripped; further attributes are skipped.
+        loop {
+            let rest = code[next..].trim_start();
+            next = code.len() - rest.len();
+            if rest.starts_with("#[") {
+                next = matching(next + 1) + 1;
+            } else {
+                break;
+            }
+        }
+        let rest = &code[next..];
+        if rest.starts_with("impl") {
+            let open = next + rest.find('{').unwrap();
+            let close = matching(open);
+            let mut at = open + 1;
+            while at < close {
+                let item = code[at..close].trim_start();
+                at = close - item.len();
+                at = if item.starts_with("pub fn") {
+                    let (name, body, end) = function(at);
+                    found.push((name, body));
+                    end + 1
+                } else {
+                    // Another item: past its body, or its line.
+                    match item.find(['{', ';', '\n']) {
+                        Some(j) if item[j..].starts_with('{') => matching(at + j) + 1,
+                        Some(j) => at + j + 1,
+                        None => close,
+                    }
+                };
+            }
+            from = close;
+        } else {
+            if rest.starts_with("pub fn") {
+                let (name, body, _) = function(next);
+                found.push((name, body));
+            }
+            from = next;
+        }
+    }
+    found
 }
