@@ -40,11 +40,15 @@ pub enum Cost {
     /// Cells of a lookup table filled (Maglev's, HAProxy's map), each a choice among the
     /// nodes' permutations: a table rebuilt on every change of an analysis counts each time.
     Cells,
+    /// Key lookups, each weighted by its cost ([`Cluster::lookup_cost`](crate::algo::Cluster::lookup_cost),
+    /// about 0.1 µs natively a unit): a lookup that walks (DxHash's probes through a mostly
+    /// empty array) counts as many.
+    Lookups,
 }
 
 impl Cost {
     /// Every cost, in the order the docs list them.
-    pub const ALL: [Cost; 4] = [Cost::HashedBytes, Cost::Probes, Cost::Pairs, Cost::Cells];
+    pub const ALL: [Cost; 5] = [Cost::HashedBytes, Cost::Probes, Cost::Pairs, Cost::Cells, Cost::Lookups];
 
     /// What the refusal says was too much.
     pub fn name(self) -> &'static str {
@@ -53,6 +57,7 @@ impl Cost {
             Cost::Probes => "points or entries walked in one call",
             Cost::Pairs => "pairs compared in one call",
             Cost::Cells => "table cells filled in one call",
+            Cost::Lookups => "key lookups (weighted by their cost) in one call",
         }
     }
 
@@ -66,13 +71,15 @@ impl Cost {
             Cost::Probes => 50_000_000,
             Cost::Pairs => 50_000_000,
             Cost::Cells => CELLS_BUDGET,
+            // 250 ms in units of 0.1 µs.
+            Cost::Lookups => 2_500_000,
         }
     }
 }
 
-/// [`Cost::Cells`]' budget: a Maglev table of 500,009 cells fills in about 35 ms natively,
-/// so eight such tables.
-const CELLS_BUDGET: u64 = 4_000_000;
+/// [`Cost::Cells`]' budget: a Maglev table of 500,009 cells over 200 nodes filled in 42 ms
+/// natively (`examples/meter.rs`, the 2-core VM under load), so six such tables.
+const CELLS_BUDGET: u64 = 3_000_000;
 
 impl Cost {
     fn index(self) -> usize {
@@ -81,6 +88,7 @@ impl Cost {
             Cost::Probes => 1,
             Cost::Pairs => 2,
             Cost::Cells => 3,
+            Cost::Lookups => 4,
         }
     }
 }
@@ -138,6 +146,13 @@ pub fn charge(cost: Cost, amount: u64) -> Result<(), Error> {
             Ok(())
         }
     })
+}
+
+/// `Err(TooLarge)` as [`charge`] would answer for `amount`, without charging it: for a call
+/// that can bound its work before it starts, when its pieces charge what each really does
+/// as they go.
+pub fn afford(cost: Cost, amount: u64) -> Result<(), Error> {
+    crate::limits::check(cost.name(), spent(cost).saturating_add(amount), cost.budget())
 }
 
 /// The weighted bytes of hashing `count` texts of `len` bytes each with a hash that costs

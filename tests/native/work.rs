@@ -3,10 +3,14 @@
 //! naming what was too much, and change nothing; the same calls at ordinary sizes go through.
 
 use ringlab::algo::agreement::{self, Keys};
-use ringlab::algo::{compare, metrics, Algorithm, Cluster, Options};
+use ringlab::algo::{compare, metrics, Algorithm, Cluster, OptionValue, Options};
 use ringlab::keys::KeySample;
+use ringlab::plan::{self, SizingOptions};
+use ringlab::rollout::{self, Rollout, Strategy};
+use ringlab::session::{Session, Settings};
 use ringlab::work::{self, Cost};
 use ringlab::{Config, Hash, Label, NodeSpec, Ring, RingRules};
+use std::time::{Duration, Instant};
 
 /// Twenty nodes with names of 250 bytes.
 fn long_names() -> Vec<NodeSpec> {
@@ -137,6 +141,105 @@ fn a_call_of_two_changes_each_within_the_budget_is_refused_and_changes_nothing()
         work::call(|| kept.add_node(joiner(i))).unwrap();
     }
     assert_eq!(kept.nodes().len(), 4);
+}
+
+/// A refusal comes before the work: well within a second, even in a debug build.
+fn quickly<T>(f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let answer = f();
+    assert!(started.elapsed() < Duration::from_secs(1), "took {:?}", started.elapsed());
+    answer
+}
+
+/// A sizing's search builds a bounded number of rings: doubling, then halving until the
+/// last miss is within 1/32 of the answer (not walking to 1), each build charged to the
+/// meter, the whole search one call. 50 nodes near the tightest target (and after losing the worst node)
+/// walk at most (13 + 5 + 4 + 1) builds × 10,000 vnodes' points, twice.
+#[test]
+fn a_sizing_search_is_one_bounded_call_that_stops_at_its_precision() {
+    let options = SizingOptions { nodes: 50, max_over_mean: 1.08, after_losing: true, ..SizingOptions::default() };
+    let (sizing, walked) = work::call(|| (plan::vnodes_for(&options).unwrap(), work::spent(Cost::Probes)));
+    assert!(sizing.vnodes.is_some());
+    assert!(sizing.max_over_mean.max(sizing.after_losing.unwrap()) <= 1.08);
+    assert!(walked <= 23 * 50 * 10_000 * 2, "{walked}");
+    // In a call that has walked most of its budget already, it is refused, naming it.
+    let err = work::call(|| {
+        work::charge(Cost::Probes, Cost::Probes.budget() - 1000).unwrap();
+        quickly(|| plan::vnodes_for(&options)).unwrap_err()
+    });
+    refused_for(err, Cost::Probes);
+}
+
+/// Eight ramps of 16 steps on rings of 100,000 points would walk 8 × 16 × 17 × 100,000
+/// points to fill their moved tables: refused before any table is walked; two ramps on
+/// rings of 10,000 points are compared.
+#[test]
+fn strategies_whose_tables_together_walk_too_far_are_refused_first() {
+    let ring = |names: usize, vnodes: u32| {
+        let mut o = Options::new(Algorithm::Ring);
+        o.config.vnodes = vnodes;
+        let before = Cluster::new(o, (0..names).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap();
+        let mut after = before.clone();
+        after.add(NodeSpec::new("joiner")).unwrap();
+        (before, after)
+    };
+    let (before, after) = ring(100, 1000);
+    let (points, ramp) = (before.arcs().unwrap().point_count(), Strategy::Ramp { steps: 16, every_ms: 100.0 });
+    let err = quickly(|| rollout::compare(&before, &after, &Rollout::default(), &[ramp; 8])).unwrap_err();
+    refused_for(err, Cost::Probes);
+    assert_eq!(before.arcs().unwrap().point_count(), points);
+    let (before, after) = ring(10, 1000);
+    assert_eq!(rollout::compare(&before, &after, &Rollout::default(), &[ramp; 2]).unwrap().len(), 2);
+}
+
+/// Maglev refills its table on every change: metrics at the largest table (500,009) with 8
+/// removals would fill 17 tables after the first, refused (that row) before the first
+/// change, naming the table cells; the default table (65,537) is measured.
+#[test]
+fn metrics_refuse_maglev_tables_they_would_refill_too_often() {
+    let nodes: Vec<NodeSpec> = (0..20).map(|i| NodeSpec::new(format!("node-{i}"))).collect();
+    let settings = metrics::MetricsSettings { removals: 8, ..metrics::MetricsSettings::default() };
+    let sample = ringlab::keys::KeySample::generated("key:", 1000);
+    let mut big = Options::new(Algorithm::Maglev);
+    big.params.insert("tableSize", OptionValue::Whole(ringlab::limits::MAX_MAGLEV_TABLE));
+    let rows = quickly(|| metrics::metrics(&big, &nodes, &sample, &[Algorithm::Maglev], &settings, &[]));
+    refused_for(rows[0].1.clone().unwrap_err(), Cost::Cells);
+    let rows =
+        metrics::metrics(&Options::new(Algorithm::Maglev), &nodes, &sample, &[Algorithm::Maglev], &settings, &[]);
+    assert!(rows[0].1.is_ok());
+    // A change of the largest table (a session's) is one table.
+    let cluster = Cluster::new(big, nodes).unwrap();
+    assert_eq!(cluster.change_cells(), ringlab::limits::MAX_MAGLEV_TABLE);
+}
+
+/// DxHash at its largest capacity probes thousands of buckets per lookup on a few nodes:
+/// the moves chart's lookups at once (2 to 48 nodes, each joined and left, 2,000 keys) are
+/// refused naming the lookups, and the session is as it was; the page's way, one size per
+/// call, is drawn whole.
+#[test]
+fn the_moves_chart_of_dxhash_at_its_capacity_is_refused_at_once_and_drawn_in_pieces() {
+    let mut dx = Settings { algorithm: Algorithm::Dx, ..Settings::default() };
+    dx.options.insert("capacity", OptionValue::Whole(ringlab::limits::MAX_NODES as u64));
+    let mut session = Session::new(dx, (0..5).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap();
+    let link = session.link();
+    let err = work::call(|| session.chart("moves", false, &[])).unwrap_err();
+    refused_for(err, Cost::Lookups);
+    assert_eq!(session.link(), link);
+    while !work::call(|| session.prepare_chart("moves", false)).unwrap() {}
+    assert!(session.chart("moves", false, &[]).is_ok());
+}
+
+/// A preference list's walk is charged as the points it may pass: in a call with no
+/// probes left, `explain` with replicas is refused, naming them; without, it answers.
+#[test]
+fn an_explained_preference_list_is_charged_its_walk() {
+    let cluster = Cluster::new(Options::new(Algorithm::Ring), (0..5).map(|i| NodeSpec::new(format!("n{i}")))).unwrap();
+    let err = work::call(|| {
+        work::charge(Cost::Probes, Cost::Probes.budget() - 100).unwrap();
+        cluster.explain("user:42", 3).unwrap_err()
+    });
+    refused_for(err, Cost::Probes);
+    assert_eq!(work::call(|| cluster.explain("user:42", 3)).unwrap().replicas.unwrap().len(), 3);
 }
 
 /// Every export of the binding runs in one metered call: the body of each `#[wasm_bindgen]`
