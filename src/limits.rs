@@ -70,6 +70,11 @@ pub const MAX_SAMPLE_KEYS: usize = 100_000;
 pub const MAX_KEY_LIST: usize = 100_000;
 /// Longest key in a user key list, in bytes.
 pub const MAX_KEY_LEN: usize = 1024;
+/// Most characters (UTF-16 units, as they arrive) of all the keys of one key-list argument
+/// together (`diffKeys`, `agreement`, `metrics`): the most keys of the longest multiply to
+/// 100 MB, which took over a second only to convert in Chromium. 16 Mi characters: 16,384
+/// keys of 1,024, or 100,000 of 167.
+pub const MAX_KEY_LIST_CHARS: usize = 16 << 20;
 /// Widest and tallest chart drawn as SVG (`chartSvg`), in pixels: a 4K screen's width.
 pub const MAX_SVG_SIDE: u64 = 4096;
 /// Most vnode counts in one [`vnode_sweep`](crate::analysis::vnode_sweep).

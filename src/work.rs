@@ -37,8 +37,9 @@ pub enum Cost {
     Probes,
     /// Pairs compared: of keys, of states, of nodes.
     Pairs,
-    /// Cells of a lookup table filled (Maglev's, HAProxy's map), each a choice among the
-    /// nodes' permutations: a table rebuilt on every change of an analysis counts each time.
+    /// Cells of a lookup table filled (Maglev's), each a choice among the nodes'
+    /// permutations, and points of a client's continuum (four cells each: a digest and a
+    /// sort): a table rebuilt on every change of an analysis counts each time.
     Cells,
     /// Key lookups, each weighted by its cost ([`Cluster::lookup_cost`](crate::algo::Cluster::lookup_cost),
     /// about 0.1 µs natively a unit): a lookup that walks (DxHash's probes through a mostly
@@ -105,26 +106,36 @@ std::thread_local! {
 /// (it neither starts from zero nor gets a budget of its own); leaving the outermost call,
 /// even by a panic, ends the count.
 pub fn call<T>(f: impl FnOnce() -> T) -> T {
-    /// Puts back what was there before the call when it ends (`None` for an outermost call).
-    struct Restore(Option<[u64; Cost::ALL.len()]>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let outer = self.0;
-            // An inner call leaves the outer one's count as it is now (its work is the outer's).
-            SPENT.with(|s| {
-                if outer.is_none() {
-                    s.set(None);
-                }
-            });
+    // Entering and leaving are not generic: every export instantiates this, and the wasm
+    // module carries each instance.
+    let _scope = Scope::enter();
+    f()
+}
+
+/// A [`call`] in progress: puts back what was there before when it ends (`None` for an
+/// outermost call; an inner call's work stays the outer one's).
+struct Scope {
+    outermost: bool,
+}
+
+impl Scope {
+    #[inline(never)]
+    fn enter() -> Scope {
+        SPENT.with(|s| {
+            let outer = s.get();
+            s.set(Some(outer.unwrap_or_default()));
+            Scope { outermost: outer.is_none() }
+        })
+    }
+}
+
+impl Drop for Scope {
+    #[inline(never)]
+    fn drop(&mut self) {
+        if self.outermost {
+            SPENT.with(|s| s.set(None));
         }
     }
-    let outer = SPENT.with(|s| {
-        let outer = s.get();
-        s.set(Some(outer.unwrap_or_default()));
-        outer
-    });
-    let _restore = Restore(outer);
-    f()
 }
 
 /// What the call in progress has charged of `cost` so far (0 outside a [`call`]).

@@ -163,10 +163,7 @@ pub fn metrics(options: JsValue, keys: JsValue, settings: JsValue) -> Result<JsV
             let count = super::count(&keys, "the key count", limits::MAX_SAMPLE_KEYS)?;
             KeySample::generated("key:", count)
         } else {
-            let list = super::list(&keys, "keys", limits::MAX_SAMPLE_KEYS)?;
-            let keys: Vec<String> = serde_wasm_bindgen::from_value(list.into())
-                .map_err(|_| bad_argument("keys must be a count or an array of strings".into()))?;
-            KeySample { keys }
+            KeySample { keys: super::strings(&keys, "keys", limits::MAX_SAMPLE_KEYS)? }
         };
         let known = ["removalOrder", "removals", "seed", "algorithms", "lookupNs"];
         let m: MetricsArgs = super::options(&settings, &known)?;

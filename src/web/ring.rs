@@ -448,9 +448,7 @@ impl Ring {
     #[wasm_bindgen(js_name = diffKeys)]
     pub fn diff_keys(before: &Ring, after: &Ring, keys: JsValue, zipf_s: JsValue) -> Result<JsValue, JsValue> {
         crate::work::call(|| {
-            let keys = super::list(&keys, "keys", limits::MAX_KEY_LIST)?;
-            let keys: Vec<String> = serde_wasm_bindgen::from_value(keys.into())
-                .map_err(|_| bad_argument("the keys must be an array of strings".into()))?;
+            let keys = super::strings(&keys, "keys", limits::MAX_KEY_LIST)?;
             limits::check_keys("keys", &keys, limits::MAX_KEY_LIST).map_err(error)?;
             before.inner.check_lookups(2 * keys.len()).map_err(error)?;
             after.inner.check_lookups(2 * keys.len()).map_err(error)?;
@@ -476,9 +474,7 @@ impl Ring {
                     count: count(&keys, "the key count", limits::MAX_SAMPLE_KEYS)?,
                 }
             } else {
-                let list = super::list(&keys, "keys", limits::MAX_KEY_LIST)?;
-                let list: Vec<String> = serde_wasm_bindgen::from_value(list.into())
-                    .map_err(|_| bad_argument("keys must be a count or an array of strings".into()))?;
+                let list = super::strings(&keys, "keys", limits::MAX_KEY_LIST)?;
                 limits::check_keys("keys", &list, limits::MAX_KEY_LIST).map_err(error)?;
                 Keys::List(list)
             };
