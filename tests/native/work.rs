@@ -202,8 +202,15 @@ fn metrics_refuse_maglev_tables_they_would_refill_too_often() {
     let sample = ringlab::keys::KeySample::generated("key:", 1000);
     let mut big = Options::new(Algorithm::Maglev);
     big.params.insert("tableSize", OptionValue::Whole(ringlab::limits::MAX_MAGLEV_TABLE));
-    let rows = quickly(|| metrics::metrics(&big, &nodes, &sample, &[Algorithm::Maglev], &settings, &[]));
+    // Refused after its first table (built to know what a change refills), before a second.
+    let started = Instant::now();
+    let one = Cluster::new(big.clone(), nodes.clone()).unwrap();
+    let table = started.elapsed();
+    let started = Instant::now();
+    let rows = metrics::metrics(&big, &nodes, &sample, &[Algorithm::Maglev], &settings, &[]);
+    assert!(started.elapsed() < 2 * table + Duration::from_millis(100), "{:?} (a table: {table:?})", started.elapsed());
     refused_for(rows[0].1.clone().unwrap_err(), Cost::Cells);
+    drop(one);
     let rows =
         metrics::metrics(&Options::new(Algorithm::Maglev), &nodes, &sample, &[Algorithm::Maglev], &settings, &[]);
     assert!(rows[0].1.is_ok());
@@ -240,6 +247,23 @@ fn an_explained_preference_list_is_charged_its_walk() {
     });
     refused_for(err, Cost::Probes);
     assert_eq!(work::call(|| cluster.explain("user:42", 3)).unwrap().replicas.unwrap().len(), 3);
+}
+
+/// A client's continuum is rebuilt whole on every change, a digest and a sort a point: each
+/// rebuild is charged as table cells, so a call that has filled most of its cells already is
+/// refused the change, and the continuum is as it was.
+#[test]
+fn a_continuum_rebuild_is_charged_and_refused_past_the_budget() {
+    let nodes = (0..50).map(|i| NodeSpec::new(format!("10.0.0.{i}:11211")));
+    let mut ketama = Cluster::new(Options::new(Algorithm::LibmemcachedKetama), nodes).unwrap();
+    let points = ketama.arcs().unwrap().point_count();
+    let err = work::call(|| {
+        work::charge(Cost::Cells, Cost::Cells.budget() - 1000).unwrap();
+        ketama.add(NodeSpec::new("10.0.1.1:11211")).unwrap_err()
+    });
+    refused_for(err, Cost::Cells);
+    assert_eq!((ketama.nodes().len(), ketama.arcs().unwrap().point_count()), (50, points));
+    work::call(|| ketama.add(NodeSpec::new("10.0.1.1:11211"))).unwrap();
 }
 
 /// Every export of the binding runs in one metered call: the body of each `#[wasm_bindgen]`
