@@ -23,6 +23,7 @@
 //! ```
 
 use crate::Error;
+use std::cell::Cell;
 
 /// What a call's work is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,11 +37,19 @@ pub enum Cost {
     Probes,
     /// Pairs compared: of keys, of states, of nodes.
     Pairs,
+    /// Cells of a lookup table filled (Maglev's), each a choice among the nodes'
+    /// permutations, and points of a client's continuum (four cells each: a digest and a
+    /// sort): a table rebuilt on every change of an analysis counts each time.
+    Cells,
+    /// Key lookups, each weighted by its cost ([`Cluster::lookup_cost`](crate::algo::Cluster::lookup_cost),
+    /// about 0.1 µs natively a unit): a lookup that walks (DxHash's probes through a mostly
+    /// empty array) counts as many.
+    Lookups,
 }
 
 impl Cost {
     /// Every cost, in the order the docs list them.
-    pub const ALL: [Cost; 3] = [Cost::HashedBytes, Cost::Probes, Cost::Pairs];
+    pub const ALL: [Cost; 5] = [Cost::HashedBytes, Cost::Probes, Cost::Pairs, Cost::Cells, Cost::Lookups];
 
     /// What the refusal says was too much.
     pub fn name(self) -> &'static str {
@@ -48,6 +57,8 @@ impl Cost {
             Cost::HashedBytes => "bytes hashed (weighted by the hash's cost) in one call",
             Cost::Probes => "points or entries walked in one call",
             Cost::Pairs => "pairs compared in one call",
+            Cost::Cells => "table cells filled in one call",
+            Cost::Lookups => "key lookups (weighted by their cost) in one call",
         }
     }
 
@@ -60,13 +71,99 @@ impl Cost {
             Cost::HashedBytes => 256 << 20,
             Cost::Probes => 50_000_000,
             Cost::Pairs => 50_000_000,
+            Cost::Cells => CELLS_BUDGET,
+            // 250 ms in units of 0.1 µs.
+            Cost::Lookups => 2_500_000,
         }
     }
 }
 
-/// `Err(TooLarge)` naming `cost` when `amount` is over its budget. Call it before the work.
+/// [`Cost::Cells`]' budget: a Maglev table of 500,009 cells over 200 nodes filled in 42 ms
+/// natively (`examples/meter.rs`, the 2-core VM under load), so six such tables.
+const CELLS_BUDGET: u64 = 3_000_000;
+
+impl Cost {
+    fn index(self) -> usize {
+        match self {
+            Cost::HashedBytes => 0,
+            Cost::Probes => 1,
+            Cost::Pairs => 2,
+            Cost::Cells => 3,
+            Cost::Lookups => 4,
+        }
+    }
+}
+
+std::thread_local! {
+    /// What the call in progress ([`call`]) has charged so far, per cost; `None` outside a call.
+    static SPENT: Cell<Option<[u64; Cost::ALL.len()]>> = const { Cell::new(None) };
+}
+
+/// Runs `f` as one call: what it [`charge`]s adds up, and a charge that would take the sum
+/// past a budget is refused. Every export of the JS binding runs in one, and so do the
+/// engine calls made of many pieces (a sizing's ring builds), so that `k` pieces each under
+/// the budget cannot add up to `k` budgets. A call inside a call is part of the outer one
+/// (it neither starts from zero nor gets a budget of its own); leaving the outermost call,
+/// even by a panic, ends the count.
+pub fn call<T>(f: impl FnOnce() -> T) -> T {
+    // Entering and leaving are not generic: every export instantiates this, and the wasm
+    // module carries each instance.
+    let _scope = Scope::enter();
+    f()
+}
+
+/// A [`call`] in progress: puts back what was there before when it ends (`None` for an
+/// outermost call; an inner call's work stays the outer one's).
+struct Scope {
+    outermost: bool,
+}
+
+impl Scope {
+    #[inline(never)]
+    fn enter() -> Scope {
+        SPENT.with(|s| {
+            let outer = s.get();
+            s.set(Some(outer.unwrap_or_default()));
+            Scope { outermost: outer.is_none() }
+        })
+    }
+}
+
+impl Drop for Scope {
+    #[inline(never)]
+    fn drop(&mut self) {
+        if self.outermost {
+            SPENT.with(|s| s.set(None));
+        }
+    }
+}
+
+/// What the call in progress has charged of `cost` so far (0 outside a [`call`]).
+pub fn spent(cost: Cost) -> u64 {
+    SPENT.with(|s| s.get().map_or(0, |spent| spent[cost.index()]))
+}
+
+/// `Err(TooLarge)` naming `cost` when `amount`, added to what the call in progress has
+/// charged of it already, is over its budget (outside a [`call`], when `amount` alone is).
+/// Call it before the work: a refused charge adds nothing.
 pub fn charge(cost: Cost, amount: u64) -> Result<(), Error> {
-    crate::limits::check(cost.name(), amount, cost.budget())
+    SPENT.with(|s| match s.get() {
+        None => crate::limits::check(cost.name(), amount, cost.budget()),
+        Some(mut spent) => {
+            let total = spent[cost.index()].saturating_add(amount);
+            crate::limits::check(cost.name(), total, cost.budget())?;
+            spent[cost.index()] = total;
+            s.set(Some(spent));
+            Ok(())
+        }
+    })
+}
+
+/// `Err(TooLarge)` as [`charge`] would answer for `amount`, without charging it: for a call
+/// that can bound its work before it starts, when its pieces charge what each really does
+/// as they go.
+pub fn afford(cost: Cost, amount: u64) -> Result<(), Error> {
+    crate::limits::check(cost.name(), spent(cost).saturating_add(amount), cost.budget())
 }
 
 /// The weighted bytes of hashing `count` texts of `len` bytes each with a hash that costs

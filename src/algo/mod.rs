@@ -150,6 +150,11 @@ pub trait Placement: AsAny {
     fn lookup_cost(&self) -> u64 {
         4
     }
+    /// The table cells a change of it fills ([`Cost::Cells`](crate::work::Cost::Cells)):
+    /// Maglev refills its whole table on every change; most placements have no table.
+    fn change_cells(&self) -> u64 {
+        0
+    }
     /// The preference list of `n` distinct nodes for `key` (node indices, the owner first),
     /// where the algorithm has one (its entry's `replicas`).
     fn preference_list(&self, key: &[u8], n: usize) -> Option<Result<Vec<usize>, Error>> {
@@ -336,6 +341,7 @@ impl Cluster {
 
     /// `change` applied to the placement; the shares are computed afresh after it.
     fn changed(&mut self, change: impl FnOnce(&mut Box<dyn Placement>) -> Result<(), Error>) -> Result<(), Error> {
+        crate::work::charge(crate::work::Cost::Cells, self.change_cells())?;
         let result = change(&mut self.inner);
         self.shares = OnceLock::new();
         self.circle = OnceLock::new();
@@ -352,6 +358,8 @@ impl Cluster {
     /// nothing changes.
     pub fn set_down(&mut self, name: &str, down: bool) -> Result<(), Error> {
         let idx = index_of(self.nodes(), name)?;
+        // A first node down adds the healthy nodes' table to what a change fills.
+        crate::work::charge(crate::work::Cost::Cells, self.change_cells())?;
         self.changed(|inner| inner.set_down(idx, down))
     }
 
@@ -533,6 +541,12 @@ impl Cluster {
     pub fn memory_bytes(&self) -> usize {
         let circle = self.circle.get().and_then(Option::as_ref).map_or(0, |c| c.fractions.len() * 12);
         self.inner.memory_bytes() + circle
+    }
+
+    /// The table cells one change of it fills, charged to the work meter before each change
+    /// ([`Cost::Cells`](crate::work::Cost::Cells)); 0 where there is no table.
+    pub fn change_cells(&self) -> u64 {
+        self.inner.change_cells()
     }
 
     /// The work of one lookup (see [`limits::MAX_LOOKUP_WORK`](crate::limits::MAX_LOOKUP_WORK)).

@@ -165,6 +165,11 @@ impl MovesJob {
         left.remove(&leaver)?;
         let mut joined = self.cluster.clone();
         joined.add(NodeSpec::new(node_name(n + 1)))?;
+        if !self.exact {
+            // The sample on both: at DxHash's capacity a lookup probes thousands of buckets.
+            let cost = joined.lookup_cost() + left.lookup_cost();
+            crate::work::charge(crate::work::Cost::Lookups, (self.sample.keys.len() as u64).saturating_mul(cost))?;
+        }
         let (join_moved, leave_moved) = if self.exact {
             (exact_moved(&self.cluster, &joined)?, exact_moved(&self.cluster, &left)?)
         } else {

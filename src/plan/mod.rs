@@ -23,7 +23,7 @@
 
 mod sizing;
 
-pub use sizing::{vnodes_for, Sizing, SizingDefault, SizingOptions};
+pub use sizing::{vnodes_for, Sizing, SizingDefault, SizingOptions, PRECISION};
 
 use crate::algo::{Cluster, Layout, LayoutSpec};
 use crate::migration::MovedTable;

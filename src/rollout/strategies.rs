@@ -57,6 +57,32 @@ pub fn compare(
     let times = super::timeline_times(base)?;
     let work = times.saturating_mul(base.clients as u64).saturating_mul(strategies.len() as u64);
     limits::check("clients × times × strategies", work, 2 * limits::MAX_ROLLOUT_WORK)?;
+    crate::work::call(|| {
+        afford_tables(before, after, strategies)?;
+        timelines(before, after, base, strategies)
+    })
+}
+
+/// Refuses, before any table is walked, strategies whose exact moved tables would together
+/// walk more points than a call may: a ramp of `s` steps compares every pair of its `s + 1`
+/// states, each of at most the larger state's points (a bound: each table charges what it
+/// walks as it goes).
+fn afford_tables(before: &Cluster, after: &Cluster, strategies: &[Strategy]) -> Result<(), Error> {
+    let (Some(a), Some(b)) = (before.arcs(), after.arcs()) else { return Ok(()) };
+    let (pair, larger) = ((a.point_count() + b.point_count()) as u64, a.point_count().max(b.point_count()) as u64);
+    let walks = strategies.iter().map(|s| match *s {
+        Strategy::Ramp { steps, .. } if steps > 1 => (steps as u64 * (steps as u64 + 1)).saturating_mul(larger),
+        _ => pair,
+    });
+    crate::work::afford(crate::work::Cost::Probes, walks.fold(0, u64::saturating_add))
+}
+
+fn timelines(
+    before: &Cluster,
+    after: &Cluster,
+    base: &Rollout,
+    strategies: &[Strategy],
+) -> Result<Vec<Compared>, Error> {
     let pair = [before.clone(), after.clone()];
     strategies
         .iter()

@@ -91,52 +91,56 @@ fn side(x: f64, what: &str) -> Result<u32, Error> {
 /// width unless a height is given).
 #[wasm_bindgen(js_name = chartSvg)]
 pub fn chart_svg(chart: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
-    let chart = chart_arg(&chart, "chartSvg")?;
-    let o: SvgOptions = options(&opts, &["width", "height", "dark"])?;
-    let width = o.width.map(|w| side(w, "the SVG width")).transpose().map_err(error)?.unwrap_or(SVG_SIZE.0);
-    let height = match (o.height, &chart) {
-        (Some(h), _) => side(h, "the SVG height").map_err(error)?,
-        (None, SessionChart::Algorithms(d)) => {
-            side(d.height_for(f64::from(width)).round(), "the SVG height the chart needs").map_err(error)?
-        }
-        (None, _) => SVG_SIZE.1,
-    };
-    let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
-    let mut svg = String::new();
-    // The area writes the SVG out when it is dropped, at the end of this statement.
-    let drawn = draw(&Surface::svg(&mut svg, (width, height)).into_drawing_area(), &chart, &theme)?;
-    to_js(&DrawnSvg { svg, csv: drawn.csv, table: drawn.table })
+    crate::work::call(|| {
+        let chart = chart_arg(&chart, "chartSvg")?;
+        let o: SvgOptions = options(&opts, &["width", "height", "dark"])?;
+        let width = o.width.map(|w| side(w, "the SVG width")).transpose().map_err(error)?.unwrap_or(SVG_SIZE.0);
+        let height = match (o.height, &chart) {
+            (Some(h), _) => side(h, "the SVG height").map_err(error)?,
+            (None, SessionChart::Algorithms(d)) => {
+                side(d.height_for(f64::from(width)).round(), "the SVG height the chart needs").map_err(error)?
+            }
+            (None, _) => SVG_SIZE.1,
+        };
+        let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
+        let mut svg = String::new();
+        // The area writes the SVG out when it is dropped, at the end of this statement.
+        let drawn = draw(&Surface::svg(&mut svg, (width, height)).into_drawing_area(), &chart, &theme)?;
+        to_js(&DrawnSvg { svg, csv: drawn.csv, table: drawn.table })
+    })
 }
 
 /// Draws `chart` (`{kind, data}` from `session.chartData`) on `canvas`, whose backing store
 /// the caller sized to its CSS size × `dpr`.
 #[wasm_bindgen(js_name = drawChart)]
 pub fn draw_chart(canvas: JsValue, chart: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
-    let canvas: web_sys::HtmlCanvasElement =
-        canvas.dyn_into().map_err(|_| bad_argument("drawChart needs a <canvas> element".into()))?;
-    let chart = chart_arg(&chart, "drawChart")?;
-    let o: DrawOptions = options(&opts, &["dark", "dpr"])?;
-    // A chart of many rows needs a height for its names at the canvas's width: when the box
-    // has another, nothing is drawn and the answer is `{height}`, for the page to set and
-    // draw again.
-    if let SessionChart::Algorithms(d) = &chart {
-        let (width, height) = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
-        let wanted = d.height_for(width).round();
-        if width > 0.0 && (wanted - height).abs() > 1.0 {
-            #[derive(Serialize)]
-            struct Resize {
-                height: f64,
+    crate::work::call(|| {
+        let canvas: web_sys::HtmlCanvasElement =
+            canvas.dyn_into().map_err(|_| bad_argument("drawChart needs a <canvas> element".into()))?;
+        let chart = chart_arg(&chart, "drawChart")?;
+        let o: DrawOptions = options(&opts, &["dark", "dpr"])?;
+        // A chart of many rows needs a height for its names at the canvas's width: when the box
+        // has another, nothing is drawn and the answer is `{height}`, for the page to set and
+        // draw again.
+        if let SessionChart::Algorithms(d) = &chart {
+            let (width, height) = (f64::from(canvas.client_width()), f64::from(canvas.client_height()));
+            let wanted = d.height_for(width).round();
+            if width > 0.0 && (wanted - height).abs() > 1.0 {
+                #[derive(Serialize)]
+                struct Resize {
+                    height: f64,
+                }
+                return to_js(&Resize { height: wanted });
             }
-            return to_js(&Resize { height: wanted });
         }
-    }
-    let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
-    let theme = theme.scaled(o.dpr.unwrap_or(1.0));
-    let area = Surface::canvas(canvas)
-        .ok_or_else(|| bad_argument("that canvas has no 2D context".into()))?
-        .into_drawing_area();
-    let drawn = draw(&area, &chart, &theme)?;
-    to_js(&drawn)
+        let theme = if o.dark.unwrap_or(false) { Theme::dark() } else { Theme::light() };
+        let theme = theme.scaled(o.dpr.unwrap_or(1.0));
+        let area = Surface::canvas(canvas)
+            .ok_or_else(|| bad_argument("that canvas has no 2D context".into()))?
+            .into_drawing_area();
+        let drawn = draw(&area, &chart, &theme)?;
+        to_js(&drawn)
+    })
 }
 
 /// Draws `chart` on `area`: its CSV, and the algorithms chart's table.

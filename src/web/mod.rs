@@ -5,6 +5,9 @@
 //! - Errors leave as JS `Error`s with the engine's message and a stable `code` property
 //!   (`"duplicate-node"`, `"too-large"`, `"invalid-argument"`, ...).
 //! - Objects leave with camelCase fields, long arrays as typed arrays.
+//! - Every export's body is one [`crate::work::call`]: what its engine work charges to the
+//!   work meter adds up over the call, to one budget per cost (`tests/native/work.rs` finds
+//!   an export without it).
 //!
 //! One file per exported group. With the `element` feature (the `<hash-ring>` element's
 //! module): `session` (the `Session` methods the element uses) and `lists` (names, colours,
@@ -179,6 +182,24 @@ pub(crate) fn list(value: &JsValue, what: &str, max: usize) -> Result<js_sys::Ar
     Ok(array)
 }
 
+/// An array of strings (a copy, see [`plain`]) of at most `max` items and
+/// [`MAX_KEY_LIST_CHARS`](crate::limits::MAX_KEY_LIST_CHARS) characters together, counted
+/// before any is converted.
+pub(crate) fn strings(value: &JsValue, what: &str, max: usize) -> Result<Vec<String>, JsValue> {
+    let array = list(value, what, max)?;
+    let mut chars = 0u64;
+    for item in array.iter() {
+        let text = item
+            .dyn_ref::<js_sys::JsString>()
+            .ok_or_else(|| bad_argument(format!("{what} must be an array of strings")))?;
+        chars += u64::from(text.length());
+    }
+    let max_chars = crate::limits::MAX_KEY_LIST_CHARS as u64;
+    crate::limits::check(&format!("the characters of all the {what}"), chars, max_chars).map_err(error)?;
+    serde_wasm_bindgen::from_value(array.into())
+        .map_err(|_| bad_argument(format!("{what} must be an array of strings")))
+}
+
 /// A plain options object, as a copy ([`plain`]), after refusing names outside `known` (a
 /// typo like `{vnode: 10}` would otherwise pass silently) and array or map fields of more than
 /// [`limits::MAX_NODES`](crate::limits::MAX_NODES) items, before any is converted. `None` for
@@ -295,9 +316,11 @@ pub(crate) fn import_args(
 /// ([`freed`]).
 #[wasm_bindgen(start)]
 pub fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&JsValue::from_str(&format!("ringlab panicked: {info}")));
-    }));
-    #[cfg(feature = "element")]
-    freed::guard();
+    crate::work::call(|| {
+        std::panic::set_hook(Box::new(|info| {
+            web_sys::console::error_1(&JsValue::from_str(&format!("ringlab panicked: {info}")));
+        }));
+        #[cfg(feature = "element")]
+        freed::guard();
+    })
 }

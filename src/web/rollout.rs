@@ -150,8 +150,10 @@ impl Ring {
     /// `{times, misrouted, hops, misses, staleReads, inconsistentWrites, staleTraffic,
     /// convergedAtMs, moved, totals, exact, keys, system, rule, counters, epochs}`.
     pub fn propagate(before: &Ring, after: &Ring, options: JsValue) -> Result<JsValue, JsValue> {
-        let options = rollout_options(&options)?;
-        to_js(&rollout::propagate(before.cluster(), after.cluster(), &options).map_err(error)?)
+        crate::work::call(|| {
+            let options = rollout_options(&options)?;
+            to_js(&rollout::propagate(before.cluster(), after.cluster(), &options).map_err(error)?)
+        })
     }
 
     /// The same change under each strategy (`[{kind: "all-at-once"}, {kind: "poll", everyMs},
@@ -164,39 +166,45 @@ impl Ring {
         options: JsValue,
         strategies: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let base = rollout_options(&options)?;
-        let list = super::list(&strategies, "strategies", crate::limits::MAX_STRATEGIES)?;
-        let parsed: Vec<Kinded> = serde_wasm_bindgen::from_value(list.into()).map_err(|e| {
-            error(Error::invalid_option(
-                "strategies",
-                format!(
+        crate::work::call(|| {
+            let base = rollout_options(&options)?;
+            let list = super::list(&strategies, "strategies", crate::limits::MAX_STRATEGIES)?;
+            let parsed: Vec<Kinded> = serde_wasm_bindgen::from_value(list.into()).map_err(|e| {
+                error(Error::invalid_option(
+                    "strategies",
+                    format!(
                 "each strategy is {{kind}}: all-at-once, as-given, poll (everyMs), on-redirect, drain-first or ramp \
                  (steps, everyMs) ({e})"
             ),
-            ))
-        })?;
-        let strategies =
-            parsed.iter().map(Kinded::strategy).collect::<Result<Vec<Strategy>, Error>>().map_err(error)?;
-        to_js(&rollout::compare(before.cluster(), after.cluster(), &base, &strategies).map_err(error)?)
+                ))
+            })?;
+            let strategies =
+                parsed.iter().map(Kinded::strategy).collect::<Result<Vec<Strategy>, Error>>().map_err(error)?;
+            to_js(&rollout::compare(before.cluster(), after.cluster(), &base, &strategies).map_err(error)?)
+        })
     }
 
     /// The change in `steps` steps (weights, slot batches or node by node):
     /// `{steps: [{moved, items, bytes, seconds, label}], total, atOnce, staging, exact, keys}`.
     pub fn plan(before: &Ring, after: &Ring, options: JsValue) -> Result<JsValue, JsValue> {
-        let args: PlanArgs = super::options(&options, &["steps", "items", "itemBytes", "bytesPerSec", "sampleKeys"])?;
-        let d = PlanOptions::default();
-        let steps = args.steps.map_or(Ok(d.steps as u64), |s| whole(s, "steps")).map_err(error)?;
-        crate::limits::check("steps of a staged change", steps, crate::limits::MAX_PLAN_STEPS as u64).map_err(error)?;
-        let sample_keys =
-            args.sample_keys.map_or(Ok(d.sample_keys as u64), |k| whole(k, "sampleKeys")).map_err(error)?;
-        let options = PlanOptions {
-            steps: steps as usize,
-            items: args.items.unwrap_or(d.items),
-            item_bytes: args.item_bytes.unwrap_or(d.item_bytes),
-            bytes_per_sec: args.bytes_per_sec.unwrap_or(d.bytes_per_sec),
-            sample_keys: sample_keys.min(u64::from(u32::MAX)) as usize,
-        };
-        to_js(&plan::plan(before.cluster(), after.cluster(), &options).map_err(error)?)
+        crate::work::call(|| {
+            let args: PlanArgs =
+                super::options(&options, &["steps", "items", "itemBytes", "bytesPerSec", "sampleKeys"])?;
+            let d = PlanOptions::default();
+            let steps = args.steps.map_or(Ok(d.steps as u64), |s| whole(s, "steps")).map_err(error)?;
+            crate::limits::check("steps of a staged change", steps, crate::limits::MAX_PLAN_STEPS as u64)
+                .map_err(error)?;
+            let sample_keys =
+                args.sample_keys.map_or(Ok(d.sample_keys as u64), |k| whole(k, "sampleKeys")).map_err(error)?;
+            let options = PlanOptions {
+                steps: steps as usize,
+                items: args.items.unwrap_or(d.items),
+                item_bytes: args.item_bytes.unwrap_or(d.item_bytes),
+                bytes_per_sec: args.bytes_per_sec.unwrap_or(d.bytes_per_sec),
+                sample_keys: sample_keys.min(u64::from(u32::MAX)) as usize,
+            };
+            to_js(&plan::plan(before.cluster(), after.cluster(), &options).map_err(error)?)
+        })
     }
 }
 
@@ -205,17 +213,20 @@ impl Ring {
 /// `{vnodes, maxOverMean, afterLosing, estimate, bytesPerNode, ringBytes, defaults}`.
 #[wasm_bindgen(js_name = vnodesFor)]
 pub fn vnodes_for(options: JsValue) -> Result<JsValue, JsValue> {
-    let args: SizingArgs = super::options(&options, &["nodes", "maxOverMean", "afterLosing", "items", "itemBytes"])?;
-    let d = SizingOptions::default();
-    let nodes = args.nodes.map_or(Ok(d.nodes as u64), |n| whole(n, "nodes")).map_err(error)?;
-    crate::limits::check("nodes in a sizing", nodes, crate::limits::MAX_SIZING_NODES as u64).map_err(error)?;
-    let options = SizingOptions {
-        nodes: nodes as usize,
-        max_over_mean: args.max_over_mean.unwrap_or(d.max_over_mean),
-        after_losing: args.after_losing.unwrap_or(false),
-        items: args.items.unwrap_or(d.items),
-        item_bytes: args.item_bytes.unwrap_or(d.item_bytes),
-        ..d
-    };
-    to_js(&plan::vnodes_for(&options).map_err(error)?)
+    crate::work::call(|| {
+        let args: SizingArgs =
+            super::options(&options, &["nodes", "maxOverMean", "afterLosing", "items", "itemBytes"])?;
+        let d = SizingOptions::default();
+        let nodes = args.nodes.map_or(Ok(d.nodes as u64), |n| whole(n, "nodes")).map_err(error)?;
+        crate::limits::check("nodes in a sizing", nodes, crate::limits::MAX_SIZING_NODES as u64).map_err(error)?;
+        let options = SizingOptions {
+            nodes: nodes as usize,
+            max_over_mean: args.max_over_mean.unwrap_or(d.max_over_mean),
+            after_losing: args.after_losing.unwrap_or(false),
+            items: args.items.unwrap_or(d.items),
+            item_bytes: args.item_bytes.unwrap_or(d.item_bytes),
+            ..d
+        };
+        to_js(&plan::vnodes_for(&options).map_err(error)?)
+    })
 }

@@ -104,31 +104,33 @@ impl Session {
     /// bits, vnodes, keys, replicas})` for others.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Session, JsValue> {
-        if options.is_undefined() || options.is_null() {
-            return Ok(Session { inner: engine::Session::playground() });
-        }
-        let mut known = settings_fields();
-        known.push("nodes");
-        let Some(object) = super::fields(&options, &known)? else {
-            return Ok(Session { inner: engine::Session::playground() });
-        };
-        // An array of names or {name, weight, zone}, or a writer's list "a, b*2".
-        let nodes: Vec<NodeSpec> = match super::field(&object, "nodes") {
-            Some(text) if text.is_string() => engine::parse_node_list(&string(&text, "nodes")?).map_err(error)?,
-            Some(nodes) => {
-                let nodes: Vec<NodeArg> = serde_wasm_bindgen::from_value(nodes).map_err(|_| {
-                    error(Error::invalid_option(
+        crate::work::call(|| {
+            if options.is_undefined() || options.is_null() {
+                return Ok(Session { inner: engine::Session::playground() });
+            }
+            let mut known = settings_fields();
+            known.push("nodes");
+            let Some(object) = super::fields(&options, &known)? else {
+                return Ok(Session { inner: engine::Session::playground() });
+            };
+            // An array of names or {name, weight, zone}, or a writer's list "a, b*2".
+            let nodes: Vec<NodeSpec> = match super::field(&object, "nodes") {
+                Some(text) if text.is_string() => engine::parse_node_list(&string(&text, "nodes")?).map_err(error)?,
+                Some(nodes) => {
+                    let nodes: Vec<NodeArg> = serde_wasm_bindgen::from_value(nodes).map_err(|_| {
+                        error(Error::invalid_option(
                         "nodes",
                         "nodes is a list \"a, b*2\" or an array; each node is a name or {name, weight, zone}, with \
                          a string name, a number weight and a string zone",
                     ))
-                })?;
-                nodes.into_iter().map(NodeSpec::from).collect()
-            }
-            None => Vec::new(),
-        };
-        let settings = configured(&Settings::default(), &object)?;
-        Ok(Session { inner: engine::Session::new(settings, nodes).map_err(error)? })
+                    })?;
+                    nodes.into_iter().map(NodeSpec::from).collect()
+                }
+                None => Vec::new(),
+            };
+            let settings = configured(&Settings::default(), &object)?;
+            Ok(Session { inner: engine::Session::new(settings, nodes).map_err(error)? })
+        })
     }
 
     /// Everything a view redraws now, in one call: `{scene, nodes, capabilities, settings,
@@ -137,24 +139,26 @@ impl Session {
     /// data and the share link. (The element's module has no link writer: there `link` is
     /// an unknown option, and no frame carries one. The engine's has one.)
     pub fn frame(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        const KNOWN: &[&str] =
-            if cfg!(feature = "engine") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
-        let (mut follow, mut chart, mut link) = (None, None, false);
-        if let Some(object) = super::fields(&options, KNOWN)? {
-            follow = super::field(&object, "follow").map(|k| string(&k, "the followed key")).transpose()?;
-            chart = super::field(&object, "chart").map(|k| string(&k, "the chart")).transpose()?;
-            // Read only where the link writer is built: elsewhere `fields` refused it above.
-            if cfg!(feature = "engine") {
-                link = super::field(&object, "link").map(|v| super::flag(&v, "link")).transpose()?.unwrap_or(false);
+        crate::work::call(|| {
+            const KNOWN: &[&str] =
+                if cfg!(feature = "engine") { &["follow", "chart", "link"] } else { &["follow", "chart"] };
+            let (mut follow, mut chart, mut link) = (None, None, false);
+            if let Some(object) = super::fields(&options, KNOWN)? {
+                follow = super::field(&object, "follow").map(|k| string(&k, "the followed key")).transpose()?;
+                chart = super::field(&object, "chart").map(|k| string(&k, "the chart")).transpose()?;
+                // Read only where the link writer is built: elsewhere `fields` refused it above.
+                if cfg!(feature = "engine") {
+                    link = super::field(&object, "link").map(|v| super::flag(&v, "link")).transpose()?.unwrap_or(false);
+                }
             }
-        }
-        let frame = self.inner.frame(&engine::FrameOptions { follow: follow.as_deref(), chart: chart.as_deref() });
-        let out = to_js(&frame)?;
-        Reflect::set(&out, &JsValue::from_str("scene"), &super::scene::scene_object(&frame.scene)?)?;
-        // `link` stays false in the element's module, which has no use for the encoder.
-        let link = if link { JsValue::from_str(&self.inner.link()) } else { JsValue::NULL };
-        Reflect::set(&out, &JsValue::from_str("link"), &link)?;
-        Ok(out)
+            let frame = self.inner.frame(&engine::FrameOptions { follow: follow.as_deref(), chart: chart.as_deref() });
+            let out = to_js(&frame)?;
+            Reflect::set(&out, &JsValue::from_str("scene"), &super::scene::scene_object(&frame.scene)?)?;
+            // `link` stays false in the element's module, which has no use for the encoder.
+            let link = if link { JsValue::from_str(&self.inner.link()) } else { JsValue::NULL };
+            Reflect::set(&out, &JsValue::from_str("link"), &link)?;
+            Ok(out)
+        })
     }
 
     /// This pool placed by another algorithm too: `agreement(with, key?)` →
@@ -162,9 +166,11 @@ impl Session {
     /// where `key` is `{key, a, b, agree}` (each placement's server) when a key is given.
     #[cfg(feature = "engine")]
     pub fn agreement(&self, with: JsValue, key: JsValue) -> Result<JsValue, JsValue> {
-        let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
-        let key = if key.is_undefined() || key.is_null() { None } else { Some(string(&key, "the key")?) };
-        to_js(&self.inner.agreement(with, key.as_deref()).map_err(error)?)
+        crate::work::call(|| {
+            let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
+            let key = if key.is_undefined() || key.is_null() { None } else { Some(string(&key, "the key")?) };
+            to_js(&self.inner.agreement(with, key.as_deref()).map_err(error)?)
+        })
     }
 
     /// The chains of `key` on this pool placed by the session's algorithm and by `with`:
@@ -173,23 +179,27 @@ impl Session {
     #[cfg(feature = "engine")]
     #[wasm_bindgen(js_name = explainPair)]
     pub fn explain_pair(&self, with: JsValue, key: JsValue) -> Result<JsValue, JsValue> {
-        let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
-        to_js(&self.inner.explain_pair(with, &string(&key, "the key")?).map_err(error)?)
+        crate::work::call(|| {
+            let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
+            to_js(&self.inner.explain_pair(with, &string(&key, "the key")?).map_err(error)?)
+        })
     }
 
     /// "Explain this key" at the current state: `{key, algorithm, steps: [{kind, label,
     /// value, at: {fraction, node, nodes}}], owner, ownerIndex, replicas, error}`, the owner
     /// the one `locate` answers, the replicas the session's count (ringlab's ring).
     pub fn explain(&self, key: JsValue) -> Result<JsValue, JsValue> {
-        let key = string(&key, "the key")?;
-        to_js(&self.inner.cluster().explain(key, self.inner.settings().replicas).map_err(error)?)
+        crate::work::call(|| {
+            let key = string(&key, "the key")?;
+            to_js(&self.inner.cluster().explain(key, self.inner.settings().replicas).map_err(error)?)
+        })
     }
 
     /// How far every cache client agrees with every other on this pool: as `agreementMatrix`.
     #[cfg(feature = "engine")]
     #[wasm_bindgen(js_name = agreementMatrix)]
     pub fn agreement_matrix(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.agreement_matrix().map_err(error)?)
+        crate::work::call(|| to_js(&self.inner.agreement_matrix().map_err(error)?))
     }
 
     /// The papers' metrics of every algorithm on this session's nodes and settings, as the
@@ -200,36 +210,45 @@ impl Session {
     /// figures as `metrics(options, keys, settings)` on the session's first `keys` keys.
     #[cfg(feature = "engine")]
     pub fn metrics(&self, settings: JsValue) -> Result<JsValue, JsValue> {
-        let m: super::functions::MetricsArgs = options(&settings, &["removalOrder", "removals", "seed", "lookupNs"])?;
-        let lookup: Vec<Option<f64>> = m.lookup_ns.clone().unwrap_or_default().into_iter().map(Some).collect();
-        to_js(&self.inner.metrics(&m.settings()?, &lookup).map_err(error)?)
+        crate::work::call(|| {
+            let m: super::functions::MetricsArgs =
+                options(&settings, &["removalOrder", "removals", "seed", "lookupNs"])?;
+            let lookup: Vec<Option<f64>> = m.lookup_ns.clone().unwrap_or_default().into_iter().map(Some).collect();
+            to_js(&self.inner.metrics(&m.settings()?, &lookup).map_err(error)?)
+        })
     }
 
     /// Adds a node: `add(name, {weight, zone})`; returns the transition.
     pub fn add(&mut self, name: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
-        let name = string(&name, "the node name")?;
-        let o: AddOptions = options(&opts, &["weight", "zone"])?;
-        let spec = NodeSpec { name, weight: o.weight.unwrap_or(1.0), zone: o.zone };
-        transition(&self.inner.apply(Change::Add(spec)).map_err(error)?)
+        crate::work::call(|| {
+            let name = string(&name, "the node name")?;
+            let o: AddOptions = options(&opts, &["weight", "zone"])?;
+            let spec = NodeSpec { name, weight: o.weight.unwrap_or(1.0), zone: o.zone };
+            transition(&self.inner.apply(Change::Add(spec)).map_err(error)?)
+        })
     }
 
     /// Removes a node; returns the transition.
     pub fn remove(&mut self, name: JsValue) -> Result<JsValue, JsValue> {
-        let name = string(&name, "the node name")?;
-        transition(&self.inner.apply(Change::Remove(name)).map_err(error)?)
+        crate::work::call(|| {
+            let name = string(&name, "the node name")?;
+            transition(&self.inner.apply(Change::Remove(name)).map_err(error)?)
+        })
     }
 
     /// Marks a node down (`true`) or up again; returns the transition (the keys that fail
     /// over, or go back). The element's `down` attribute uses it too.
     #[wasm_bindgen(js_name = setDown)]
     pub fn set_down(&mut self, name: JsValue, down: JsValue) -> Result<JsValue, JsValue> {
-        let name = string(&name, "the node name")?;
-        let down = super::flag(&down, "down")?;
-        transition(&self.inner.apply(Change::SetDown { name, down }).map_err(error)?)
+        crate::work::call(|| {
+            let name = string(&name, "the node name")?;
+            let down = super::flag(&down, "down")?;
+            transition(&self.inner.apply(Change::SetDown { name, down }).map_err(error)?)
+        })
     }
 
     /// Where `key` lands and the walk to its owner: `{key, description, fraction, owner, walk, text}`.
     pub fn follow(&self, key: JsValue) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.follow(&string(&key, "the key")?).map_err(error)?)
+        crate::work::call(|| to_js(&self.inner.follow(&string(&key, "the key")?).map_err(error)?))
     }
 }

@@ -17,6 +17,8 @@
 // (RINGLAB_CHROMIUM, default /usr/bin/chromium); RINGLAB_AGAINST_URL and
 // RINGLAB_AGAINST_BUNDLE_PATH, another commit's site, to measure beside it. Prints
 // `row <name> <value>` lines.
+// - every export's slowest call at and near its caps in Chromium (the fuzz's cap calls, a
+//   fixed sample of METER_CALLS): `meter_chromium_<export>` rows, ms.
 // RINGLAB_BENCH_ONLY=charts,joins runs some parts (to reproduce one figure).
 //
 // The page hooks read here: `window.__ringlab` (`firstRing`, `pending`, `longTasks`),
@@ -27,7 +29,9 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
+import fc from "fast-check";
 import { ready as playgroundReady } from "./browser.mjs";
+import { capCall, runCapInPage } from "./fuzz-core.mjs";
 
 const CHROMIUM = process.env.RINGLAB_CHROMIUM ?? "/usr/bin/chromium";
 // The throughput benchmark's executable, for native rounds beside the wasm ones (optional).
@@ -240,6 +244,24 @@ async function capsLink(browser) {
   info(`the caps link: longest task ${longest.map((t) => t.toFixed(0)).join(", ")} ms; ready after ${ready.join(", ")} ms`);
   row("page_caps_link_longest_task_ms", median(longest));
   row("page_caps_link_ready_ms", median(ready));
+}
+
+// Calls at and near the caps (a fixed sample of the fuzz's), each export's slowest.
+const METER_CALLS = 120;
+async function meterCalls(browser) {
+  const { context, page, problems } = await newPage(browser);
+  await page.goto(OURS.url);
+  const slowest = new Map();
+  for (const spec of fc.sample(capCall, { numRuns: METER_CALLS, seed: 57 })) {
+    const r = await page.evaluate(runCapInPage, [spec]);
+    if (!slowest.has(r.call) || r.ms > slowest.get(r.call).ms) slowest.set(r.call, r);
+  }
+  if (problems.length) throw new Error(problems.join("\n"));
+  await context.close();
+  for (const [call, r] of slowest) {
+    info(`${call}: ${r.ms.toFixed(1)} ms (${r.code})`);
+    row(`meter_chromium_${call.replace(/[^A-Za-z0-9]/g, "_")}`, r.ms);
+  }
 }
 
 // A node joins and one leaves at 100 nodes × 256 vnodes × 100,000 keys, CHANGES times each:
@@ -550,6 +572,7 @@ async function main() {
       charts: each(chartTimes),
       joins: each(joinsAndLeaves),
       caps: capsLink,
+      meter: meterCalls,
     };
     for (const [name, part] of Object.entries(parts)) if (!only || only.includes(name)) await part(browser);
   } finally {

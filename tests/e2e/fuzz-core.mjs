@@ -140,3 +140,157 @@ export function runInPage([seq, callMs]) {
   });
 }
 
+
+// The budget of fuzzing the caps: any call at or near them over this fails (the issue's
+// "Fuzz the budget": a call over 1 s on this machine).
+export const CAP_MS = 1000;
+// The caps of src/limits.rs (and src/error.rs) that the calls below reach, and their products.
+const CAP = { points: 500_000, vnodes: 10_000, name: 256, nodes: 16_384, sessionNodes: 1000, prefix: 64, sampleKeys: 100_000,
+  keyList: 100_000, keyLen: 1024, sweep: 32, maglev: 500_009, compareNodes: 200, compareWork: 65_000, metricsWork: 60_000,
+  removals: 8, planSteps: 16, stagePoints: 1_500_000, strategies: 8, sizingNodes: 200, follow: 8, algorithms: 39 };
+// At a cap, one past it, or within 10% below it.
+const near = (cap) => fc.oneof(fc.constantFrom(cap, cap + 1), fc.integer({ min: Math.floor(cap * 0.9), max: cap }));
+const hash = fc.constantFrom("xxh3", "md5", "sha256");
+const nameLen = fc.constantFrom(8, 64, CAP.name);
+// nodes × vnodes at the point cap (or one node past it).
+const ringAtCap = fc.record({ vnodes: fc.constantFrom(1, 50, 1000, CAP.vnodes), over: fc.constantFrom(0, 0, 1), hash, nameLen })
+  .map((r) => ({ ...r, nodes: Math.min(CAP.nodes, Math.floor(CAP.points / r.vnodes)) + r.over }));
+const smallRing = fc.record({ vnodes: fc.constant(160), nodes: fc.constantFrom(10, 100), hash: fc.constant("xxh3"), nameLen: fc.constant(8) });
+// What each export is called with, as sizes: the page builds the arguments (building them is not timed).
+export const capCall = fc.oneof(
+  fc.record({ call: fc.constant("new Ring"), ring: ringAtCap }),
+  fc.record({ call: fc.constant("new Ring"), ring: fc.record({ algorithm: fc.constantFrom("maglev", "rendezvous", "multi-probe", "jump", "dx"),
+    nodes: near(CAP.nodes), tableSize: fc.constantFrom(65537, CAP.maglev), capacity: fc.constant(CAP.nodes), probes: near(100), nameLen: fc.constant(8) }) }),
+  fc.record({ call: fc.constant("Ring.add"), ring: ringAtCap }),
+  fc.record({ call: fc.constant("Ring.vnodeSweep"), ring: fc.record({ nodes: near(CAP.points / CAP.vnodes), hash, nameLen }), steps: near(CAP.sweep) }),
+  fc.record({ call: fc.constant("Ring.keyOwners"), ring: fc.record({ algorithm: fc.constantFrom("ring", "rendezvous", "multi-probe", "maglev", "dx"),
+    nodes: fc.constantFrom(CAP.compareNodes, 1000), nameLen: fc.constant(8) }), prefix: near(CAP.prefix), count: near(CAP.sampleKeys) }),
+  fc.record({ call: fc.constant("Ring.explain"), ring: fc.record({ nodes: near(CAP.nodes), vnodes: fc.constant(30), nameLen: fc.constant(8) }),
+    keyLen: near(CAP.keyLen), replicas: near(CAP.nodes) }),
+  fc.record({ call: fc.constant("Ring.diffKeys"), ring: smallRing, count: near(CAP.keyList), keyLen: fc.constantFrom(16, CAP.keyLen) }),
+  fc.record({ call: fc.constant("Ring.agreement"), ring: smallRing, count: near(CAP.compareWork), keyLen: fc.constantFrom(16, CAP.keyLen) }),
+  fc.record({ call: fc.constant("compareAlgorithms"), nodes: near(CAP.compareNodes), count: near(Math.floor(CAP.compareWork / CAP.algorithms)) }),
+  fc.record({ call: fc.constant("metrics"), nodes: near(CAP.compareNodes), count: near(Math.floor(CAP.metricsWork / CAP.algorithms)),
+    removals: near(CAP.removals), tableSize: fc.constantFrom(65537, CAP.maglev) }),
+  fc.record({ call: fc.constant("Ring.compareRollouts"), ring: fc.record({ nodes: fc.constantFrom(10, 100), vnodes: fc.constantFrom(160, 1000), nameLen: fc.constant(8) }),
+    ramps: near(CAP.strategies), steps: near(CAP.planSteps) }),
+  fc.record({ call: fc.constant("Ring.plan"), ring: fc.record({ nodes: fc.constantFrom(10, 100), vnodes: fc.constant(Math.floor(CAP.stagePoints / 15 / 100)), nameLen: fc.constant(8) }),
+    steps: near(CAP.planSteps) }),
+  fc.record({ call: fc.constant("vnodesFor"), nodes: near(CAP.sizingNodes), maxOverMean: fc.constantFrom(1.03, 1.05, 1.08, 1.2), afterLosing: fc.boolean() }),
+  fc.record({ call: fc.constant("new Session"), nodes: near(CAP.sessionNodes), vnodes: fc.constantFrom(500, 501), hash, keys: near(CAP.sampleKeys) }),
+  fc.record({ call: fc.constant("Session.fromLink"), nodes: near(CAP.sessionNodes), vnodes: fc.constantFrom(500, 499), hash, keys: near(CAP.sampleKeys) }),
+  fc.record({ call: fc.constant("Session.configure"), nodes: fc.constantFrom(500, CAP.sessionNodes), hash, keys: near(CAP.sampleKeys) }),
+  fc.record({ call: fc.constant("Session.chartData"), kind: fc.constantFrom("moves", "algorithms", "spread"), algorithm: fc.constantFrom("ring", "dx", "maglev") }),
+  fc.record({ call: fc.constant("Session.frame"), nodes: near(CAP.sessionNodes), replicas: near(CAP.follow), keyLen: near(CAP.keyLen) }),
+);
+
+// Builds one call's arguments in the page, then times the call alone: `{call, ms, code}`
+// (`code`: the error's, or "ok").
+export function runCapInPage([spec]) {
+  return import(new URL("./pkg/ringlab.js", document.baseURI).href).then(async (mod) => {
+    await mod.default();
+    const names = (n, len) => Array.from({ length: n }, (_, i) => `${i}-`.padEnd(len, "n"));
+    const keys = (n, len) => Array.from({ length: n }, (_, i) => `${i}:`.padEnd(len, "k"));
+    const ringOf = (r) => {
+      const o = { algorithm: r.algorithm ?? "ring", nodes: names(r.nodes, r.nameLen ?? 8) };
+      if (o.algorithm === "ring") Object.assign(o, { hash: r.hash ?? "xxh3", bits: 64, vnodes: r.vnodes ?? 160 });
+      if (o.algorithm === "maglev") o.tableSize = r.tableSize;
+      if (o.algorithm === "dx") o.capacity = r.capacity ?? 16384;
+      if (o.algorithm === "multi-probe") o.probes = r.probes ?? 21;
+      return o;
+    };
+    const free = [];
+    const keep = (x) => { free.push(x); return x; };
+    const ring = (r) => keep(new mod.Ring(ringOf(r)));
+    const session = (s) => keep(new mod.Session({ nodes: names(s.nodes, 8), vnodes: s.vnodes ?? 100, hash: s.hash ?? "xxh3", keys: s.keys ?? 1000, ...s.extra }));
+    let run;
+    try {
+      switch (spec.call) {
+        case "new Ring": { const o = ringOf(spec.ring); run = () => keep(new mod.Ring(o)); break; }
+        case "Ring.add": {
+          const small = { ...spec.ring, nodes: spec.ring.nodes - 1 };
+          const r = ring(small);
+          run = () => r.add("joiner-".padEnd(spec.ring.nameLen, "j"), { weight: 1 });
+          break;
+        }
+        case "Ring.vnodeSweep": {
+          const r = ring({ ...spec.ring, vnodes: 10 });
+          const counts = Array.from({ length: spec.steps }, (_, i) => Math.max(1, Math.round(((i + 1) * 10000) / spec.steps)));
+          run = () => r.vnodeSweep(counts);
+          break;
+        }
+        case "Ring.keyOwners": { const r = ring(spec.ring); const p = "p".repeat(spec.prefix); run = () => r.keyOwners(p, spec.count); break; }
+        case "Ring.explain": { const r = ring(spec.ring); const k = "k".repeat(spec.keyLen); run = () => r.explain(k, { replicas: spec.replicas }); break; }
+        case "Ring.diffKeys": case "Ring.agreement": {
+          const a = ring(spec.ring);
+          const b = ring({ ...spec.ring, nodes: spec.ring.nodes + 1 });
+          const list = keys(spec.count, spec.keyLen);
+          run = spec.call === "Ring.diffKeys" ? () => mod.Ring.diffKeys(a, b, list, 1.0) : () => mod.Ring.agreement(a, b, list);
+          break;
+        }
+        case "compareAlgorithms": { const o = { nodes: names(spec.nodes, 8) }; run = () => mod.compareAlgorithms(o, "key:", spec.count); break; }
+        case "metrics": {
+          const o = { nodes: names(spec.nodes, 8), tableSize: spec.tableSize };
+          run = () => mod.metrics(o, spec.count, { removals: spec.removals });
+          break;
+        }
+        case "Ring.compareRollouts": {
+          const a = ring(spec.ring);
+          const b = ring({ ...spec.ring, nodes: spec.ring.nodes + 1 });
+          const strategies = Array.from({ length: spec.ramps }, () => ({ kind: "ramp", steps: spec.steps, everyMs: 100 }));
+          run = () => mod.Ring.compareRollouts(a, b, {}, strategies);
+          break;
+        }
+        case "Ring.plan": {
+          const a = ring(spec.ring);
+          const b = ring({ ...spec.ring, nodes: spec.ring.nodes + 1 });
+          run = () => mod.Ring.plan(a, b, { steps: spec.steps });
+          break;
+        }
+        case "vnodesFor": run = () => mod.vnodesFor({ nodes: spec.nodes, maxOverMean: spec.maxOverMean, afterLosing: spec.afterLosing }); break;
+        case "new Session": {
+          const o = { nodes: names(spec.nodes, 8), vnodes: spec.vnodes, hash: spec.hash, keys: spec.keys };
+          run = () => keep(new mod.Session(o));
+          break;
+        }
+        case "Session.fromLink": {
+          let link;
+          try { link = session({ nodes: spec.nodes, vnodes: 10, keys: spec.keys, hash: spec.hash }).link().replace(/&v=10(?=&|$)/, `&v=${spec.vnodes}`); }
+          catch (e) { return { call: spec.call, ms: 0, code: `setup: ${e.code ?? e}` }; }
+          run = () => keep(mod.Session.fromLink(link));
+          break;
+        }
+        case "Session.configure": {
+          const s = session({ nodes: spec.nodes, vnodes: 500, keys: spec.keys });
+          run = () => s.configure({ hash: spec.hash, bits: 64 });
+          break;
+        }
+        case "Session.chartData": {
+          const extra = spec.algorithm === "dx" ? { algorithm: "dx", capacity: 16384 } : spec.algorithm === "maglev" ? { algorithm: "maglev", tableSize: 500009 } : {};
+          const s = session({ nodes: 5, vnodes: 1000, keys: 100000, extra });
+          run = () => s.chartData(spec.kind, {});
+          break;
+        }
+        case "Session.frame": {
+          const s = session({ nodes: spec.nodes, vnodes: 500, keys: 100000, extra: { replicas: Math.min(spec.replicas, 8) } });
+          const k = "k".repeat(spec.keyLen);
+          run = () => s.frame({ follow: k, link: true });
+          break;
+        }
+      }
+    } catch (e) {
+      free.forEach((x) => x.free());
+      return { call: spec.call, ms: 0, code: `setup: ${e.code ?? e}` };
+    }
+    const t0 = performance.now();
+    let code = "ok";
+    try {
+      run();
+    } catch (e) {
+      code = e.code ?? `not coded: ${e}`;
+    }
+    const ms = performance.now() - t0;
+    free.forEach((x) => x.free());
+    return { call: spec.call, ms, code };
+  });
+}

@@ -6,10 +6,20 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { launch, open } from "./browser.mjs";
-import { CALL_MS, runInPage, sequence } from "./fuzz-core.mjs";
+import { CALL_MS, CAP_MS, capCall, runCapInPage, runInPage, sequence } from "./fuzz-core.mjs";
 
 const RUNS = Number(process.env.RINGLAB_FUZZ_RUNS ?? 60);
 const SEED = process.env.RINGLAB_FUZZ_SEED ? Number(process.env.RINGLAB_FUZZ_SEED) : undefined;
+const CAP_RUNS = Number(process.env.RINGLAB_FUZZ_CAP_RUNS ?? 45);
+// Exports whose calls at the caps are known to pass CAP_MS (issue #57, still open), each
+// with what makes it slow: printed with the others and marked, not failed. Remove an entry
+// with the change that brings its export within the budget; add none.
+const PENDING = {
+  metrics: "200 nodes × 8 removals rebuild every client's continuum 18 times (1.1–2.5 s); the meter refuses past 3M cells, later than 1 s",
+  "Ring.compareRollouts": "up to 8 ramps of 16 epochs: each timeline is clients × times × epochs, not metered (2.7 s)",
+  "Ring.diffKeys": "100,000 keys of 1,024 bytes: refused, but only after the binding's copy of the array (1.3 s)",
+  "Ring.agreement": "65,000 keys of 1,024 bytes: refused, but only after the binding's copy of the array (0.9–1.5 s)",
+};
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -29,6 +39,35 @@ test(`random call sequences (${RUNS} runs) get answers or coded Errors, change n
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
   console.log(`# fuzz: ${RUNS} sequences, ${totals.calls} calls, ${totals.errors} coded errors, slowest call ${totals.maxMs.toFixed(1)} ms`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// Fuzz the budget, not only the types: calls at, just past and just below every cap and
+// their products (the most nodes × vnodes, the longest names under SHA-256, the most keys ×
+// the longest keys, replicas near the node count, ...). Each answers or throws a coded
+// Error within CAP_MS; the slowest call of each export is printed as a table.
+test(`calls at and near the caps (${CAP_RUNS} runs) each take at most ${CAP_MS} ms`, async () => {
+  const { page, problems, context } = await open(chrome.browser);
+  const slowest = new Map();
+  const slow = [];
+  await fc.assert(
+    fc.asyncProperty(capCall, async (spec) => {
+      const r = await page.evaluate(runCapInPage, [spec]);
+      const { call, ...sizes } = spec;
+      const seen = slowest.get(r.call);
+      if (!seen || r.ms > seen.ms) slowest.set(r.call, { ms: r.ms, code: r.code, sizes: JSON.stringify(sizes) });
+      assert.ok(!r.code.startsWith("not coded"), `${call}: ${r.code}`);
+      if (r.ms > CAP_MS && !(call in PENDING)) slow.push(`${call} took ${r.ms.toFixed(0)} ms (${r.code}): ${JSON.stringify(sizes)}`);
+    }),
+    { numRuns: CAP_RUNS, seed: SEED, endOnFailure: true },
+  );
+  console.log("# the slowest call per export, at and near the caps (ms, answer, sizes):");
+  for (const [call, { ms, code, sizes }] of [...slowest].sort((a, b) => b[1].ms - a[1].ms)) {
+    const mark = ms > CAP_MS ? ` (over: pending, ${PENDING[call]})` : "";
+    console.log(`#   ${call.padEnd(22)} ${ms.toFixed(1).padStart(8)}  ${code.padEnd(16)} ${sizes}${mark}`);
+  }
+  assert.deepEqual(slow, []);
   assert.deepEqual(problems, []);
   await context.close();
 });

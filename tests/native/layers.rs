@@ -411,7 +411,7 @@ fn inline_modules(code: &str) -> impl Fn(usize) -> Vec<String> + '_ {
 
 /// `source` without comments, strings and characters: each becomes a space (or `""`), its
 /// line breaks kept, so that what is left is code and its lines are the source's.
-fn strip(source: &str) -> String {
+pub(crate) fn strip(source: &str) -> String {
     let chars: Vec<char> = source.chars().collect();
     let mut out = String::with_capacity(source.len());
     let mut i = 0;

@@ -252,7 +252,13 @@ impl Cluster {
                 (None, None, Some(e.code()))
             }
         };
-        let list = if replicas > 0 && located.is_ok() { self.preference_list(key, replicas) } else { None };
+        let list = if replicas > 0 && located.is_ok() {
+            // A long list may walk past every point before it has `replicas` distinct nodes.
+            crate::work::charge(crate::work::Cost::Probes, self.arcs().map_or(0, |a| a.point_count() as u64))?;
+            self.preference_list(key, replicas)
+        } else {
+            None
+        };
         let replicas = match list {
             Some(list) => {
                 let indices = list?;

@@ -219,14 +219,17 @@ pub fn metrics(
     {
         return algorithms.iter().map(|&a| (a, Err(e.clone()))).collect();
     }
-    algorithms
-        .iter()
-        .enumerate()
-        .map(|(i, &a)| {
-            let lookup = measured(lookup_ns.get(i).copied().flatten());
-            (a, report(base, a, nodes, sample, settings).map(|m| Metrics { lookup_ns: lookup, ..m }))
-        })
-        .collect()
+    // One call of the work meter: the rows' work adds up.
+    crate::work::call(|| {
+        algorithms
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| {
+                let lookup = measured(lookup_ns.get(i).copied().flatten());
+                (a, report(base, a, nodes, sample, settings).map(|m| Metrics { lookup_ns: lookup, ..m }))
+            })
+            .collect()
+    })
 }
 
 /// One algorithm's metrics, on its own (a page can run one per frame).
@@ -244,6 +247,10 @@ pub fn report(
     }
     let cluster = Cluster::new(options, nodes.iter().cloned())?;
     cluster.check_lookups(sample.keys.len().saturating_mul(LOOKUPS_PER_KEY))?;
+    // A join, the removals and their return, each a change: refused before the first where
+    // the tables they refill are more than the call may fill.
+    let changes = 1 + 2 * settings.removals as u64;
+    crate::work::afford(crate::work::Cost::Cells, cluster.change_cells().saturating_mul(changes))?;
     let before = owners(&cluster, sample)?;
     let total_weight: f64 = nodes.iter().map(|n| n.weight).sum();
 

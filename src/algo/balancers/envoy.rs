@@ -336,6 +336,8 @@ impl Envoy {
         let algorithm = Envoy::algorithm_of(kind);
         let members = Members::new(nodes, 0, super::members::weight_rule(algorithm))?;
         let mut envoy = Envoy { kind, members, points: Points::new(64), table: Vec::new(), live: None };
+        // Its table, filled here; a change's refill is charged by the change (`change_cells`).
+        crate::work::charge(crate::work::Cost::Cells, envoy.change_cells())?;
         envoy.build()?;
         Ok(envoy)
     }
@@ -623,6 +625,13 @@ impl Placement for Envoy {
             + self.table.capacity() * 4
             + self.live.as_ref().map_or(0, |l| l.memory_bytes())
             + self.members.memory_bytes()
+    }
+    /// Every change refills the whole table, as Maglev's does.
+    fn change_cells(&self) -> u64 {
+        match self.kind {
+            Kind::Maglev { size } => size,
+            Kind::Ring { .. } => 0,
+        }
     }
     fn lookup_cost(&self) -> u64 {
         6

@@ -79,8 +79,18 @@ pub(crate) struct Maglev {
 }
 
 impl Maglev {
+    /// Charges its table to the work meter first ([`Cost::Cells`](crate::work::Cost::Cells)).
     pub(crate) fn new(hash: Hash, size: u64, nodes: Vec<NodeSpec>) -> Result<Maglev, Error> {
         crate::limits::check("the Maglev table size", size, MAX_TABLE)?;
+        if !nodes.is_empty() {
+            crate::work::charge(crate::work::Cost::Cells, size)?;
+        }
+        Maglev::unmetered(hash, size, nodes)
+    }
+
+    /// [`new`](Maglev::new) without the charge: the healthy backends' table, which a change
+    /// charges with its own ([`change_cells`](Placement::change_cells)).
+    fn unmetered(hash: Hash, size: u64, nodes: Vec<NodeSpec>) -> Result<Maglev, Error> {
         if size < 2 || !is_prime(size) {
             return Err(Error::invalid_option(
                 "tableSize",
@@ -153,7 +163,7 @@ impl Maglev {
     fn refresh_live(&mut self) {
         let (hash, size) = (self.hash, self.size);
         self.live = Rebuilt::build(&self.members.nodes, &self.members.down, |specs| {
-            Maglev::new(hash, size, specs).map(|m| Box::new(m) as Box<dyn Placement>)
+            Maglev::unmetered(hash, size, specs).map(|m| Box::new(m) as Box<dyn Placement>)
         })
         // Not `expect`: its message would print the error's `Debug`, and with it core's
         // float writer, into every module with Maglev.
@@ -172,6 +182,15 @@ pub(crate) fn is_prime(n: u64) -> bool {
 
 impl Placement for Maglev {
     placement_basics!(Algorithm::Maglev, 0, rebuild);
+
+    /// The table, and the healthy backends' too while a backend is down.
+    fn change_cells(&self) -> u64 {
+        if self.members.down.is_empty() {
+            self.size
+        } else {
+            2 * self.size
+        }
+    }
 
     fn locate_index(&self, key: &[u8]) -> Result<usize, Error> {
         if !self.members.down.is_empty() && !self.members.nodes.is_empty() {

@@ -3,6 +3,9 @@
 //! [`REPORT`] (committed: each run rewrites it whole, so its history is git's). A partial
 //! run (`RINGLAB_BENCH_ONLY`) writes `<target dir>/bench-report.md` instead, so the committed
 //! report is always a whole run. README.md is never written: it quotes a few figures by hand.
+//! A partial run takes only the parts it names: `criterion`, `throughput`, `meter` (each
+//! export's slowest call at its caps, natively and in Chromium) and the parts of
+//! `tests/e2e/bench.mjs` (`RINGLAB_BENCH_ONLY=meter` takes the meter's rows alone).
 //!
 //! `cargo xtask bench --against REF` (e.g. `main`) also measures the site of another commit in
 //! the same run: REF is exported with `git archive` into `<target dir>/bench-against/`, built
@@ -63,8 +66,55 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let target = target_dir();
     // The other site first: a failing build of it stops the run before the long part.
     let against = reference.map(|r| build_against(&r, &target)).transpose()?;
-    let partial = std::env::var_os("RINGLAB_BENCH_ONLY").is_some();
+    let only: Option<Vec<String>> =
+        std::env::var("RINGLAB_BENCH_ONLY").ok().map(|o| o.split(',').map(str::to_string).collect());
+    let partial = only.is_some();
+    // A partial run takes the Rust figures it names ("criterion", "throughput", "meter") and
+    // the page parts of bench.mjs it names; a whole run takes everything.
+    let wants = |part: &str| only.as_ref().is_none_or(|o| o.iter().any(|p| p == part));
+    let page_parts = only.as_ref().is_none_or(|o| o.iter().any(|p| !["criterion", "throughput"].contains(&p.as_str())));
     let mut per_call: Vec<HashMap<&'static str, f64>> = Vec::new();
+    let (mut big, mut loops) = (Vec::new(), HashMap::new());
+    if wants("criterion") {
+        (per_call, big) = criterion_rows(&target)?;
+    }
+    if wants("throughput") {
+        loops = throughput()?;
+    }
+    let meter = if wants("meter") { meter_rows()? } else { HashMap::new() };
+    let page = if page_parts { page_rows(against.as_ref(), wants("throughput"))? } else { HashMap::new() };
+
+    let beside = against.as_ref().map(|a| format!("{} ({})", a.reference, a.commit));
+    let mut table = Table { date: now_utc(), machine: machine(), against: beside, ..Table::default() };
+    if !per_call.is_empty() {
+        add_per_call_rows(&mut table, &per_call);
+    }
+    add_loop_rows(&mut table, &loops);
+    add_algorithm_rows(&mut table, &loops);
+    add_page_rows(&mut table, &loops, &page, against.as_ref().map(|a| a.reference.as_str()));
+    add_meter_rows(&mut table, &meter, &page);
+    add_module_rows(&mut table, &build::built(&settings::load()?)?);
+    for (figure, ms) in big {
+        table.rows.push(Row::reported(figure, ms, "ms", None));
+    }
+    table.notes.push(format!(
+        "Ring: 10 nodes × 160 vnodes, XXH3, 32-bit; keys `user:{{i}}`. Per call: criterion, {PER_CALL_RUNS} runs, \
+         each ratio the median of the runs' ratios. Loop: 100,000 distinct keys, {} rounds, each loop timed once \
+         per round in turn; the ratio is the median of the rounds' ratios. Instructions: valgrind (callgrind), \
+         a stable proxy on a shared machine. Memory: 500 nodes × 1,000 vnodes (the 500,000-point cap). \
+         Algorithms: every catalog entry with its defaults on 10 nodes (`node-0` ..), `Cluster::locate_index` \
+         over the same keys, each timed once per round for 11 rounds, the median; memory is the state's heap bytes.",
+        loops.get("rounds").copied().unwrap_or(0.0)
+    ));
+    table.notes.push(PAGE_NOTE.into());
+    table.notes.push(METER_NOTE.into());
+    finish(table, &target, partial)
+}
+
+/// The criterion figures: the per-call group's runs, and the big ring's.
+#[allow(clippy::type_complexity)]
+fn criterion_rows(target: &Path) -> Result<(Vec<HashMap<&'static str, f64>>, Vec<(&'static str, f64)>), Failure> {
+    let mut per_call = Vec::new();
     let others = "criterion: build, shares, sweep, hashring replicas";
     step::run(
         others,
@@ -85,38 +135,64 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         cargo.args(["--warm-up-time", "1", "--measurement-time", "2"]);
         let name = format!("criterion per call, run {} of {PER_CALL_RUNS}", run + 1);
         step::run(&name, &mut cargo)?;
-        per_call.push(criterion_per_call(&target).map_err(|e| Failure::new(&name, e))?);
+        per_call.push(criterion_per_call(target).map_err(|e| Failure::new(&name, e))?);
     }
-    let big = criterion_big_ring(&target).map_err(|e| Failure::new(others, e))?;
+    let big = criterion_big_ring(target).map_err(|e| Failure::new(others, e))?;
+    Ok((per_call, big))
+}
+
+/// The throughput loop's rows.
+fn throughput() -> Result<HashMap<String, f64>, Failure> {
     let name = "throughput over 100,000 keys";
     let (lines, ok) =
         step::run_capturing(name, step::cargo().args(["bench", "-p", "ringlab", "--bench", "throughput"]))?;
     if !ok {
         return Err(Failure::new(name, "the throughput benchmark failed"));
     }
-    let loops = throughput_rows(&lines);
-    let page = page_rows(against.as_ref())?;
+    Ok(throughput_rows(&lines))
+}
 
-    let beside = against.as_ref().map(|a| format!("{} ({})", a.reference, a.commit));
-    let mut table = Table { date: now_utc(), machine: machine(), against: beside, ..Table::default() };
-    add_per_call_rows(&mut table, &per_call);
-    add_loop_rows(&mut table, &loops);
-    add_algorithm_rows(&mut table, &loops);
-    add_page_rows(&mut table, &loops, &page, against.as_ref().map(|a| a.reference.as_str()));
-    add_module_rows(&mut table, &build::built(&settings::load()?)?);
-    for (figure, ms) in big {
-        table.rows.push(Row::reported(figure, ms, "ms", None));
+/// `examples/meter.rs`: each export's slowest call at its caps, natively (`meter_<export>` rows).
+fn meter_rows() -> Result<HashMap<String, f64>, Failure> {
+    let name = "each export's slowest call at its caps, natively (examples/meter.rs)";
+    let mut cargo = step::cargo();
+    cargo.args(["run", "--release", "-p", "ringlab", "--example", "meter"]);
+    let (lines, ok) = step::run_capturing(name, &mut cargo)?;
+    if !ok {
+        return Err(Failure::new(name, "the meter example failed"));
     }
-    table.notes.push(format!(
-        "Ring: 10 nodes × 160 vnodes, XXH3, 32-bit; keys `user:{{i}}`. Per call: criterion, {PER_CALL_RUNS} runs, \
-         each ratio the median of the runs' ratios. Loop: 100,000 distinct keys, {} rounds, each loop timed once \
-         per round in turn; the ratio is the median of the rounds' ratios. Instructions: valgrind (callgrind), \
-         a stable proxy on a shared machine. Memory: 500 nodes × 1,000 vnodes (the 500,000-point cap). \
-         Algorithms: every catalog entry with its defaults on 10 nodes (`node-0` ..), `Cluster::locate_index` \
-         over the same keys, each timed once per round for 11 rounds, the median; memory is the state's heap bytes.",
-        loops.get("rounds").copied().unwrap_or(0.0)
-    ));
-    table.notes.push(PAGE_NOTE.into());
+    Ok(throughput_rows(&lines))
+}
+
+/// How the meter rows are taken.
+const METER_NOTE: &str = "Caps: each export's slowest call at and near its caps and their products, natively \
+    (`examples/meter.rs`: the calls an export makes, in one `work::call`, slowest of 3 runs; budget 250 ms; a step of \
+    opening a link of 499 nodes × 1,000 SHA-256 vnodes and 100,000 keys, 8 ms, 16 ms in wasm) and in Chromium (a \
+    fixed sample of the fuzz's calls at the caps, `tests/e2e/fuzz-core.mjs`, each built then timed alone; budget \
+    1,000 ms). An answer `too-large` counts as an answer: the time is until the refusal.";
+
+/// The meter's rows: natively (`meter_*`) and in Chromium (`meter_chromium_*`), each export's
+/// slowest call against its budget.
+fn add_meter_rows(table: &mut Table, native: &HashMap<String, f64>, page: &HashMap<String, f64>) {
+    let mut rows: Vec<(&String, f64)> = native.iter().map(|(k, &v)| (k, v)).collect();
+    rows.extend(page.iter().filter(|(k, _)| k.starts_with("meter_chromium_")).map(|(k, &v)| (k, v)));
+    rows.sort_by(|a, b| a.0.cmp(b.0));
+    for (key, ms) in rows {
+        let (figure, at_most) = if let Some(export) = key.strip_prefix("meter_chromium_") {
+            (format!("slowest call at its caps, Chromium: `{}`", export.replace('_', " ")), 1000.0)
+        } else if key == "meter_opening_step" {
+            ("slowest step opening a link at the caps, natively".to_string(), 8.0)
+        } else if let Some(export) = key.strip_prefix("meter_") {
+            (format!("slowest call at its caps, natively: `{}`", export.replace('_', " ")), 250.0)
+        } else {
+            continue;
+        };
+        table.rows.push(Row { goal: Goal::ValueAtMost(at_most), ..Row::reported(figure, ms, "ms", None) });
+    }
+}
+
+/// Prints the table, writes the report and judges the budgets.
+fn finish(mut table: Table, target: &Path, partial: bool) -> Result<(), Failure> {
     if partial {
         // A partial run judges only what it measured.
         table.rows.retain(|r| !r.value.is_nan());
@@ -125,7 +201,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let text = table.markdown();
     step::announce("benchmark table");
     println!("{text}");
-    let report = report_path(&target, partial);
+    let report = report_path(target, partial);
     std::fs::write(&report, report_text(&text))
         .map_err(|e| Failure::new("write the report", format!("{}: {e}", report.display())))?;
     println!("    written to {}", report.display());
@@ -139,22 +215,25 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
 
 /// Builds `www/pkg` (the current code), serves `www/` on 127.0.0.1 (and the other site, when
 /// there is one, on a second port) and runs `tests/e2e/bench.mjs`: its `row` lines.
-fn page_rows(against: Option<&Against>) -> Result<HashMap<String, f64>, Failure> {
+fn page_rows(against: Option<&Against>, native: bool) -> Result<HashMap<String, f64>, Failure> {
     build::package(&settings::load()?)?;
     // The embed is measured as writers ship it: the bundle's folder (its scripts minified, as
     // the npm package's are), served beside the site.
     let (bundle, _) = crate::bundle::write()?;
     let bundle_path =
         format!("{}/", bundle.strip_prefix("www").unwrap_or(&bundle).display()).trim_start_matches('/').to_string();
-    let native = throughput_executable()?;
+    // The native rounds beside the wasm ones, where the throughput loop was built.
+    let native = if native { Some(throughput_executable()?) } else { None };
     let server = Server::start_with("127.0.0.1", 0, serve::Options::default())?;
     let name = "wasm in node and Chromium, the page, downloads (tests/e2e/bench.mjs)";
     let mut node = Command::new("node");
     node.arg("tests/e2e/bench.mjs")
         .env("RINGLAB_URL", &server.url)
         .env("RINGLAB_CHROMIUM", tools::CHROMIUM)
-        .env("RINGLAB_NATIVE_BENCH", &native)
         .env("RINGLAB_BUNDLE_PATH", &bundle_path);
+    if let Some(native) = &native {
+        node.env("RINGLAB_NATIVE_BENCH", native);
+    }
     // Served until the xtask ends, as ours is.
     let _other = match against {
         Some(a) => {
