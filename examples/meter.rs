@@ -133,6 +133,14 @@ fn main() {
     rows.add("Ring.compareRollouts", "8 ramps of 16 steps, 100,000 points", || {
         rollout::compare(&before, &grown, &Rollout::default(), &eight)
     });
+    // Tables a call affords, and timelines at the cap on clients × times × strategies.
+    let small = Cluster::new(Options::new(Algorithm::Ring), names(10, 12)).unwrap();
+    let mut small_grown = small.clone();
+    small_grown.add(NodeSpec::new("joiner")).unwrap();
+    let crowded = Rollout { clients: 1_000, duration_ms: 10_000.0, step_ms: 20.0, ..Rollout::default() };
+    rows.add("Ring.compareRollouts", "8 ramps of 16 steps, 1,600 points, 1,000 clients × 501 times", || {
+        rollout::compare(&small, &small_grown, &crowded, &eight)
+    });
     rows.add("Ring.propagate", "100,000 points", || rollout::propagate(&before, &grown, &Rollout::default()));
     let staged = PlanOptions { steps: limits::MAX_PLAN_STEPS, ..PlanOptions::default() };
     rows.add("Ring.plan", "16 steps, 100,000 points", || plan::plan(&before, &grown, &staged));

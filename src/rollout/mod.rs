@@ -268,7 +268,22 @@ pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout
 
     let effects = |h: usize, e: usize| Effects::of(table.get(h, e), system, options.write_share, options.drain);
     let count = timeline_times(options)? as usize;
+    crate::work::charge(crate::work::Cost::Probes, (count as u64).saturating_mul(options.clients as u64))?;
     let times: Vec<f64> = (0..count).map(|k| k as f64 * options.step_ms).collect();
+    // The epoch published at each time, once for every client: asked per client and time, its
+    // walk over the epochs made a ramp's timelines clients × times × epochs.
+    let published_at: Vec<usize> = {
+        let mut e = 0;
+        times
+            .iter()
+            .map(|&t| {
+                while e < epochs && published[e] <= t {
+                    e += 1;
+                }
+                e
+            })
+            .collect()
+    };
     let mut series = vec![[0.0; 6]; count];
     for (history, &w) in histories.iter().zip(&weights) {
         let mut at = 0;
@@ -276,7 +291,7 @@ pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout
             while at + 1 < history.len() && history[at + 1].0 <= t {
                 at += 1;
             }
-            let e = current(t);
+            let e = published_at[k];
             let held = history[at].1;
             if held < e {
                 let fx = effects(held, e);
