@@ -229,8 +229,10 @@ pub fn config_sections(kind: JsValue, text: JsValue) -> Result<Vec<String>, JsVa
 /// only the arguments throw (an unknown kind, a text that is no string or too long).
 #[wasm_bindgen(js_name = checkConfig)]
 pub fn check_config(kind: JsValue, text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let (kind, text, options) = super::import_args(&kind, &text, &options)?;
-    to_js(&crate::import::check(&kind, &text, &options).map_err(error)?)
+    crate::work::call(|| {
+        let (kind, text, options) = super::import_args(&kind, &text, &options)?;
+        to_js(&crate::import::check(&kind, &text, &options).map_err(error)?)
+    })
 }
 
 /// The kinds of configuration text `Session.fromConfig` reads: `[{kind, label, example}]`.
