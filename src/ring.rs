@@ -740,12 +740,12 @@ impl Ring {
     }
 
     /// What hashing the labels of `points` points of node `name` costs the work meter.
-    fn hashing_work(&self, name: &str, points: u32) -> u64 {
+    pub(crate) fn hashing_work(&self, name: &str, points: u32) -> u64 {
         let longest = self.rules.label.longest(name.len(), points);
         crate::work::hashed(u64::from(points), longest, self.config.hash.work_per_byte())
     }
 
-    fn label_position(&self, name: &str, vnode: u32, buf: &mut Vec<u8>) -> u64 {
+    pub(crate) fn label_position(&self, name: &str, vnode: u32, buf: &mut Vec<u8>) -> u64 {
         self.rules.label.write(name, vnode, buf);
         self.rules.position(self.config.hash, self.config.bits, buf)
     }

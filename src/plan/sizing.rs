@@ -2,7 +2,7 @@
 //! share, measured on the engine's own exact shares (arcs), with and without the worst
 //! single node lost.
 
-use crate::analysis::{self, Arcs};
+use crate::analysis;
 use crate::work::Cost;
 use crate::{limits, Config, Error, Ring};
 
@@ -69,38 +69,104 @@ pub struct Sizing {
     pub defaults: Vec<SizingDefault>,
 }
 
-/// The worst spread at `vnodes`: all nodes, and optionally after losing the worst one.
-fn spread_at(options: &SizingOptions, vnodes: u32) -> Result<(f64, Option<f64>, usize), Error> {
-    let config = Config { vnodes, ..options.config };
-    let names: Vec<String> = (0..options.nodes).map(|i| format!("node-{i}")).collect();
-    let ring = Ring::with_nodes(config, names.iter().map(String::as_str))?;
+/// Every candidate ring of one search, from one list of points: the ring of `v` vnodes per
+/// node holds the labels `0..v` of each node, so each candidate is the points of the largest
+/// hashed so far whose label index is under `v`, already in order. Labels are hashed once
+/// each and sorted once (merged as the search asks for more), where building each
+/// candidate's ring hashed and sorted them all again, about twenty times.
+struct Candidates {
+    /// An empty ring of the search's settings: its labels, positions and checks.
+    ring: Ring,
+    names: Vec<String>,
+    /// Each node's place in name order: a collision is served by the smaller name (the
+    /// default [`Ties`](crate::ring_rules::Ties)), so points sort by position, then this.
+    rank: Vec<u32>,
+    /// Labels hashed per node so far.
+    hashed: u32,
+    /// `(position, rank, node, label index)` in the rings' order.
+    points: Vec<(u64, u32, u32, u32)>,
+}
+
+impl Candidates {
+    fn new(options: &SizingOptions) -> Result<Candidates, Error> {
+        let names: Vec<String> = (0..options.nodes).map(|i| format!("node-{i}")).collect();
+        let ring = Ring::new(Config { vnodes: 1, ..options.config })?;
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by(|&a, &b| names[a].cmp(&names[b]));
+        let mut rank = vec![0u32; names.len()];
+        for (place, &node) in order.iter().enumerate() {
+            rank[node] = place as u32;
+        }
+        Ok(Candidates { ring, names, rank, hashed: 0, points: Vec::new() })
+    }
+
+    /// The points of the ring of `vnodes` per node, `(position, owner)` in clockwise order.
+    fn ring_of(&mut self, vnodes: u32, cap: u32) -> Result<Vec<(u64, usize)>, Error> {
+        if vnodes > self.hashed {
+            // Twice as many as hashed, as the search doubles: each label hashed once.
+            self.hash_up_to(vnodes.max(self.hashed.saturating_mul(2)).min(cap).max(vnodes))?;
+        }
+        Ok(self.points.iter().filter(|p| p.3 < vnodes).map(|p| (p.0, p.2 as usize)).collect())
+    }
+
+    fn hash_up_to(&mut self, vnodes: u32) -> Result<(), Error> {
+        let work = self
+            .names
+            .iter()
+            .map(|name| self.ring.hashing_work(name, vnodes).saturating_sub(self.ring.hashing_work(name, self.hashed)))
+            .fold(0, u64::saturating_add);
+        crate::work::charge(Cost::HashedBytes, work)?;
+        let mut label = Vec::new();
+        let mut fresh = Vec::with_capacity(self.names.len() * (vnodes - self.hashed) as usize);
+        for (node, name) in self.names.iter().enumerate() {
+            for v in self.hashed..vnodes {
+                fresh.push((self.ring.label_position(name, v, &mut label), self.rank[node], node as u32, v));
+            }
+        }
+        fresh.sort_unstable();
+        let old = std::mem::take(&mut self.points);
+        self.points = Vec::with_capacity(old.len() + fresh.len());
+        let mut fresh = fresh.into_iter().peekable();
+        for p in old {
+            while let Some(f) = fresh.next_if(|f| (f.0, f.1) < (p.0, p.1)) {
+                self.points.push(f);
+            }
+            self.points.push(p);
+        }
+        self.points.extend(fresh);
+        self.hashed = vnodes;
+        Ok(())
+    }
+}
+
+/// The worst spread of a candidate ring: all nodes, and optionally after losing the worst one.
+fn spread_of(options: &SizingOptions, points: &[(u64, usize)], size: u128) -> Result<(f64, Option<f64>), Error> {
     // Its points are walked once for the shares, and once more for the losses.
     let walks = if options.after_losing { 2 } else { 1 };
-    crate::work::charge(Cost::Probes, ring.point_count() as u64 * walks)?;
-    let shares = analysis::shares(&ring);
-    let size = Arcs::size(&ring) as f64;
-    let mean = size / options.nodes as f64;
+    crate::work::charge(Cost::Probes, points.len() as u64 * walks)?;
+    let shares = analysis::shares_of(points.iter().copied(), options.nodes, size);
+    let mean = size as f64 / options.nodes as f64;
     let all = shares.iter().copied().max().unwrap_or(0) as f64 / mean;
-    let lost = if options.after_losing && options.nodes > 1 { Some(worst_loss(&ring, &shares, size)) } else { None };
-    Ok((all, lost, ring.memory_bytes()))
+    let lost = if options.after_losing && options.nodes > 1 { Some(worst_loss(points, &shares, size)) } else { None };
+    Ok((all, lost))
 }
 
 /// The busiest node over the mean after losing each node in turn, at its worst: a lost
 /// node's arcs go to the owner of the next point that is not its own, so one walk over the
 /// points gives every loss exactly.
-fn worst_loss(ring: &Ring, shares: &[u128], size: f64) -> f64 {
+fn worst_loss(points: &[(u64, usize)], shares: &[u128], top: u128) -> f64 {
     let n = shares.len();
-    let count = Arcs::point_count(ring);
+    let count = points.len();
+    let size = top as f64;
     // gained[lost * n + to]: positions `to` gains when `lost` leaves (a table: at most
     // MAX_SIZING_NODES² cells, and a map's insert per point took as long as the build).
     let mut gained = vec![0u128; n * n];
-    let top = Arcs::size(ring);
     for i in 0..count {
-        let (at, owner) = Arcs::point(ring, i);
-        let previous = if i == 0 { Arcs::point(ring, count - 1).0 } else { Arcs::point(ring, i - 1).0 };
+        let (at, owner) = points[i];
+        let previous = if i == 0 { points[count - 1].0 } else { points[i - 1].0 };
         let arc =
             if i == 0 { u128::from(at) + 1 + (top - 1 - u128::from(previous)) } else { u128::from(at - previous) };
-        let next = (1..count).map(|k| Arcs::point(ring, (i + k) % count).1).find(|&o| o != owner);
+        let next = (1..count).map(|k| points[(i + k) % count].1).find(|&o| o != owner);
         if let Some(to) = next {
             gained[owner * n + to] += arc;
         }
@@ -124,10 +190,12 @@ fn worst_loss(ring: &Ring, shares: &[u128], size: f64) -> f64 {
 /// (doubling, then halving the interval: each candidate measured on the exact shares), to
 /// within [`PRECISION`], or `None` within the point cap.
 ///
-/// Each candidate is a ring built, up to the point cap: doubling builds at most 13 (their
-/// points add up to twice the last one's), halving at most 5 (it stops at a relative
-/// precision instead of walking to 1), the real systems' defaults 4 more. Each build is
-/// charged to the work meter, and the whole search is one call of it ([`work::call`](crate::work::call)).
+/// Each candidate is a ring up to the point cap, read from one list of labels hashed once
+/// (`Candidates`): doubling measures at most 13 (their points add up to twice the last
+/// one's), halving at most 5 (it stops at a relative precision instead of walking to 1), the
+/// real systems' defaults 4 more, and the answer's ring is built once for its memory. The
+/// hashing and each walk are charged to the work meter, and the whole search is one call of
+/// it ([`work::call`](crate::work::call)).
 ///
 /// ```
 /// use ringlab::plan::{vnodes_for, SizingOptions};
@@ -189,8 +257,13 @@ fn search(options: &SizingOptions) -> Result<Sizing, Error> {
     }
     let estimate = estimate as u32;
     let cap = ((limits::MAX_POINTS / options.nodes as u64) as u32).min(limits::MAX_VNODES);
-    let worst = |v: u32| -> Result<(f64, Option<f64>, usize), Error> { spread_at(options, v) };
-    let meets = |s: &(f64, Option<f64>, usize)| s.0.max(s.1.unwrap_or(0.0)) <= options.max_over_mean;
+    let mut candidates = Candidates::new(options)?;
+    let size = options.config.bits.size();
+    let mut worst = |v: u32| -> Result<(f64, Option<f64>), Error> {
+        let points = candidates.ring_of(v, cap)?;
+        spread_of(options, &points, size)
+    };
+    let meets = |s: &(f64, Option<f64>)| s.0.max(s.1.unwrap_or(0.0)) <= options.max_over_mean;
     // Doubling, then bisection between the last miss and the first hit.
     let (mut miss, mut hit, mut at_cap) = (0u32, None, None);
     let mut v = 1u32;
@@ -235,31 +308,56 @@ fn search(options: &SizingOptions) -> Result<Sizing, Error> {
     })
     .collect::<Result<Vec<_>, Error>>()?;
     let per_node = options.items * options.item_bytes / options.nodes as f64;
-    Ok(match hit {
-        Some((v, (all, lost, bytes))) => Sizing {
-            vnodes: Some(v),
-            max_over_mean: all,
-            after_losing: lost,
-            estimate,
-            bytes_per_node: per_node
-                * all.max(lost.unwrap_or(0.0) * options.nodes as f64 / (options.nodes - 1).max(1) as f64),
-            ring_bytes: bytes,
-            defaults,
-        },
-        None => {
-            let (all, lost, bytes) = match at_cap {
-                Some(s) => s,
-                None => worst(cap)?,
-            };
-            Sizing {
-                vnodes: None,
-                max_over_mean: all,
-                after_losing: lost,
-                estimate,
-                bytes_per_node: per_node * all,
-                ring_bytes: bytes,
-                defaults,
-            }
-        }
+    let (vnodes, (all, lost)) = match (hit, at_cap) {
+        (Some((v, s)), _) => (Some(v), s),
+        (None, Some(s)) => (None, s),
+        (None, None) => (None, worst(cap)?),
+    };
+    // The ring's own memory, as the ring answered is built.
+    let ring = Ring::with_nodes(
+        Config { vnodes: vnodes.unwrap_or(cap), ..options.config },
+        candidates.names.iter().map(String::as_str),
+    )?;
+    // Where the target is met, the busiest node after a loss holds its share of one node fewer.
+    let busiest = match vnodes {
+        Some(_) => all.max(lost.unwrap_or(0.0) * options.nodes as f64 / (options.nodes - 1).max(1) as f64),
+        None => all,
+    };
+    Ok(Sizing {
+        vnodes,
+        max_over_mean: all,
+        after_losing: lost,
+        estimate,
+        bytes_per_node: per_node * busiest,
+        ring_bytes: ring.memory_bytes(),
+        defaults,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each candidate is, point for point, the ring built at its count: on a 32-bit MD5 ring
+    /// of 200 nodes, points collide, and the smaller name comes first as the ring orders it.
+    #[test]
+    fn each_candidate_is_the_ring_built_at_its_count() {
+        let options = SizingOptions {
+            nodes: 200,
+            config: Config { hash: crate::Hash::Md5, ..Config::default() },
+            ..SizingOptions::default()
+        };
+        let mut candidates = Candidates::new(&options).unwrap();
+        let mut collided = 0;
+        for vnodes in [1, 3, 2, 700, 1500, 1000] {
+            let points = candidates.ring_of(vnodes, 1500).unwrap();
+            let config = Config { vnodes, ..options.config.clone() };
+            let ring = Ring::with_nodes(config, candidates.names.iter().map(String::as_str)).unwrap();
+            let built: Vec<(u64, usize)> = (0..ring.point_count()).map(|i| ring.point(i)).collect();
+            assert!(points == built, "{vnodes} vnodes");
+            collided +=
+                (1..built.len()).filter(|&i| built[i].0 == built[i - 1].0 && built[i].1 != built[i - 1].1).count();
+        }
+        assert!(collided > 0, "no two nodes collided: the order of a collision is not tested");
+    }
 }

@@ -530,6 +530,39 @@ proptest! {
     }
 }
 
+/// The sizing measures each count on one list of points hashed once; the rings it answers
+/// for are the rings built at that count, collisions included: 200 nodes × 1,600 points on
+/// a 32-bit MD5 ring put several pairs of points on one position, where the smaller name
+/// serves.
+#[test]
+fn the_sizing_measures_the_rings_built_at_each_count_collisions_included() {
+    let config = Config { hash: ringlab::Hash::Md5, ..Config::default() };
+    let nodes = 200;
+    let s = plan::vnodes_for(&SizingOptions {
+        nodes,
+        max_over_mean: 1.08,
+        config: config.clone(),
+        ..SizingOptions::default()
+    })
+    .unwrap();
+    let names: Vec<String> = (0..nodes).map(|i| format!("node-{i}")).collect();
+    let busiest = |vnodes: u32| {
+        let ring = Ring::with_nodes(Config { vnodes, ..config.clone() }, names.iter().map(String::as_str)).unwrap();
+        let collisions = (1..ring.point_count()).filter(|&i| ring.point(i).0 == ring.point(i - 1).0).count();
+        let shares = analysis::shares(&ring);
+        (*shares.iter().max().unwrap() as f64 / (2f64.powi(32) / nodes as f64), collisions)
+    };
+    let v = s.vnodes.unwrap();
+    let (worst, collisions) = busiest(v);
+    assert!(collisions > 0, "the ring of {v} vnodes has no collision to test");
+    assert_eq!(worst, s.max_over_mean);
+    for d in &s.defaults {
+        assert_eq!(busiest(d.vnodes).0, d.max_over_mean, "{}", d.system);
+    }
+    let ring = Ring::with_nodes(Config { vnodes: v, ..config }, names.iter().map(String::as_str)).unwrap();
+    assert_eq!(s.ring_bytes, ring.memory_bytes());
+}
+
 #[test]
 fn the_sizing_answer_meets_its_target_on_exact_shares() {
     for (nodes, target, losing) in [(10, 1.25, false), (5, 1.3, true), (20, 1.5, false)] {
