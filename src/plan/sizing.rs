@@ -4,7 +4,7 @@
 
 use crate::analysis;
 use crate::work::Cost;
-use crate::{limits, Config, Error, Ring};
+use crate::{limits, Config, Error, NodeSpec, Ring};
 
 /// What to size.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,26 +78,31 @@ struct Candidates {
     /// An empty ring of the search's settings: its labels, positions and checks.
     ring: Ring,
     names: Vec<String>,
-    /// Each node's place in name order: a collision is served by the smaller name (the
-    /// default [`Ties`](crate::ring_rules::Ties)), so points sort by position, then this.
-    rank: Vec<u32>,
+    /// The nodes in name order: a collision is served by the smaller name (the default
+    /// [`Ties`](crate::ring_rules::Ties)), so points sort by position, then place in this.
+    by_name: Vec<usize>,
     /// Labels hashed per node so far.
     hashed: u32,
-    /// `(position, rank, node, label index)` in the rings' order.
-    points: Vec<(u64, u32, u32, u32)>,
+    /// `(position, place << 24 | label index)` in the rings' order: the pair the ring's own
+    /// points are, so one sort serves both.
+    points: Vec<(u64, u32)>,
 }
+
+/// Bits of a point's label index in [`Candidates::points`].
+const INDEX_BITS: u32 = 24;
+const _: () = assert!(limits::MAX_VNODES < 1 << INDEX_BITS && limits::MAX_SIZING_NODES <= 1 << (32 - INDEX_BITS));
 
 impl Candidates {
     fn new(options: &SizingOptions) -> Result<Candidates, Error> {
         let names: Vec<String> = (0..options.nodes).map(|i| format!("node-{i}")).collect();
         let ring = Ring::new(Config { vnodes: 1, ..options.config })?;
-        let mut order: Vec<usize> = (0..names.len()).collect();
-        order.sort_by(|&a, &b| names[a].cmp(&names[b]));
-        let mut rank = vec![0u32; names.len()];
-        for (place, &node) in order.iter().enumerate() {
-            rank[node] = place as u32;
+        // Each node's place by counting the names before it: at most 200² comparisons, and
+        // no sort of its own in the engine's code.
+        let mut by_name = vec![0; names.len()];
+        for (node, name) in names.iter().enumerate() {
+            by_name[names.iter().filter(|other| *other < name).count()] = node;
         }
-        Ok(Candidates { ring, names, rank, hashed: 0, points: Vec::new() })
+        Ok(Candidates { ring, names, by_name, hashed: 0, points: Vec::new() })
     }
 
     /// The points of the ring of `vnodes` per node, `(position, owner)` in clockwise order.
@@ -106,7 +111,13 @@ impl Candidates {
             // Twice as many as hashed, as the search doubles: each label hashed once.
             self.hash_up_to(vnodes.max(self.hashed.saturating_mul(2)).min(cap).max(vnodes))?;
         }
-        Ok(self.points.iter().filter(|p| p.3 < vnodes).map(|p| (p.0, p.2 as usize)).collect())
+        let mask = (1 << INDEX_BITS) - 1;
+        Ok(self
+            .points
+            .iter()
+            .filter(|p| p.1 & mask < vnodes)
+            .map(|p| (p.0, self.by_name[(p.1 >> INDEX_BITS) as usize]))
+            .collect())
     }
 
     fn hash_up_to(&mut self, vnodes: u32) -> Result<(), Error> {
@@ -118,9 +129,10 @@ impl Candidates {
         crate::work::charge(Cost::HashedBytes, work)?;
         let mut label = Vec::new();
         let mut fresh = Vec::with_capacity(self.names.len() * (vnodes - self.hashed) as usize);
-        for (node, name) in self.names.iter().enumerate() {
+        for (place, &node) in self.by_name.iter().enumerate() {
             for v in self.hashed..vnodes {
-                fresh.push((self.ring.label_position(name, v, &mut label), self.rank[node], node as u32, v));
+                let position = self.ring.label_position(&self.names[node], v, &mut label);
+                fresh.push((position, (place as u32) << INDEX_BITS | v));
             }
         }
         fresh.sort_unstable();
@@ -128,7 +140,7 @@ impl Candidates {
         self.points = Vec::with_capacity(old.len() + fresh.len());
         let mut fresh = fresh.into_iter().peekable();
         for p in old {
-            while let Some(f) = fresh.next_if(|f| (f.0, f.1) < (p.0, p.1)) {
+            while let Some(f) = fresh.next_if(|f| *f < p) {
                 self.points.push(f);
             }
             self.points.push(p);
@@ -314,10 +326,8 @@ fn search(options: &SizingOptions) -> Result<Sizing, Error> {
         (None, None) => (None, worst(cap)?),
     };
     // The ring's own memory, as the ring answered is built.
-    let ring = Ring::with_nodes(
-        Config { vnodes: vnodes.unwrap_or(cap), ..options.config },
-        candidates.names.iter().map(String::as_str),
-    )?;
+    let specs: Vec<NodeSpec> = candidates.names.iter().map(|name| NodeSpec::new(name.as_str())).collect();
+    let ring = Ring::with_nodes(Config { vnodes: vnodes.unwrap_or(cap), ..options.config }, specs)?;
     // Where the target is met, the busiest node after a loss holds its share of one node fewer.
     let busiest = match vnodes {
         Some(_) => all.max(lost.unwrap_or(0.0) * options.nodes as f64 / (options.nodes - 1).max(1) as f64),
