@@ -71,13 +71,20 @@ impl Pymemcache {
 
     /// The winner among the live servers.
     fn winner(&self, key: &[u8]) -> Option<usize> {
-        let key = String::from_utf8_lossy(key);
+        // `scored(name, key)`'s low bytes, in one buffer for every server: the key's part is
+        // written once, and no text is formatted per server.
+        let mut tail = vec![b'-'];
+        low_bytes(&String::from_utf8_lossy(key), &mut tail);
+        let mut text = Vec::new();
         let mut best: Option<(u32, usize)> = None;
         for (i, name) in self.keys.iter().enumerate() {
             if self.members.is_down(i) {
                 continue;
             }
-            let score = (murmur3_chars(&scored(name, &key)), i);
+            text.clear();
+            low_bytes(name, &mut text);
+            text.extend_from_slice(&tail);
+            let score = (murmur3_bytes(&text), i);
             if best.is_none_or(|b| self.beats(score, b)) {
                 best = Some(score);
             }
@@ -147,8 +154,21 @@ fn python_int(text: &str) -> Option<i64> {
 /// pymemcache's `murmur3_32(data, seed=0)` over a Python string: MurmurHash3 x86_32 of each
 /// character's code point `& 0xff`, with the character count as the length.
 fn murmur3_chars(text: &str) -> u32 {
-    let bytes: Vec<u8> = text.chars().map(|c| (u32::from(c) & 0xff) as u8).collect();
-    murmur3::murmur3_32(&mut bytes.as_slice(), 0).unwrap_or(0)
+    let mut bytes = Vec::new();
+    low_bytes(text, &mut bytes);
+    murmur3_bytes(&bytes)
+}
+
+/// Each character's code point `& 0xff`, appended to `out`: the bytes pymemcache hashes.
+fn low_bytes(text: &str, out: &mut Vec<u8>) {
+    match text.is_ascii() {
+        true => out.extend_from_slice(text.as_bytes()),
+        false => out.extend(text.chars().map(|c| (u32::from(c) & 0xff) as u8)),
+    }
+}
+
+fn murmur3_bytes(bytes: &[u8]) -> u32 {
+    murmur3::murmur3_32(&mut &bytes[..], 0).unwrap_or(0)
 }
 
 impl Placement for Pymemcache {
