@@ -333,8 +333,9 @@ impl MovedTable {
             Some(arcs) => {
                 let walked = pairs.iter().map(|&(a, b)| (arcs[a].point_count() + arcs[b].point_count()) as u64);
                 crate::work::charge(crate::work::Cost::Probes, walked.fold(0, u64::saturating_add))?;
+                let listed: Vec<Listed> = arcs.iter().map(|&a| Listed::of(a)).collect();
                 for &(a, b) in &pairs {
-                    table[a * n + b] = exact_moved(arcs[a], arcs[b])?;
+                    table[a * n + b] = moved(&listed[a], &listed[b])?;
                 }
                 None
             }
@@ -358,6 +359,10 @@ impl MovedTable {
 /// The exact moved share between two states of one key mapping: the walk of [`between`],
 /// counting instead of listing the arcs.
 pub fn exact_moved(before: &dyn Arcs, after: &dyn Arcs) -> Result<Moved, Error> {
+    moved(before, after)
+}
+
+fn moved<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Result<Moved, Error> {
     if before.key_mapping() != after.key_mapping() || before.size() != after.size() {
         return Err(Error::mismatch("the two states", "the two states map keys differently"));
     }
@@ -377,6 +382,41 @@ pub fn exact_moved(before: &dyn Arcs, after: &dyn Arcs) -> Result<Moved, Error> 
     let size = before.size();
     let share = |x: u128| x as f64 / size as f64;
     Ok(Moved { alive: share(alive), gone: share(gone) })
+}
+
+/// A state's points read once into a list, for a table that walks each state in many
+/// pairs: the walks then read a list, where each point of a ring was three calls through
+/// `dyn Arcs` (80% of a comparison of rollouts).
+struct Listed<'a> {
+    source: &'a dyn Arcs,
+    points: Vec<(u64, usize)>,
+}
+
+impl<'a> Listed<'a> {
+    fn of(source: &'a dyn Arcs) -> Listed<'a> {
+        Listed { source, points: (0..source.point_count()).map(|i| source.point(i)).collect() }
+    }
+}
+
+impl Arcs for Listed<'_> {
+    fn size(&self) -> u128 {
+        self.source.size()
+    }
+    fn key_mapping(&self) -> String {
+        self.source.key_mapping()
+    }
+    fn point_count(&self) -> usize {
+        self.points.len()
+    }
+    fn point(&self, i: usize) -> (u64, usize) {
+        self.points[i]
+    }
+    fn owner_of(&self, position: u64) -> Result<usize, Error> {
+        self.source.owner_of(position)
+    }
+    fn node_list(&self) -> &[Node] {
+        self.source.node_list()
+    }
 }
 
 /// No owner: the key's node is down and nothing serves it.
