@@ -133,6 +133,15 @@ fn main() {
     rows.add("Ring.compareRollouts", "8 ramps of 16 steps, 100,000 points", || {
         rollout::compare(&before, &grown, &Rollout::default(), &eight)
     });
+    // The most points whose eight ramps' tables the Probes budget affords (16,000: 100 nodes
+    // × 160 vnodes), each stage a ring built and every pair of stages walked.
+    let hundred = Cluster::new(Options::new(Algorithm::Ring), names(100, 8)).unwrap();
+    let mut hundred_grown = hundred.clone();
+    hundred_grown.add(NodeSpec::new("joiner")).unwrap();
+    let every_100_ms = [Strategy::Ramp { steps: limits::MAX_PLAN_STEPS, every_ms: 100.0 }; limits::MAX_STRATEGIES];
+    rows.add("Ring.compareRollouts", "8 ramps of 16 steps, 16,000 points", || {
+        rollout::compare(&hundred, &hundred_grown, &Rollout::default(), &every_100_ms)
+    });
     // Tables a call affords, and timelines at the cap on clients × times × strategies.
     let small = Cluster::new(Options::new(Algorithm::Ring), names(10, 12)).unwrap();
     let mut small_grown = small.clone();
