@@ -14,9 +14,7 @@ const CAP_RUNS = Number(process.env.RINGLAB_FUZZ_CAP_RUNS ?? 45);
 // Exports whose calls at the caps are known to pass CAP_MS (issue #57, still open), each
 // with what makes it slow: printed with the others and marked, not failed. Remove an entry
 // with the change that brings its export within the budget; add none.
-const PENDING = {
-  "Ring.compareRollouts": "up to 8 ramps of 16 epochs on 16,000 points: the ramps' moved tables walk 27M points within the Probes budget, each dearer than it assumes (0.9–1.2 s alone)",
-};
+const PENDING = {};
 
 let chrome;
 before(async () => { chrome = await launch(); });
