@@ -62,7 +62,7 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         return Err(Error::EmptyRing);
     }
     let size = before.size();
-    let same = same_nodes(before, after);
+    let same = same_nodes(before.node_list(), after.node_list());
     let mut arcs: Vec<MovedArc> = Vec::new();
     let mut moved = 0u128;
     walk(before, after, |start, end, from, to| {
@@ -90,10 +90,11 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
 }
 
 /// Owners are compared by name, once: `before`'s node `i` is `after`'s node `same[i]`.
-fn same_nodes<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Vec<Option<usize>> {
+/// (Of the node lists, not generic over the states: a map collected once in the engine.)
+fn same_nodes(before: &[Node], after: &[Node]) -> Vec<Option<usize>> {
     let after_index =
-        (0..after.node_count()).map(|i| (after.node_name(i), i)).collect::<std::collections::BTreeMap<_, _>>();
-    (0..before.node_count()).map(|i| after_index.get(before.node_name(i)).copied()).collect()
+        after.iter().enumerate().map(|(i, n)| (n.name.as_str(), i)).collect::<std::collections::BTreeMap<_, _>>();
+    before.iter().map(|n| after_index.get(n.name.as_str()).copied()).collect()
 }
 
 /// Walks both point lists together, calling `visit(start, end, from, to)` for each run of
@@ -359,17 +360,17 @@ impl MovedTable {
 /// The exact moved share between two states of one key mapping: the walk of [`between`],
 /// counting instead of listing the arcs.
 pub fn exact_moved(before: &dyn Arcs, after: &dyn Arcs) -> Result<Moved, Error> {
-    moved(before, after)
+    moved(&Listed::of(before), &Listed::of(after))
 }
 
-fn moved<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Result<Moved, Error> {
+fn moved(before: &Listed, after: &Listed) -> Result<Moved, Error> {
     if before.key_mapping() != after.key_mapping() || before.size() != after.size() {
         return Err(Error::mismatch("the two states", "the two states map keys differently"));
     }
     if before.point_count() == 0 || after.point_count() == 0 {
         return Err(Error::EmptyRing);
     }
-    let same = same_nodes(before, after);
+    let same = same_nodes(before.node_list(), after.node_list());
     let (mut alive, mut gone) = (0u128, 0u128);
     walk(before, after, |start, end, from, to| {
         let len = u128::from(end - start) + 1;
