@@ -486,7 +486,13 @@ function checkImport() {
     box.replaceChildren();
     return;
   }
-  const paragraph = (words, className) => Object.assign(document.createElement("p"), { textContent: words, className });
+  // The engine's words name directives in `backticks`: shown as code, every piece as text.
+  const coded = (words) => words.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("code"), { textContent: part }) : part));
+  const paragraph = (words, className) => {
+    const p = Object.assign(document.createElement("p"), { className });
+    p.append(...coded(words));
+    return p;
+  };
   let report;
   try {
     let sections = [];
@@ -512,7 +518,11 @@ function checkImport() {
     counts.id = "import-passed";
     counts.open = wasOpen;
     const list = document.createElement("ol");
-    for (const l of passed.slice(0, REPORT_LINES)) list.append(Object.assign(document.createElement("li"), { value: l.line, textContent: l.why }));
+    for (const l of passed.slice(0, REPORT_LINES)) {
+      const item = Object.assign(document.createElement("li"), { value: l.line });
+      item.append(...coded(l.why));
+      list.append(item);
+    }
     if (passed.length > REPORT_LINES) list.append(Object.assign(document.createElement("li"), { textContent: "…" }));
     counts.append(Object.assign(document.createElement("summary"), { textContent: report.summary }), list);
   }
