@@ -227,8 +227,7 @@ pub trait Placement: AsAny {
 /// A placement in a debug print: its algorithm and nodes. Written here rather than required
 /// of every placement (`Placement: Debug`): each `dyn Placement`'s vtable would then carry
 /// its type's `Debug`, which pulls core's float formatting (node weights) into every wasm
-/// module (most of the 15 KB gzip the figure's module shed with it), for prints no module
-/// makes.
+/// module, for prints no module makes.
 impl std::fmt::Debug for dyn Placement {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Placement").field("algorithm", &self.algorithm().name()).field("nodes", &self.nodes()).finish()

@@ -1,6 +1,6 @@
 //! The one plotters backend the charts module draws on: a canvas that measures text with its
 //! own `measureText`, or an SVG sized from a font's advance widths. One type, so the charts'
-//! drawing code is compiled once for both (a second backend type doubled it: +34 KB gzip).
+//! drawing code is compiled once for both (a second backend type compiled all of it twice).
 //!
 //! plotters' web font code measures text by adding a `<span>` with a `style` attribute to the
 //! page: a strict Content-Security-Policy (`style-src 'self'`) blocks that attribute, so the
