@@ -9,10 +9,12 @@
 //!    real-system fixture with the native tests' comparisons), built once and run in every
 //!    browser of `wasm-pack.toml` at the same time;
 //! 3. page: the release build of `wasm-pack.toml`'s modules (`cargo xtask build`, run in
-//!    the background at a lower priority from the start, in its own target directory), then `node --test tests/e2e/*.test.mjs` (two files at a time, and the one that times calls alone, last), playwright-core driving Debian's Chromium
-//!    against the built `www/` served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub
-//!    Pages serves a project site (`RINGLAB_URL`), and again with the deployment's
-//!    Content-Security-Policy (`RINGLAB_CSP_URL`);
+//!    the background at a lower priority from the start, in its own target directory), then
+//!    `node --test tests/e2e/*.test.mjs` (two files at a time, and the one that times calls
+//!    alone, last), playwright-core driving Debian's Chromium against the built `www/`
+//!    served on 127.0.0.1 at a free port under `/ringlab/`, as GitHub Pages serves a project
+//!    site (`RINGLAB_URL`), and again with the deployment's Content-Security-Policy
+//!    (`RINGLAB_CSP_URL`);
 //! 4. checks: the workflows (actionlint), relative URLs, the npm package and its types (npm
 //!    pack, tsc), the crate as published and its docs (`checks.rs`);
 //! 5. package: the npm package as a user gets it, `npm pack`ed and installed into a fresh
@@ -441,11 +443,10 @@ fn page(built: &build::Built) -> Result<Tally, Failure> {
     // suite of 103 took 415 s so against 500 s one at a time, on a machine busy with a
     // build besides.)
     let (lines, ok) = step::run_capturing(name, &mut node(&others, 2))?;
-    let (passed, failed) = node_counts(&lines);
     let (timed_lines, timed_ok) = step::run_capturing(name, &mut node(&timed, 1))?;
-    let (timed_passed, timed_failed) = node_counts(&timed_lines);
-    let counts = [format!("ℹ pass {}", passed + timed_passed), format!("ℹ fail {}", failed + timed_failed)];
-    tally(name, &counts, start, ok && timed_ok && timed_passed > 0, node_counts)
+    let ((passed, failed), (timed_passed, timed_failed)) = (node_counts(&lines), node_counts(&timed_lines));
+    let both = |_: &[String]| (passed + timed_passed, failed + timed_failed);
+    tally(name, &[], start, ok && timed_ok && timed_passed > 0, both)
 }
 
 /// The page test file that times calls (the fuzz stage's calls at the caps).
@@ -513,7 +514,7 @@ fn tally(
     lines: &[String],
     start: Instant,
     ok: bool,
-    counts: fn(&[String]) -> (u64, u64),
+    counts: impl FnOnce(&[String]) -> (u64, u64),
 ) -> Result<Tally, Failure> {
     let (passed, failed) = counts(lines);
     let seconds = step::secs(start);
