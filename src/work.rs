@@ -11,6 +11,9 @@
 //! [`Error::TooLarge`] (code `too-large`) naming the cost, the budget and the amount, and
 //! nothing has changed. Every budget lives here, and every refusal for work is minted here.
 //!
+//! The costs of one call share one budget: each [`Cost::budget`] is about the same time, and
+//! the fractions of them a call uses add up to at most 1.
+//!
 //! The caps on items stay, as fast checks made first; the meter bounds what they multiply.
 //!
 //! ```
@@ -144,15 +147,19 @@ pub fn spent(cost: Cost) -> u64 {
 }
 
 /// `Err(TooLarge)` naming `cost` when `amount`, added to what the call in progress has
-/// charged of it already, is over its budget (outside a [`call`], when `amount` alone is).
-/// Call it before the work: a refused charge adds nothing.
+/// charged already, is over the call's budget (outside a [`call`], when `amount` alone is
+/// over `cost`'s). Call it before the work: a refused charge adds nothing.
+///
+/// The costs share one budget: each [`Cost::budget`] is about the same time, so what a call
+/// may still do of `cost` is its budget less the fraction of their budgets the call's other
+/// costs have used (hashing half the bytes leaves half the probes). Each alone within its
+/// budget, several costs together would otherwise add up to several calls' time.
 pub fn charge(cost: Cost, amount: u64) -> Result<(), Error> {
     SPENT.with(|s| match s.get() {
         None => crate::limits::check(cost.name(), amount, cost.budget()),
         Some(mut spent) => {
-            let total = spent[cost.index()].saturating_add(amount);
-            crate::limits::check(cost.name(), total, cost.budget())?;
-            spent[cost.index()] = total;
+            check(&spent, cost, amount)?;
+            spent[cost.index()] = spent[cost.index()].saturating_add(amount);
             s.set(Some(spent));
             Ok(())
         }
@@ -163,7 +170,24 @@ pub fn charge(cost: Cost, amount: u64) -> Result<(), Error> {
 /// that can bound its work before it starts, when its pieces charge what each really does
 /// as they go.
 pub fn afford(cost: Cost, amount: u64) -> Result<(), Error> {
-    crate::limits::check(cost.name(), spent(cost).saturating_add(amount), cost.budget())
+    SPENT.with(|s| check(&s.get().unwrap_or_default(), cost, amount))
+}
+
+/// Whether `amount` more of `cost` fits the one budget `spent` has used part of: the sum
+/// over the costs of spent / budget stays at most 1.
+fn check(spent: &[u64; Cost::ALL.len()], cost: Cost, amount: u64) -> Result<(), Error> {
+    // Fractions of a budget in units of 2^-32, exactly enough to tell apart every amount a
+    // budget of under 2^32 can be charged.
+    const WHOLE: u128 = 1 << 32;
+    let others: u128 = Cost::ALL
+        .iter()
+        .filter(|&&c| c != cost)
+        .map(|&c| u128::from(spent[c.index()]) * WHOLE / u128::from(c.budget()))
+        .sum();
+    let budget = u128::from(cost.budget());
+    // What of `cost` the others leave, rounded down.
+    let left = (WHOLE.saturating_sub(others) * budget / WHOLE) as u64;
+    crate::limits::check(cost.name(), spent[cost.index()].saturating_add(amount), left)
 }
 
 /// The weighted bytes of hashing `count` texts of `len` bytes each with a hash that costs
@@ -185,5 +209,21 @@ mod tests {
             assert!(err.to_string().contains(cost.name()), "{err}");
         }
         assert_eq!(hashed(u64::MAX, 2, 8), u64::MAX);
+    }
+
+    #[test]
+    fn the_costs_of_one_call_share_its_budget() {
+        call(|| {
+            charge(Cost::HashedBytes, Cost::HashedBytes.budget() / 2).unwrap();
+            charge(Cost::Probes, Cost::Probes.budget() / 4).unwrap();
+            // A quarter of the budget is left, in whichever cost.
+            let err = charge(Cost::Pairs, Cost::Pairs.budget() / 4 + 1).unwrap_err();
+            assert!(err.to_string().contains(Cost::Pairs.name()), "{err}");
+            assert!(afford(Cost::Cells, Cost::Cells.budget() / 4).is_ok());
+            assert!(afford(Cost::Cells, Cost::Cells.budget() / 4 + 1).is_err());
+            charge(Cost::Pairs, Cost::Pairs.budget() / 4).unwrap();
+            assert!(charge(Cost::Lookups, 1).is_err());
+            assert_eq!(spent(Cost::Lookups), 0);
+        });
     }
 }

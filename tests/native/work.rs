@@ -96,8 +96,9 @@ fn one_call_adds_up_what_its_pieces_charge() {
         work::charge(Cost::Probes, half).unwrap();
         refused_for(work::charge(Cost::Probes, half).unwrap_err(), Cost::Probes);
         assert_eq!(work::spent(Cost::Probes), half);
-        // Another cost has a budget of its own.
-        work::charge(Cost::HashedBytes, Cost::HashedBytes.budget()).unwrap();
+        // The other costs share what is left: just under half of theirs.
+        refused_for(work::charge(Cost::HashedBytes, Cost::HashedBytes.budget() / 2).unwrap_err(), Cost::HashedBytes);
+        work::charge(Cost::HashedBytes, Cost::HashedBytes.budget() / 4).unwrap();
         // An inner call is part of this one.
         work::call(|| refused_for(work::charge(Cost::Probes, half).unwrap_err(), Cost::Probes));
         work::call(|| work::charge(Cost::Probes, 10)).unwrap();
