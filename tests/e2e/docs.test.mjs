@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { launch, open, URL, SHOTS } from "./browser.mjs";
 
 let chrome;
@@ -92,6 +93,29 @@ test("the page's theme switch turns its theme=auto elements dark and back", asyn
   await page.screenshot({ path: join(SHOTS, "36-docs-dark.png") });
   await page.click('[data-page-theme="light"]');
   await page.waitForFunction(() => getComputedStyle(document.getElementById("hero")).backgroundColor === "rgb(255, 255, 255)");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// A writer with no build of their own downloads the bundle from the docs page: the link names
+// the crate's version, the file is served beside the page and is a zip, and the page offers
+// no CDN route to a package that is not published.
+test("the docs link a downloadable bundle of this version, and no unpublished CDN", async () => {
+  const version = /^version = "([^"]+)"/m.exec(readFileSync(new globalThis.URL("../../Cargo.toml", import.meta.url), "utf8"))[1];
+  const { page, problems, context } = await openDocs();
+  const link = page.locator("a#bundle-zip");
+  assert.equal(await link.getAttribute("href"), `bundle/ringlab-element-${version}.zip`);
+  assert.match(await link.textContent(), new RegExp(`ringlab-element-${version.replace(/\./g, "\\.")}\\.zip`));
+  const download = page.waitForEvent("download");
+  await link.click();
+  const file = await (await download).createReadStream();
+  const chunks = [];
+  for await (const chunk of file) chunks.push(chunk);
+  const zip = Buffer.concat(chunks);
+  assert.ok(zip.length > 100_000, `the bundle is ${zip.length} bytes`);
+  assert.equal(zip.subarray(0, 4).toString("binary"), "PK\x03\x04", "a zip file");
+  assert.ok(zip.includes("hash-ring.js") && zip.includes("pkg/ringlab_element_bg.wasm"), "the element and its engine inside");
+  assert.doesNotMatch(await page.textContent("main"), /cdn\.jsdelivr|unpkg|From a CDN/i);
   assert.deepEqual(problems, []);
   await context.close();
 });

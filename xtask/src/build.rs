@@ -1,5 +1,5 @@
 //! `cargo xtask build`: each module of wasm-pack.toml, release wasm build → wasm-bindgen →
-//! wasm-opt → `www/pkg/`.
+//! wasm-opt → `www/pkg/`; then the element's bundle (`www/bundle/`).
 
 use crate::settings::{self, Settings};
 use crate::step::{self, Failure};
@@ -27,10 +27,14 @@ impl Built {
     }
 }
 
+/// The modules, then the element's bundle from them (`www/bundle/`, which docs.html links),
+/// so that a served or deployed build has both.
 pub fn run() -> Result<Built, Failure> {
     tools::announce_checks();
     tools::for_build()?;
-    package(&settings::load()?)
+    let built = package(&settings::load()?)?;
+    crate::bundle::write()?;
+    Ok(built)
 }
 
 /// Builds the package's modules, assuming the tools are present. Each module is its own

@@ -1,7 +1,7 @@
 //! `cargo xtask`: ringlab's build tool.
 //!
 //! - `cargo xtask build`: each module of wasm-pack.toml (the engine, the chart drawing):
-//!   release wasm build → wasm-bindgen → wasm-opt → `www/pkg/`.
+//!   release wasm build → wasm-bindgen → wasm-opt → `www/pkg/`; then the bundle below.
 //! - `cargo xtask serve [--port N] [--csp] [--prefix /ringlab/]`: build, then serve `www/` on
 //!   127.0.0.1 (`--csp` sends the Content-Security-Policy a deployment would).
 //! - `cargo xtask package`: build, then write the npm package to `target/npm/`.

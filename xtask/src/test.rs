@@ -56,6 +56,7 @@ pub fn run() -> Result<(), Failure> {
     tallies.push(native(&features)?);
     tallies.extend(wasm(&settings.test.browsers, &features)?);
     release.finish()?;
+    bundle::write()?; // docs.html links it, as `cargo xtask build` writes it
     tallies.push(page(&build::built(&settings)?)?);
     tallies.push(checks_stage(&settings)?);
     tallies.push(package_stage(&settings)?);
