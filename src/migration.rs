@@ -92,8 +92,7 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
 /// Owners are compared by name, once: `before`'s node `i` is `after`'s node `same[i]`.
 /// (Of the node lists, not generic over the states: a map collected once in the engine.)
 fn same_nodes(before: &[Node], after: &[Node]) -> Vec<Option<usize>> {
-    let after_index =
-        after.iter().enumerate().map(|(i, n)| (n.name.as_str(), i)).collect::<std::collections::BTreeMap<_, _>>();
+    let after_index = crate::node::index_by_name(after.iter().map(|n| n.name.as_str()).collect());
     before.iter().map(|n| after_index.get(n.name.as_str()).copied()).collect()
 }
 

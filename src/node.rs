@@ -99,3 +99,9 @@ pub(crate) fn check_weight(weight: f64) -> Result<(), Error> {
         Err(Error::InvalidWeight(weight))
     }
 }
+
+/// Each name's position in `names`. Not generic: the map's sort is instantiated once for
+/// every caller (one per iterator type otherwise).
+pub(crate) fn index_by_name(names: Vec<&str>) -> std::collections::BTreeMap<&str, usize> {
+    names.into_iter().enumerate().map(|(i, n)| (n, i)).collect()
+}

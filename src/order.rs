@@ -1,6 +1,38 @@
 //! The order of points at the same position: each system breaks a tie its own way (the
 //! owner added earlier, the one added later, the smaller name), and a ring opened in steps
 //! sorts its points in bounded pieces ([`StagedSort`]).
+//!
+//! Other sorts by a number go through [`stable_order`], the points' own `(u64, u32)` sort:
+//! every element type and comparison sorted is one more copy of std's sort in the wasm
+//! module, a few kilobytes each.
+
+/// The permutation that sorts `keys` stably (equal keys keep their order).
+pub(crate) fn stable_order(keys: &[u64]) -> Vec<usize> {
+    let mut pairs: Vec<(u64, u32)> = keys.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect();
+    pairs.sort_unstable();
+    pairs.into_iter().map(|(_, i)| i as usize).collect()
+}
+
+/// A key whose order is `f64::total_cmp`'s.
+pub(crate) fn f64_key(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
+/// A key whose order is `i64`'s.
+pub(crate) fn i64_key(x: i64) -> u64 {
+    (x as u64) ^ 1 << 63
+}
+
+/// Sorts `values` as `sort_by(f64::total_cmp)` would.
+pub(crate) fn sort_f64(values: &mut Vec<f64>) {
+    let keys: Vec<u64> = values.iter().map(|&v| f64_key(v)).collect();
+    *values = stable_order(&keys).into_iter().map(|i| values[i]).collect();
+}
 
 /// How points at the same position are ordered.
 pub(crate) enum Tie<'a> {
@@ -139,6 +171,22 @@ impl StagedSort {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keyed_orders_are_the_comparisons_orders() {
+        let floats = [3.5, -0.0, 0.0, f64::NEG_INFINITY, -2.25, 1e-300, -1e300, f64::INFINITY, 3.5, f64::NAN];
+        let mut ours = floats.to_vec();
+        sort_f64(&mut ours);
+        let mut std = floats.to_vec();
+        std.sort_by(f64::total_cmp);
+        let bits = |v: &[f64]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&ours), bits(&std));
+        let ints = [5i64, -3, i64::MIN, 0, 5, i64::MAX, -3, 7];
+        let order = stable_order(&ints.map(i64_key));
+        let mut std: Vec<usize> = (0..ints.len()).collect();
+        std.sort_by_key(|&i| ints[i]);
+        assert_eq!(order, std, "stable: equal keys keep their order");
+    }
     use proptest::prelude::*;
 
     proptest! {

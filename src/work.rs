@@ -176,17 +176,12 @@ pub fn afford(cost: Cost, amount: u64) -> Result<(), Error> {
 /// Whether `amount` more of `cost` fits the one budget `spent` has used part of: the sum
 /// over the costs of spent / budget stays at most 1.
 fn check(spent: &[u64; Cost::ALL.len()], cost: Cost, amount: u64) -> Result<(), Error> {
-    // Fractions of a budget in units of 2^-32, exactly enough to tell apart every amount a
-    // budget of under 2^32 can be charged.
-    const WHOLE: u128 = 1 << 32;
-    let others: u128 = Cost::ALL
-        .iter()
-        .filter(|&&c| c != cost)
-        .map(|&c| u128::from(spent[c.index()]) * WHOLE / u128::from(c.budget()))
-        .sum();
-    let budget = u128::from(cost.budget());
+    // IEEE arithmetic, so the same everywhere; a budget's fraction is exact to far below one
+    // unit of any budget.
+    let others: f64 =
+        Cost::ALL.iter().filter(|&&c| c != cost).map(|&c| spent[c.index()] as f64 / c.budget() as f64).sum();
     // What of `cost` the others leave, rounded down.
-    let left = (WHOLE.saturating_sub(others) * budget / WHOLE) as u64;
+    let left = ((1.0 - others).max(0.0) * cost.budget() as f64) as u64;
     crate::limits::check(cost.name(), spent[cost.index()].saturating_add(amount), left)
 }
 

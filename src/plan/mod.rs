@@ -135,8 +135,7 @@ fn slot_batches(before: &Cluster, after: &Cluster, steps: usize, spec: &LayoutSp
         return Ok(None);
     }
     let nodes = union(before, after);
-    let index =
-        nodes.iter().enumerate().map(|(i, n)| (n.0.name.as_str(), i)).collect::<std::collections::BTreeMap<_, _>>();
+    let index = crate::node::index_by_name(nodes.iter().map(|n| n.0.name.as_str()).collect());
     let owner =
         |arcs: &dyn crate::analysis::Arcs, slot: u64| arcs.owner_of(slot).ok().map(|o| index[arcs.node_name(o)]);
     let old: Vec<Option<usize>> = (0..size as u64).map(|s| owner(a, s)).collect();

@@ -184,12 +184,12 @@ fn worst_loss(points: &[(u64, usize)], shares: &[u128], top: u128) -> f64 {
         }
     }
     // The two largest shares, for the nodes a loss leaves as they were.
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| shares[b].cmp(&shares[a]));
+    let first = (0..n).max_by_key(|&o| (shares[o], std::cmp::Reverse(o))).unwrap_or(0);
+    let second = (0..n).filter(|&o| o != first).max_by_key(|&o| (shares[o], std::cmp::Reverse(o)));
     let mean = size / (n - 1) as f64;
     (0..n)
         .map(|lost| {
-            let untouched = order.iter().find(|&&o| o != lost).map_or(0, |&o| shares[o]);
+            let untouched = if lost == first { second.map_or(0, |o| shares[o]) } else { shares[first] };
             let row = &gained[lost * n..(lost + 1) * n];
             let grown =
                 row.iter().enumerate().filter(|&(_, &g)| g > 0).map(|(to, &g)| shares[to] + g).max().unwrap_or(0);

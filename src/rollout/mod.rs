@@ -311,7 +311,7 @@ pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout
         cuts.push(options.duration_ms);
         cuts.retain(|&t| (0.0..=options.duration_ms).contains(&t));
         cuts.push(0.0);
-        cuts.sort_by(f64::total_cmp);
+        crate::order::sort_f64(&mut cuts);
         cuts.dedup();
         for pair in cuts.windows(2) {
             let (t0, t1) = (pair[0], pair[1]);
@@ -398,11 +398,12 @@ fn history(
 ) -> Vec<(f64, usize)> {
     let epochs = published.len();
     // (time, epoch adopted then by the lag alone)
-    let mut adoptions: Vec<(f64, usize)> =
+    let adoptions: Vec<(f64, usize)> =
         (1..=epochs).filter_map(|e| adoption(i, e, published[e - 1], options).map(|t| (t, e))).collect();
-    adoptions.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let times: Vec<u64> = adoptions.iter().map(|a| crate::order::f64_key(a.0)).collect();
+    let adoptions: Vec<(f64, usize)> = crate::order::stable_order(&times).into_iter().map(|i| adoptions[i]).collect();
     let mut events: Vec<f64> = adoptions.iter().map(|a| a.0).chain(published.iter().copied()).collect();
-    events.sort_by(f64::total_cmp);
+    crate::order::sort_f64(&mut events);
     events.dedup();
     let current = |t: f64| published.iter().take_while(|&&p| p <= t).count();
 

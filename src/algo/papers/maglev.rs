@@ -113,9 +113,12 @@ impl Maglev {
     /// The paper's population loop.
     fn populate(&mut self) {
         let m = self.size;
-        let mut order: Vec<usize> = (0..self.members.nodes.len()).collect();
-        let nodes = &self.members.nodes;
-        order.sort_by(|&a, &b| nodes[a].name.cmp(&nodes[b].name));
+        // By name (names are distinct): the names sorted, then found.
+        let names: Vec<&str> = self.members.nodes.iter().map(|n| n.name.as_str()).collect();
+        let index = crate::node::index_by_name(names.clone());
+        let mut sorted = names;
+        sorted.sort_unstable();
+        let order: Vec<usize> = sorted.iter().map(|n| index[n]).collect();
         let perms: Vec<(u64, u64)> = order
             .iter()
             .map(|&i| {

@@ -501,8 +501,8 @@ impl Slots {
         }
         let mut given = vec![0usize; owned.len()];
         // glibc's qsort is a stable merge sort here: ties keep node order.
-        let mut order = order.to_vec();
-        order.sort_by(|&a, &b| balance[a].cmp(&balance[b]));
+        let keys: Vec<u64> = order.iter().map(|&i| crate::order::i64_key(balance[i])).collect();
+        let order: Vec<usize> = crate::order::stable_order(&keys).into_iter().map(|k| order[k]).collect();
         let (mut dst, mut src) = (0usize, order.len().saturating_sub(1));
         // Ends: each pass moves an index or shrinks the source's positive balance.
         while dst < src {
