@@ -806,8 +806,12 @@ export interface Movers {
 export interface Transition {
   /** "Added node-6", "Undid: Removed node-2", ... */
   label: string;
-  /** The readout: the label, what moved, and how that compares. */
+  /** The readout in one paragraph: `lines` in the order they show. */
   text: string;
+  /** The readout in short lines: what moved; what it costs the tier (with a workload); what
+   * `hash % N` would have done (when the serving count changed, or when compared); the rest
+   * (the least any placement could move, the down rule, the workload), a sentence each. */
+  lines: { moved: string; cost: string | null; modulo: string | null; detail: string[] };
   exact: ExactMoves | null;
   /** `null` when either state has no nodes. */
   sample: SampleMigration | null;
@@ -1092,9 +1096,10 @@ export class Session {
   scene(): Scene;
   /** Everything a view redraws, in one call (after a change: the change, then this). */
   frame(options?: FrameOptions): Frame;
-  /** This pool placed by `withAlgorithm` too (the session's settings): how far, where and why
-   * the two disagree, and each one's server for `key`. */
-  agreement(withAlgorithm: AlgorithmName, key?: string): SessionAgreement;
+  /** This pool placed by `from` (by default the session's algorithm) and by `withAlgorithm`
+   * (the session's settings): how far, where and why the two disagree, and each one's server
+   * for `key`. */
+  agreement(withAlgorithm: AlgorithmName, key?: string | null, from?: AlgorithmName | null): SessionAgreement;
   /** Every cache client against every other on this pool (as `agreementMatrix`). */
   agreementMatrix(): AgreementMatrix;
   /** "Explain this key" at the current state (down marks included), replicas as the session asks. */
@@ -1232,6 +1237,13 @@ export interface AgreementMatrix {
   exact: boolean[][];
   keys: number;
   refused: AlgorithmFailure[];
+  /** Each accepting algorithm's label, in `algorithms`' order. */
+  labels: string[];
+  /** Two or more algorithms that send every key to the same server (over the whole key space
+   * when `exact`, else on every key compared); each algorithm in at most one. */
+  groups: { algorithms: AlgorithmName[]; exact: boolean; text: string }[];
+  /** Two to compare first: the first listed, and the first after it that disagrees with it. */
+  pair: [AlgorithmName, AlgorithmName] | null;
 }
 
 /** One algorithm's figures in `compareAlgorithms`; fractions are of the key sample. */

@@ -253,12 +253,27 @@ function step(call) {
   show(t, t?.label);
 }
 
+// The last change in three short lines (what moved, what it costs, what `hash % N` would
+// have done), the rest a tap away. Spaces between the lines keep its text one paragraph.
+function showReadout(t) {
+  const line = (text) => Object.assign(document.createElement("span"), { className: "line", textContent: text });
+  const { moved, cost, modulo, detail } = t.lines;
+  const box = $("last-change");
+  box.replaceChildren(...[moved, cost, modulo].filter(Boolean).flatMap((text) => [line(text), " "]));
+  if (detail.length) {
+    const more = Object.assign(document.createElement("details"), { className: "why" });
+    more.append(Object.assign(document.createElement("summary"), { textContent: "Why, and the rule" }), " ", ...detail.flatMap((text) => [line(text), " "]));
+    box.append(more);
+  }
+  $("flash").textContent = moved;
+}
+
 function show(t, status = "") {
   if (!t) return;
   selected = undefined;
   closePopover(false);
   $("history-status").textContent = status;
-  $("last-change").textContent = $("flash").textContent = t.text;
+  showReadout(t);
   view.play(t);
   // The new state's frame in a task of its own: a big ring's change and its redraw would
   // otherwise block input together.
@@ -678,7 +693,7 @@ function wire() {
   charts = new Charts(later, () => engine);
   metrics = new MetricsView($("metrics"), later, () => engine);
   metrics.update(session);
-  agreement = new AgreementView($("agreement"), labels, { onChange: () => agreement.update(session) });
+  agreement = new AgreementView($("agreement"), { onChange: () => agreement.update(session) });
   explainView = new ExplainView($("explain"), labels, { highlight: highlightStep, session: () => session });
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -735,7 +750,7 @@ function wire() {
     session.setCompareModulo($("compare-modulo").checked);
     const [t] = fromHistory(() => session.lastChange()) ?? [];
     if (t) {
-      $("last-change").textContent = $("flash").textContent = t.text;
+      showReadout(t);
       view.play(t);
     }
   });

@@ -15,6 +15,11 @@ const NO_OWNER = 0xffffffff;
 const angle = (fraction) => fraction * TAU - Math.PI / 2; // 0 at the top, clockwise
 // The most one frame moves an animation on: 100 ms of its length (see `tick`).
 const MAX_FRAME_MS = 100;
+// The keys a change moved stay marked this long after it, then fade back into the ring over
+// FADE_MS (at once with reduced motion), so the ring reads again: after vnodes 32 → 150 most
+// keys move, and marked they are all one could see.
+const HOLD_MS = 2500;
+const FADE_MS = 800;
 // Above this many keys, dots would overlap: draw a density band instead.
 const DOT_LIMIT = 5000;
 const LANES = 7;
@@ -51,7 +56,7 @@ export class RingView {
 
   // Plays a change: a Transition's moved arcs and the keys that change owner.
   play(transition, { duration = 900 } = {}) {
-    this.change = { moved: transition?.exact?.arcs ?? [], movers: transition?.movers, t: 0, duration };
+    this.change = { moved: transition?.exact?.arcs ?? [], movers: transition?.movers, t: 0, duration, after: 0 };
     this.start(this.change);
   }
 
@@ -72,6 +77,14 @@ export class RingView {
   // Whether a change or a walk is still moving.
   get playing() {
     return [this.change, this.walk].some((a) => a && a.t < 1);
+  }
+
+  // How strongly the last change's moved keys are marked: 1 while it plays and for HOLD_MS
+  // after, then down to 0.
+  get moversAlpha() {
+    const c = this.change;
+    if (!c || c.t < 1) return 1;
+    return Math.max(0, Math.min(1, 1 - (c.after - HOLD_MS) / (reducedMotion() ? 1 : FADE_MS)));
   }
 
   pause(on = true) {
@@ -112,13 +125,18 @@ export class RingView {
     // A long gap between frames (a busy main thread, a slow phone) moves on by one frame's
     // worth at most, so a change is seen moving rather than jumping to its end.
     const dt = Math.min(now - this.last, MAX_FRAME_MS);
+    const alpha = this.moversAlpha;
+    const moving = this.playing;
     for (const a of [this.change, this.walk]) {
       if (!a || a.t >= 1 || this.paused) continue;
       a.t = Math.min(1, a.t + (dt / a.duration) * this.speed);
     }
+    const c = this.change;
+    if (c && !moving && !this.paused) c.after += dt * this.speed;
     this.last = now;
-    if (this.data) this.draw();
-    if (this.playing && !this.paused) this.raf = requestAnimationFrame(() => this.tick());
+    // Held, nothing changes: no redraw until the fade.
+    if (this.data && (moving || this.moversAlpha !== alpha)) this.draw();
+    if ((this.playing || (c && this.moversAlpha > 0)) && !this.paused) this.raf = requestAnimationFrame(() => this.tick());
   }
 
   geometry() {
@@ -341,12 +359,14 @@ export class RingView {
   draw() {
     const start = performance.now();
     const c = this.change, w = this.walk;
-    this.drawFrame({ moved: c?.moved, movers: c?.movers, t: c?.t ?? 1, walk: w ?? undefined, walkT: w?.t, hover: this.hover, highlight: this.highlight });
+    const alpha = this.moversAlpha;
+    this.drawFrame({ moved: c?.moved, movers: alpha > 0 ? c?.movers : undefined, moversAlpha: alpha, t: c?.t ?? 1, walk: w ?? undefined, walkT: w?.t, hover: this.hover, highlight: this.highlight });
     this.onFrame?.(performance.now() - start);
   }
 
   // overlay = {moved: [{startFraction, endFraction}], movers: {index, position, from, to}
-  // (colour slots), t, walk: {fraction, stops: [{fraction, colour}]}, hover}
+  // (colour slots), moversAlpha (their fade after the change), t, walk: {fraction, stops:
+  // [{fraction, colour}]}, hover}
   drawFrame(overlay = {}) {
     const g = this.geometry();
     const ctx = this.canvas.getContext("2d");
@@ -371,6 +391,7 @@ export class RingView {
     // first half and the new owner's after, never a blend (which would look like a third node).
     const movers = overlay.movers;
     if (movers) {
+      ctx.globalAlpha = overlay.moversAlpha ?? 1;
       const t = overlay.t ?? 1;
       const d = 3 + 2 * Math.sin(Math.PI * t);
       for (let m = 0; m < movers.index.length; m++) {
@@ -383,6 +404,7 @@ export class RingView {
         ctx.fillStyle = this.slotColour(slot);
         this.mark(ctx, x, y, d - 0.5, this.slotPattern(slot));
       }
+      ctx.globalAlpha = 1;
     }
 
     if (overlay.hover) {

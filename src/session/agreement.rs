@@ -36,12 +36,18 @@ pub struct KeyAnswers {
 }
 
 impl Session {
-    /// The session's pool placed by `with` too (the session's settings, its algorithm
-    /// replaced; down marks are not carried): how far the two agree, why, and where each
-    /// sends `key`. Exact where both are circles of points hashing keys alike, else on
-    /// [`agreement::DEFAULT_KEYS`] generated keys.
-    pub fn agreement(&self, with: Algorithm, key: Option<&str>) -> Result<AgreementView, Error> {
-        let (a, b) = (self.pool_placement(self.settings().algorithm)?, self.pool_placement(with)?);
+    /// The session's pool placed by `from` (by default the session's algorithm) and by `with`
+    /// (the session's settings, its algorithm replaced; down marks are not carried): how far
+    /// the two agree, why, and where each sends `key`. Exact where both are circles of points
+    /// hashing keys alike, else on [`agreement::DEFAULT_KEYS`] generated keys.
+    pub fn agreement(
+        &self,
+        with: Algorithm,
+        key: Option<&str>,
+        from: Option<Algorithm>,
+    ) -> Result<AgreementView, Error> {
+        let from = from.unwrap_or(self.settings().algorithm);
+        let (a, b) = (self.pool_placement(from)?, self.pool_placement(with)?);
         let keys = Keys::Exact { prefix: "key:".into(), count: agreement::DEFAULT_KEYS };
         let found = agreement::agreement(&a, &b, &keys)?;
         let key = key
@@ -85,10 +91,15 @@ impl Session {
 
     /// How far every cache client of the catalog agrees with every other on the session's
     /// pool (those that refuse its names listed apart), on as many generated keys as the
-    /// comparison's cap allows, up to [`agreement::DEFAULT_KEYS`].
+    /// comparison's cap allows, up to [`agreement::DEFAULT_KEYS`]. The session's algorithm
+    /// comes first when it is a client, so the pair the matrix suggests starts from it.
     pub fn agreement_matrix(&self) -> Result<Matrix, Error> {
-        let clients: Vec<Algorithm> =
+        let own = self.settings().algorithm;
+        let mut clients: Vec<Algorithm> =
             Algorithm::ALL.into_iter().filter(|a| a.entry().family == Family::Client).collect();
+        if let Some(i) = clients.iter().position(|&a| a == own) {
+            clients[..=i].rotate_right(1);
+        }
         let count = agreement::DEFAULT_KEYS.min(crate::limits::MAX_COMPARE_WORK as usize / clients.len().max(1));
         agreement::matrix(&self.pool_options(self.settings().algorithm), &self.pool(), &clients, "key:", count)
     }

@@ -426,8 +426,16 @@ fn every_change_reports_its_cost_beside_modulo() {
     assert!((800_000..1_000_000).contains(&cost.placement.items_moved), "about 0.9M: {}", cost.placement.items_moved);
     // hash % N, 10 → 11: a value stays only when h mod 110 < 10, so 100/110 of the items move.
     assert_eq!(cost.modulo.items_moved, 9_090_909);
-    assert!(t.text.contains("For 10,000,000 items of 1.0 KB at 5,000 requests/s"), "{}", t.text);
-    assert!(t.text.contains("hash % N: 9,090,909 items (9.1 GB)"), "{}", t.text);
+    assert!(t.text.contains("for 10,000,000 items of 1.0 KB at 5,000 requests/s"), "{}", t.text);
+    // The readout's three lines: what moved, what it cost, what hash % N would have done.
+    let l = &t.lines;
+    assert!(l.moved.starts_with("Added node-11: moved ") && l.moved.ends_with("% of the key space."), "{}", l.moved);
+    let items = crate::decimal::thousands(cost.placement.items_moved);
+    assert!(l.cost.as_deref().unwrap().starts_with(&format!("Cost: {items} items (")), "{:?}", l.cost);
+    assert_eq!(
+        l.modulo.as_deref(),
+        Some("hash % N would have moved 90.9%: 9,090,909 items (9.1 GB), 4,545 extra misses/s until warm.")
+    );
     assert!(before.nodes().len() == 10);
     // The workload rides in the link.
     let back = Session::from_link(&s.link()).unwrap();
@@ -686,7 +694,7 @@ fn two_clients_of_the_sessions_pool_agree_or_say_why() {
     let pool = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"].map(NodeSpec::new);
     let settings = Settings { algorithm: Algorithm::Dalli, ..Settings::default() };
     let s = Session::new(settings, pool.to_vec()).unwrap();
-    let a = s.agreement(Algorithm::Pymemcache, Some("user:42")).unwrap();
+    let a = s.agreement(Algorithm::Pymemcache, Some("user:42"), None).unwrap();
     assert_eq!((a.algorithm, a.with, a.agreement.exact, a.agreement.keys), ("dalli", "pymemcache", false, 10_000));
     let key = a.key.unwrap();
     // Each answer is that placement's own locate.
@@ -698,7 +706,7 @@ fn two_clients_of_the_sessions_pool_agree_or_say_why() {
     );
     assert!(a.text.starts_with("Dalli") && a.text.contains("of 10,000 keys to different servers"), "{}", a.text);
     // Against itself: everything agrees, exactly, and the words say so.
-    let same = s.agreement(Algorithm::Dalli, None).unwrap();
+    let same = s.agreement(Algorithm::Dalli, None, None).unwrap();
     assert!(same.agreement.exact && same.agreement.disagree == 0.0 && same.agreement.reasons.is_empty());
     assert!(same.text.contains("every key of the key space"), "{}", same.text);
     // The matrix offers every cache client that takes these names, itself included.
@@ -708,6 +716,42 @@ fn two_clients_of_the_sessions_pool_agree_or_say_why() {
     let j = m.algorithms.iter().position(|&n| n == "pymemcache").unwrap();
     assert_eq!(m.disagree[i][j], m.disagree[j][i]);
     assert_eq!(m.disagree[i][i], 0.0);
+    // Two clients of the pool, neither the session's, side by side.
+    let other = s.agreement(Algorithm::Pymemcache, None, Some(Algorithm::Libketama)).unwrap();
+    assert_eq!((other.algorithm, other.with), ("libketama", "pymemcache"));
+    assert!(other.text.starts_with("libketama"), "{}", other.text);
+}
+
+#[test]
+fn the_agreement_matrix_groups_the_clients_that_agree_and_suggests_a_pair_that_does_not() {
+    let pool = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"].map(NodeSpec::new);
+    let settings = Settings { algorithm: Algorithm::Dalli, ..Settings::default() };
+    let m = Session::new(settings, pool.to_vec()).unwrap().agreement_matrix().unwrap();
+    assert_eq!(m.algorithms[0], "dalli", "the session's client first");
+    assert_eq!(m.labels.len(), m.algorithms.len());
+    let at = |name: &str| m.algorithms.iter().position(|&n| n == name).unwrap();
+    let [a, b] = m.pair.unwrap();
+    assert_eq!(a, "dalli");
+    assert!(m.disagree[0][at(b)] > 0.0, "the suggested pair disagrees somewhere");
+    // Within a group every two agree on every key; across groups (or alone) they do not.
+    let group_of = |i: usize| m.groups.iter().position(|g| g.algorithms.contains(&m.algorithms[i]));
+    for i in 0..m.algorithms.len() {
+        for j in 0..m.algorithms.len() {
+            let together = i == j || (group_of(i).is_some() && group_of(i) == group_of(j));
+            assert_eq!(m.disagree[i][j] == 0.0, together, "{} and {}", m.algorithms[i], m.algorithms[j]);
+        }
+    }
+    // libketama's continuum as spymemcached rebuilds it, and libmemcached's weighted one as
+    // npm's hashring does (tests/real/fixtures: the libraries' own answers).
+    let ketama = group_of(at("libketama")).expect("libketama has company");
+    assert_eq!(group_of(at("spymemcached-ketama")), Some(ketama));
+    assert_eq!(group_of(at("npm-hashring")), group_of(at("libmemcached-weighted")));
+    assert!(group_of(at("npm-hashring")).is_some() && group_of(at("npm-hashring")) != Some(ketama));
+    assert!(m.groups[ketama].exact);
+    assert_eq!(
+        m.groups[ketama].text,
+        "Every key to the same server: libketama (last.fm); spymemcached, ketama (Java)."
+    );
 }
 
 #[test]

@@ -19,8 +19,10 @@ pub const MAX_DRAWN_ARCS: usize = 4_096;
 pub struct Transition {
     /// "Added node-6", "Undid: Removed node-2", ...
     pub label: String,
-    /// The readout: the label, what moved, and how that compares.
+    /// The readout in one paragraph: [`lines`](Transition::lines) in the order they show.
     pub text: String,
+    /// The readout in short lines, for a reader at a glance.
+    pub lines: ReadoutLines,
     /// Exact moves, when both states are rings of points mapping keys the same way.
     pub exact: Option<ExactMoves>,
     /// Moves on the sample keys (`None` when either state has no nodes).
@@ -33,6 +35,33 @@ pub struct Transition {
     /// What the change costs the tier (items, bytes, misses) beside `hash % N`, when the
     /// session has a workload.
     pub cost: Option<crate::cost::ChangeReport>,
+}
+
+/// The readout of a change as a page shows it: three short lines, the rest a tap away.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadoutLines {
+    /// What moved: "Added node-6: moved 274 of 2,000 keys (13.7%); exactly 13.98% of the
+    /// key space."
+    pub moved: String,
+    /// What it costs the tier, with a workload: "Cost: 1,234 items (1.2 MB), 56 extra
+    /// misses/s until warm."
+    pub cost: Option<String>,
+    /// What `hash % N` would have done, when the serving count changed (or was compared).
+    pub modulo: Option<String>,
+    /// The rest, each a sentence: the least any placement could move, the down rule, the
+    /// workload the cost is for.
+    pub detail: Vec<String>,
+}
+
+impl ReadoutLines {
+    fn text(&self) -> String {
+        let mut parts = vec![self.moved.as_str()];
+        parts.extend(self.modulo.as_deref());
+        parts.extend(self.cost.as_deref());
+        parts.extend(self.detail.iter().map(String::as_str));
+        parts.join(" ")
+    }
 }
 
 /// Exact moves between two states with arcs.
@@ -128,8 +157,18 @@ impl Session {
         let cost = self.cost_of(before, after);
         if before.nodes().is_empty() || after.nodes().is_empty() || before_keys.owners.len() != after_keys.owners.len()
         {
-            let text = format!("{label}.");
-            return Transition { label, text, exact: None, sample: None, movers: Movers::default(), lost: 0, cost };
+            let lines = ReadoutLines { moved: format!("{label}."), ..ReadoutLines::default() };
+            let text = lines.text();
+            return Transition {
+                label,
+                text,
+                lines,
+                exact: None,
+                sample: None,
+                movers: Movers::default(),
+                lost: 0,
+                cost,
+            };
         }
         let movers = Movers::between(before, &before_keys.owners, after, &after_keys.owners, after_keys);
         let n = after_keys.owners.len();
@@ -168,14 +207,18 @@ impl Session {
         // hash % N is a baseline for a change in how many servers answer: a change of
         // vnodes, hash or weights keeps N, so the comparison would say nothing.
         let serving_changed = before.cluster.healthy_count() != after.cluster.healthy_count();
+        let mut lines = ReadoutLines::default();
         match &exact {
-            Some(e) if serving_changed => text.push_str(&format!(
-                "; exactly {} of the key space — ideal {} — hash % N would have moved {}.",
-                percent(e.moved_fraction, 2),
-                percent(e.ideal_fraction, 2),
-                percent(e.modulo_fraction, 1)
-            )),
-            Some(e) => text.push_str(&format!("; exactly {} of the key space.", percent(e.moved_fraction, 2))),
+            Some(e) => {
+                text.push_str(&format!("; exactly {} of the key space.", percent(e.moved_fraction, 2)));
+                if serving_changed {
+                    lines.modulo = Some(format!("hash % N would have moved {}.", percent(e.modulo_fraction, 1)));
+                    lines.detail.push(format!(
+                        "The least any placement could have moved: {} (ideal).",
+                        percent(e.ideal_fraction, 2)
+                    ));
+                }
+            }
             None if before.cluster.key_space() != after.cluster.key_space()
                 || before.settings.algorithm != after.settings.algorithm
                 || before.cluster.options().applied_hash() != after.cluster.options().applied_hash() =>
@@ -184,6 +227,7 @@ impl Session {
             }
             None => text.push_str(" (this algorithm's moves can only be sampled)."),
         }
+        lines.moved = text;
         // A node going down: what the real client does, in words.
         let newly_down = after
             .nodes()
@@ -191,25 +235,37 @@ impl Session {
             .enumerate()
             .any(|(i, n)| after.cluster.is_down_at(i) && !before.cluster.is_down(&n.name).unwrap_or(false));
         if newly_down {
-            text.push(' ');
-            text.push_str(crate::algo::down::rule(after.settings.algorithm).text);
+            lines.detail.push(crate::algo::down::rule(after.settings.algorithm).text.to_string());
         }
         if let (Some(c), Some(w)) = (&cost, &self.workload) {
-            text.push(' ');
-            text.push_str(&cost_words(c, w));
+            let (placement, modulo) = cost_words(c);
+            lines.cost = Some(format!("Cost: {placement}."));
+            lines.modulo = Some(match lines.modulo.take() {
+                Some(m) => format!("{}: {modulo}.", m.trim_end_matches('.')),
+                None => format!("Under hash % N: {modulo}."),
+            });
+            lines.detail.push(format!(
+                "The cost is for {} items of {} at {} requests/s.",
+                thousands(w.items as usize),
+                bytes(w.item_bytes),
+                thousands(w.requests_per_sec.round() as usize)
+            ));
         }
         let mut movers = movers;
         if self.compare_modulo && serving_changed {
             let modulo = modulo_movers(before, after, after_keys, self.key_list.as_deref());
-            text.push_str(&format!(
-                " Replayed under hash % N (the highlighted keys): {} keys would move.",
-                thousands(modulo.count)
-            ));
+            let replayed =
+                format!("Replayed under hash % N (the highlighted keys): {} keys would move.", thousands(modulo.count));
+            lines.modulo = Some(match lines.modulo.take() {
+                Some(m) => format!("{m} {replayed}"),
+                None => replayed,
+            });
             movers = modulo;
         } else if self.compare_modulo {
-            text.push_str(" Under hash % N nothing would move: the same servers answer.");
+            lines.modulo = Some("Under hash % N nothing would move: the same servers answer.".into());
         }
-        Transition { label, text, exact, sample: Some(sample), movers, lost, cost }
+        let text = lines.text();
+        Transition { label, text, lines, exact, sample: Some(sample), movers, lost, cost }
     }
 
     /// What the change costs the tier, when the session has a workload.
@@ -222,8 +278,8 @@ impl Session {
     }
 }
 
-/// A change's cost in words, beside `hash % N`'s.
-fn cost_words(c: &crate::cost::ChangeReport, w: &crate::cost::Workload) -> String {
+/// A change's cost in words, and `hash % N`'s.
+fn cost_words(c: &crate::cost::ChangeReport) -> (String, String) {
     let one = |k: &crate::cost::ChangeCost| {
         format!(
             "{} items ({}), {} extra misses/s until warm",
@@ -232,14 +288,7 @@ fn cost_words(c: &crate::cost::ChangeReport, w: &crate::cost::Workload) -> Strin
             thousands(k.extra_misses_per_sec.round() as usize)
         )
     };
-    format!(
-        "For {} items of {} at {} requests/s: {} — hash % N: {}.",
-        thousands(w.items as usize),
-        bytes(w.item_bytes),
-        thousands(w.requests_per_sec.round() as usize),
-        one(&c.placement),
-        one(&c.modulo)
-    )
+    (one(&c.placement), one(&c.modulo))
 }
 
 /// Bytes in the largest unit that keeps a number ≥ 1: "1.0 KB", "9.1 GB".

@@ -161,15 +161,19 @@ impl Session {
         })
     }
 
-    /// This pool placed by another algorithm too: `agreement(with, key?)` →
-    /// `{algorithm, label, with, withLabel, disagree, exact, keys, pairs, reasons, text, key}`,
-    /// where `key` is `{key, a, b, agree}` (each placement's server) when a key is given.
+    /// This pool placed by two algorithms: `agreement(with, key?, from?)` (`from` by default
+    /// the session's) → `{algorithm, label, with, withLabel, disagree, exact, keys, pairs,
+    /// reasons, text, key}`, where `key` is `{key, a, b, agree}` (each placement's server)
+    /// when a key is given.
     #[cfg(feature = "engine")]
-    pub fn agreement(&self, with: JsValue, key: JsValue) -> Result<JsValue, JsValue> {
+    pub fn agreement(&self, with: JsValue, key: JsValue, from: JsValue) -> Result<JsValue, JsValue> {
         crate::work::call(|| {
-            let with = Algorithm::from_name(&string(&with, "the other algorithm")?).map_err(error)?;
-            let key = if key.is_undefined() || key.is_null() { None } else { Some(string(&key, "the key")?) };
-            to_js(&self.inner.agreement(with, key.as_deref()).map_err(error)?)
+            let algorithm = |v: &JsValue, what| Algorithm::from_name(&string(v, what)?).map_err(error);
+            let with = algorithm(&with, "the other algorithm")?;
+            let absent = |v: &JsValue| v.is_undefined() || v.is_null();
+            let key = if absent(&key) { None } else { Some(string(&key, "the key")?) };
+            let from = if absent(&from) { None } else { Some(algorithm(&from, "the first algorithm")?) };
+            to_js(&self.inner.agreement(with, key.as_deref(), from).map_err(error)?)
         })
     }
 

@@ -4,7 +4,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, open, settle } from "./browser.mjs";
+import { join } from "node:path";
+import { launch, open, settle, SHOTS } from "./browser.mjs";
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -51,3 +52,46 @@ test("two clients of one pool: the real libraries' answers, the reasons and the 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+const AXE = new globalThis.URL("./node_modules/axe-core/axe.min.js", import.meta.url).pathname;
+
+// The newcomer's question on the default page, at a laptop's and a phone's size, light and
+// dark: two real clients to start (not ringlab's own ring), a matrix that fits its box, shaded
+// by how far each two disagree, with the compatible groups named and marked.
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  for (const colorScheme of ["light", "dark"]) {
+    test(`two clients agree or not, as an engineer asks it (${width} × ${height}, ${colorScheme})`, async () => {
+      const { page, problems, context } = await open(chrome.browser, { viewport: { width, height }, colorScheme });
+      await page.click("#agreement summary");
+      await settle(page);
+      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      assert.ok(widths[0] <= widths[1], `the page stays ${widths[1]} px wide, not ${widths[0]}`);
+      const box = await page.locator("#agree-matrix").evaluate((t) => t.parentElement.getBoundingClientRect().right);
+      assert.ok(box <= width, `the matrix scrolls in its box (right edge ${box})`);
+      const [from, with_] = [await page.inputValue("#agree-from"), await page.inputValue("#agree-with")];
+      const clients = await page.$$eval("#agree-from option", (os) => os.map((o) => o.value));
+      assert.ok(clients.includes(from) && clients.includes(with_) && from !== with_, `${from} and ${with_}`);
+      assert.ok(!clients.includes("ring"), "only cache clients are offered");
+      assert.match(await page.textContent("#agree-text"), /send \d+\.\d% of .* to different servers/);
+      // The compatible groups, named and marked in the matrix.
+      const groups = await page.$$eval("#agree-groups li", (lis) => lis.map((li) => li.textContent));
+      assert.ok(groups.some((g) => g.includes("libketama (last.fm);") && g.includes("spymemcached, ketama (Java)")), groups.join("\n"));
+      const cells = await page.$$eval("#agree-matrix td.shade", (tds) => tds.map((td) => ({ pair: td.dataset.pair, text: td.textContent, same: td.classList.contains("same"), bg: getComputedStyle(td).backgroundColor })));
+      const ketama = cells.find((c) => c.pair === "libketama spymemcached-ketama");
+      assert.ok(ketama.same && ketama.text === "0.0%", JSON.stringify(ketama));
+      const far = cells.reduce((a, b) => (parseFloat(b.text) > parseFloat(a.text) ? b : a));
+      assert.ok(parseFloat(far.text) > 50 && far.bg !== ketama.bg, `${JSON.stringify(far)} is shaded apart from ${JSON.stringify(ketama)}`);
+      // A cell picks its pair.
+      await page.click(`#agree-matrix td[data-pair="${far.pair}"]`);
+      await settle(page);
+      assert.deepEqual([await page.inputValue("#agree-from"), await page.inputValue("#agree-with")], far.pair.split(" "));
+      assert.equal(await page.$$eval("#agree-matrix td.shown", (tds) => tds.length), 2);
+      await page.addScriptTag({ path: AXE });
+      const axe = await page.evaluate(() => window.axe.run("#agreement", { resultTypes: ["violations"] }));
+      assert.deepEqual(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`)), []);
+      await page.locator("#agreement").screenshot({ path: join(SHOTS, `agreement-${width}-${colorScheme}.png`) });
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+}

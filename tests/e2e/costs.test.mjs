@@ -23,9 +23,10 @@ test("a join reports items, bytes and misses beside hash % N, and the link keeps
   const text = await page.textContent("#last-change");
   const share = await engine(page, (mod, names) => new mod.Ring({ vnodes: 32, nodes: [...names, "node-6"] }).nodes()[5].share, NAMES);
   const items = Math.round(1e7 * share).toLocaleString("en-US");
-  assert.ok(text.includes(`For 10,000,000 items of 1.0 KB at 5,000 requests/s: ${items} items`), text);
+  assert.ok(text.includes(`Cost: ${items} items`), text);
+  assert.ok(text.includes("The cost is for 10,000,000 items of 1.0 KB at 5,000 requests/s."), text);
   // 5 → 6 nodes under hash % N: h % 5 == h % 6 only when h mod 30 < 5, so 25/30 of the items move.
-  assert.ok(text.includes("hash % N: 8,333,333 items (8.3 GB)"), text);
+  assert.ok(text.includes("hash % N would have moved 83.3%: 8,333,333 items (8.3 GB)"), text);
   assert.match(page.url(), /&wi=10000000&wb=1000&wr=5000/);
   const other = await open(chrome.browser, {}, new URL(page.url()).hash);
   assert.equal(await other.page.inputValue("#work-items"), "10000000");

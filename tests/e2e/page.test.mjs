@@ -85,7 +85,7 @@ test("adding a node changes the picture and reports exactly what moved", async (
   assert.ok(text.startsWith("Added node-6: moved "), text);
   assert.deepEqual(movedInText(text), { moved: changed, of: 2000 });
   assert.ok(text.includes(`exactly ${(expected.exact * 100).toFixed(2)}% of the key space`), text);
-  assert.ok(text.includes(`ideal ${(expected.ideal * 100).toFixed(2)}%`), text);
+  assert.ok(text.includes(`The least any placement could have moved: ${(expected.ideal * 100).toFixed(2)}% (ideal)`), text);
   assert.ok(text.includes(`would have moved ${(expected.modulo * 100).toFixed(1)}%`), text);
   // hash % N: of every 30 consecutive hashes, key h keeps its owner iff h mod 5 = h mod 6.
   assert.ok(text.includes("would have moved 83.3%"), text);

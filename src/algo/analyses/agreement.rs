@@ -199,7 +199,11 @@ fn answer<'a>(cluster: &'a Cluster, key: &[u8]) -> Result<&'a str, Error> {
 }
 
 fn sorted_pairs(pairs: impl Iterator<Item = (String, String, f64)>) -> Vec<Pair> {
-    let mut out: Vec<Pair> = pairs.map(|(a, b, share)| Pair { a, b, share }).collect();
+    sort_pairs(pairs.map(|(a, b, share)| Pair { a, b, share }).collect())
+}
+
+// Not generic: the sort is instantiated once, whatever the callers' iterators.
+fn sort_pairs(mut out: Vec<Pair>) -> Vec<Pair> {
     // Largest first; equal shares by name, so the order is the same everywhere.
     out.sort_by(|x, y| y.share.total_cmp(&x.share).then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b))));
     out
@@ -256,6 +260,25 @@ pub struct Matrix {
     pub keys: usize,
     /// The algorithms that refuse the pool, with their error's words and code.
     pub refused: Vec<Refused>,
+    /// Each accepting algorithm's label, in [`algorithms`](Matrix::algorithms)' order.
+    pub labels: Vec<&'static str>,
+    /// The compatible groups: two or more algorithms that send every key to the same server,
+    /// over the whole key space where every share between them is exact, else on every key
+    /// compared; each algorithm in at most one, in the matrix's order.
+    pub groups: Vec<Group>,
+    /// Two algorithms to compare first: the first asked, and the first after it that sends
+    /// some key elsewhere (none when fewer than two accept the pool).
+    pub pair: Option<[&'static str; 2]>,
+}
+
+/// Algorithms that agree on every key.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Group {
+    pub algorithms: Vec<&'static str>,
+    /// Over the whole key space, not only on the keys compared.
+    pub exact: bool,
+    /// "Every key to the same server: libketama (last.fm); spymemcached, ketama (Java)."
+    pub text: String,
 }
 
 /// An algorithm that cannot place the pool.
@@ -329,13 +352,51 @@ pub fn matrix(
             exact_cells[j][i] = is_exact;
         }
     }
+    let groups = groups(&made, &disagree, &exact_cells, count);
+    let pair = (n > 0).then(|| (1..n).find(|&j| disagree[0][j] > 0.0)).flatten();
     Ok(Matrix {
         algorithms: made.iter().map(|c| c.algorithm().name()).collect(),
+        labels: made.iter().map(|c| c.algorithm().entry().label).collect(),
+        pair: pair.map(|j| [made[0].algorithm().name(), made[j].algorithm().name()]),
+        groups,
         disagree,
         exact: exact_cells,
         keys: count,
         refused,
     })
+}
+
+/// The matrix's compatible groups: each algorithm with those after it that it agrees with
+/// on every key (agreement on every key is an equivalence: the same server for each key).
+fn groups(made: &[Cluster], disagree: &[Vec<f64>], exact: &[Vec<bool>], keys: usize) -> Vec<Group> {
+    let mut placed = vec![false; made.len()];
+    let mut out = Vec::new();
+    for i in 0..made.len() {
+        if placed[i] {
+            continue;
+        }
+        let members: Vec<usize> = (i..made.len()).filter(|&j| j == i || disagree[i][j] == 0.0).collect();
+        if members.len() < 2 {
+            continue;
+        }
+        for &j in &members {
+            placed[j] = true;
+        }
+        let all_exact = members.iter().all(|&a| members.iter().all(|&b| exact[a][b]));
+        let labels: Vec<&str> = members.iter().map(|&j| made[j].algorithm().entry().label).collect();
+        let of = if all_exact {
+            "Every key".to_string()
+        } else {
+            format!("Each of {} keys", crate::decimal::thousands(keys as u64))
+        };
+        out.push(Group {
+            algorithms: members.iter().map(|&j| made[j].algorithm().name()).collect(),
+            exact: all_exact,
+            // Semicolons: labels have commas of their own.
+            text: format!("{of} to the same server: {}.", labels.join("; ")),
+        });
+    }
+    out
 }
 
 fn recipe_differences<'r>(
