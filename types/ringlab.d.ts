@@ -803,6 +803,18 @@ export interface Movers {
 }
 
 /** What one change did: every change, undo and redo returns one. */
+/** A change's readout in short lines (`Transition.lines`). */
+export interface ReadoutLines {
+  /** "Added node-6: moved 274 of 2,000 keys (13.7%); exactly 13.98% of the key space." */
+  moved: string;
+  /** "Cost: 1,398,438 items (1.4 GB), 6,992 extra misses/s until warm.", with a workload. */
+  cost: string | null;
+  /** "hash % N would have moved 83.3%.", when the serving count changed or was compared. */
+  modulo: string | null;
+  /** The rest, a sentence each: the least any placement could move, the down rule, the workload. */
+  detail: string[];
+}
+
 export interface Transition {
   /** "Added node-6", "Undid: Removed node-2", ... */
   label: string;
@@ -811,7 +823,7 @@ export interface Transition {
   /** The readout in short lines: what moved; what it costs the tier (with a workload); what
    * `hash % N` would have done (when the serving count changed, or when compared); the rest
    * (the least any placement could move, the down rule, the workload), a sentence each. */
-  lines: { moved: string; cost: string | null; modulo: string | null; detail: string[] };
+  lines: ReadoutLines;
   exact: ExactMoves | null;
   /** `null` when either state has no nodes. */
   sample: SampleMigration | null;
@@ -1230,6 +1242,15 @@ export interface ExplanationPair {
   reasons: AgreementReason[];
 }
 
+/** Algorithms that send every key to the same server. */
+export interface AgreementGroup {
+  algorithms: AlgorithmName[];
+  /** Over the whole key space, not only on the keys compared. */
+  exact: boolean;
+  /** "Every key to the same server: libketama (last.fm); spymemcached, ketama (Java)." */
+  text: string;
+}
+
 /** `agreementMatrix`: every two accepting algorithms' disagreement on one pool. */
 export interface AgreementMatrix {
   algorithms: AlgorithmName[];
@@ -1241,7 +1262,7 @@ export interface AgreementMatrix {
   labels: string[];
   /** Two or more algorithms that send every key to the same server (over the whole key space
    * when `exact`, else on every key compared); each algorithm in at most one. */
-  groups: { algorithms: AlgorithmName[]; exact: boolean; text: string }[];
+  groups: AgreementGroup[];
   /** Two to compare first: the first listed, and the first after it that disagrees with it. */
   pair: [AlgorithmName, AlgorithmName] | null;
 }
