@@ -878,6 +878,9 @@ export interface Capabilities {
   weights: boolean;
   hash: boolean;
   vnodes: boolean;
+  /** How the algorithm hashes a key when the hash setting does not apply, in its recipe's
+   * words (what a hash menu shows instead); `null` when it applies. */
+  ownHash: string | null;
   /** The label of what undo would undo, or `null`. */
   undo: string | null;
   redo: string | null;

@@ -25,6 +25,10 @@ const bytes = (b) => {
 const seconds = (s) => (s < 10000 ? `${int.format(Math.round(s))} s` : `${(s / 3600).toFixed(1)} h`);
 const list = (xs) => xs.join(", ");
 
+// Step 4's target for the busiest node: on its five nodes every V from 94 up to the slider's
+// 300 meets it (1.1× only from V = 295: the exact spread wobbles as it falls), so dragging
+// right, as the lesson says, always gets there.
+const VNODES_TARGET = 1.2;
 // The tier of step 10: its size and load are the example's inputs, not results.
 const TIER = { items: 50_000_000, itemBytes: 2048, requestsPerSec: 100_000, bytesPerSec: 100_000_000, steps: 4 };
 // The schemes step 7 compares, on the same five nodes.
@@ -66,6 +70,9 @@ function facts(e) {
   const sample3 = e.Ring.diffSample(r4, r5, "key:", 400);
   f["s3.keys"] = int.format(sample3.keys);
   const answers = { movedKeys: sample3.movedKeys, sampleKeys: sample3.keys, movedKeysFraction: sample3.movedFraction, modulo: f["s3.modulo"] };
+  // The margin the question states is the one the engine judges with.
+  f["s3.tolerance"] = int.format(e.judgeEstimate(0, sample3.movedKeys, sample3.keys).tolerance);
+  f["s4.target"] = `${VNODES_TARGET}×`;
 
   // 4. Virtual nodes: the exact spread at V = 1, 10, 150 and the curve.
   f["s4.table"] = [1, 10, 150].map((v) => {
@@ -307,14 +314,13 @@ function wireExercises(e, answers) {
     const r = new e.Ring({ nodes: names(5, 0), vnodes: v });
     const busiest = r.spread().maxOverMean;
     r.free();
-    const right = busiest <= 1.1;
-    const sizing = e.vnodesFor({ nodes: 5, maxOverMean: 1.1 });
+    const right = busiest <= VNODES_TARGET;
     verdict(
       vnodes,
       right,
       right
-        ? `At V = ${v} the busiest node carries ${times(busiest)} its share (the engine's exact shares).`
-        : `At V = ${v} the busiest node still carries ${times(busiest)} its share. More points even out the arcs: the engine finds ${sizing.vnodes === null ? "no count within the cap" : `V = ${int.format(sizing.vnodes)} meets 1.1× on these five nodes (the rule of thumb 2 ln N / 0.1² says about ${int.format(Math.round(sizing.estimate))})`}.`,
+        ? `At V = ${v} the busiest node carries ${times(busiest)} its share (the engine's exact shares), within ${VNODES_TARGET}×.`
+        : `At V = ${v} the busiest node still carries ${times(busiest)} its share, over ${VNODES_TARGET}×. More points even out the arcs: drag right.`,
     );
   });
 

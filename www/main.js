@@ -401,18 +401,33 @@ function popoverAction(change) {
 // The controls show the frame's settings.
 function syncControls() {
   const s = frame.settings;
+  const caps = frame.capabilities;
   $("algorithm").value = s.algorithm;
-  $("hash").value = s.hash;
-  showVnodes(s.vnodes);
+  // Where the algorithm hashes keys its own way, the menu says how (not a setting it ignores).
+  let own = $("hash").querySelector("option[data-own]");
+  if (caps.ownHash) {
+    own ??= $("hash").appendChild(Object.assign(new Option("", ""), { disabled: true }));
+    own.dataset.own = "1";
+    own.textContent = caps.ownHash;
+    $("hash").value = "";
+  } else {
+    own?.remove();
+    $("hash").value = s.hash;
+  }
+  showVnodes(s.vnodes, caps.vnodes);
   $("keys").value = String(s.keys);
   $("replicas").value = String(s.replicas);
   $("zipf").value = String(s.zipf);
   $("add-name").placeholder = frame.nextNodeName;
 }
 
-// The number field and the slider show `v` (the slider its nearest step).
-function showVnodes(v) {
-  if (document.activeElement !== $("vnodes-number") || Number($("vnodes-number").value) !== v) $("vnodes-number").value = String(v);
+// The number field and the slider show `v` (the slider its nearest step); blank where the
+// algorithm has no vnodes.
+function showVnodes(v, applies = true) {
+  if (!applies) {
+    $("vnodes-number").value = "";
+    $("vnodes-number").placeholder = "–";
+  } else if (document.activeElement !== $("vnodes-number") || Number($("vnodes-number").value) !== v) $("vnodes-number").value = String(v);
   $("vnodes").value = String(stepOf(v));
   $("vnodes").setAttribute("aria-valuetext", `${v} vnodes`);
 }
@@ -723,6 +738,13 @@ function wire() {
     else if (e.key === "y" || (e.key === "Z" && e.shiftKey)) $("redo").click();
     else return;
     e.preventDefault();
+  });
+  // Back to the default ring, from an import or a link as from anything else.
+  $("start-over").addEventListener("click", () => {
+    replace(new engine.Session());
+    syncWorkload();
+    render();
+    $("last-change").textContent = INVITATION;
   });
   $("copy-link").addEventListener("click", async () => {
     saveUrl();

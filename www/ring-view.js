@@ -438,6 +438,20 @@ export class RingView {
     }
   }
 
+  // Where a walk's numbered badges go, as fractions of the circle (past 1 when they wrap):
+  // each stop's own place, or clockwise past the badge before it when the stops are closer
+  // than a badge is wide at radius `R` (replicas are often neighbouring points).
+  badgePlaces(walk, R = this.geometry().r + this.geometry().band / 2 + 12) {
+    const gap = 21 / (R * TAU);
+    let last = -Infinity;
+    return walk.stops.map((stop) => {
+      let ahead = stop.fraction - walk.fraction;
+      if (ahead < 0) ahead += 1;
+      last = Math.max(ahead, last + gap);
+      return walk.fraction + last;
+    });
+  }
+
   // Follow a key: the hash drops onto the ring, then walks clockwise to each stop.
   drawWalk(ctx, g, walk, t, theme) {
     const drop = Math.min(1, t / 0.25);
@@ -456,6 +470,8 @@ export class RingView {
     if (t <= 0.25 || !walk.stops.length) return;
     // The walk: from the key clockwise through each stop, in equal time per stop.
     const span = (t - 0.25) / 0.75;
+    const R = g.r + g.band / 2 + 12;
+    const badges = this.badgePlaces(walk, R);
     let from = walk.fraction;
     walk.stops.forEach((stop, i) => {
       const share = 1 / walk.stops.length;
@@ -470,8 +486,17 @@ export class RingView {
       ctx.arc(g.cx, g.cy, g.r + g.band / 2 + 12, angle(from), angle(Math.max(here, from + 1e-4)));
       ctx.stroke();
       if (local >= 1) {
-        const a = angle(stop.fraction);
-        const x = g.cx + Math.cos(a) * (g.r + g.band / 2 + 12), y = g.cy + Math.sin(a) * (g.r + g.band / 2 + 12);
+        const at = angle(stop.fraction), a = angle(badges[i]);
+        const x = g.cx + Math.cos(a) * R, y = g.cy + Math.sin(a) * R;
+        if (badges[i] - stop.fraction > 1e-9 && (badges[i] - stop.fraction) % 1 > 1e-9) {
+          // Moved along: a leader from the stop on the band's edge to its badge.
+          ctx.strokeStyle = theme.fg;
+          ctx.lineWidth = 1;
+          ctx.beginPath();
+          ctx.moveTo(g.cx + Math.cos(at) * (g.r + g.band / 2), g.cy + Math.sin(at) * (g.r + g.band / 2));
+          ctx.lineTo(x, y);
+          ctx.stroke();
+        }
         ctx.fillStyle = this.slotColour(stop.colour);
         ctx.beginPath();
         ctx.arc(x, y, 9, 0, TAU);

@@ -39,7 +39,7 @@ pub struct Frame {
     pub settings: SettingsView,
     /// The current algorithm's own options, each with its value: what the controls show.
     pub options: Vec<OptionControl>,
-    /// A free name for a new node: `node-N` with the smallest N not taken.
+    /// A free name for a new node, in the pool's own form ([`next_node_name`]).
     pub next_node_name: String,
     /// What this algorithm's real clients do with a down node.
     pub down_rule: DownRule,
@@ -157,9 +157,46 @@ impl Session {
     }
 }
 
-/// `node-N` with the smallest N that no name in `taken` has.
+/// A free name for a new node, in the form of the last one: its last number counted on
+/// (`node-5` → `node-6`, `10.0.0.3:6379` → `10.0.0.4:6379`, an address's port kept), else
+/// `node-N` with the smallest N not taken. An imported pool is given a member that looks
+/// like its own.
+///
+/// ```
+/// use ringlab::session::next_node_name;
+/// assert_eq!(next_node_name(["10.0.0.1:6379", "10.0.0.2:6379"].into_iter()), "10.0.0.3:6379");
+/// assert_eq!(next_node_name(["cache-07", "cache-08"].into_iter()), "cache-09");
+/// assert_eq!(next_node_name(["a", "b"].into_iter()), "node-1");
+/// ```
 pub fn next_node_name<'a>(taken: impl Iterator<Item = &'a str>) -> String {
     let mut taken: Vec<&str> = taken.collect();
+    let last = taken.last().copied();
     taken.sort_unstable();
-    (1..).map(|i| format!("node-{i}")).find(|n| taken.binary_search(&n.as_str()).is_err()).unwrap_or_default()
+    let free = |n: &String| taken.binary_search(&n.as_str()).is_err();
+    if let Some(name) = last.and_then(|last| counted_on(last).find(free)) {
+        return name;
+    }
+    (1..).map(|i| format!("node-{i}")).find(free).unwrap_or_default()
+}
+
+/// The names after `name` with its last number (before a `:port`) counted up, its zero
+/// padding kept: a few hundred, and none past an IPv4 address's last octet.
+fn counted_on(name: &str) -> impl Iterator<Item = String> + '_ {
+    let host = match name.rsplit_once(':') {
+        Some((host, port)) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => host,
+        _ => name,
+    };
+    let end = host.bytes().rposition(|b| b.is_ascii_digit()).map_or(0, |i| i + 1);
+    let start = host[..end].bytes().rposition(|b| !b.is_ascii_digit()).map_or(0, |i| i + 1);
+    let digits = &host[start..end];
+    let number: Option<u32> = if (1..=6).contains(&digits.len()) { digits.parse().ok() } else { None };
+    let octet = host.split('.').count() == 4 && host.split('.').all(|p| p.parse::<u8>().is_ok());
+    let top = match number {
+        None => 0,
+        Some(_) if octet => 255,
+        Some(n) => n.saturating_add(512),
+    };
+    let width = digits.len();
+    let first = number.map_or(1, |n| n + 1);
+    (first..=top).map(move |n| format!("{}{n:0width$}{}", &name[..start], &name[end..]))
 }

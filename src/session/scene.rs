@@ -72,6 +72,10 @@ pub struct Capabilities {
     /// The hash and vnodes settings change the placement.
     pub hash: bool,
     pub vnodes: bool,
+    /// How the algorithm hashes a key when the hash setting does not apply, in its recipe's
+    /// words ("CRC-32 of the key, or of its {tag}") or as its own ("Redis Cluster's own
+    /// hash"): what a hash menu shows instead.
+    pub own_hash: Option<String>,
     pub undo: Option<String>,
     pub redo: Option<String>,
 }
@@ -87,6 +91,10 @@ impl Capabilities {
             weights: algorithm.weighted(),
             hash: algorithm.uses_hash(),
             vnodes: algorithm.uses_vnodes(),
+            own_hash: (!algorithm.uses_hash()).then(|| {
+                let entry = algorithm.entry();
+                entry.extras.recipe.map_or_else(|| format!("{}'s own hash", entry.label), |r| r.key_hash.to_string())
+            }),
             undo: None,
             redo: None,
         }

@@ -404,7 +404,7 @@ test("an element's first frame is the Session's of its attributes, and the eleme
   assert.match(frames[0].summary, /^3 nodes, ring, 160 points \(fnv1a64, 32-bit ring\)/);
   assert.match(frames[1].summary, /^2 nodes, ring, 64 points \(md5, 32-bit ring\)/);
   assert.equal(frames[0].keys, 300);
-  assert.deepEqual(frames[0].capabilities, { exactArcs: true, exactShares: true, replicas: true, weights: true, hash: true, vnodes: true, undo: null, redo: null });
+  assert.deepEqual(frames[0].capabilities, { exactArcs: true, exactShares: true, replicas: true, weights: true, hash: true, vnodes: true, ownHash: null, undo: null, redo: null });
   // With no options, the playground's five nodes.
   assert.deepEqual(frames[2].nodes, ["node-1", "node-2", "node-3", "node-4", "node-5"]);
   // A reader's click on the MD5 ring: done in the same module.

@@ -93,3 +93,94 @@ for (const [width, height] of SIZES) {
     await context.close();
   });
 }
+
+// An engineer's pasted Redis Cluster: the controls follow it (a new node named as its nodes
+// are, the hash it really uses, no vnodes it has not got), and "Start over" goes back.
+for (const [width, height] of SIZES) {
+  test(`an imported pool's controls follow its system, and Start over goes back (${width} × ${height})`, async () => {
+    const { page, problems, context } = await open(chrome.browser, { viewport: { width, height } });
+    const defaultLink = await page.evaluate(() => location.hash);
+    await page.click("#import summary");
+    await page.selectOption("#import-kind", "redis");
+    await page.click("#import-example");
+    await page.click("#import-load");
+    await settle(page);
+    const names = await page.$$eval("#legend tbody tr td.name", (tds) => tds.map((td) => td.textContent));
+    const placeholder = await page.getAttribute("#add-name", "placeholder");
+    assert.match(placeholder, /^\d+\.\d+\.\d+\.\d+:\d+$/, `named as ${names.join(", ")} are`);
+    assert.ok(!names.includes(placeholder), "a free name");
+    const hash = await page.$eval("#hash", (s) => ({ text: s.selectedOptions[0]?.textContent, disabled: s.disabled }));
+    assert.ok(hash.disabled && hash.text === "Redis Cluster's own hash", JSON.stringify(hash));
+    assert.equal(await page.inputValue("#vnodes-number"), "", "no stale vnodes");
+    await page.click("#add-node");
+    await settle(page);
+    assert.ok((await page.$$eval("#legend tbody tr td.name", (tds) => tds.map((td) => td.textContent))).includes(placeholder));
+    // Back to the ring, whose menu offers the hashes again.
+    await page.click("#start-over");
+    await settle(page);
+    assert.match(await page.textContent("#summary"), /^5 nodes, ring/);
+    assert.equal(await page.evaluate(() => location.hash), defaultLink);
+    assert.equal(await page.$eval("#hash", (s) => s.value), "xxh3");
+    assert.equal(await page.inputValue("#vnodes-number"), "32");
+    assert.equal(await page.getAttribute("#add-name", "placeholder"), "node-6");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+// Following a key at the defaults (three replicas on neighbouring points): its numbered
+// badges are laid out apart, each no further from its stop than it must be.
+test("a followed key's replica badges are laid out, not stacked", async () => {
+  const { page, problems, context } = await open(chrome.browser, { viewport: { width: 1280, height: 800 } });
+  await page.selectOption("#replicas", "3");
+  await settle(page);
+  for (const key of ["user:42", "user:7", "key:1", "session:abc"]) {
+    await page.fill("#follow-key", key);
+    await page.press("#follow-key", "Enter");
+    await settle(page);
+    const placed = await page.evaluate(() => {
+      const v = window.__ringlab.view;
+      const g = v.geometry();
+      const R = g.r + g.band / 2 + 12;
+      const at = (f) => [g.cx + Math.cos(f * 2 * Math.PI - Math.PI / 2) * R, g.cy + Math.sin(f * 2 * Math.PI - Math.PI / 2) * R];
+      return { badges: v.badgePlaces(v.walk).map(at), stops: v.walk.stops.map((s) => at(s.fraction)) };
+    });
+    assert.equal(placed.badges.length, 3, key);
+    for (let i = 0; i < 3; i++) {
+      for (let j = i + 1; j < 3; j++) {
+        const d = Math.hypot(placed.badges[i][0] - placed.badges[j][0], placed.badges[i][1] - placed.badges[j][1]);
+        assert.ok(d >= 18, `${key}: badges ${i + 1} and ${j + 1} are ${d.toFixed(1)} px apart`);
+      }
+      const off = Math.hypot(placed.badges[i][0] - placed.stops[i][0], placed.badges[i][1] - placed.stops[i][1]);
+      assert.ok(off <= 21 * (i + 1) + 1, `${key}: badge ${i + 1} stays by its stop (${off.toFixed(1)} px)`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// While any node row is on screen, so is the whole ring: scrolled by hand through the page
+// after a change, drawers closed (the panel at its shortest) and with one open.
+for (const [width, height] of SIZES) {
+  test(`the ring stays whole on screen while the node rows are (${width} × ${height})`, async () => {
+    const { page, problems, context } = await open(chrome.browser, { viewport: { width, height } });
+    await page.click("#add-node");
+    await settle(page);
+    for (const drawer of [null, "#explain summary"]) {
+      if (drawer) await page.click(drawer);
+      const bad = [];
+      for (let y = 0; y <= 2400; y += 40) {
+        const at = await page.evaluate((y) => {
+          window.scrollTo(0, y);
+          const ring = document.getElementById("ring").getBoundingClientRect();
+          const rows = [...document.querySelectorAll("#legend tbody tr")].map((r) => r.getBoundingClientRect());
+          return { y: scrollY, top: ring.top, bottom: ring.bottom, rows: rows.some((r) => r.top >= 0 && r.bottom <= innerHeight) };
+        }, y);
+        if (at.rows && (at.top < -1 || at.bottom > height + 1)) bad.push(`${at.y}: ring ${Math.round(at.top)}–${Math.round(at.bottom)}`);
+      }
+      assert.deepEqual(bad, [], `${drawer ?? "drawers closed"}: scrolled to these, a node row in view, the ring was not`);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
