@@ -194,10 +194,10 @@ pub fn table(data: &AlgorithmsData) -> Table {
             let mut cells = vec![row.algorithm.to_string()];
             match &row.report {
                 Ok(r) => cells.extend([
-                    format!("{:.3}", r.max_over_mean),
-                    format!("{:.2}", r.moved_on_join * 100.0),
+                    with_margin(r.max_over_mean, r.max_over_mean_margin, 3),
+                    with_margin(r.moved_on_join * 100.0, r.moved_on_join_margin * 100.0, 2),
                     format!("{:.2}", r.ideal_join * 100.0),
-                    format!("{:.2}", r.moved_on_leave * 100.0),
+                    with_margin(r.moved_on_leave * 100.0, r.moved_on_leave_margin * 100.0, 2),
                     format!("{:.2}", r.ideal_leave * 100.0),
                     r.left.clone(),
                     r.memory_bytes.to_string(),
@@ -214,13 +214,23 @@ pub fn table(data: &AlgorithmsData) -> Table {
         .collect();
     Table {
         caption: format!(
-            "{} algorithms on {} nodes and {} sampled keys",
+            "{} algorithms on {} nodes: exact where a placement has arcs, else counted on {} sampled keys \
+             (± two standard errors)",
             data.rows.len(),
             data.nodes,
             data.sample_keys
         ),
         headers: headers.map(String::from).to_vec(),
         rows,
+    }
+}
+
+/// `value` with `decimals` places, and its margin where it has one: "1.227 ± 0.170".
+fn with_margin(value: f64, margin: f64, decimals: usize) -> String {
+    if margin > 0.0 {
+        format!("{value:.decimals$} ± {margin:.decimals$}")
+    } else {
+        format!("{value:.decimals$}")
     }
 }
 
@@ -369,7 +379,7 @@ fn render<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let subtitle = format!(
-        "{} nodes · {} sampled keys · \"{}\" joins; the middle node leaves{} · n/a: no figure",
+        "{} nodes · exact where there are arcs, else {} sampled keys · \"{}\" joins; the middle node leaves{} · n/a: no figure",
         data.nodes,
         data.sample_keys,
         compare::JOINER,

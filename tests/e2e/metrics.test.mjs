@@ -56,8 +56,14 @@ const reference = (page, removalOrder) => engine(page, (mod, removalOrder) => {
   return mod.metrics(options, keys, { removalOrder });
 }, removalOrder);
 
+// A cell's figure and its margin ("1.096 ± 0.131": counted on the sample keys; no margin:
+// exact).
+const cell = (text) => {
+  const [value, margin] = text.split(" ± ");
+  return { value: Number(value), margin: margin === undefined ? 0 : Number(margin), shown: value };
+};
 // Half a unit of the last digit shown: how far a rounded cell may be from its figure.
-const slack = (text) => 0.5 * 10 ** -((text.split(".")[1] ?? "").length) + 1e-9;
+const slack = (text) => 0.5 * 10 ** -((cell(text).shown.split(".")[1] ?? "").length) + 1e-9;
 
 function checkAgainstApi(table, rows, order) {
   assert.equal(table.rows.length, rows.length, "a row per algorithm");
@@ -73,7 +79,7 @@ function checkAgainstApi(table, rows, order) {
       if (!figure) return assert.ok(Number(text) > 0, `${row.algorithm}: lookup measured, ${text}`);
       const expected = figure(row);
       if (expected === null) return assert.equal(text, "n/a", `${order} ${row.algorithm} ${h}`);
-      assert.ok(Math.abs(Number(text) - expected) <= slack(text), `${order} ${row.algorithm} ${h}: shown ${text}, metrics() ${expected}`);
+      assert.ok(Math.abs(cell(text).value - expected) <= slack(text), `${order} ${row.algorithm} ${h}: shown ${text}, metrics() ${expected}`);
     });
     const note = shown.cells.at(-1).text;
     if ("error" in row) assert.equal(note, row.error);
@@ -91,22 +97,23 @@ async function checkWinners(page, table) {
     const direction = winner.includes(LOWER) ? LOWER : winner.includes(NEAREST) ? NEAREST : null;
     assert.equal(direction, COLUMNS[headers[c]][1], `${headers[c]}: ${winner}`);
     const score = (v) => (direction === LOWER ? v : Math.abs(v - 1));
-    const figures = table.rows.filter((r) => r.cells[c].text !== "n/a").map((r) => ({ name: r.algorithm, text: r.cells[c].text, value: Number(r.cells[c].text) }));
+    const figures = table.rows.filter((r) => r.cells[c].text !== "n/a").map((r) => ({ name: r.algorithm, text: r.cells[c].text, ...cell(r.cells[c].text) }));
     const one = /^(\S+) wins with (-?[\d.]+)/.exec(winner);
-    const many = /^(\d+) tie with (-?[\d.]+)[^:]*: (.*)\.$/.exec(winner);
+    const many = /^(\d+) tie with (-?[\d.]+)[^:]*: (.*)\.$/.exec(winner) ?? /^No clear winner: (\d+) are within sampling error of the best, (-?[\d.]+)[^:]*: (.*)\.$/.exec(winner);
     assert.ok(one || many, `a winner sentence: ${winner}`);
     const names = one ? [one[1]] : many[3].split(/, | and /);
     if (many) assert.equal(names.length, Number(many[1]), winner);
     const best = Number((one ?? many)[2]);
-    const top = Math.min(...figures.map((f) => score(f.value)));
-    for (const name of names) {
-      const f = figures.find((x) => x.name === name);
-      assert.ok(f, `${headers[c]}: ${name} has a figure`);
-      assert.ok(Math.abs(f.value - best) <= slack(f.text), `${headers[c]}: ${name} shows ${f.text}, the sentence ${best}`);
-      assert.ok(score(f.value) <= top + 2 * slack(f.text), `${headers[c]}: ${name} is best (${f.text}, best ${top})`);
+    const top = figures.reduce((a, b) => (score(b.value) < score(a.value) ? b : a));
+    assert.ok(Math.abs(score(top.value) - score(best)) <= 2 * slack(top.text), `${headers[c]}: the sentence's best ${best} is ${top.text}`);
+    // Crowned: those that could be the best, their lowest plausible score (the figure less
+    // its margin; exact ones have none) under every figure's highest; the others not.
+    const ceiling = Math.min(...figures.map((f) => score(f.value) + f.margin));
+    for (const f of figures) {
+      const low = score(f.value) - f.margin;
+      if (names.includes(f.name)) assert.ok(low <= ceiling + 3 * slack(f.text), `${headers[c]}: ${f.name} ${f.text} could be the best (under ${ceiling})`);
+      else assert.ok(low > ceiling - 3 * slack(f.text), `${headers[c]}: ${f.name} ${f.text} is not crowned, though it could be the best (under ${ceiling})`);
     }
-    // Nobody else beats the winners, beyond the rounding of what is shown.
-    for (const f of figures) assert.ok(score(f.value) >= score(best) - 2 * slack(f.text), `${headers[c]}: ${f.name} ${f.text} beats ${best}`);
     const marked = table.rows.filter((r) => r.cells[c].best).map((r) => r.algorithm);
     assert.deepEqual(marked, names, `${headers[c]}: the cells marked best`);
   });

@@ -8,13 +8,29 @@ use crate::migration::sample_between;
 use crate::{limits, Error, NodeSpec};
 use std::borrow::Cow;
 
-/// One algorithm's figures. Fractions are of the key sample.
+/// One algorithm's figures: exact over the whole key space where its placement has arcs
+/// (balance from the exact shares, moves from the exact migrations), else counted on the key
+/// sample, with a margin of two standard errors.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub algorithm: Cow<'static, str>,
-    /// The busiest node's keys over the mean (1 is perfect).
+    /// The busiest node's load over the mean, per unit of weight (1 is perfect).
     pub max_over_mean: f64,
+    /// Whether `max_over_mean` is exact (else counted on the sample).
+    #[serde(default)]
+    pub exact_balance: bool,
+    /// Two standard errors of `max_over_mean` (0 where exact).
+    #[serde(default)]
+    pub max_over_mean_margin: f64,
+    /// Whether the moves are exact (else counted on the sample).
+    #[serde(default)]
+    pub exact_moves: bool,
+    /// Two standard errors of each move (0 where exact).
+    #[serde(default)]
+    pub moved_on_join_margin: f64,
+    #[serde(default)]
+    pub moved_on_leave_margin: f64,
     /// Keys moved when a node `joiner` joins, and the ideal (its fair share).
     pub moved_on_join: f64,
     pub ideal_join: f64,
@@ -65,26 +81,56 @@ pub fn report(base: &Options, algorithm: Algorithm, nodes: &[NodeSpec], sample: 
     // Every key is looked up five times: loads, then before and after a join and a leave.
     cluster.check_lookups(sample.keys.len().saturating_mul(LOOKUPS_PER_KEY))?;
 
-    let mut loads = vec![0u64; nodes.len()];
-    for key in &sample.keys {
-        loads[cluster.locate_index(key)?] += 1;
-    }
-    let mean = sample.keys.len() as f64 / nodes.len() as f64;
-    let max_over_mean = loads.iter().copied().max().unwrap_or(0) as f64 / mean;
+    let n = sample.keys.len().max(1) as f64;
+    let spread = cluster.spread();
+    let exact_balance = spread.is_some();
+    let (max_over_mean, max_over_mean_margin) = match spread {
+        Some(exact) => (exact.max_over_mean, 0.0),
+        None => {
+            let mut loads = vec![0u64; nodes.len()];
+            for key in &sample.keys {
+                loads[cluster.locate_index(key)?] += 1;
+            }
+            let mean = n / nodes.len() as f64;
+            let busiest = loads.iter().copied().max().unwrap_or(0) as f64;
+            // The busiest count is about Poisson: ± 2√c keys.
+            (busiest / mean, 2.0 * busiest.sqrt() / mean)
+        }
+    };
+    // A fraction p of the sample's keys is binomial.
+    let margin = |p: f64| 2.0 * (p * (1.0 - p) / n).sqrt();
+    let exact = |a: &Cluster, b: &Cluster| match (a.arcs(), b.arcs()) {
+        (Some(x), Some(y)) => crate::migration::exact_moved(x, y).ok().map(|m| m.total()),
+        _ => None,
+    };
 
     let total_weight: f64 = nodes.iter().map(|n| n.weight).sum();
     let mut joined = cluster.clone();
     joined.add(NodeSpec::new(JOINER))?;
-    let moved_on_join = sample_between(&cluster, &joined, sample, 0.0)?.moved_fraction;
+    let join = exact(&cluster, &joined);
+    let moved_on_join = match join {
+        Some(f) => f,
+        None => sample_between(&cluster, &joined, sample, 0.0)?.moved_fraction,
+    };
 
     let leaver = algorithm.entry().leaving.leaver(nodes.len());
     let mut left = cluster.clone();
     left.remove(&nodes[leaver].name)?;
-    let moved_on_leave = sample_between(&cluster, &left, sample, 0.0)?.moved_fraction;
+    let leave = exact(&cluster, &left);
+    let moved_on_leave = match leave {
+        Some(f) => f,
+        None => sample_between(&cluster, &left, sample, 0.0)?.moved_fraction,
+    };
+    let exact_moves = join.is_some() && leave.is_some();
 
     Ok(Report {
         algorithm: algorithm.name().into(),
         max_over_mean,
+        exact_balance,
+        max_over_mean_margin,
+        exact_moves,
+        moved_on_join_margin: if join.is_some() { 0.0 } else { margin(moved_on_join) },
+        moved_on_leave_margin: if leave.is_some() { 0.0 } else { margin(moved_on_leave) },
         moved_on_join,
         ideal_join: 1.0 / (total_weight + 1.0),
         moved_on_leave,

@@ -584,7 +584,8 @@ pub struct Winner {
     pub metric: &'static str,
     /// The best figure, in the metric's unit (`None`: no row has one).
     pub best: Option<f64>,
-    /// Every algorithm whose figure is the best (ties included), in the rows' order.
+    /// Every algorithm whose figure is the best (ties included, and sampled figures within
+    /// their margin of it), in the rows' order.
     pub algorithms: Vec<String>,
     /// "maglev wins with 1.002× (lower is better)."
     pub sentence: String,
@@ -596,31 +597,75 @@ fn ties(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-9)
 }
 
+/// The margin of a row's figure for `metric`, in the metric's unit: two standard errors
+/// where it was counted on the sample keys, 0 where it is exact (over the whole key space,
+/// or not sampled at all: memory, or a lookup time the caller measured).
+pub fn margin(metric: &Metric, m: &Metrics, value: f64) -> f64 {
+    let n = m.sample_keys.max(1) as f64;
+    // A fraction p of the keys: its count is binomial.
+    let fraction = |p: f64| 2.0 * (p.clamp(0.0, 1.0) * (1.0 - p.clamp(0.0, 1.0)) / n).sqrt();
+    let nodes = m.nodes.max(1) as f64;
+    match metric.key {
+        // The busiest node's count c ≈ r·n/N keys, Poisson: r within 2·√(r·N/n).
+        "balance" | "balance-after-add" | "balance-after-removal" if !m.exact_balance => {
+            2.0 * (value.max(0.0) * nodes / n).sqrt()
+        }
+        // Counting noise alone gives the loads an RSD of about √(N/n).
+        "rsd" if !m.exact_balance => percent(2.0 * (nodes / n).sqrt()),
+        "monotonicity-add" | "monotonicity-removal" | "restore" if !m.exact_moves => percent(fraction(value / 100.0)),
+        "disruption-add" if !m.exact_moves => fraction(m.add.moved) / m.add.ideal,
+        "disruption-removal" if !m.exact_moves => {
+            m.removal.as_ref().map_or(0.0, |r| fraction(r.change.moved) / r.change.ideal)
+        }
+        _ => 0.0,
+    }
+}
+
 /// The winner of each of [`METRICS`] among `rows` (rows with an error, or no figure for
-/// the metric, take no part), by the metric's direction.
+/// the metric, take no part), by the metric's direction. A sampled figure is never crowned
+/// over one within its margin: those tie, and the sentence says so.
 pub fn winners(rows: &[(Algorithm, Result<Metrics, Error>)]) -> Vec<Winner> {
     METRICS
         .iter()
         .map(|metric| {
-            let figures: Vec<(&str, f64)> = rows
+            let figures: Vec<(&str, f64, f64)> = rows
                 .iter()
-                .filter_map(|(a, r)| r.as_ref().ok().and_then(metric.value).map(|v| (a.name(), v)))
-                .filter(|(_, v)| v.is_finite())
+                .filter_map(|(a, r)| {
+                    let m = r.as_ref().ok()?;
+                    let v = (metric.value)(m)?;
+                    Some((a.name(), v, margin(metric, m, v)))
+                })
+                .filter(|(_, v, _)| v.is_finite())
                 .collect();
-            let best = figures
-                .iter()
-                .map(|&(_, v)| v)
-                .min_by(|a, b| metric.better.score(*a).total_cmp(&metric.better.score(*b)));
+            let best =
+                figures.iter().copied().min_by(|a, b| metric.better.score(a.1).total_cmp(&metric.better.score(b.1)));
+            // A figure could be the best when its lowest plausible score is under every
+            // figure's highest (the score ± the margin: exact figures have none).
+            let ceiling = figures.iter().map(|&(_, v, m)| metric.better.score(v) + m).fold(f64::INFINITY, f64::min);
+            let mut sampled = false;
             let algorithms: Vec<String> = match best {
-                Some(b) => figures
+                Some((_, b, _)) => figures
                     .iter()
-                    .filter(|&&(_, v)| ties(metric.better.score(v), metric.better.score(b)))
-                    .map(|&(name, _)| name.to_string())
+                    .filter(|&&(_, v, m)| {
+                        let (x, y) = (metric.better.score(v), metric.better.score(b));
+                        let within = x - m <= ceiling;
+                        sampled |= within && !ties(x, y);
+                        ties(x, y) || within
+                    })
+                    .map(|&(name, _, _)| name.to_string())
                     .collect(),
                 None => Vec::new(),
             };
+            let best = best.map(|b| b.1);
             let sentence = match (best, algorithms.as_slice()) {
                 (Some(b), [one]) => format!("{one} wins with {} ({}).", metric.with_unit(b), metric.better.words()),
+                (Some(b), many) if sampled => format!(
+                    "No clear winner: {} are within sampling error of the best, {} ({}): {}.",
+                    many.len(),
+                    metric.with_unit(b),
+                    metric.better.words(),
+                    and_list(many)
+                ),
                 (Some(b), many) => format!(
                     "{} tie with {} ({}): {}.",
                     many.len(),
@@ -697,7 +742,8 @@ pub fn comparison(rows: &[(Algorithm, Result<Metrics, Error>)], settings: &Metri
         None => "no algorithm could make the removal".to_string(),
     };
     let caption = format!(
-        "{} algorithms on {nodes} nodes and {} sampled keys; {}: {leaving}.",
+        "{} algorithms on {nodes} nodes and {} sampled keys (a figure counted on them has its \
+         margin, ± two standard errors; the others are exact); {}: {leaving}.",
         rows.len(),
         super::about::thousands(keys as u64),
         settings.removal_order.words(),
@@ -712,7 +758,16 @@ pub fn comparison(rows: &[(Algorithm, Result<Metrics, Error>)], settings: &Metri
                     algorithm: a.name().to_string(),
                     cells: METRICS
                         .iter()
-                        .map(|metric| (metric.value)(m).map_or(NA.to_string(), |v| metric.format(v)))
+                        .map(|metric| {
+                            (metric.value)(m).map_or(NA.to_string(), |v| {
+                                let e = margin(metric, m, v);
+                                if e > 0.0 {
+                                    format!("{} ± {}", metric.format(v), metric.format(e))
+                                } else {
+                                    metric.format(v)
+                                }
+                            })
+                        })
                         .collect(),
                     wins,
                     note: m.removal_refused.clone().unwrap_or_default(),
