@@ -207,7 +207,12 @@ function show(index, { focus = false } = {}) {
   $("#where").textContent = `Step ${index + 1} of ${steps.length}`;
   const step = steps[index];
   document.title = `ringlab tour ${index + 1}/${steps.length}: ${step.dataset.title}`;
-  if (focus) $("h2", step).focus();
+  if (focus) {
+    // The step's title at the top of the screen, not below the page's header (on a phone
+    // that header alone is most of a screen).
+    step.scrollIntoView({ block: "start" });
+    $("h2", step).focus({ preventScroll: true });
+  }
   // The step in words, then its figure's own sentence once the element has drawn it.
   const title = $("h2", step).textContent.replace(/^\d+\s*/, "");
   const ring = $("hash-ring", step);

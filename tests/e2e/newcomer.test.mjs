@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, open, settle, engine, SHOTS } from "./browser.mjs";
+import { launch, open, settle, engine, SHOTS, URL as SITE } from "./browser.mjs";
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -184,3 +184,32 @@ for (const [width, height] of SIZES) {
     await context.close();
   });
 }
+
+// The tour on a phone: each Next lands on the step's title, not the page's header, with its
+// figure starting on screen; Previous and Next stay on screen while the step is read.
+test("the tour on a phone: Next lands on the step, and stays at hand", async () => {
+  const context = await chrome.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.goto(`${SITE}learn.html`);
+  await page.waitForSelector("#step-1:not([hidden]) hash-ring");
+  for (let step = 2; step <= 10; step++) {
+    await page.click("#next");
+    await page.waitForFunction((n) => !document.getElementById(`step-${n}`).hidden, step);
+    const at = await page.evaluate((n) => {
+      const box = (el) => el.getBoundingClientRect();
+      const s = document.getElementById(`step-${n}`);
+      return { title: box(s.querySelector("h2")).top, figure: box(s.querySelector("hash-ring, .figures")).top, next: box(document.getElementById("next")) };
+    }, step);
+    assert.ok(at.title >= -1 && at.title < 60, `step ${step}: its title at ${Math.round(at.title)} px`);
+    assert.ok(at.figure < 844 - 100, `step ${step}: its figure begins on screen (${Math.round(at.figure)})`);
+    assert.ok(at.next.top >= 0 && at.next.bottom <= 844, `step ${step}: Next on screen (${Math.round(at.next.top)})`);
+    // Read on to the step's end: Next is still there.
+    await page.evaluate((n) => document.getElementById(`step-${n}`).querySelector(".text").lastElementChild.scrollIntoView({ block: "center" }), step);
+    const next = await page.locator("#next").boundingBox();
+    assert.ok(next.y >= 0 && next.y + next.height <= 844, `step ${step}: Next on screen while reading`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
