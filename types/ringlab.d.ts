@@ -1270,13 +1270,22 @@ export interface AgreementMatrix {
   pair: [AlgorithmName, AlgorithmName] | null;
 }
 
-/** One algorithm's figures in `compareAlgorithms`; fractions are of the key sample. */
+/** One algorithm's figures in `compareAlgorithms`: exact over the whole key space where its
+ * placement has arcs, else counted on the keys, each with a margin of two standard errors (0
+ * where exact). Fractions are of the key space or of the keys. */
 export interface AlgorithmReport {
   algorithm: AlgorithmName;
   maxOverMean: number;
+  /** Whether `maxOverMean` is exact (the playground's figure), not counted on the keys. */
+  exactBalance: boolean;
+  maxOverMeanMargin: number;
+  /** Whether the moves are exact, not counted on the keys. */
+  exactMoves: boolean;
   movedOnJoin: number;
+  movedOnJoinMargin: number;
   idealJoin: number;
   movedOnLeave: number;
+  movedOnLeaveMargin: number;
   idealLeave: number;
   /** The node that left. */
   left: string;
