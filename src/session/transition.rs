@@ -57,8 +57,8 @@ pub struct ReadoutLines {
 impl ReadoutLines {
     fn text(&self) -> String {
         let mut parts = vec![self.moved.as_str()];
-        parts.extend(self.modulo.as_deref());
         parts.extend(self.cost.as_deref());
+        parts.extend(self.modulo.as_deref());
         parts.extend(self.detail.iter().map(String::as_str));
         parts.join(" ")
     }
