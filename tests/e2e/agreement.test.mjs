@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, open, settle, SHOTS } from "./browser.mjs";
+import { launch, open, settle, SHOTS, axeViolations } from "./browser.mjs";
 
 let chrome;
 before(async () => { chrome = await launch(); });
@@ -53,7 +53,6 @@ test("two clients of one pool: the real libraries' answers, the reasons and the 
   await context.close();
 });
 
-const AXE = new globalThis.URL("./node_modules/axe-core/axe.min.js", import.meta.url).pathname;
 
 // The newcomer's question on the default page, at a laptop's and a phone's size, light and
 // dark: two real clients to start (not ringlab's own ring), a matrix that fits its box, shaded
@@ -86,9 +85,7 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
       await settle(page);
       assert.deepEqual([await page.inputValue("#agree-from"), await page.inputValue("#agree-with")], far.pair.split(" "));
       assert.equal(await page.$$eval("#agree-matrix td.shown", (tds) => tds.length), 2);
-      await page.addScriptTag({ path: AXE });
-      const axe = await page.evaluate(() => window.axe.run("#agreement", { resultTypes: ["violations"] }));
-      assert.deepEqual(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`)), []);
+      assert.deepEqual(await axeViolations(page, "#agreement"), []);
       await page.locator("#agreement").screenshot({ path: join(SHOTS, `agreement-${width}-${colorScheme}.png`) });
       assert.deepEqual(problems, []);
       await context.close();

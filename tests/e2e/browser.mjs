@@ -202,3 +202,11 @@ export async function stillDigest(page) {
     return `${canvas.width}x${canvas.height}:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
   });
 }
+
+// axe-core's violations inside `selector` as "rule: target" lines (empty: none).
+const AXE = new globalThis.URL("./node_modules/axe-core/axe.min.js", import.meta.url).pathname;
+export async function axeViolations(page, selector) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate((s) => window.axe.run(s, { resultTypes: ["violations"] }), selector);
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
+}

@@ -5,13 +5,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, open, settle, engine, SHOTS, URL as SITE } from "./browser.mjs";
+import { launch, open, settle, engine, SHOTS, URL as SITE, axeViolations } from "./browser.mjs";
 
 let chrome;
 before(async () => { chrome = await launch(); });
 after(async () => { await chrome?.close(); });
 
-const AXE = new globalThis.URL("./node_modules/axe-core/axe.min.js", import.meta.url).pathname;
 const SIZES = [[1280, 800], [390, 844]];
 
 for (const [width, height] of SIZES) {
@@ -55,9 +54,7 @@ for (const [width, height] of SIZES) {
       assert.ok(t.detail.some((d) => /^The least any placement could have moved: [\d.]+% \(ideal\)\.$/.test(d)), t.detail.join(" | "));
       await page.click("#last-change .why summary");
       assert.ok(await page.locator("#last-change .why .line").first().isVisible(), "one tap opens it");
-      await page.addScriptTag({ path: AXE });
-      const axe = await page.evaluate(() => window.axe.run("#readout", { resultTypes: ["violations"] }));
-      assert.deepEqual(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`)), []);
+      assert.deepEqual(await axeViolations(page, "#readout"), []);
       await page.locator("#readout").screenshot({ path: join(SHOTS, `readout-${width}-${colorScheme}.png`) });
       assert.deepEqual(problems, []);
       await context.close();
