@@ -24,6 +24,7 @@ test("two clients of one pool: the real libraries' answers, the reasons and the 
   const link = `#a=dalli&${POOL.map((n) => `n=${encodeURIComponent(n)}`).join("&")}`;
   const { page, problems, context } = await open(chrome.browser, {}, link);
   await page.click("#agreement summary");
+  await page.waitForSelector("#agree-with option", { state: "attached" });
   await settle(page);
   const choices = await page.$$eval("#agree-with option", (os) => os.map((o) => o.value));
   for (const client of ["pymemcache", "dalli", "spymemcached-ketama", "memjs", "npm-hashring"]) {
@@ -62,6 +63,8 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     test(`two clients agree or not, as an engineer asks it (${width} × ${height}, ${colorScheme})`, async () => {
       const { page, problems, context } = await open(chrome.browser, { viewport: { width, height }, colorScheme });
       await page.click("#agreement summary");
+      // The drawer's toggle event, which fills it, comes in a task of its own.
+      await page.waitForSelector("#agree-from option", { state: "attached" });
       await settle(page);
       const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
       assert.ok(widths[0] <= widths[1], `the page stays ${widths[1]} px wide, not ${widths[0]}`);
