@@ -230,6 +230,43 @@ pub fn haproxy_backends(text: &str) -> Result<Vec<String>, Error> {
     Ok(sections.iter().filter(|(k, _, _)| matches!(*k, "backend" | "listen")).map(|(_, n, _)| n.to_string()).collect())
 }
 
+type Section<'a> = (&'a str, &'a str, std::ops::Range<usize>);
+
+/// What the section on `lines` inherits: the `defaults` section its `from` names, else the
+/// last one before it (HAProxy 2.x; `balance`, `hash-type`, `default-server`, `mode` and the
+/// rest apply to the backends after it as if written in them).
+fn defaults_of<'s, 'a>(
+    sections: &'s [Section<'a>],
+    text: &[&str],
+    lines: &std::ops::Range<usize>,
+) -> Result<Option<&'s Section<'a>>, Error> {
+    let header: Vec<&str> = text
+        .get(lines.start)
+        .map_or_else(Vec::new, |l| l.split('#').next().unwrap_or_default().split_whitespace().collect());
+    let before = |s: &&Section| s.0 == "defaults" && s.2.start < lines.start;
+    Ok(match header.get(2..) {
+        Some(["from", wanted]) => {
+            Some(sections.iter().rev().find(|s| before(s) && s.1 == *wanted).ok_or_else(|| {
+                parse_error(lines.start + 1, format!("no `defaults` section named {wanted:?} before this section"))
+            })?)
+        }
+        _ => sections.iter().rev().find(before),
+    })
+}
+
+/// Whether the last `balance` line on `lines` hashes a key (`None` without one): the methods
+/// [`from_haproxy_backend`] reads.
+fn balance_hashes(text: &[&str], lines: &std::ops::Range<usize>) -> Option<bool> {
+    let balance = text[lines.clone()]
+        .iter()
+        .filter_map(|l| {
+            let mut words = l.split('#').next().unwrap_or_default().split_whitespace();
+            (words.next() == Some("balance")).then(|| words.next().unwrap_or_default())
+        })
+        .next_back()?;
+    Some(balance.starts_with("hdr(") || matches!(balance, "url_param" | "uri" | "hash"))
+}
+
 /// A placement from one backend section, or from a whole `haproxy.cfg`: the `backend` (or
 /// `listen`) section called `section`, or the only one (a text with several names them and
 /// asks which). Line numbers in errors are the whole text's.
@@ -266,26 +303,47 @@ fn read_cfg(text: &str, section: Option<&str>, notes: &mut Lines) -> Result<Clus
             ))
         }
         None => {
-            let line = backends[1].2.start + 1;
-            return Err(parse_error(line, format!("{} backends ({}): choose one", backends.len(), names())));
+            // A whole haproxy.cfg has backends of every method; the one a hash places is the one meant.
+            let all: Vec<&str> = text.lines().collect();
+            let mut hashing = Vec::new();
+            for backend in &backends {
+                let inherited = defaults_of(&sections, &all, &backend.2)?;
+                let balance = |range: &std::ops::Range<usize>| balance_hashes(&all, range);
+                if balance(&backend.2).or_else(|| inherited.and_then(|d| balance(&d.2))).unwrap_or(false) {
+                    hashing.push(*backend);
+                }
+            }
+            match hashing[..] {
+                [one] => one,
+                [] => {
+                    let line = backends[1].2.start + 1;
+                    return Err(parse_error(
+                        line,
+                        format!(
+                            "{} backends ({}), and none with a `balance` that hashes: ringlab reads a backend \
+                             that hashes requests",
+                            backends.len(),
+                            names()
+                        ),
+                    ));
+                }
+                _ => {
+                    let line = hashing[1].2.start + 1;
+                    let hashing: Vec<&str> = hashing.iter().map(|(_, n, _)| *n).collect();
+                    return Err(parse_error(
+                        line,
+                        format!(
+                            "{} backends hash requests ({}): choose one (the backends: {})",
+                            hashing.len(),
+                            hashing.join(", "),
+                            names()
+                        ),
+                    ));
+                }
+            }
         }
     };
-    // What the section inherits: the `defaults` section its `from` names, else the last one
-    // before it (HAProxy 2.x; `balance`, `hash-type`, `default-server`, `mode` and the rest
-    // apply to the backends after it as if written in them).
-    let header: Vec<&str> = text
-        .lines()
-        .nth(lines.start)
-        .map_or_else(Vec::new, |l| l.split('#').next().unwrap_or_default().split_whitespace().collect());
-    let before = |s: &&(&str, &str, std::ops::Range<usize>)| s.0 == "defaults" && s.2.start < lines.start;
-    let defaults = match header.get(2..) {
-        Some(["from", wanted]) => {
-            Some(sections.iter().rev().find(|s| before(s) && s.1 == *wanted).ok_or_else(|| {
-                parse_error(lines.start + 1, format!("no `defaults` section named {wanted:?} before this section"))
-            })?)
-        }
-        _ => sections.iter().rev().find(before),
-    };
+    let defaults = defaults_of(&sections, &text.lines().take(lines.start + 1).collect::<Vec<_>>(), lines)?;
     let inherited = defaults.map_or(0..0, |(_, _, r)| r.clone());
     if notes.keeping() {
         for (keyword, name, range) in &sections {
@@ -341,6 +399,8 @@ fn read_backend(text: &str, inherit: bool, notes: &mut Lines) -> Result<Cluster,
     let mut lines: Vec<usize> = Vec::new();
     let mut mode_tcp = None;
     let mut layer7 = false;
+    // An inherited `balance` that hashes nothing: refused unless the backend has its own.
+    let mut plain_balance: Option<Error> = None;
     for (n, raw) in text.lines().enumerate() {
         let line = n + 1;
         // HAProxy starts a comment at any unquoted `#`.
@@ -382,13 +442,20 @@ fn read_backend(text: &str, inherit: bool, notes: &mut Lines) -> Result<Cluster,
         }
         match keyword {
             "balance" => {
+                // A later `balance` (the backend's own after its defaults') replaces an earlier one.
+                (layer7, plain_balance) = (false, None);
                 match words.get(1).copied() {
                     Some(m) if m.starts_with("hdr(") && m.ends_with(')') && m.len() > 5 && words.len() == 2 => layer7 = true,
                     Some("url_param") if words.len() == 3 => layer7 = true,
                     Some("uri") if words.len() == 2 || (words.len() == 3 && words[2] == "whole") => layer7 = true,
                     Some("hash") if words.len() == 3 => {}
                     Some(m @ ("roundrobin" | "static-rr" | "leastconn" | "first" | "random" | "source")) => {
-                        return Err(parse_error(line, format!("`balance {m}` does not hash a key: use hdr(), url_param, uri or hash")))
+                        let error =
+                            parse_error(line, format!("`balance {m}` does not hash a key: use hdr(), url_param, uri or hash"));
+                        if !in_defaults {
+                            return Err(error);
+                        }
+                        plain_balance = Some(error);
                     }
                     Some(_) => return Err(parse_error(line, "unsupported `balance`: use hdr(NAME), url_param NAME, uri [whole] or hash EXPR (without options)")),
                     None => return Err(parse_error(line, "`balance` needs a method")),
@@ -508,6 +575,9 @@ fn read_backend(text: &str, inherit: bool, notes: &mut Lines) -> Result<Cluster,
         }
     }
     let last_line = text.lines().count().max(1);
+    if let Some(error) = plain_balance {
+        return Err(error);
+    }
     let Some(balance_line) = balance_line else {
         return Err(parse_error(1, "no `balance` line: HAProxy would balance round robin"));
     };

@@ -278,10 +278,36 @@ mod tests {
     const NGINX_CONF: &str = "user nginx;\nevents { worker_connections 1024; }\nhttp {\n    upstream api {\n        hash $request_uri consistent;\n        server 10.0.0.1:80;\n        server 10.0.0.2:80;\n    }\n    upstream static {\n        hash $uri;\n        server 10.0.1.1:80 weight=2;\n        server 10.0.1.2:80;\n        server 10.0.1.3:80 down;\n    }\n    server {\n        listen 80;\n        location / { proxy_pass http://api; }\n    }\n}\n";
 
     #[test]
+    fn a_whole_nginx_conf_opens_on_the_upstream_that_hashes() {
+        // As nginx.conf files are: a plain upstream first, the hashed one after it.
+        let conf = "http {\n    upstream app {\n        least_conn;\n        server 10.0.2.1:80;\n    }\n    \
+                    upstream cache {\n        hash $request_uri consistent;\n        server 10.0.0.1:80;\n        \
+                    server 10.0.0.2:80;\n        server 10.0.0.3:80;\n    }\n    server {\n        location / { \
+                    proxy_pass http://app; }\n    }\n}\n";
+        let cache = from_config("nginx", conf, &ImportOptions::default()).unwrap();
+        assert_eq!(
+            cache.nodes().iter().map(|n| n.name.as_str()).collect::<Vec<_>>(),
+            ["10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80"]
+        );
+        let report = check("nginx", conf, &ImportOptions::default()).unwrap();
+        assert_eq!(report.placement.unwrap().section.as_deref(), Some("cache"));
+        assert!(
+            report.lines.iter().any(|l| l.line == 3 && l.why.contains("in upstream app, not the one read")),
+            "{:?}",
+            report.lines
+        );
+        // None that hashes: the error says so and names them.
+        let plain =
+            "upstream a {\n    server 10.0.0.1:80;\n}\nupstream b {\n    least_conn;\n    server 10.0.0.2:80;\n}\n";
+        let e = from_config("nginx", plain, &ImportOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("2 upstream blocks (a, b), and none with a `hash` line"), "{e}");
+    }
+
+    #[test]
     fn a_whole_nginx_conf_offers_its_upstreams() {
         assert_eq!(sections("nginx", NGINX_CONF).unwrap(), ["api", "static"]);
         let e = from_config("nginx", NGINX_CONF, &ImportOptions::default()).unwrap_err();
-        assert!(e.to_string().starts_with("line 9: 2 upstream blocks (api, static)"), "{e}");
+        assert!(e.to_string().starts_with("line 9: 2 upstream blocks hash requests (api, static): choose one"), "{e}");
         let pick = |name: &str| ImportOptions { section: Some(name.into()), ..ImportOptions::default() };
         let api = from_config("nginx", NGINX_CONF, &pick("api")).unwrap();
         assert_eq!(api.nodes().len(), 2);
@@ -313,7 +339,21 @@ mod tests {
     fn a_whole_haproxy_cfg_offers_its_backends() {
         assert_eq!(sections("haproxy", HAPROXY_CFG).unwrap(), ["web", "cache"]);
         let e = from_config("haproxy", HAPROXY_CFG, &ImportOptions::default()).unwrap_err();
-        assert!(e.to_string().starts_with("line 13: 2 backends (web, cache)"), "{e}");
+        assert!(e.to_string().starts_with("line 13: 2 backends hash requests (web, cache): choose one"), "{e}");
+        // A backend of another method beside one that hashes (its `balance` inherited from the
+        // defaults before it, as HAProxy reads it): the one that hashes is read.
+        let mixed = HAPROXY_CFG
+            .replace("defaults\n    mode http\n", "defaults\n    mode http\n    balance roundrobin\n")
+            .replace("backend web\n    balance uri\n", "backend web\n");
+        let read = check("haproxy", &mixed, &ImportOptions::default()).unwrap();
+        assert_eq!(read.placement.as_ref().and_then(|p| p.section.as_deref()), Some("cache"), "{:?}", read.error);
+        let inherited = mixed
+            .replace("backend cache\n    balance hdr(X-Key)\n", "defaults\n    balance hdr(X-Key)\nbackend cache\n");
+        let read = check("haproxy", &inherited, &ImportOptions::default()).unwrap();
+        assert_eq!(read.placement.as_ref().and_then(|p| p.section.as_deref()), Some("cache"), "{:?}", read.error);
+        let neither = mixed.replace("    balance hdr(X-Key)\n", "    balance leastconn\n");
+        let e = from_config("haproxy", &neither, &ImportOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("2 backends (web, cache), and none with a `balance` that hashes"), "{e}");
         let pick = |name: &str| ImportOptions { section: Some(name.into()), ..ImportOptions::default() };
         assert_eq!(from_config("haproxy", HAPROXY_CFG, &pick("web")).unwrap().nodes().len(), 2);
         let cache = from_config("haproxy", HAPROXY_CFG, &pick("cache")).unwrap();

@@ -125,7 +125,8 @@ pub fn from_nginx_upstream(text: &str) -> Result<Cluster, Error> {
 }
 
 /// A placement from an upstream block, or from a whole `nginx.conf`: the `upstream` block
-/// called `section`, or the only one (a text with several names them and asks which).
+/// called `section`, or the only one, or the only one that hashes requests (a text with
+/// several that hash names them and asks which).
 /// Line numbers in errors are the whole text's.
 pub fn from_nginx_conf(text: &str, section: Option<&str>) -> Result<Cluster, Error> {
     read_conf(text, section, &mut Lines::ignore())
@@ -157,8 +158,36 @@ fn read_conf(text: &str, section: Option<&str>, notes: &mut Lines) -> Result<Clu
             .ok_or_else(|| parse_error(1, format!("no upstream named {wanted:?} (the upstreams: {})", names())))?,
         None if blocks.len() == 1 => &blocks[0],
         None => {
-            let line = tokens[blocks[1].1.start].1;
-            return Err(parse_error(line, format!("{} upstream blocks ({}): choose one", blocks.len(), names())));
+            // A whole nginx.conf has upstreams of every method; the one a hash places is the one meant.
+            let hashing: Vec<_> = blocks.iter().filter(|(_, range)| hashes(&tokens[range.clone()])).collect();
+            match hashing[..] {
+                [one] => one,
+                [] => {
+                    let line = tokens[blocks[1].1.start].1;
+                    return Err(parse_error(
+                        line,
+                        format!(
+                            "{} upstream blocks ({}), and none with a `hash` line: ringlab reads an upstream \
+                             that hashes requests",
+                            blocks.len(),
+                            names()
+                        ),
+                    ));
+                }
+                _ => {
+                    let line = tokens[hashing[1].1.start].1;
+                    let hashing: Vec<&str> = hashing.iter().map(|(n, _)| n.as_str()).collect();
+                    return Err(parse_error(
+                        line,
+                        format!(
+                            "{} upstream blocks hash requests ({}): choose one (the upstreams: {})",
+                            hashing.len(),
+                            hashing.join(", "),
+                            names()
+                        ),
+                    ));
+                }
+            }
         }
     };
     notes.section(name);
@@ -166,6 +195,23 @@ fn read_conf(text: &str, section: Option<&str>, notes: &mut Lines) -> Result<Clu
         pass_outside(&tokens, &blocks, range, notes);
     }
     from_tokens(&tokens[range.clone()], tokens[range.end - 1].1, notes)
+}
+
+/// Whether an `upstream NAME { ... }` block's tokens hold a `hash` directive of its own
+/// (not one inside a nested block).
+fn hashes(block: &[(Token, usize)]) -> bool {
+    let mut depth = 0usize;
+    let mut at_start = true;
+    for (token, _) in block {
+        match token {
+            Token::Open => (depth, at_start) = (depth + 1, true),
+            Token::Close => (depth, at_start) = (depth.saturating_sub(1), true),
+            Token::Semicolon => at_start = true,
+            Token::Word(w) if at_start && depth == 1 && w == "hash" => return true,
+            Token::Word(_) => at_start = false,
+        }
+    }
+    false
 }
 
 /// Notes the tokens outside the block read as passed over: the other upstream blocks, and
