@@ -31,6 +31,10 @@ pub struct Migration {
     /// the sum over nodes of `max(0, share after - share before)`, as a fraction.
     /// On a join this is the new node's share; on a leave, the leaver's.
     pub ideal_fraction: f64,
+    /// What moved from one node to another that are both in each state: none on a ring of
+    /// fixed points, all of the excess over the ideal where a change redraws every node's
+    /// points (Envoy's ring scaled to its minimum size, Maglev's table).
+    pub between_stayed_fraction: f64,
     /// What `hash % N` would move going from the old to the new node count (nodes
     /// appended or dropped at the end of the list), exactly over the ring's hash values.
     pub modulo_fraction: f64,
@@ -63,13 +67,19 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
     }
     let size = before.size();
     let same = same_nodes(before.node_list(), after.node_list());
+    let was = same_nodes(after.node_list(), before.node_list());
+    // A node "stayed" if it owns positions in both states (one marked down owns none after).
+    let (owned_before, owned_after) = (owning(before), owning(after));
     let mut arcs: Vec<MovedArc> = Vec::new();
-    let mut moved = 0u128;
+    let (mut moved, mut between_stayed) = (0u128, 0u128);
     walk(before, after, |start, end, from, to| {
         if same[from] == Some(to) {
             return;
         }
         moved += u128::from(end - start) + 1;
+        if same[from].is_some_and(|j| owned_after[j]) && was[to].is_some_and(|i| owned_before[i]) {
+            between_stayed += u128::from(end - start) + 1;
+        }
         let (from, to) = (before.node_name(from), after.node_name(to));
         match arcs.last_mut() {
             Some(last) if last.end.checked_add(1) == Some(start) && last.from == from && last.to == to => {
@@ -85,8 +95,18 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         moved,
         moved_fraction: fraction(moved),
         ideal_fraction: fraction(ideal_moved(before, after)),
+        between_stayed_fraction: fraction(between_stayed),
         modulo_fraction: fraction(modulo),
     })
+}
+
+/// Which nodes own at least one point.
+fn owning<S: Arcs + ?Sized>(state: &S) -> Vec<bool> {
+    let mut owns = vec![false; state.node_count()];
+    for i in 0..state.point_count() {
+        owns[state.point(i).1] = true;
+    }
+    owns
 }
 
 /// Owners are compared by name, once: `before`'s node `i` is `after`'s node `same[i]`.

@@ -462,6 +462,8 @@ export interface RingDiff {
   movedFraction: number;
   /** The least any placement could move for this change. */
   idealFraction: number;
+  /** What moved between two nodes in both states (points redrawn by the change). */
+  betweenStayedFraction: number;
   /** What `hash % N` would move. */
   moduloFraction: number;
 }
@@ -789,6 +791,7 @@ export interface ExactMoves {
   moved: string;
   movedFraction: number;
   idealFraction: number;
+  betweenStayedFraction: number;
   moduloFraction: number;
 }
 
@@ -934,6 +937,8 @@ export interface ChartDataOptions {
   band?: boolean;
   /** Algorithms chart: measured lookup times, in `algorithms()` order (0 or less, or not finite: not measured). */
   lookupNs?: number[];
+  /** Algorithms chart: only this panel (0–4), as a phone shows them one at a time. */
+  panel?: number;
 }
 
 /** The spread chart's range over several hashes, at one vnode count. */
@@ -1024,6 +1029,8 @@ export interface AlgorithmsData {
   nodes: number;
   sampleKeys: number;
   rows: AlgorithmRow[];
+  /** Only this panel (0–4: balance, join, leave, memory, lookup), or all: `null`. */
+  panel: number | null;
 }
 
 export interface SpreadChart {
@@ -1101,6 +1108,11 @@ export class Session {
   endKeys(): { keys: number; requests: number; text: string };
   /** New settings for the same nodes. */
   configure(settings: SessionConfigure): Transition;
+  /** The ring of a configuration text (the same door as `fromConfig`) in place of this one,
+   * as one step of the history that `undo` takes back; the keys and workload stay. */
+  /** The key followed in the link this session was opened from (`f=`), or `null`. */
+  linkedKey(): string | null;
+  importConfig(kind: ConfigKind["kind"], text: string, options?: ImportOptions): Transition;
   /** `null` when there is nothing to undo. Throws `too-large` (and changes nothing) when the
    * key list now in use is too large to place on that earlier state. */
   undo(): Transition | null;
@@ -1175,6 +1187,13 @@ export interface SessionAgreement extends Agreement {
   text: string;
   /** Where each sends the key asked about (`agree`: the same server). */
   key: KeyAnswers | null;
+  /** The exact arcs of the session's circle the two send to different servers (`from`: the
+   * first's server, `to`: the second's); empty unless `onRing`. */
+  apart: MovedSpan[];
+  /** Whether the two place keys on the session's circle, so `apart` can be drawn on it. */
+  onRing: boolean;
+  /** What the ring shows of the split, in a sentence (empty when they agree). */
+  ringText: string;
 }
 
 /** Where each of two placements sends one key. */

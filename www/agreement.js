@@ -12,8 +12,10 @@ const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 export class AgreementView {
   // `root` is the <details>.
-  constructor(root, { onChange }) {
+  // `onApart(spans)` draws where the pair sends keys apart on the ring (none: `[]`).
+  constructor(root, { onChange, onApart = () => {} }) {
     this.root = root;
+    this.onApart = onApart;
     this.$ = (id) => root.querySelector(`#${id}`);
     this.session = null;
     for (const id of ["agree-from", "agree-with"]) this.$(id).addEventListener("change", () => this.update(this.session));
@@ -27,13 +29,14 @@ export class AgreementView {
       this.$("agree-with").value = b;
       this.update(this.session);
     });
-    root.addEventListener("toggle", () => root.open && onChange());
+    root.addEventListener("toggle", () => (root.open ? onChange() : onApart([])));
   }
 
   // Redraws from `session` (the playground's), if open.
   update(session) {
     this.session = session;
     if (!this.root.open || !session) return;
+    this.onApart([]); // until this pair's arcs are known
     const error = this.$("agree-error");
     let matrix;
     try {
@@ -75,6 +78,8 @@ export class AgreementView {
 
   showPair(a) {
     this.$("agree-text").textContent = a.text;
+    this.onApart(a.apart);
+    this.$("agree-ring").textContent = a.ringText;
     const reasons = this.$("agree-reasons");
     reasons.replaceChildren(
       ...a.reasons.map((r) => {

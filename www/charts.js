@@ -85,6 +85,12 @@ export class Charts {
       this.visible.add("spread");
       this.flush();
     });
+    // On a phone the algorithms chart shows one panel at a time, picked here.
+    document.getElementById("algorithms-panel").addEventListener("change", () => {
+      this.dirty.add("algorithms");
+      this.visible.add("algorithms");
+      this.flush();
+    });
   }
 
   // Marks every chart stale for the page's session and redraws the ones on screen.
@@ -106,9 +112,12 @@ export class Charts {
       this.draw(name, () => session.prepareChart(name, opts), (draw, c, dpr) => draw(c, session.chartData(name, opts), { dark: dark(), dpr }));
     }
     if (!due("algorithms")) return;
-    // Timing each algorithm is a piece of its own, before the rows and the chart.
+    // Timing each algorithm is a piece of its own, before the rows and the chart (once a
+    // state: another panel picked reuses them).
     const algorithms = this.engine().algorithms();
-    const lookupNs = [];
+    if (this.timed?.version !== this.version) this.timed = { version: this.version, lookupNs: [] };
+    const { lookupNs } = this.timed;
+    const picker = document.getElementById("algorithms-panel");
     this.draw(
       "algorithms",
       () => {
@@ -119,7 +128,9 @@ export class Charts {
         return session.prepareChart("algorithms");
       },
       (draw, c, dpr) => {
-        const data = session.chartData("algorithms", { lookupNs });
+        // The picker shows only where the panels would stack (a phone): there, one at a time.
+        const one = picker.checkVisibility() ? { panel: Number(picker.value || 0) } : {};
+        const data = session.chartData("algorithms", { lookupNs, ...one });
         const out = draw(c, data, { dark: dark(), dpr });
         if (out.height && c.style.height !== `${out.height}px`) {
           // The chart's rows need this height at this width: size the box and draw again,
@@ -192,6 +203,10 @@ export class Charts {
   }
 
   renderTable(table) {
+    const picker = document.getElementById("algorithms-panel");
+    if (picker.options.length !== table.panels.length) {
+      picker.replaceChildren(...table.panels.map((title, i) => new Option(title, String(i))));
+    }
     const el = document.getElementById("algorithms-table");
     el.querySelector("caption").textContent = table.caption;
     const head = document.createElement("tr");

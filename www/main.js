@@ -35,6 +35,7 @@ const labels = new Map(); // the catalog's labels, by algorithm name
 let frame; // the session's frame as last drawn
 let selected; // node index picked on the canvas
 let followed = null; // the key the user follows
+let walkOnDraw = null; // a followed key whose walk plays once its ring is drawn (a link's)
 // Frame times and long tasks, read by the page tests; `pending` counts deferred work.
 const perf = (window.__ringlab = { frames: [], longTasks: [], pending: 0 });
 
@@ -65,6 +66,8 @@ function render({ drawLater = false } = {}) {
   const draw = () => {
     if (frame !== shown) return; // a newer frame is drawn instead
     view.setData({ ...scene, theme: themeColours(document.documentElement), selected });
+    if (walkOnDraw && frame.follow) view.follow(frame.follow);
+    walkOnDraw = null;
     perf.firstRing ??= performance.now(); // the first ring drawn, for `cargo xtask bench`
   };
   if (drawLater) later(draw);
@@ -446,11 +449,21 @@ function configureVnodes(v) {
   else showVnodes(frame.settings.vnodes);
 }
 
-// A new session (an import, a link): nothing of the old one's change, walk or words stays.
+// A new session (a link, starting over): nothing of the old one's change, walk or words stays.
 function replace(next) {
   session?.free();
-  view?.clear();
   session = next;
+  forget();
+  // The user's keys were the old session's: the new one counts on the generated keys.
+  keyReads++;
+  $("keys-status").textContent = keysHelp;
+  // "Compare with hash % N" is the page's choice: the new session follows it.
+  if ($("compare-modulo").checked) next.setCompareModulo(true);
+}
+
+// What the page showed of the ring before another took its place (a new session, an import).
+function forget() {
+  view?.clear();
   selected = undefined;
   followed = null;
   closePopover(false);
@@ -460,45 +473,45 @@ function replace(next) {
   $("last-change").textContent = $("flash").textContent = "";
   $("history-status").textContent = "";
   for (const id of ["add-error", "legend-error", "keys-error", "work-error", "import-error"]) $(id).textContent = "";
-  // The user's keys were the old session's: the new one counts on the generated keys.
-  keyReads++;
-  $("keys-status").textContent = keysHelp;
-  // "Compare with hash % N" is the page's choice: the new session follows it.
-  if ($("compare-modulo").checked) next.setCompareModulo(true);
 }
 
-// Replaces the session with one made from the user's config text.
+// Replaces the ring with the one of the user's config text, as one step Undo takes back.
 // A text of several sections (a whole nginx.conf's upstreams, a haproxy.cfg's backends)
-// offers them in a picker; the first is loaded, and picking another loads it.
+// offers them in a picker; it opens on the one that hashes, and picking another loads it.
 function importConfig({ keepSection = false } = {}) {
   const kind = $("import-kind").value;
   const text = $("import-text").value;
-  let next, sections;
+  let t, sections;
   try {
     sections = engine.configSections(kind, text);
-    if (!keepSection) offerSections(sections);
+    if (!keepSection) offerSections(sections, kind, text);
     const section = sections.length > 1 ? $("import-section").value : undefined;
-    next = engine.Session.fromConfig(kind, text, section ? { section } : {});
+    t = session.importConfig(kind, text, section ? { section } : {});
   } catch (e) {
     if (trapped(e)) return recover(e);
     $("import-error").textContent = e.message;
     return;
   }
-  replace(next);
-  const label = importKinds.find((k) => k.kind === kind)?.label ?? kind;
+  forget();
   render();
-  const from = sections.length > 1 ? `“${$("import-section").value}” (one of ${sections.length} in your text)` : `your ${label}`;
-  $("last-change").textContent = `Loaded ${frame.nodes.length} servers from ${from}. Add a server or mark one down to see exactly what moves.`;
+  const from = sections.length > 1 ? ` (“${$("import-section").value}”, one of ${sections.length} in your text)` : "";
+  $("last-change").textContent = `${t.label}${from}. Add a server or mark one down to see exactly what moves; Undo brings back the ring before.`;
+  $("flash").textContent = t.label;
 }
 
 // The sections of the text in the picker, shown when there are several; the one picked
-// stays picked while the text still has it.
-function offerSections(sections) {
+// stays picked while the text still has it. A new text opens on the section the engine reads
+// when none is named (a whole nginx.conf: the upstream that hashes), else its first.
+function offerSections(sections, kind, text) {
   const picked = $("import-section").value;
   const listed = [...$("import-section").options].map((o) => o.value);
   if (listed.join("\n") !== sections.join("\n")) {
     $("import-section").replaceChildren(...sections.map((name) => new Option(name, name)));
     if (sections.includes(picked)) $("import-section").value = picked;
+    else if (sections.length > 1) {
+      const read = engine.checkConfig(kind, text, {}).placement?.section;
+      if (read && sections.includes(read)) $("import-section").value = read;
+    }
   }
   $("import-pick").hidden = sections.length < 2;
 }
@@ -531,7 +544,7 @@ function checkImport() {
     } catch (e) {
       if (trapped(e)) throw e; // the report says what is wrong with the text
     }
-    offerSections(sections);
+    offerSections(sections, kind, text);
     const section = sections.length > 1 ? $("import-section").value : undefined;
     report = engine.checkConfig(kind, text, section ? { section } : {});
   } catch (e) {
@@ -708,7 +721,7 @@ function wire() {
   charts = new Charts(later, () => engine);
   metrics = new MetricsView($("metrics"), later, () => engine);
   metrics.update(session);
-  agreement = new AgreementView($("agreement"), { onChange: () => agreement.update(session) });
+  agreement = new AgreementView($("agreement"), { onChange: () => agreement.update(session), onApart: (spans) => view.setApart(spans) });
   explainView = new ExplainView($("explain"), labels, { highlight: highlightStep, session: () => session });
   $("add-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -873,6 +886,12 @@ function open(link, done, onTrap = (e) => { throw e; }) {
   const opened = (next, message) => {
     $("config-error").textContent = message;
     replace(next);
+    // A link that follows a key reopens its walk, drawn with the ring.
+    const key = next.linkedKey();
+    if (key) {
+      followed = walkOnDraw = key;
+      $("follow-key").value = key;
+    }
     syncWorkload();
     done(true);
   };

@@ -46,6 +46,7 @@ export class RingView {
     this.walk = null; // the key followed: {fraction, stops, t, duration}
     this.hover = undefined; // the arc under the pointer
     this.highlight = null; // an explained step's place: {fraction}
+    this.apart = null; // where two clients send keys apart: [{startFraction, endFraction}]
     this.paused = false;
     this.speed = 1;
     this.last = 0;
@@ -110,6 +111,13 @@ export class RingView {
   setHighlight(marks) {
     const kept = (marks ?? []).filter((m) => Number.isFinite(m?.fraction));
     this.highlight = kept.length ? kept : null;
+    if (this.data) this.draw();
+  }
+
+  // Marks the arcs two clients send to different servers ("Do two clients agree?"), or
+  // none: a dashed ring inside the band, so it reads apart from a change's moved arcs.
+  setApart(spans) {
+    this.apart = spans?.length ? spans : null;
     if (this.data) this.draw();
   }
 
@@ -360,13 +368,13 @@ export class RingView {
     const start = performance.now();
     const c = this.change, w = this.walk;
     const alpha = this.moversAlpha;
-    this.drawFrame({ moved: c?.moved, movers: alpha > 0 ? c?.movers : undefined, moversAlpha: alpha, t: c?.t ?? 1, walk: w ?? undefined, walkT: w?.t, hover: this.hover, highlight: this.highlight });
+    this.drawFrame({ moved: c?.moved, movers: alpha > 0 ? c?.movers : undefined, moversAlpha: alpha, t: c?.t ?? 1, walk: w ?? undefined, walkT: w?.t, hover: this.hover, highlight: this.highlight, apart: this.apart });
     this.onFrame?.(performance.now() - start);
   }
 
   // overlay = {moved: [{startFraction, endFraction}], movers: {index, position, from, to}
   // (colour slots), moversAlpha (their fade after the change), t, walk: {fraction, stops:
-  // [{fraction, colour}]}, hover}
+  // [{fraction, colour}]}, hover, apart: [{startFraction, endFraction}] (two clients' split)}
   drawFrame(overlay = {}) {
     const g = this.geometry();
     const ctx = this.canvas.getContext("2d");
@@ -385,6 +393,18 @@ export class RingView {
         ctx.arc(g.cx, g.cy, g.r + g.band / 2 + 5, angle(arc.startFraction), angle(Math.max(arc.endFraction, arc.startFraction + 0.0008)));
         ctx.stroke();
       }
+    }
+
+    if (overlay.apart?.length) {
+      ctx.strokeStyle = theme.fg;
+      ctx.lineWidth = 4;
+      ctx.setLineDash([4, 3]);
+      for (const arc of overlay.apart) {
+        ctx.beginPath();
+        ctx.arc(g.cx, g.cy, g.r - g.band / 2 - 5, angle(arc.startFraction), angle(Math.max(arc.endFraction, arc.startFraction + 0.0008)));
+        ctx.stroke();
+      }
+      ctx.setLineDash([]);
     }
 
     // Keys that change owner: drawn larger and outlined, in the old owner's colour for the

@@ -32,6 +32,26 @@ pub struct AlgorithmsData {
     pub sample_keys: usize,
     /// In the order the algorithms were asked for.
     pub rows: Vec<AlgorithmRow>,
+    /// Only this one of [`PANELS`] (a phone shows them one at a time), or all of them.
+    #[serde(default)]
+    pub panel: Option<usize>,
+}
+
+impl AlgorithmsData {
+    /// The chart with only panel `panel` of [`PANELS`] (`None`: all five).
+    pub fn showing(mut self, panel: Option<usize>) -> Result<AlgorithmsData, Error> {
+        if let Some(p) = panel.filter(|&p| p >= PANELS.len()) {
+            let last = (PANELS.len() - 1) as f64;
+            return Err(Error::out_of_range(
+                "panel",
+                p as f64,
+                (0.0, last),
+                format!("panel {p}: the panels are 0 to {last}"),
+            ));
+        }
+        self.panel = panel;
+        Ok(self)
+    }
 }
 
 /// The rows of [`compare::compare`] (computed as [`AlgorithmsJob`] does), each report paired
@@ -158,7 +178,7 @@ pub fn from_reports(
             lookup_ns: crate::algo::metrics::measured(lookup_ns.get(i).copied().flatten()),
         })
         .collect();
-    AlgorithmsData { nodes, sample_keys, rows }
+    AlgorithmsData { nodes, sample_keys, rows, panel: None }
 }
 
 /// The figures as a table for screen readers and copying: headers with units, one row of
@@ -169,6 +189,8 @@ pub struct Table {
     pub caption: String,
     pub headers: Vec<String>,
     pub rows: Vec<Vec<String>>,
+    /// The chart's panels' titles, in order (what [`AlgorithmsData::panel`] picks).
+    pub panels: Vec<String>,
 }
 
 const NA: &str = "n/a";
@@ -222,6 +244,7 @@ pub fn table(data: &AlgorithmsData) -> Table {
         ),
         headers: headers.map(String::from).to_vec(),
         rows,
+        panels: PANELS.iter().map(|p| p.0.to_string()).collect(),
     }
 }
 
@@ -237,25 +260,33 @@ fn with_margin(value: f64, margin: f64, decimals: usize) -> String {
 /// The data as CSV: a header row with units, then one row per algorithm, full precision
 /// (empty fields where there is no figure).
 fn csv(data: &AlgorithmsData) -> String {
+    // Each sampled figure beside its margin (0 where exact), so a reader can tell a difference
+    // from the sample's noise as the chart does.
     let mut out = String::from(
-        "algorithm,max_over_mean_ratio,moved_on_join_percent,ideal_join_percent,moved_on_leave_percent,\
-         ideal_leave_percent,left_node,memory_bytes,lookup_ns_per_lookup,error\n",
+        "algorithm,max_over_mean_ratio,max_over_mean_margin,balance_exact,moved_on_join_percent,\
+         moved_on_join_margin_percent,ideal_join_percent,moved_on_leave_percent,moved_on_leave_margin_percent,\
+         ideal_leave_percent,moves_exact,left_node,memory_bytes,lookup_ns_per_lookup,error\n",
     );
     for row in &data.rows {
         let lookup = row.lookup_ns.map_or(String::new(), |ns| ns.to_string());
         let figures = match &row.report {
             Ok(r) => format!(
-                "{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},",
+                "{:.6},{:.6},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},",
                 r.max_over_mean,
+                r.max_over_mean_margin,
+                r.exact_balance,
                 r.moved_on_join * 100.0,
+                r.moved_on_join_margin * 100.0,
                 r.ideal_join * 100.0,
                 r.moved_on_leave * 100.0,
+                r.moved_on_leave_margin * 100.0,
                 r.ideal_leave * 100.0,
+                r.exact_moves,
                 csv_field(&r.left),
                 r.memory_bytes,
                 lookup
             ),
-            Err(e) => format!(",,,,,,,{lookup},{}", csv_field(e)),
+            Err(e) => format!(",,,,,,,,,,,,{lookup},{}", csv_field(e)),
         };
         out.push_str(&format!("{},{figures}\n", row.algorithm));
     }
@@ -264,6 +295,10 @@ fn csv(data: &AlgorithmsData) -> String {
 
 pub const TITLE: &str = "Algorithms compared";
 
+/// A margin's whisker: thinner than the ideal's tick, so the two read apart.
+#[cfg(feature = "charts")]
+const WHISKER_PX: f64 = 1.0;
+
 #[cfg(feature = "charts")]
 /// One small multiple: a bar per algorithm from `base` to its value, an optional ideal tick.
 struct Panel {
@@ -271,6 +306,8 @@ struct Panel {
     x_desc: &'static str,
     /// Per row, in drawing units (log10 bytes for memory).
     values: Vec<Option<f64>>,
+    /// Per row, the sample's margin around the value (0 where it is exact): a whisker.
+    margins: Vec<f64>,
     ideals: Vec<Option<f64>>,
     base: f64,
     /// Whole decades on the axis (values are log10 bytes).
@@ -292,20 +329,38 @@ fn panels(data: &AlgorithmsData) -> Vec<Panel> {
         data.rows.iter().map(|r| r.report.as_ref().ok().map(f)).collect()
     };
     let none = vec![None; data.rows.len()];
-    let spec = |i: usize, values, ideals, base, log| Panel {
+    let exact = vec![0.0; data.rows.len()];
+    let margin =
+        |f: fn(&Report) -> f64| -> Vec<f64> { data.rows.iter().map(|r| r.report.as_ref().map_or(0.0, f)).collect() };
+    let spec = |i: usize, values, margins, ideals, base, log| Panel {
         title: PANELS[i].0,
         x_desc: PANELS[i].1,
         values,
+        margins,
         ideals,
         base,
         log,
     };
     vec![
-        spec(0, figure(|r| r.max_over_mean), none.clone(), 1.0, false),
-        spec(1, figure(|r| r.moved_on_join * 100.0), figure(|r| r.ideal_join * 100.0), 0.0, false),
-        spec(2, figure(|r| r.moved_on_leave * 100.0), figure(|r| r.ideal_leave * 100.0), 0.0, false),
-        spec(3, figure(|r| libm::log10(r.memory_bytes.max(1) as f64)), none.clone(), 0.0, true),
-        spec(4, data.rows.iter().map(|r| r.lookup_ns).collect(), none, 0.0, false),
+        spec(0, figure(|r| r.max_over_mean), margin(|r| r.max_over_mean_margin), none.clone(), 1.0, false),
+        spec(
+            1,
+            figure(|r| r.moved_on_join * 100.0),
+            margin(|r| r.moved_on_join_margin * 100.0),
+            figure(|r| r.ideal_join * 100.0),
+            0.0,
+            false,
+        ),
+        spec(
+            2,
+            figure(|r| r.moved_on_leave * 100.0),
+            margin(|r| r.moved_on_leave_margin * 100.0),
+            figure(|r| r.ideal_leave * 100.0),
+            0.0,
+            false,
+        ),
+        spec(3, figure(|r| libm::log10(r.memory_bytes.max(1) as f64)), exact.clone(), none.clone(), 0.0, true),
+        spec(4, data.rows.iter().map(|r| r.lookup_ns).collect(), exact, none, 0.0, false),
     ]
 }
 
@@ -353,19 +408,30 @@ impl AlgorithmsData {
         let longest = self.rows.iter().map(|r| r.algorithm.chars().count()).max().unwrap_or(0) as f64;
         let names_w = longest * 7.0 + 14.0;
         let cols = ((width - names_w) / 150.0).floor().clamp(1.0, 5.0);
-        let panel_rows = (PANELS.len() as f64 / cols).ceil();
+        let panel_rows = if self.panel.is_some() { 1.0 } else { (PANELS.len() as f64 / cols).ceil() };
         let panel_h = self.rows.len() as f64 * 15.0 + 100.0;
         // The title, the subtitle's lines (about 110 characters) and the legend's rows.
         let subtitle_lines = (110.0 * 6.5 / (width - 16.0).max(100.0)).ceil();
-        let legend_rows = if width < 420.0 { 2.0 } else { 1.0 };
-        24.0 + subtitle_lines * 17.0 + panel_rows * panel_h + legend_rows * 20.0 + 12.0
+        let legend_rows = if width < 460.0 {
+            3.0
+        } else if width < 740.0 {
+            2.0
+        } else {
+            1.0
+        };
+        // Never below the chart's least height (a phone's one panel of few rows).
+        (24.0 + subtitle_lines * 17.0 + panel_rows * panel_h + legend_rows * 20.0 + 12.0).max(320.0)
     }
 }
 
 /// Legend labels, also used by the tests.
 #[cfg(feature = "charts")]
-fn labels() -> [String; 2] {
-    ["measured".to_string(), "ideal: fair share of the node that joins or leaves".to_string()]
+fn labels() -> [String; 3] {
+    [
+        "measured".to_string(),
+        "ideal: fair share of the node that joins or leaves".to_string(),
+        "± margin of a sampled figure".to_string(),
+    ]
 }
 
 // Draws the small multiples on `area` (its whole size): five panels in as many columns as
@@ -388,8 +454,13 @@ fn render<DB: DrawingBackend>(
     let body = titled(area, TITLE, &subtitle, theme)?;
     let bar = theme.primary.mix(0.85).filled();
     let ideal = theme.line(theme.foreground, 2.0);
-    let [bar_label, ideal_label] = labels();
-    let grid = legend_below(&body, &[(bar_label, Swatch::Fill(bar)), (ideal_label, Swatch::Line(ideal))], theme)?;
+    let [bar_label, ideal_label, margin_label] = labels();
+    let whisker = theme.line(theme.foreground, WHISKER_PX);
+    let grid = legend_below(
+        &body,
+        &[(bar_label, Swatch::Fill(bar)), (ideal_label, Swatch::Line(ideal)), (margin_label, Swatch::Line(whisker))],
+        theme,
+    )?;
 
     let names_w = data
         .rows
@@ -398,14 +469,19 @@ fn render<DB: DrawingBackend>(
         .try_fold(0u32, |m, w| w.map(|w| m.max(w)))?
         + theme.px(14.0);
     let (w, _) = grid.dim_in_pixel();
-    let cols = ((w.saturating_sub(names_w) / theme.px(150.0)) as usize).clamp(1, 5);
-    let rows = PANELS.len().div_ceil(cols);
+    let all = panels(data);
+    let shown: Vec<&Panel> = match data.panel {
+        Some(p) => all.get(p).into_iter().collect(),
+        None => all.iter().collect(),
+    };
+    let cols = ((w.saturating_sub(names_w) / theme.px(150.0)) as usize).clamp(1, shown.len().max(1));
+    let rows = shown.len().div_ceil(cols);
     let panel_w = w.saturating_sub(names_w) / cols as u32;
     let x_breaks: Vec<i32> = (1..cols).map(|c| (names_w + panel_w * c as u32) as i32).collect();
     let h = grid.dim_in_pixel().1;
     let y_breaks: Vec<i32> = (1..rows).map(|r| (h * r as u32 / rows as u32) as i32).collect();
     let cells = grid.split_by_breakpoints(x_breaks, y_breaks);
-    for (i, (panel, cell)) in panels(data).iter().zip(&cells).enumerate() {
+    for (i, (panel, cell)) in shown.into_iter().zip(&cells).enumerate() {
         let names = if i % cols == 0 { names_w } else { 0 };
         draw_panel(cell, data, panel, names, bar, ideal, theme)?;
     }
@@ -424,7 +500,8 @@ fn draw_panel<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let n = data.rows.len();
-    let known = panel.values.iter().chain(&panel.ideals).flatten().copied();
+    let reach = panel.values.iter().zip(&panel.margins).map(|(v, m)| v.map(|v| v + m));
+    let known = panel.values.iter().chain(&panel.ideals).flatten().copied().chain(reach.flatten());
     let (lo, hi) = if panel.log {
         // Whole decades, so every label is a power of ten; bars start at the lowest.
         let (lo, hi) = super::span(known, (panel.base, panel.base + 1.0));
@@ -485,6 +562,20 @@ fn draw_panel<DB: DrawingBackend>(
         .enumerate()
         .filter_map(|(i, v)| v.map(|v| PathElement::new(vec![(v, y(i) - 0.46), (v, y(i) + 0.46)], ideal)));
     chart.draw_series(ticks)?;
+    // A sampled figure's margin: a whisker with end caps, so a difference within it reads as noise.
+    let whisker = theme.line(theme.foreground, WHISKER_PX);
+    let whiskers = panel.values.iter().zip(&panel.margins).enumerate().filter_map(|(i, (v, m))| {
+        let v = (*v)?;
+        (*m > 0.0).then(|| {
+            let (a, b) = ((v - m).max(lo), v + m);
+            [
+                PathElement::new(vec![(a, y(i)), (b, y(i))], whisker),
+                PathElement::new(vec![(a, y(i) - 0.2), (a, y(i) + 0.2)], whisker),
+                PathElement::new(vec![(b, y(i) - 0.2), (b, y(i) + 0.2)], whisker),
+            ]
+        })
+    });
+    chart.draw_series(whiskers.flatten())?;
     let na = theme.small_font().pos(Pos::new(HPos::Left, VPos::Center));
     let missing = panel.values.iter().enumerate().filter(|(_, v)| v.is_none());
     let na_at = start + (hi - lo) * 0.02;
@@ -604,15 +695,24 @@ mod tests {
         assert!(lines[0].contains("_percent") && lines[0].contains("memory_bytes") && lines[0].contains("lookup_ns"));
         for ((line, cells), row) in lines[1..].iter().zip(&t.rows).zip(&data.rows) {
             let fields: Vec<&str> = line.split(',').collect();
-            assert_eq!(fields.len(), 10, "{line}");
+            assert_eq!(fields.len(), 15, "{line}");
             assert_eq!(fields[0], cells[0]);
             let r = row.report.as_ref().unwrap();
-            let join: f64 = fields[2].parse().unwrap();
+            let join: f64 = fields[4].parse().unwrap();
             assert!((join - r.moved_on_join * 100.0).abs() < 1e-6);
             let shown: f64 = cells[2].split(" ± ").next().unwrap().parse().unwrap();
             assert!((join - shown).abs() <= 0.005 + 1e-9);
             assert_eq!(cells[2].contains(" ± "), !r.exact_moves, "{}", cells[2]);
-            assert_eq!(fields[7], r.memory_bytes.to_string());
+            // The margins the table shows after "±", and whether each figure is exact.
+            let join_margin: f64 = fields[5].parse().unwrap();
+            assert_eq!(join_margin > 0.0, !r.exact_moves, "{line}");
+            if let Some(m) = cells[2].split(" ± ").nth(1) {
+                assert!((join_margin - m.parse::<f64>().unwrap()).abs() <= 0.005 + 1e-9, "{line} vs {}", cells[2]);
+            }
+            assert_eq!(fields[3], r.exact_balance.to_string());
+            assert_eq!(fields[10], r.exact_moves.to_string());
+            assert_eq!(fields[2].parse::<f64>().unwrap() > 0.0, !r.exact_balance, "{line}");
+            assert_eq!(fields[12], r.memory_bytes.to_string());
         }
     }
 
@@ -729,6 +829,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_phone_shows_one_panel_at_a_time_and_sampled_figures_carry_whiskers() {
+        let data = data(&Options::new(Algorithm::Ring), &nodes(5), &sample(), &some_algorithms(), &[]).unwrap();
+        let one = data.clone().showing(Some(1)).unwrap();
+        assert!(one.height_for(374.0) * 3.0 < data.height_for(374.0), "one panel of five stacked");
+        let drawn = svg((374, one.height_for(374.0) as u32), |a| draw(a, &one, &Theme::light())).unwrap();
+        assert!(has_text(&drawn, PANELS[1].0) && !has_text(&drawn, PANELS[0].0), "only the panel picked");
+        assert_eq!(drawn.matches(">\nmaglev\n<").count(), 1);
+        assert_eq!(data.clone().showing(Some(PANELS.len())).unwrap_err().code(), "invalid-option");
+        assert_eq!(table(&data).panels, PANELS.map(|p| p.0.to_string()));
+        // Jump's moves are counted on keys (no arcs): its bar has a whisker, drawn in the
+        // legend's own words; a ring's exact figure has none.
+        let jump = data.rows.iter().find(|r| r.algorithm == "jump").unwrap().report.as_ref().unwrap();
+        let ring = data.rows.iter().find(|r| r.algorithm == "ring").unwrap().report.as_ref().unwrap();
+        assert!(jump.moved_on_join_margin > 0.0 && ring.moved_on_join_margin == 0.0);
+        let theme = Theme::light();
+        let all = svg((1200, data.height_for(1200.0) as u32), |a| draw(a, &data, &theme)).unwrap();
+        assert!(has_text(&all, &labels()[2]));
+        // Three strokes a sampled figure (the line and two caps): the same data with every
+        // margin 0 draws that many fewer.
+        let mut exact = data.clone();
+        let mut sampled = 0;
+        for row in &mut exact.rows {
+            if let Ok(r) = &mut row.report {
+                for m in [&mut r.max_over_mean_margin, &mut r.moved_on_join_margin, &mut r.moved_on_leave_margin] {
+                    sampled += usize::from(*m > 0.0);
+                    *m = 0.0;
+                }
+            }
+        }
+        let strokes = |svg: &str| {
+            let els = crate::charts::test_support::elements(svg);
+            crate::charts::test_support::polylines(&els, theme.foreground, theme.px(WHISKER_PX), 0).len()
+        };
+        let none = svg((1200, data.height_for(1200.0) as u32), |a| draw(a, &exact, &theme)).unwrap();
+        assert!(sampled >= 2, "{sampled}");
+        assert_eq!(strokes(&all) - strokes(&none), 3 * sampled);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The playground's "do two clients agree?": this pool placed by the session's algorithm and by
 //! another, in the engine's words ([`crate::algo::agreement`] computes the figures).
 
-use super::transition::{percent, thousands};
+use super::transition::{exact_moves, percent, thousands, MovedSpan};
 use super::Session;
 use crate::algo::agreement::{self, Agreement, Keys, Matrix};
 use crate::algo::explain;
@@ -24,6 +24,15 @@ pub struct AgreementView {
     pub text: String,
     /// Each placement's answer for the key asked about, if any.
     pub key: Option<KeyAnswers>,
+    /// Where on the session's circle the two send keys apart (`from` is the first's server,
+    /// `to` the second's): the exact arcs, when both are circles hashing keys as the
+    /// session's ring does; else empty (`onRing` says which).
+    pub apart: Vec<MovedSpan>,
+    /// Whether `apart` is drawn on the session's circle: false where the two do not place
+    /// keys on it (a bucket algorithm, another key space), and nothing can be drawn there.
+    pub on_ring: bool,
+    /// What the ring shows of the split, in a sentence (empty when they agree).
+    pub ring_text: &'static str,
 }
 
 /// Where each of the two sends one key.
@@ -58,6 +67,10 @@ impl Session {
                 Ok(KeyAnswers { key: k.to_string(), agree: x == y, a: x, b: y })
             })
             .transpose()?;
+        // The arcs apart, on the session's own circle: only where it is the two's key space.
+        let mapping = |c: &Cluster| c.arcs().map(|x| x.key_mapping());
+        let on_ring = found.exact && mapping(self.cluster()).is_some() && mapping(self.cluster()) == mapping(&a);
+        let apart = if on_ring { exact_moves(&a, &b).map(|m| m.arcs).unwrap_or_default() } else { Vec::new() };
         let (ea, eb) = (a.algorithm().entry(), b.algorithm().entry());
         let of = if found.exact { "the key space".to_string() } else { format!("{} keys", thousands(found.keys)) };
         let text = if found.disagree == 0.0 {
@@ -78,6 +91,13 @@ impl Session {
             agreement: found,
             text,
             key,
+            ring_text: match (on_ring, apart.is_empty()) {
+                (true, false) => "On the ring, the dashed arcs inside the circle are the keys they send apart.",
+                (true, true) => "",
+                (false, _) => "These two do not place keys on this ring's circle, so their split is not drawn on it.",
+            },
+            apart,
+            on_ring,
         })
     }
 

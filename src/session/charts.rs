@@ -24,6 +24,18 @@ pub enum SessionChart {
     Algorithms(algorithms::AlgorithmsData),
 }
 
+impl SessionChart {
+    /// The algorithms chart with only its panel `panel` (a phone shows one at a time); the
+    /// other charts are one panel each and refuse it.
+    pub fn showing(self, panel: Option<usize>) -> Result<SessionChart, Error> {
+        match (self, panel) {
+            (chart, None) => Ok(chart),
+            (SessionChart::Algorithms(d), p) => Ok(SessionChart::Algorithms(d.showing(p)?)),
+            (_, Some(_)) => Err(Error::invalid_option("panel", "only the algorithms chart has panels")),
+        }
+    }
+}
+
 /// A chart's data being computed in pieces (see [`Session::prepare_chart`]).
 #[derive(Clone, Debug)]
 enum Job {
@@ -229,7 +241,7 @@ mod tests {
             let back: SessionChart = serde_json::from_value(json).unwrap();
             assert_eq!(back, chart, "{kind} band={band}");
         }
-        assert_eq!(kinds, [6, 6, 4, 5, 3], "each kind's fields");
+        assert_eq!(kinds, [6, 6, 4, 5, 4], "each kind's fields");
         let SessionChart::Algorithms(algos) = s.chart("algorithms", false, &[]).unwrap() else { panic!() };
         assert!(
             algos.rows.iter().any(|r| r.report.is_err()) && algos.rows.iter().any(|r| r.report.is_ok()),

@@ -159,6 +159,14 @@ pub struct Decoded {
     pub workload: Option<Workload>,
     /// The placement's own layout (its entry's [`LayoutSpec`]).
     pub layout: Layout,
+    /// The key the link follows (`f`), at most [`MAX_KEY_LEN`](crate::limits::MAX_KEY_LEN) bytes.
+    pub follow: Option<String>,
+}
+
+/// Appends the followed key's field to a link [`encode_with_down`] wrote.
+pub fn push_follow(link: &mut String, key: &str) {
+    link.push_str("&f=");
+    link.push_str(&enc(key));
 }
 
 /// [`decode`], with the names of the nodes marked down.
@@ -196,6 +204,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
     let mut own: Vec<(&'static OptionSpec, OptionValue)> = Vec::new();
     let (mut items, mut item_bytes, mut rate) = (None, None, None);
     let mut given: Vec<Layout> = Vec::new();
+    let mut follow = None;
     for (key, raw) in pairs {
         let value = || if version == 1 { dec(&raw.replace('+', " "), key) } else { dec(raw, key) };
         match key {
@@ -235,6 +244,11 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
             "wi" => items = Some(number(&value()?, "the item count")?),
             "wb" => item_bytes = Some(float(&value()?, "the item size")?),
             "wr" => rate = Some(float(&value()?, "the request rate")?),
+            "f" if version > 1 => {
+                let key = value()?;
+                crate::limits::check("the followed key (bytes)", key.len() as u64, crate::limits::MAX_KEY_LEN as u64)?;
+                follow = Some(key);
+            }
             other => {
                 if let Some(spec) = layouts().into_iter().find(|s| s.key == other) {
                     given.push(Layout::new(spec, layout_parts(spec, &value()?)?));
@@ -291,7 +305,7 @@ pub fn decode_with_down(text: &str) -> Result<Decoded, Error> {
         }
         layout = found.clone();
     }
-    Ok(Decoded { settings, nodes, down, workload, layout })
+    Ok(Decoded { settings, nodes, down, workload, layout, follow })
 }
 
 /// A link field's text as the value of option `spec`.
@@ -355,6 +369,25 @@ fn number(text: &str, what: &str) -> Result<u64, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_carries_the_followed_key() {
+        let s = crate::session::Session::playground();
+        for key in ["user:42", "a&f=b", "é€😀 space", ""] {
+            let link = s.link_following(Some(key));
+            assert!(link.starts_with(&s.link()), "{link}");
+            let opened = crate::session::Session::from_link(&link).unwrap();
+            assert_eq!(opened.linked_key(), Some(key), "{link}");
+            assert_eq!(opened.link_following(opened.linked_key()), link);
+        }
+        assert_eq!(crate::session::Session::from_link(&s.link()).unwrap().linked_key(), None);
+        // A key the page could not follow is left out, and refused when written by hand.
+        let long = "k".repeat(crate::limits::MAX_KEY_LEN + 1);
+        assert_eq!(s.link_following(Some(&long)), s.link());
+        let e = decode_with_down(&format!("{}&f={long}", s.link())).unwrap_err();
+        assert_eq!(e.code(), "too-large", "{e}");
+        assert!(decode_with_down(&format!("{}&f=a&f=b", s.link())).unwrap_err().to_string().contains("twice"));
+    }
 
     #[test]
     fn awkward_names_round_trip() {

@@ -244,6 +244,15 @@ struct State {
 }
 
 impl State {
+    /// The state of an existing placement (an imported config): at most
+    /// [`MAX_SESSION_NODES`] nodes, as links hold.
+    fn of_cluster(cluster: Cluster) -> Result<State, Error> {
+        let nodes = cluster.nodes().len();
+        crate::limits::check("nodes in a session", nodes as u64, MAX_SESSION_NODES as u64)?;
+        let settings = Settings::of(cluster.options());
+        Ok(State { settings, cluster, colours: (0..nodes as u32).collect() })
+    }
+
     fn new(settings: Settings, nodes: Vec<NodeSpec>) -> Result<State, Error> {
         State::with_layout(settings, nodes, &Layout::default())
     }
@@ -478,6 +487,8 @@ pub struct Opening {
     /// The nodes to mark down, the last first.
     down: Vec<String>,
     workload: Option<Workload>,
+    /// The key the link follows.
+    follow: Option<String>,
     stage: Stage,
 }
 
@@ -545,6 +556,7 @@ impl Opening {
                 }
                 let mut session = Session::with_keys(state, keys);
                 session.workload = self.workload.take();
+                session.linked_key = self.follow.take();
                 Stage::Shares(Box::new(session))
             }
             // Counted once per state and kept: the first frame does not count them.
@@ -597,6 +609,8 @@ pub struct Session {
     workload: Option<Workload>,
     /// Whether transitions also show the change under `hash % N`.
     compare_modulo: bool,
+    /// The key the link this session was opened from follows (not part of undo).
+    linked_key: Option<String>,
     /// Chart data being computed in pieces for the current state.
     charts: charts::ChartJobs,
 }
@@ -637,6 +651,7 @@ impl Session {
             pending_keys: None,
             workload: None,
             compare_modulo: false,
+            linked_key: None,
             charts: charts::ChartJobs::default(),
         }
     }
@@ -644,11 +659,7 @@ impl Session {
     /// A session around an existing placement (an imported config), with the page's sample.
     /// A session holds at most [`MAX_SESSION_NODES`] nodes, as its links do.
     pub fn from_cluster(cluster: Cluster) -> Result<Session, Error> {
-        let nodes = cluster.nodes().len();
-        crate::limits::check("nodes in a session", nodes as u64, MAX_SESSION_NODES as u64)?;
-        let settings = Settings::of(cluster.options());
-        let colours = (0..nodes as u32).collect();
-        Session::of_state(State { settings, cluster, colours })
+        Session::of_state(State::of_cluster(cluster)?)
     }
 
     /// The session a share link describes (see [`link`]).
@@ -659,21 +670,37 @@ impl Session {
     /// [`Session::from_link`] in steps of bounded work ([`Opening::step`]), so that a page
     /// opening a link at the caps never blocks for the whole build.
     pub fn opening(text: &str) -> Result<Opening, Error> {
-        let link::Decoded { settings, nodes, down, workload, layout } = link::decode_with_down(text)?;
+        let link::Decoded { settings, nodes, down, workload, layout, follow } = link::decode_with_down(text)?;
         let build = State::building(&settings, nodes, &layout)?;
-        Ok(Opening { settings: Some(settings), down, workload, stage: Stage::Build(build) })
+        Ok(Opening { settings: Some(settings), down, workload, follow, stage: Stage::Build(build) })
     }
 
     /// The share link of the current state; [`from_link`](Session::from_link) reopens it.
     pub fn link(&self) -> String {
+        self.link_following(None)
+    }
+
+    /// [`link`](Session::link), following `key` ([`linked_key`](Session::linked_key) when
+    /// reopened): a key over [`MAX_KEY_LEN`](crate::limits::MAX_KEY_LEN) bytes is left out,
+    /// as the page cannot follow it either.
+    pub fn link_following(&self, key: Option<&str>) -> String {
         let specs: Vec<NodeSpec> = self.nodes().iter().map(Node::spec).collect();
-        link::encode_with_down(
+        let mut out = link::encode_with_down(
             self.settings(),
             &specs,
             &self.state.down_nodes(),
             self.workload.as_ref(),
             &self.cluster().layout(),
-        )
+        );
+        if let Some(key) = key.filter(|k| k.len() <= crate::limits::MAX_KEY_LEN) {
+            link::push_follow(&mut out, key);
+        }
+        out
+    }
+
+    /// The key followed in the link this session was opened from, if it follows one.
+    pub fn linked_key(&self) -> Option<&str> {
+        self.linked_key.as_deref()
     }
 
     /// The page's first state: five nodes on ringlab's ring.
@@ -700,13 +727,18 @@ impl Session {
         let (next, label) = self.state.after(&change)?;
         let keys = self.cache_of(&next)?;
         let transition = self.transition(&self.state, &self.keys, &next, &keys, label.clone());
+        Ok(self.advance(next, keys, label, transition))
+    }
+
+    /// Moves to `next` as one step of the history, labelled `label`.
+    fn advance(&mut self, next: State, keys: KeyCache, label: String, transition: Transition) -> Transition {
         let before = std::mem::replace(&mut self.state, next);
         self.keys = keys;
         self.charts = charts::ChartJobs::default();
         self.future.clear();
         self.past.push_back(Step::new(before, label));
         self.trim_history();
-        Ok(transition)
+        transition
     }
 
     /// The sample on a state: the key list or the generated keys.

@@ -957,3 +957,25 @@ fn the_playground_nodes_read_as_a_list_are_the_sessions() {
     assert_eq!(names, ["node-1", "node-2", "node-3", "node-4", "node-5"]);
     assert!(listed.iter().all(|n| n.weight == 1.0 && n.zone.is_none()));
 }
+
+#[test]
+fn two_clients_apart_are_drawn_on_the_ring_where_they_place_keys_on_it() {
+    let pool = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.3:11211"].map(NodeSpec::new);
+    let settings = Settings { algorithm: Algorithm::Libketama, ..Settings::default() };
+    let s = Session::new(settings, pool.to_vec()).unwrap();
+    // Two continuums of MD5 points on the session's circle: the arcs apart are exact, and
+    // together as wide as the share the two disagree on.
+    let a = s.agreement(Algorithm::LibmemcachedWeighted, None, None).unwrap();
+    assert!(a.agreement.exact && a.on_ring, "{a:?}");
+    assert!(a.agreement.disagree > 0.0);
+    let width: f64 = a.apart.iter().map(|s| s.end_fraction - s.start_fraction).sum();
+    assert!((width - a.agreement.disagree).abs() < 1e-9, "{width} vs {}", a.agreement.disagree);
+    assert!(a.apart.iter().all(|s| s.from != s.to));
+    assert!(!a.ring_text.is_empty());
+    // Clients that agree on every key: nothing apart, nothing said.
+    let same = s.agreement(Algorithm::SpymemcachedKetama, None, None).unwrap();
+    assert!(same.on_ring && same.apart.is_empty() && same.ring_text.is_empty(), "{same:?}");
+    // A rendezvous client places no keys on a circle: nothing drawn, and the page says why.
+    let off = s.agreement(Algorithm::Pymemcache, None, None).unwrap();
+    assert!(!off.on_ring && off.apart.is_empty() && off.ring_text.contains("not drawn"), "{off:?}");
+}

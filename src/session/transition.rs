@@ -75,6 +75,8 @@ pub struct ExactMoves {
     pub moved: String,
     pub moved_fraction: f64,
     pub ideal_fraction: f64,
+    /// [`migration::Migration::between_stayed_fraction`].
+    pub between_stayed_fraction: f64,
     pub modulo_fraction: f64,
 }
 
@@ -145,6 +147,15 @@ impl Movers {
 }
 
 impl Session {
+    /// A transition that only says what was done, with no keys compared: a ring replaced by
+    /// another of other servers (an import), where "moved" would compare unrelated names.
+    pub(super) fn told(&self, before: &State, after: &State, label: String) -> Transition {
+        let lines = ReadoutLines { moved: format!("{label}."), ..ReadoutLines::default() };
+        let text = lines.text();
+        let cost = self.cost_of(before, after);
+        Transition { label, text, lines, exact: None, sample: None, movers: Movers::default(), lost: 0, cost }
+    }
+
     /// The transition from one state (with its key cache) to another.
     pub(super) fn transition(
         &self,
@@ -154,22 +165,16 @@ impl Session {
         after_keys: &KeyCache,
         label: String,
     ) -> Transition {
-        let cost = self.cost_of(before, after);
         if before.nodes().is_empty() || after.nodes().is_empty() || before_keys.owners.len() != after_keys.owners.len()
         {
-            let lines = ReadoutLines { moved: format!("{label}."), ..ReadoutLines::default() };
-            let text = lines.text();
-            return Transition {
-                label,
-                text,
-                lines,
-                exact: None,
-                sample: None,
-                movers: Movers::default(),
-                lost: 0,
-                cost,
-            };
+            return self.told(before, after, label);
         }
+        // Two rings of other servers (an import, and its undo): every key "moves", and that says nothing.
+        let names = crate::node::index_by_name(before.nodes().iter().map(|n| n.name.as_str()).collect());
+        if !after.nodes().iter().any(|n| names.contains_key(n.name.as_str())) {
+            return self.told(before, after, label);
+        }
+        let cost = self.cost_of(before, after);
         let movers = Movers::between(before, &before_keys.owners, after, &after_keys.owners, after_keys);
         let n = after_keys.owners.len();
         let lost = after_keys
@@ -213,10 +218,16 @@ impl Session {
                 text.push_str(&format!("; exactly {} of the key space.", percent(e.moved_fraction, 2)));
                 if serving_changed {
                     lines.modulo = Some(format!("hash % N would have moved {}.", percent(e.modulo_fraction, 1)));
-                    lines.detail.push(format!(
-                        "The least any placement could have moved: {} (ideal).",
-                        percent(e.ideal_fraction, 2)
-                    ));
+                    let mut ideal =
+                        format!("The least any placement could have moved: {} (ideal).", percent(e.ideal_fraction, 2));
+                    // Where the excess is, exactly: keys handed between servers that took no part.
+                    if e.between_stayed_fraction > 0.0 {
+                        ideal.push_str(&format!(
+                            " The other {} moved between servers that stayed: this change redrew their points too.",
+                            percent(e.between_stayed_fraction, 2)
+                        ));
+                    }
+                    lines.detail.push(ideal);
                 }
             }
             None if before.cluster.key_space() != after.cluster.key_space()
@@ -317,7 +328,7 @@ fn sample_figures(movers: &Movers, keys: usize, zipf_s: f64) -> SampleMigration 
 }
 
 /// Exact moves, when both placements have arcs over the same key mapping.
-fn exact_moves(before: &Cluster, after: &Cluster) -> Option<ExactMoves> {
+pub(super) fn exact_moves(before: &Cluster, after: &Cluster) -> Option<ExactMoves> {
     let (a, b) = (before.arcs()?, after.arcs()?);
     let m = migration::between(a, b).ok()?;
     let size = a.size();
@@ -344,6 +355,7 @@ fn exact_moves(before: &Cluster, after: &Cluster) -> Option<ExactMoves> {
         moved: m.moved.to_string(),
         moved_fraction: m.moved_fraction,
         ideal_fraction: m.ideal_fraction,
+        between_stayed_fraction: m.between_stayed_fraction,
         modulo_fraction: m.modulo_fraction,
     })
 }

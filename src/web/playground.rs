@@ -30,6 +30,12 @@ impl Session {
         crate::work::call(|| self.inner.link())
     }
 
+    /// The key followed in the link this session was opened from, or `null`.
+    #[wasm_bindgen(js_name = linkedKey)]
+    pub fn linked_key(&self) -> Option<String> {
+        crate::work::call(|| self.inner.linked_key().map(str::to_string))
+    }
+
     /// `{algorithm, hash, bits, vnodes, keys, replicas, zipf, options}`.
     pub fn settings(&self) -> Result<JsValue, JsValue> {
         crate::work::call(|| to_js(&self.inner.settings().view()))
@@ -59,20 +65,23 @@ impl Session {
 pub(super) struct ChartArg {
     pub(super) band: Option<bool>,
     lookup_ns: Option<Vec<f64>>,
+    panel: Option<u32>,
 }
 
 #[wasm_bindgen]
 impl Session {
     /// Chart `kind`'s data (`spread`, `shares`, `moves`, `algorithms`) as `{kind, data}`, for
     /// the charts module's `drawChart`: `band` adds the spread chart's five-hash band,
-    /// `lookupNs[i]` is the measured lookup time of `algorithms()[i]` for the algorithms chart.
+    /// `lookupNs[i]` is the measured lookup time of `algorithms()[i]` for the algorithms chart,
+    /// and `panel` picks one of its five panels (a phone's one at a time).
     #[wasm_bindgen(js_name = chartData)]
     pub fn chart_data(&self, kind: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
         crate::work::call(|| {
             let kind = string(&kind, "the chart kind")?;
-            let o: ChartArg = options(&opts, &["band", "lookupNs"])?;
+            let o: ChartArg = options(&opts, &["band", "lookupNs", "panel"])?;
             let lookup: Vec<Option<f64>> = o.lookup_ns.unwrap_or_default().into_iter().map(Some).collect();
-            to_js(&self.inner.chart(&kind, o.band.unwrap_or(false), &lookup).map_err(error)?)
+            let chart = self.inner.chart(&kind, o.band.unwrap_or(false), &lookup).map_err(error)?;
+            to_js(&chart.showing(o.panel.map(|p| p as usize)).map_err(error)?)
         })
     }
 }
@@ -214,6 +223,16 @@ impl Session {
                 None => self.inner.settings().clone(),
             };
             transition(&self.inner.apply(Change::Configure(next)).map_err(error)?)
+        })
+    }
+
+    /// `session.importConfig(kind, text, options)`: the ring of a configuration text (the
+    /// same door as `fromConfig`) in place of this one, as one step that `undo` takes back.
+    #[wasm_bindgen(js_name = importConfig)]
+    pub fn import_config(&mut self, kind: JsValue, text: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        crate::work::call(|| {
+            let (kind, text, options) = super::import_args(&kind, &text, &options)?;
+            transition(&self.inner.import(&kind, &text, &options).map_err(error)?)
         })
     }
 

@@ -155,7 +155,9 @@ impl Session {
             let out = to_js(&frame)?;
             Reflect::set(&out, &JsValue::from_str("scene"), &super::scene::scene_object(&frame.scene)?)?;
             // `link` stays false in the element's module, which has no use for the encoder.
-            let link = if link { JsValue::from_str(&self.inner.link()) } else { JsValue::NULL };
+            // The followed key rides in it, so the link reopens the walk too.
+            let link =
+                if link { JsValue::from_str(&self.inner.link_following(follow.as_deref())) } else { JsValue::NULL };
             Reflect::set(&out, &JsValue::from_str("link"), &link)?;
             Ok(out)
         })
