@@ -144,9 +144,9 @@ pub trait Placement: AsAny {
         Some(crate::analysis::shares(arcs).into_iter().map(|s| s as f64 / size).collect())
     }
     /// Whether [`exact_shares`](Placement::exact_shares) is the default's answer (its arcs'
-    /// shares over the ring's size), so that shares counted from its arcs in steps
-    /// ([`Cluster::walk_points`]) need not be counted again. A placement that overrides
-    /// `exact_shares` answers `false`.
+    /// shares over the ring's size), so that shares counted from its arcs in steps (as a
+    /// link opened in steps counts them) need not be counted again. A placement that
+    /// overrides `exact_shares` answers `false`.
     fn exact_shares_are_arcs(&self) -> bool {
         true
     }
