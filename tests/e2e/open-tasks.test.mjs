@@ -11,9 +11,10 @@
 // paused for another process is not a longer task of ours (both are printed). The window is
 // the page's own marks, `ringlab:open` (main.js's `open`, in the task after the engine is
 // instantiated) to `ringlab:opened` (the last step done), and the tasks asserted are those
-// that run the page's script (a timer fires in them: every slice of steps is one); the
-// browser's own tasks in the window (rendering a frame of the page still loading, a garbage
-// collection) are printed.
+// that run the page's script from a timer (every slice of steps is one); the others in the
+// window are printed: the browser's own (rendering a frame of the page still loading) and,
+// now and then, one that evaluates a module of the page still loading (60–70 ms of CPU, on
+// main before this change too), which can run a slice in a nested loop.
 //
 // Printed, not asserted: the tasks before the window (the page's load, as without a link:
 // the engine's wasm instantiated, the first style and layout, 20–30 ms of CPU each on the
@@ -44,16 +45,28 @@ async function traced(page, act) {
   const main = new Set(
     events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
   );
-  // A task that runs the page's script (a timer's callback: each slice of steps is one).
-  const fired = events.filter((e) => e.name === "TimerFire" && main.has(`${e.pid}:${e.tid}`)).map((e) => e.ts).sort((a, b) => a - b);
-  const firedIn = (from, to) => {
-    let lo = 0, hi = fired.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (fired[mid] < from) lo = mid + 1; else hi = mid; }
-    return lo < fired.length && fired[lo] <= to;
+  // Whether an event named `name` starts on the main thread between `from` and `to`.
+  const starts = (name) => {
+    const at = events.filter((e) => e.name === name && main.has(`${e.pid}:${e.tid}`)).map((e) => e.ts).sort((a, b) => a - b);
+    return (from, to) => {
+      let lo = 0, hi = at.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (at[mid] < from) lo = mid + 1; else hi = mid; }
+      return lo < at.length && at[lo] <= to;
+    };
   };
+  const fired = starts("TimerFire");
+  const evaluates = starts("v8.evaluateModule");
+  // A task that runs the page's script from a timer (each slice of steps is one); one that
+  // evaluates a module (the page's own scripts still loading, which may run a timer's
+  // callback in a nested loop) is the page's load.
   const tasks = events
     .filter((e) => e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && main.has(`${e.pid}:${e.tid}`))
-    .map((e) => ({ at: e.ts, ms: e.dur / 1000, cpu: (e.tdur ?? e.dur) / 1000, script: firedIn(e.ts, e.ts + e.dur) }));
+    .map((e) => ({
+      at: e.ts,
+      ms: e.dur / 1000,
+      cpu: (e.tdur ?? e.dur) / 1000,
+      script: fired(e.ts, e.ts + e.dur) && !evaluates(e.ts, e.ts + e.dur),
+    }));
   const marked = (name) => events.find((e) => e.name === name && main.has(`${e.pid}:${e.tid}`))?.ts;
   return { tasks, mark: marked("ringlab:open"), opened: marked("ringlab:opened") };
 }
