@@ -135,10 +135,15 @@ pub const MAX_SAMPLE_WORK: u64 = 4_000_000;
 /// 500 nodes × 1,000 vnodes (`examples/meter.rs`, the 2-core VM under load): the hashing and
 /// merging steps take at most 3.4–4.7 ms natively (SHA-256 labels of 60 bytes, MD5 of 124,
 /// XXH3 of 10 and 254), within 16 ms with wasm's 2× and a margin. The passes over the whole
-/// ring that follow (indexing the sorted points, the exact shares, the circle's points) are
-/// one step each: 6–18 ms natively at 500,000 points. A page runs steps until its task has
-/// taken its share of a frame.
+/// ring that follow (the tie rule, copying and indexing the sorted points, the exact shares
+/// and the circle's points) walk [`OPEN_WALK_PER_WORK`] points per unit: each was one step
+/// of 6–18 ms natively at 500,000 points. (Marking a node down is still a pass of its own:
+/// about 13 ms at 500,000 points.) A page runs steps while its slowest one so far still fits
+/// in its share of a frame.
 pub const OPEN_STEP_WORK: usize = 16_384;
+/// Points of a ring walked per unit of [`OPEN_STEP_WORK`] while an opening counts the exact
+/// shares and lays out the circle's points (one pass, a point a few ns natively).
+pub const OPEN_WALK_PER_WORK: usize = 2;
 /// Longest configuration text read (`import::from_config`: a `CLUSTER NODES` of 16,384 masters
 /// with replicas and fragmented slot lists fits well within it), in bytes.
 pub const MAX_CONFIG_BYTES: usize = 8 * 1024 * 1024;

@@ -52,11 +52,19 @@ pub(crate) fn sort_points(entries: &mut [(u64, u32)], tie: Tie<'_>) {
 
 /// Reorders the runs of equal positions in pairs sorted by `(position, owner)` by `tie`.
 pub(crate) fn order_ties(entries: &mut [(u64, u32)], tie: Tie<'_>) {
+    order_ties_from(entries, tie, 0, usize::MAX);
+}
+
+/// [`order_ties`] a piece at a time: the runs that start from `start` until about `most`
+/// entries are passed (a run is never cut); answers where the next piece starts
+/// (`entries.len()` when done).
+pub(crate) fn order_ties_from(entries: &mut [(u64, u32)], tie: Tie<'_>, start: usize, most: usize) -> usize {
     if matches!(tie, Tie::Earlier) {
-        return;
+        return entries.len();
     }
-    let mut start = 0;
-    while start < entries.len() {
+    let stop = start.saturating_add(most.max(1)).min(entries.len());
+    let mut start = start;
+    while start < stop {
         let position = entries[start].0;
         let mut end = start + 1;
         while end < entries.len() && entries[end].0 == position {
@@ -72,6 +80,7 @@ pub(crate) fn order_ties(entries: &mut [(u64, u32)], tie: Tie<'_>) {
         }
         start = end;
     }
+    start
 }
 
 /// `(position, owner)` pairs sorted in pieces of bounded work, so that a page can sort half a

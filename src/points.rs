@@ -107,6 +107,14 @@ pub(crate) struct Points {
     space_bits: u32,
 }
 
+/// Where [`Points::fill`] is: the points copied so far, and the point the index has reached.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Filling {
+    started: bool,
+    copied: usize,
+    indexed: usize,
+}
+
 impl Points {
     /// No points, on a ring whose positions are below `2^space_bits` (at most 64).
     pub(crate) fn new(space_bits: u32) -> Points {
@@ -172,43 +180,75 @@ impl Points {
     }
 
     pub(crate) fn set(&mut self, entries: &[(u64, u32)]) {
+        self.fill(entries, &mut Filling::default(), usize::MAX);
+    }
+
+    /// [`set`](Points::set) a piece at a time, for a caller that must not block for the
+    /// whole of it (a ring built in steps): up to about `budget` points copied or index
+    /// buckets filled a call, resumed from `filling`, with the same `entries` each call.
+    /// Answers whether the points are set; they are then exactly `set`'s.
+    pub(crate) fn fill(&mut self, entries: &[(u64, u32)], filling: &mut Filling, budget: usize) -> bool {
         let len = entries.len();
-        self.len = len;
-        let first_owner = entries.first().map_or(0, |e| e.1);
-        self.words.clear();
-        self.words.reserve_exact(len + PAD);
-        self.owners.clear();
-        if self.packed() {
-            self.words.extend(entries.iter().map(|&(p, o)| (p << 32) | u64::from(o)));
-            // Padding word `j` is owned by point `j`'s owner (round the ring): a lookup
-            // past the last point answers the first's, and a window of owners from any
-            // point wraps (`owners_at`).
-            let wrapped = |j: usize| entries.get(j % len.max(1)).map_or(0, |e| e.1);
-            self.words.extend((0..PAD).map(|j| (u64::from(u32::MAX) << 32) | u64::from(wrapped(j))));
-            self.owners.shrink_to_fit();
-        } else {
-            self.words.extend(entries.iter().map(|e| e.0));
-            self.words.resize(len + PAD, u64::MAX);
-            self.owners.reserve_exact(len + PAD);
-            self.owners.extend(entries.iter().map(|e| e.1));
-            self.owners.resize(len + PAD, first_owner);
+        let mut left = budget.max(1);
+        if !filling.started {
+            filling.started = true;
+            self.len = len;
+            self.words.clear();
+            self.words.reserve_exact(len + PAD);
+            self.owners.clear();
+            if !self.packed() {
+                self.owners.reserve_exact(len + PAD);
+            }
+            // 2^k ≤ len buckets: 1 to 2 points per bucket, at most 4 bytes of index per point.
+            let floor_log2 = (usize::BITS - 1).saturating_sub(len.leading_zeros());
+            let index_bits = floor_log2.clamp(1, 24).min(self.space_bits);
+            self.index_shift = self.space_bits - index_bits;
+            self.index.clear();
+            self.index.reserve_exact(1 << index_bits);
         }
-        // 2^k ≤ len buckets: 1 to 2 points per bucket, at most 4 bytes of index per point.
-        let floor_log2 = (usize::BITS - 1).saturating_sub(len.leading_zeros());
-        let index_bits = floor_log2.clamp(1, 24).min(self.space_bits);
-        self.index_shift = self.space_bits - index_bits;
-        let buckets = 1usize << index_bits;
-        self.index.clear();
-        self.index.reserve_exact(buckets);
-        let mut i = 0;
-        for bucket in 0..buckets as u64 {
+        if filling.copied < len {
+            let piece = &entries[filling.copied..len.min(filling.copied.saturating_add(left))];
+            if self.packed() {
+                self.words.extend(piece.iter().map(|&(p, o)| (p << 32) | u64::from(o)));
+            } else {
+                self.words.extend(piece.iter().map(|e| e.0));
+                self.owners.extend(piece.iter().map(|e| e.1));
+            }
+            filling.copied += piece.len();
+            left -= piece.len();
+            if filling.copied < len || left == 0 {
+                return false;
+            }
+        }
+        if self.words.len() == len {
+            if self.packed() {
+                // Padding word `j` is owned by point `j`'s owner (round the ring): a lookup
+                // past the last point answers the first's, and a window of owners from any
+                // point wraps (`owners_at`).
+                let wrapped = |j: usize| entries.get(j % len.max(1)).map_or(0, |e| e.1);
+                self.words.extend((0..PAD).map(|j| (u64::from(u32::MAX) << 32) | u64::from(wrapped(j))));
+                self.owners.shrink_to_fit();
+            } else {
+                let first_owner = entries.first().map_or(0, |e| e.1);
+                self.words.resize(len + PAD, u64::MAX);
+                self.owners.resize(len + PAD, first_owner);
+            }
+        }
+        let buckets = 1usize << (self.space_bits - self.index_shift);
+        let mut i = filling.indexed;
+        while self.index.len() < buckets && left > 0 {
+            let bucket = self.index.len() as u64;
+            let from = i;
             while i < len && (entries[i].0 >> self.index_shift) < bucket {
                 i += 1;
             }
             self.index.push(i as u32);
+            left = left.saturating_sub(1 + (i - from));
         }
+        filling.indexed = i;
         // What `owner_at_32` relies on (with `words.len() == len + PAD`).
-        debug_assert!(self.index.iter().all(|&lo| lo as usize <= len));
+        debug_assert!(self.index.len() < buckets || self.index.iter().all(|&lo| lo as usize <= len));
+        self.index.len() == buckets
     }
 
     /// The first point whose position is in `position`'s bucket or later; `len` (the
@@ -481,6 +521,27 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Filled a piece at a time, whatever the pieces, the points are `set`'s, word for
+        /// word, and no call does more than its budget (and one bucket's points).
+        #[test]
+        fn points_filled_in_pieces_are_set_s((bits, sorted) in point_set(), budget in 1usize..40) {
+            let entries: Vec<(u64, u32)> = sorted.iter().enumerate().map(|(i, &p)| (p, i as u32 * 3)).collect();
+            let mut whole = Points::new(bits);
+            whole.set(&entries);
+            let mut pieces = Points::new(bits);
+            let mut filling = Filling::default();
+            let mut calls = 1;
+            while !pieces.fill(&entries, &mut filling, budget) {
+                calls += 1;
+            }
+            prop_assert_eq!(
+                (&pieces.words, &pieces.owners, pieces.len, &pieces.index, pieces.index_shift),
+                (&whole.words, &whole.owners, whole.len, &whole.index, whole.index_shift)
+            );
+            let work = entries.len() + whole.index.len();
+            prop_assert!(calls >= work / budget, "{} calls for {} points and buckets by {}", calls, work, budget);
+        }
 
         #[test]
         fn lookups_match_a_linear_scan((bits, sorted) in point_set(), extra in prop::collection::vec(any::<u64>(), 50)) {

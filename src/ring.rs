@@ -22,7 +22,7 @@
 
 use crate::node::{check_names, check_weight};
 use crate::order::StagedSort;
-use crate::points::{decode_run, Points};
+use crate::points::{decode_run, Filling, Points};
 use crate::ring_rules::{RingBits, Ties};
 use crate::work::Cost;
 use crate::{Error, Hash, Node, NodeSpec, Replicas, RingRules};
@@ -764,8 +764,10 @@ pub struct RingBuild {
 enum Stage {
     Hash(Hashing),
     Sort(StagedSort),
-    /// Sorted: the tie rule, then the points and their index.
-    Index(Vec<(u64, u32)>),
+    /// Sorted: the tie rule, from the entry given.
+    Ties(Vec<(u64, u32)>, usize),
+    /// In order: the points and their index.
+    Index(Vec<(u64, u32)>, Filling),
     /// Indexed: what follows from the points (replica runs, serving owners).
     Follow,
     Done,
@@ -783,8 +785,9 @@ struct Hashing {
 impl RingBuild {
     /// Does about `budget` points' work (at least one point's): hashes up to `budget`
     /// points (fewer where a label costs more to hash than a short one under XXH3: a point
-    /// then counts as several), sorts or merges up to `budget` of them, or indexes them all
-    /// (a few linear passes). Answers whether the ring is built.
+    /// then counts as several), sorts or merges up to `budget` of them, or puts `budget` ×
+    /// [`OPEN_WALK_PER_WORK`](crate::limits::OPEN_WALK_PER_WORK) of them in order and in the
+    /// index (linear passes). Answers whether the ring is built.
     pub fn step(&mut self, budget: usize) -> bool {
         let RingBuild { ring, stage } = self;
         match stage {
@@ -816,10 +819,11 @@ impl RingBuild {
                 sort.step(budget);
                 if sort.is_done() {
                     let Stage::Sort(sort) = std::mem::replace(stage, Stage::Done) else { unreachable!() };
-                    *stage = Stage::Index(sort.into_sorted());
+                    *stage = Stage::Ties(sort.into_sorted(), 0);
                 }
             }
-            Stage::Index(entries) => {
+            // Passes over the points: a few of them per point of the budget.
+            Stage::Ties(entries, next) => {
                 let nodes = &ring.nodes;
                 let tie = match ring.rules.ties {
                     Ties::SmallerName => crate::order::Tie::Name(&|owner| nodes[owner as usize].name.as_str()),
@@ -827,14 +831,21 @@ impl RingBuild {
                     Ties::LaterAdded => crate::order::Tie::Later,
                     Ties::EarlierAdded => crate::order::Tie::Earlier,
                 };
-                crate::order::order_ties(entries, tie);
-                if ring.rules.ties != Ties::SmallerName {
-                    entries.dedup_by_key(|e| e.0);
+                let most = budget.saturating_mul(crate::limits::OPEN_WALK_PER_WORK);
+                *next = crate::order::order_ties_from(entries, tie, *next, most);
+                if *next == entries.len() {
+                    if ring.rules.ties != Ties::SmallerName {
+                        entries.dedup_by_key(|e| e.0);
+                    }
+                    *stage = Stage::Index(std::mem::take(entries), Filling::default());
                 }
-                ring.points.set(entries);
-                ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
-                ring.down = vec![false; ring.nodes.len()];
-                *stage = Stage::Follow;
+            }
+            Stage::Index(entries, filling) => {
+                if ring.points.fill(entries, filling, budget.saturating_mul(crate::limits::OPEN_WALK_PER_WORK)) {
+                    ring.zoned = ring.nodes.iter().any(|n| n.zone.is_some());
+                    ring.down = vec![false; ring.nodes.len()];
+                    *stage = Stage::Follow;
+                }
             }
             Stage::Follow => {
                 ring.points_changed();
@@ -843,6 +854,12 @@ impl RingBuild {
             Stage::Done => {}
         }
         matches!(self.stage, Stage::Done)
+    }
+
+    /// Whether the points are sorted and being put in order and indexed.
+    #[cfg(test)]
+    fn indexing(&self) -> bool {
+        matches!(self.stage, Stage::Ties(..) | Stage::Index(..))
     }
 
     /// The ring, after whatever steps are left.
@@ -991,6 +1008,32 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// At the cap of 500,000 points, putting the sorted points in order and indexing them
+    /// (passes over every point) is split as the hashing and sorting are: no step passes
+    /// more than its budget's points (and one run or bucket).
+    #[test]
+    fn the_passes_over_the_sorted_points_are_split_into_steps() {
+        let config = Config { vnodes: 1000, ..Config::default() };
+        let nodes: Vec<NodeSpec> = (0..500).map(|i| NodeSpec::new(format!("n{i}"))).collect();
+        let mut build = Ring::building(config.clone(), RingRules::default(), nodes.clone()).unwrap();
+        let budget = crate::limits::OPEN_STEP_WORK;
+        let mut indexing = 0;
+        while !build.step(budget) {
+            indexing += usize::from(build.indexing());
+        }
+        let most = budget * crate::limits::OPEN_WALK_PER_WORK;
+        // The tie rule's pass, the points' copy and the index's: each point once in each.
+        assert!(indexing >= 3 * 500_000 / most, "{indexing} steps of at most {most} points");
+        let (staged, whole) = (build.finish(), Ring::with_nodes(config, nodes).unwrap());
+        let points = |r: &Ring| (0..r.point_count()).map(|i| r.point(i)).collect::<Vec<_>>();
+        assert_eq!(points(&staged), points(&whole));
+        assert_eq!(staged.owner_of(0).unwrap(), whole.owner_of(0).unwrap());
+        for i in 0..1000 {
+            let key = format!("k{i}");
+            assert_eq!(staged.locate(&key).unwrap(), whole.locate(&key).unwrap());
         }
     }
 

@@ -143,6 +143,13 @@ pub trait Placement: AsAny {
         let size = arcs.size() as f64;
         Some(crate::analysis::shares(arcs).into_iter().map(|s| s as f64 / size).collect())
     }
+    /// Whether [`exact_shares`](Placement::exact_shares) is the default's answer (its arcs'
+    /// shares over the ring's size), so that shares counted from its arcs in steps (as a
+    /// link opened in steps counts them) need not be counted again. A placement that
+    /// overrides `exact_shares` answers `false`.
+    fn exact_shares_are_arcs(&self) -> bool {
+        true
+    }
     /// Heap bytes the placement holds.
     fn memory_bytes(&self) -> usize;
     /// The work of one lookup, in units of about 0.1 µs native (measured by
@@ -271,6 +278,18 @@ impl CirclePoints {
     }
 }
 
+/// A pass over a cluster's points in pieces ([`Cluster::walk_points`]): the next point, and
+/// the shares and circle points counted so far.
+#[derive(Debug, Default)]
+pub(crate) struct PointWalk {
+    next: usize,
+    shares: Vec<u128>,
+    first: Option<(u64, usize)>,
+    prev: u64,
+    fractions: Vec<f64>,
+    owners: Vec<u32>,
+}
+
 /// What [`Cluster::exact_shares`] and [`Cluster::spread`] answer, for one state.
 #[derive(Clone, Debug)]
 pub(crate) struct Shares {
@@ -281,13 +300,26 @@ pub(crate) struct Shares {
 impl Shares {
     /// The exact shares of `placement`'s nodes and the spread over those that serve.
     pub(crate) fn of<P: Placement + ?Sized>(placement: &P) -> Shares {
+        Shares::with(placement, placement.arcs().map(crate::analysis::shares))
+    }
+
+    /// [`Shares::of`], given its arcs' shares (`analysis::shares` of its arcs, where it has
+    /// arcs) already counted.
+    fn with<P: Placement + ?Sized>(placement: &P, arc_shares: Option<Vec<u128>>) -> Shares {
         let nodes = placement.nodes();
         let serving: Vec<usize> = (0..nodes.len()).filter(|&i| !placement.is_down(i)).collect();
         let weights: Vec<f64> = serving.iter().map(|&i| nodes[i].weight).collect();
-        let fractions = placement.exact_shares();
+        // The default exact shares are the arcs' over the ring's size: not counted again.
+        let fractions = match (&arc_shares, placement.arcs()) {
+            (Some(shares), Some(arcs)) if placement.exact_shares_are_arcs() => {
+                let size = arcs.size() as f64;
+                Some(shares.iter().map(|&s| s as f64 / size).collect())
+            }
+            _ => placement.exact_shares(),
+        };
         let of_serving = |shares: &[u128]| -> Vec<u128> { serving.iter().map(|&i| shares[i]).collect() };
-        let spread = match placement.arcs() {
-            Some(arcs) => crate::analysis::Spread::of(&of_serving(&crate::analysis::shares(arcs)), &weights),
+        let spread = match arc_shares {
+            Some(shares) => crate::analysis::Spread::of(&of_serving(&shares), &weights),
             // Exact fractions (modulo, bounded-load), in parts of 2^53.
             None => fractions.as_ref().and_then(|shares| {
                 let scaled: Vec<u128> = shares.iter().map(|s| (s * (1u64 << 53) as f64) as u128).collect();
@@ -306,6 +338,14 @@ impl Clone for Cluster {
             shares: self.shares.clone(),
             circle: self.circle.clone(),
         }
+    }
+}
+
+impl PointWalk {
+    /// The points walked so far.
+    #[cfg(test)]
+    pub(crate) fn walked(&self) -> usize {
+        self.next
     }
 }
 
@@ -511,6 +551,55 @@ impl Cluster {
     pub fn circle_points(&self) -> Option<CirclePoints> {
         let circle = self.circle.get_or_init(|| self.arcs().map(CirclePoints::of));
         circle.clone()
+    }
+
+    /// Up to `budget` more points of the one pass over its points that [`spread`] and
+    /// [`circle_points`] each make, for a caller that must not block for the whole pass (a
+    /// link opened in steps); answers whether the pass is done, and then both are kept as if
+    /// asked for, to the bit. Without arcs, the first call asks for both.
+    ///
+    /// [`spread`]: Cluster::spread
+    /// [`circle_points`]: Cluster::circle_points
+    pub(crate) fn walk_points(&self, walk: &mut PointWalk, budget: usize) -> bool {
+        let Some(arcs) = self.arcs() else {
+            self.shares();
+            self.circle_points();
+            return true;
+        };
+        let count = arcs.point_count();
+        if walk.shares.is_empty() {
+            walk.shares = vec![0; arcs.node_count()];
+            walk.fractions.reserve_exact(count);
+            walk.owners.reserve_exact(count);
+        }
+        let size = arcs.size();
+        let end = count.min(walk.next.saturating_add(budget.max(1)));
+        // `analysis::shares_of` and `CirclePoints::of`, a piece at a time.
+        for i in walk.next..end {
+            let (pos, owner) = arcs.point(i);
+            match walk.first {
+                None => walk.first = Some((pos, owner)),
+                Some(_) => walk.shares[owner] += u128::from(pos - walk.prev),
+            }
+            walk.prev = pos;
+            walk.fractions.push(pos as f64 / size as f64);
+            walk.owners.push(owner as u32);
+        }
+        walk.next = end;
+        if end < count {
+            return false;
+        }
+        let mut shares = std::mem::take(&mut walk.shares);
+        if let Some((pos, owner)) = walk.first {
+            shares[owner] += size - u128::from(walk.prev) + u128::from(pos);
+        }
+        let circle = CirclePoints {
+            fractions: std::mem::take(&mut walk.fractions).into(),
+            owners: std::mem::take(&mut walk.owners).into(),
+        };
+        let _ = self.shares.set(Shares::with(self.inner.as_ref(), Some(shares)));
+        let _ = self.circle.set(Some(circle));
+        true
     }
 
     /// Drops [`circle_points`](Cluster::circle_points) until it is asked for again.
@@ -728,4 +817,33 @@ pub(crate) fn specs(nodes: &[Node]) -> Vec<NodeSpec> {
 /// `x / 2^64` for drawing.
 pub(crate) fn fraction64(x: u64) -> f64 {
     x as f64 / 18_446_744_073_709_551_616.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shares kept once per state, counted from the arcs in one pass where a placement
+    /// says its exact shares are its arcs', are what its own `exact_shares` answers, to the
+    /// bit, for every algorithm, with a node down and without.
+    #[test]
+    fn kept_shares_are_each_placement_s_own() {
+        for algorithm in Algorithm::ALL {
+            let mut cluster =
+                Cluster::new(Options::new(algorithm), (1..=5).map(|i| NodeSpec::new(format!("node-{i}")))).unwrap();
+            for down in [false, true] {
+                if down && cluster.set_down("node-2", true).is_err() {
+                    continue;
+                }
+                let shares = Shares::of(cluster.inner.as_ref());
+                assert_eq!(shares.fractions, cluster.inner.exact_shares(), "{algorithm:?}, down {down}");
+                let walked = Cluster::from_placement(cluster.inner.boxed_clone(), cluster.options().clone());
+                let mut walk = PointWalk::default();
+                while !walked.walk_points(&mut walk, 37) {}
+                assert_eq!(walked.exact_shares(), cluster.inner.exact_shares(), "{algorithm:?}, down {down}");
+                assert_eq!(walked.spread(), shares.spread, "{algorithm:?}, down {down}");
+                assert_eq!(walked.circle_points(), cluster.arcs().map(CirclePoints::of), "{algorithm:?}");
+            }
+        }
+    }
 }

@@ -80,6 +80,9 @@ impl Placement for Modulo {
         );
         Some(owner)
     }
+    fn exact_shares_are_arcs(&self) -> bool {
+        false
+    }
     /// Exact: of the `2^bits` hash values, `⌊(2^bits - 1 - i) / N⌋ + 1` are `i` mod N.
     fn exact_shares(&self) -> Option<Vec<f64>> {
         let size = 1u128 << self.hash.bits();

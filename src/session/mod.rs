@@ -35,7 +35,7 @@ pub use frame::{next_node_name, Frame, FrameError, FrameOptions, OptionControl, 
 pub use scene::{ArcHit, Capabilities, Follow, KeyHit, NodeRow, Scene, Stop};
 pub use transition::{ExactMoves, MovedSpan, Movers, Transition};
 
-use crate::algo::{Algorithm, Cluster, ClusterBuild, Layout, OptionSpec, OptionValue, Options, Scope};
+use crate::algo::{Algorithm, Cluster, ClusterBuild, Layout, OptionSpec, OptionValue, Options, PointWalk, Scope};
 use crate::cost::Workload;
 use crate::keys::{for_each_generated_in, KeyList, KeySample};
 use crate::{Config, Error, Hash, Node, NodeSpec, RingBits};
@@ -497,9 +497,9 @@ enum Stage {
     Build(ClusterBuild),
     Down(State),
     Keys(State, KeyCache),
-    Shares(Box<Session>),
-    /// The points as the first frame draws them.
-    Circle(Box<Session>),
+    /// The exact shares and the points as the first frame draws them: one pass over the
+    /// points, in pieces.
+    Points(Box<Session>, PointWalk),
     Ready(Box<Session>),
     /// After a step failed: the opening answers that error again.
     Failed(Error),
@@ -557,19 +557,27 @@ impl Opening {
                 let mut session = Session::with_keys(state, keys);
                 session.workload = self.workload.take();
                 session.linked_key = self.follow.take();
-                Stage::Shares(Box::new(session))
+                Stage::Points(Box::new(session), PointWalk::default())
             }
             // Counted once per state and kept: the first frame does not count them.
-            Stage::Shares(session) => {
-                session.cluster().spread();
-                Stage::Circle(session)
-            }
-            Stage::Circle(session) => {
-                session.cluster().circle_points();
-                Stage::Ready(session)
+            Stage::Points(session, mut walk) => {
+                let most = budget.saturating_mul(crate::limits::OPEN_WALK_PER_WORK);
+                match session.cluster().walk_points(&mut walk, most) {
+                    true => Stage::Ready(session),
+                    false => Stage::Points(session, walk),
+                }
             }
             ready @ (Stage::Ready(_) | Stage::Failed(_)) => ready,
         })
+    }
+
+    /// The points walked so far, while the shares are counted and the circle laid out.
+    #[cfg(test)]
+    fn walked(&self) -> Option<usize> {
+        match &self.stage {
+            Stage::Points(_, walk) => Some(walk.walked()),
+            _ => None,
+        }
     }
 
     /// The session, after whatever steps are left (taken whole: one sort of the points

@@ -835,6 +835,34 @@ fn a_step_of_an_opening_counts_the_bytes_its_labels_hash() {
     assert_eq!(snapshot(&opened), snapshot(&built));
 }
 
+/// A link at the caps (500 nodes × 1,000 vnodes, 100,000 keys) opens in steps of bounded
+/// work, down to the pass over its 500,000 points that counts the exact shares and lays out
+/// the circle (once a single step of tens of ms in a browser): no step walks more than
+/// its budget's points, and the session opened is the one built directly, to the bit.
+#[test]
+fn a_link_at_the_caps_opens_in_steps_of_bounded_work() {
+    let settings = Settings { vnodes: 1000, keys: crate::limits::MAX_SAMPLE_KEYS, ..Settings::default() };
+    let built = Session::new(settings, (0..500).map(|i| NodeSpec::new(format!("cache-{i}")))).unwrap();
+    let points = built.cluster().arcs().unwrap().point_count();
+    assert_eq!(points, 500_000);
+    let mut opening = Session::opening(&built.link()).unwrap();
+    let mut walked = Vec::new();
+    while !opening.step().unwrap() {
+        walked.extend(opening.walked());
+    }
+    walked.push(points);
+    let most = crate::limits::OPEN_STEP_WORK * crate::limits::OPEN_WALK_PER_WORK;
+    let pieces: Vec<usize> = walked.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(walked[0], 0, "the walk starts at the first point");
+    assert!(pieces.iter().all(|&p| p <= most), "pieces of the walk: {pieces:?}");
+    assert!(pieces.len() >= points / most, "{} steps", pieces.len());
+    let opened = opening.finish().unwrap();
+    let (a, b) = (opened.cluster(), built.cluster());
+    assert_eq!(a.circle_points(), b.circle_points());
+    assert_eq!((a.exact_shares(), a.spread()), (b.exact_shares(), b.spread()));
+    assert_eq!(snapshot(&opened), snapshot(&built));
+}
+
 #[test]
 fn every_algorithm_opens_in_steps_as_it_does_at_once() {
     for algorithm in Algorithm::ALL {

@@ -809,6 +809,9 @@ impl Placement for Haproxy {
     fn arcs(&self) -> Option<&dyn Arcs> {
         (self.consistent && !self.arcs.is_empty()).then_some(self as &dyn Arcs)
     }
+    fn exact_shares_are_arcs(&self) -> bool {
+        false
+    }
     /// Map-based: of the `2^32` hash values, `⌊(2^32 - 1 - e) / T⌋ + 1` fall on entry `e`.
     fn exact_shares(&self) -> Option<Vec<f64>> {
         if self.consistent {

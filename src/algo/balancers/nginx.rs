@@ -441,6 +441,9 @@ impl Placement for Nginx {
     fn arcs(&self) -> Option<&dyn Arcs> {
         (self.consistent && self.effective.is_some() && !self.points.is_empty()).then_some(self as &dyn Arcs)
     }
+    fn exact_shares_are_arcs(&self) -> bool {
+        false
+    }
     /// `nginx-hash` with every server up: of the 32768 first-try values, those `w` mod the
     /// total weight falls in each server's run of weights.
     fn exact_shares(&self) -> Option<Vec<f64>> {

@@ -374,6 +374,9 @@ impl Placement for BoundedLoad {
     fn key_fraction(&self, key: &[u8]) -> f64 {
         self.ring.key_position(key) as f64 / self.ring.size() as f64
     }
+    fn exact_shares_are_arcs(&self) -> bool {
+        false
+    }
     /// Exact for its key set: each node's load over the number of keys.
     fn exact_shares(&self) -> Option<Vec<f64>> {
         let total = self.keys.keys.len().max(1) as f64;

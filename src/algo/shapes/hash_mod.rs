@@ -143,6 +143,9 @@ impl Placement for Buckets {
         chain.push(Step::new(StepKind::Bucket, label, format!("{hash} % {n} = {bucket}")).at_node(owner));
         Some(owner)
     }
+    fn exact_shares_are_arcs(&self) -> bool {
+        false
+    }
     /// Exact over the whole hash range: bucket `b` takes the hash values `≡ b` mod the
     /// bucket count, each counted by its preimages.
     fn exact_shares(&self) -> Option<Vec<f64>> {

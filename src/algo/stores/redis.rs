@@ -611,6 +611,9 @@ impl Placement for Slots {
     fn arcs(&self) -> Option<&dyn Arcs> {
         (!self.has_unserved()).then_some(self as &dyn Arcs)
     }
+    fn exact_shares_are_arcs(&self) -> bool {
+        false
+    }
     /// Slots per master over 16384 (a failed master's slots stay its own, unavailable).
     fn exact_shares(&self) -> Option<Vec<f64>> {
         Some(self.counts().into_iter().map(|c| c as f64 / SLOTS as f64).collect())
