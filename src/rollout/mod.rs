@@ -254,12 +254,13 @@ pub struct Series {
     pub note: String,
 }
 
-const SERIES: [(&str, &str); 5] = [
-    ("misrouted", "Misrouted requests"),
-    ("hops", "Extra hops"),
-    ("misses", "Misses"),
-    ("staleReads", "Stale reads"),
-    ("inconsistentWrites", "Inconsistent writes"),
+/// Each series' key, name, and name within a sentence.
+const SERIES: [(&str, &str, &str); 5] = [
+    ("misrouted", "Misrouted requests", "misrouted requests"),
+    ("hops", "Extra hops", "extra hops"),
+    ("misses", "Misses", "misses"),
+    ("staleReads", "Stale reads", "stale reads"),
+    ("inconsistentWrites", "Inconsistent writes", "inconsistent writes"),
 ];
 
 /// The legend of five series: a series equal to an earlier one says so (their lines overlap),
@@ -270,7 +271,7 @@ fn legend(columns: &[&Vec<f64>; 5]) -> Vec<Series> {
             let note = if columns[c].iter().all(|&x| x == 0.0) {
                 "zero throughout".to_string()
             } else if let Some(e) = (0..c).find(|&e| columns[e] == columns[c]) {
-                format!("the same values as {}: one line", SERIES[e].1.to_lowercase())
+                ["the same values as ", SERIES[e].2, ": one line"].concat()
             } else {
                 String::new()
             };
@@ -290,43 +291,33 @@ enum Never {
 
 /// A time after the change in words: "0.25 ms", "250 ms", "1.5 s".
 pub fn time_words(ms: f64) -> String {
-    if ms < 10.0 {
-        format!("{} ms", crate::decimal::shortest((ms * 100.0).round() / 100.0))
-    } else if ms < 1000.0 {
-        format!("{} ms", crate::decimal::shortest(ms.round()))
-    } else {
-        format!("{} s", crate::decimal::shortest((ms / 10.0).round() / 100.0))
-    }
+    let (x, unit) = match ms {
+        ms if ms < 10.0 => ((ms * 100.0).round() / 100.0, " ms"),
+        ms if ms < 1000.0 => (ms.round(), " ms"),
+        ms => ((ms / 10.0).round() / 100.0, " s"),
+    };
+    crate::decimal::shortest(x) + unit
 }
 
 /// When every client uses the new ring, as a sentence and as a table's cell.
 fn converged_words(at: Option<f64>, duration_ms: f64, never: Never) -> (String, String) {
-    match at {
-        Some(t) if t <= duration_ms => {
-            (format!("Every client uses the new ring {} after the change.", time_words(t)), time_words(t))
-        }
-        Some(t) => (
-            format!(
-                "Every client uses the new ring {} after the change, later than the {} shown.",
-                time_words(t),
-                time_words(duration_ms)
-            ),
-            time_words(t),
-        ),
-        None => {
-            let why = match never {
-                Never::NoRedirects(system) => format!(
-                    "they switch only when a server redirects them, and a {} system sends no redirects",
-                    system.name()
-                ),
-                Never::NoRedirect => "they switch only at a redirect, and none of their requests is redirected".into(),
-            };
-            (
-                format!("Some clients never use the new ring, within the duration or after: {why}."),
-                "not every client".into(),
-            )
-        }
-    }
+    let Some(t) = at else {
+        let why = match never {
+            Never::NoRedirects(system) => {
+                ["they switch only when a server redirects them, and a ", system.name(), " system sends no redirects"]
+                    .concat()
+            }
+            Never::NoRedirect => "they switch only at a redirect, and none of their requests is redirected".into(),
+        };
+        let sentence = ["Some clients never use the new ring, within the duration or after: ", &why, "."].concat();
+        return (sentence, "not every client".into());
+    };
+    let when = time_words(t);
+    let late = match t <= duration_ms {
+        true => String::new(),
+        false => [", later than the ", &time_words(duration_ms), " shown"].concat(),
+    };
+    (["Every client uses the new ring ", &when, " after the change", &late, "."].concat(), when)
 }
 
 /// The propagation of the change from `before` to `after`.
