@@ -615,6 +615,15 @@ export interface RolloutTotals {
   inconsistentWrites: number;
 }
 
+/** A counter of a propagation, named for a legend. */
+export interface RolloutSeries {
+  key: "misrouted" | "hops" | "misses" | "staleReads" | "inconsistentWrites";
+  /** "Misrouted requests", ... */
+  label: string;
+  /** Empty, or why its line is not seen on its own: "zero throughout", "the same values as …". */
+  note: string;
+}
+
 /** `Ring.propagate`: shares of all requests at each time. */
 export interface Propagation {
   times: number[];
@@ -627,6 +636,14 @@ export interface Propagation {
   staleTraffic: number[];
   /** When the last client adopts the last epoch; `null` if one never does. */
   convergedAtMs: number | null;
+  /** The same in a sentence: "Every client uses the new ring 1 s after the change." */
+  converged: string;
+  /** The same for a table's cell: "1 s", "not every client". */
+  convergedShort: string;
+  /** When each client adopts the last epoch (ms after the change); `null`: never. */
+  adoptedAtMs: (number | null)[];
+  /** The five counters, for a legend, in order. */
+  series: RolloutSeries[];
   /** When each epoch is published. */
   epochs: number[];
   /** The share of keys the whole change moves. */

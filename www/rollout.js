@@ -1,17 +1,15 @@
 // rollout.html: the change from one ring to the next while it spreads over stale clients
-// (Ring.propagate, Ring.compareRollouts), a scrubbable timeline, and the plan for the change
-// (Ring.plan, vnodesFor). Every figure comes from the engine; this file only draws.
-import { loadEngine } from "./host.js";
+// (Ring.propagate, Ring.compareRollouts), drawn as the ring before and after (a Session's
+// scenes, drawn by ring-view.js), the clients switching, and a timeline with axes and a
+// legend; then the plan for the change (Ring.plan, vnodesFor). Every figure and sentence
+// about the change comes from the engine; this file only draws.
+import { loadEngine, themeColours, watchTheme } from "./host.js";
+import { RingView } from "./ring-view.js";
 
-const SERIES = [
-  ["misrouted", "Misrouted"],
-  ["hops", "Extra hops"],
-  ["misses", "Misses"],
-  ["staleReads", "Stale reads"],
-  ["inconsistentWrites", "Inconsistent writes"],
-];
-const TOTALS = ["misrouted", "hops", "misses", "staleReads", "inconsistentWrites"];
 const SVG = "http://www.w3.org/2000/svg";
+// Each series' line: a colour (rollout.css's series-N) and a dash of its own, so two series
+// with the same values still show as two.
+const DASHES = ["", "7 4", "2 3", "10 3 2 3", "14 5"];
 const $ = (id) => document.getElementById(id);
 const ENGINE = {
   glue: new URL("./pkg/ringlab.js", import.meta.url).href,
@@ -19,35 +17,45 @@ const ENGINE = {
 };
 const pct = (x) => `${(100 * x).toFixed(x > 0 && x < 0.001 ? 4 : 2)}%`;
 const count = (x) => Math.round(x).toLocaleString("en-US");
-const ms = (x) => (x === null ? "never" : `${x.toFixed(x < 10 ? 2 : 0)} ms`);
 
 let engine;
 let timeline = null;
+let views = null;
+let pictured = null; // the before and after scenes and the change, as last drawn
 
 function field(form, name) {
   return form.elements[name];
 }
 
-// The two states of the change, for the chosen algorithm.
+// The change, for the chosen algorithm: the two rings, and the same change made in a Session
+// for its pictures.
 function states(form) {
   const algorithm = field(form, "algorithm").value;
   const n = Math.max(2, Math.min(64, Number(field(form, "nodes").value) || 5));
   const names = Array.from({ length: n }, (_, i) => `10.0.0.${i + 1}:6379`);
   const before = new engine.Ring({ algorithm, nodes: names });
   const after = before.clone();
+  const session = new engine.Session({ algorithm, nodes: names });
   const info = engine.catalog().find((a) => a.name === algorithm);
+  const scene = session.scene();
+  let change;
   switch (field(form, "change").value) {
     case "leave": {
-      const last = info.lastOnly !== null;
-      after.remove(names[last ? n - 1 : Math.floor(n / 2)]);
+      const gone = names[info.lastOnly !== null ? n - 1 : Math.floor(n / 2)];
+      after.remove(gone);
+      change = session.remove(gone);
       break;
     }
     case "weight":
       after.setWeight(names[0], 2);
+      change = session.setWeight(names[0], 2);
       break;
     default:
       after.add(`10.0.0.${n + 1}:6379`);
+      change = session.add(`10.0.0.${n + 1}:6379`);
   }
+  pictured = { before: scene, after: session.scene(), change };
+  session.free();
   return { before, after, info };
 }
 
@@ -74,66 +82,174 @@ function options(form) {
   };
 }
 
+// ---- the rings before and after
+
+function drawRings() {
+  if (!pictured) return;
+  const theme = themeColours(document.documentElement);
+  const { before, after, change } = pictured;
+  // Without the key space's side labels (slot numbers), which would take half a phone's ring.
+  const axis = ["", "", "", ""];
+  views.before.setData({ ...before, axis, theme });
+  views.after.setData({ ...after, axis, theme });
+  // The change's moved arcs and keys, held marked (no animation, no fade).
+  views.after.play(change);
+  views.after.step(1);
+  $("ring-before").setAttribute("aria-label", `Before: ${before.description}`);
+  $("ring-after").setAttribute("aria-label", `After: ${after.description} ${change.lines.moved}`);
+  $("moved-words").textContent = change.lines.moved;
+}
+
+// ---- the clients, each a dot: filled once it uses the new ring
+
+function drawClients(i) {
+  const t = timeline;
+  const canvas = $("clients");
+  const box = canvas.getBoundingClientRect();
+  const n = t.adoptedAtMs.length;
+  // Cells of 3 to 22 px: a few clients in one row, thousands in a block about 88 px a row.
+  const width = Math.max(1, box.width);
+  const cell = Math.max(3, Math.min(22, Math.floor(Math.sqrt((width * 88) / n)), Math.floor(width / Math.min(n, 40))));
+  const cols = Math.max(1, Math.floor(width / cell));
+  const rows = Math.ceil(n / cols);
+  canvas.style.height = `${rows * cell}px`;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(rows * cell * dpr);
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const css = getComputedStyle(document.documentElement);
+  const on = css.getPropertyValue("--accent").trim();
+  const off = css.getPropertyValue("--muted").trim();
+  const now = t.times[i];
+  let switched = 0;
+  const r = Math.max(1, cell / 2 - (cell > 6 ? 2 : 0.5));
+  for (let c = 0; c < n; c++) {
+    const at = t.adoptedAtMs[c];
+    const isNew = at !== null && at <= now;
+    if (isNew) switched++;
+    const x = (c % cols) * cell + cell / 2, y = Math.floor(c / cols) * cell + cell / 2;
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    if (isNew) {
+      ctx.fillStyle = on;
+      ctx.fill();
+    } else {
+      ctx.strokeStyle = off;
+      ctx.lineWidth = cell > 6 ? 1.5 : 0.75;
+      ctx.stroke();
+    }
+  }
+  $("clients-words").textContent = `${time(now)} after the change: ${count(switched)} of ${count(n)} clients use the new ring; ${pct(t.staleTraffic[i])} of requests still come from clients on the old ring.`;
+}
+
+// ---- the timeline: axes with units, a line per series, a legend
+
+// A time in the unit of the axis.
+function unitFor(t) {
+  return t.times[t.times.length - 1] >= 10000 ? { name: "s", per: 1000 } : { name: "ms", per: 1 };
+}
+const time = (x) => (x >= 10000 ? `${(x / 1000).toLocaleString("en-US", { maximumFractionDigits: 2 })} s` : `${x.toLocaleString("en-US", { maximumFractionDigits: x < 10 ? 2 : 0 })} ms`);
+
+// Round steps for an axis from 0 to at least `top`: 1, 2 or 5 × a power of ten.
+function ticks(top, most) {
+  if (!(top > 0)) return [0];
+  const raw = top / most;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const out = [0];
+  while (out[out.length - 1] < top * (1 - 1e-9)) out.push(out.length * step);
+  return out;
+}
+
+function el(name, attrs = {}, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+let chartBox = null;
+
 function draw(t) {
   const svg = $("chart");
+  const W = Math.max(200, svg.clientWidth);
+  const H = Math.max(160, svg.clientHeight);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.replaceChildren();
-  const [W, H, left, bottom] = [800, 300, 0, 0];
-  const top = Math.max(1e-9, ...SERIES.flatMap(([k]) => t[k]));
-  const x = (i) => left + (W - left) * (t.times[i] / t.times[t.times.length - 1]);
-  const y = (v) => H - bottom - (H - bottom - 8) * (v / top);
-  for (const p of t.epochs.slice(1)) {
-    const line = document.createElementNS(SVG, "line");
-    const px = (W * p) / t.times[t.times.length - 1];
-    line.setAttribute("x1", px); line.setAttribute("x2", px); line.setAttribute("y1", 0); line.setAttribute("y2", H);
-    line.setAttribute("class", "epoch");
-    svg.append(line);
+  const phone = W < 480;
+  const [left, right, top, bottom] = [phone ? 58 : 62, 24, 12, 44];
+  const end = t.times[t.times.length - 1];
+  const peak = Math.max(...t.series.flatMap((s) => t[s.key]));
+  const yTicks = ticks(peak > 0 ? peak * 1.05 : 0.01, phone ? 4 : 5);
+  const yTop = yTicks[yTicks.length - 1];
+  const unit = unitFor(t);
+  const xTicks = ticks(end / unit.per, phone ? 4 : 8).filter((v) => v * unit.per <= end * (1 + 1e-9));
+  const x = (ms) => left + ((W - left - right) * ms) / end;
+  const y = (v) => H - bottom - ((H - bottom - top) * v) / yTop;
+  chartBox = { x, W, H, left, right, top, bottom };
+  const grid = el("g", { class: "grid" });
+  for (const v of yTicks) {
+    grid.append(el("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: v === 0 ? "axis" : "gridline" }));
+    const digits = yTop * 100 < 0.1 ? 3 : yTop * 100 < 1 ? 2 : yTop * 100 < 10 ? 1 : 0;
+    grid.append(el("text", { x: left - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, `${(v * 100).toFixed(digits)}%`));
   }
-  SERIES.forEach(([key], s) => {
-    const path = document.createElementNS(SVG, "path");
+  for (const v of xTicks) {
+    grid.append(el("line", { x1: x(v * unit.per), x2: x(v * unit.per), y1: H - bottom, y2: H - bottom + 5, class: "axis" }));
+    grid.append(el("text", { x: x(v * unit.per), y: H - bottom + 18, class: "tick", "text-anchor": "middle" }, v.toLocaleString("en-US")));
+  }
+  grid.append(el("line", { x1: left, x2: left, y1: top, y2: H - bottom, class: "axis" }));
+  svg.append(grid);
+  svg.append(el("text", { x: left + (W - left - right) / 2, y: H - 6, class: "axis-title", "text-anchor": "middle", id: "x-title" }, `Time after the change (${unit.name})`));
+  svg.append(el("text", { x: 0, y: 0, class: "axis-title", "text-anchor": "middle", id: "y-title", transform: `translate(12 ${top + (H - top - bottom) / 2}) rotate(-90)` }, "Share of all requests (%)"));
+  for (const p of t.epochs.slice(1)) svg.append(el("line", { x1: x(p), x2: x(p), y1: top, y2: H - bottom, class: "epoch" }));
+  t.series.forEach(({ key }, s) => {
     // Steps: each value holds until the next time.
-    let d = `M${x(0)},${y(t[key][0])}`;
-    for (let i = 1; i < t.times.length; i++) d += `H${x(i)}V${y(t[key][i])}`;
-    path.setAttribute("d", d);
-    path.setAttribute("class", `series-${s}`);
+    let d = `M${x(t.times[0])},${y(t[key][0])}`;
+    for (let i = 1; i < t.times.length; i++) d += `H${x(t.times[i])}V${y(t[key][i])}`;
+    const path = el("path", { d, class: `series series-${s}`, "stroke-dasharray": DASHES[s] });
     path.dataset.series = key;
     svg.append(path);
   });
-  const cursor = document.createElementNS(SVG, "line");
-  cursor.setAttribute("class", "cursor");
-  cursor.setAttribute("y1", 0); cursor.setAttribute("y2", H);
-  cursor.id = "cursor";
-  svg.append(cursor);
-  $("chart-top").textContent = `The chart's top is ${pct(top)} of requests; dotted lines are later epochs (a ramp's steps).`;
+  svg.append(el("line", { class: "cursor", id: "cursor", y1: top, y2: H - bottom }));
+  $("legend").replaceChildren(...t.series.map(({ key, label, note }, s) => {
+    const li = document.createElement("li");
+    li.dataset.series = key;
+    const sample = el("svg", { width: 34, height: 10, "aria-hidden": "true", class: "sample" });
+    sample.append(el("line", { x1: 1, x2: 33, y1: 5, y2: 5, class: `series series-${s}`, "stroke-dasharray": DASHES[s] }));
+    const name = document.createElement("span");
+    name.textContent = label;
+    li.append(sample, name);
+    if (note) {
+      const small = document.createElement("small");
+      small.textContent = ` (${note})`;
+      li.append(small);
+    }
+    return li;
+  }));
 }
 
 function showInstant() {
   const t = timeline;
   if (!t) return;
   const i = Number($("scrub").value);
-  $("scrub-time").textContent = `${t.times[i].toFixed(0)} ms after the change`;
-  const px = (800 * t.times[i]) / t.times[t.times.length - 1];
+  $("scrub-time").textContent = `${time(t.times[i])} after the change`;
+  const px = chartBox.x(t.times[i]);
   $("cursor").setAttribute("x1", px);
   $("cursor").setAttribute("x2", px);
-  const rows = SERIES.map(([key, words], s) => {
+  drawClients(i);
+  const rows = t.series.map(({ key, label }, s) => {
     const tr = document.createElement("tr");
     tr.dataset.counter = key;
     const name = document.createElement("td");
-    const swatch = document.createElement("span");
-    swatch.className = `swatch series-${s}`;
-    name.append(swatch, words);
-    const now = document.createElement("td");
-    now.className = "num";
-    now.textContent = pct(t[key][i]);
-    const total = document.createElement("td");
-    total.className = "num";
-    total.textContent = count(t.totals[TOTALS[s]]);
-    tr.append(name, now, total);
+    const sample = el("svg", { width: 22, height: 10, "aria-hidden": "true", class: "sample" });
+    sample.append(el("line", { x1: 1, x2: 21, y1: 5, y2: 5, class: `series series-${s}`, "stroke-dasharray": DASHES[s] }));
+    name.append(sample, label);
+    tr.append(name, cell(pct(t[key][i])), cell(count(t.totals[key])));
     return tr;
   });
   const stale = document.createElement("tr");
-  stale.innerHTML = "<td>Requests from stale clients</td><td class=num></td><td class=num></td>";
-  stale.children[1].textContent = pct(t.staleTraffic[i]);
-  stale.children[2].textContent = `of ${count(t.totals.requests)}`;
+  stale.append(cell("Requests from clients on the old ring", false), cell(pct(t.staleTraffic[i])), cell(`of ${count(t.totals.requests)}`));
   $("instant").tBodies[0].replaceChildren(...rows, stale);
 }
 
@@ -151,18 +267,19 @@ function update() {
     const { before, after, info } = states(form);
     const opts = options(form);
     timeline = engine.Ring.propagate(before, after, opts);
-    $("system-name").textContent = `${info.label} (${timeline.system})`;
+    drawRings();
+    $("system-name").textContent = info.label;
     $("rule-text").textContent = timeline.rule;
     $("rule-counters").textContent = timeline.counters;
     $("exactness").textContent = timeline.exact
-      ? `Exact: the moved arcs (${pct(timeline.moved)} of keys) × the stale clients' traffic at each instant.`
+      ? `Exact: the share of keys that moved (${pct(timeline.moved)}) × the share of requests from clients on the old ring, at each moment.`
       : `${info.label} has no arcs: the moved share (${pct(timeline.moved)}) is measured on ${count(timeline.keys)} sample keys; the clients' traffic is exact.`;
     draw(timeline);
     const scrub = $("scrub");
     scrub.max = timeline.times.length - 1;
     scrub.value = Math.min(Number(scrub.value), timeline.times.length - 1) || Math.floor(timeline.times.length / 4);
     showInstant();
-    $("converged").textContent = `The last client converges at ${ms(timeline.convergedAtMs)}.`;
+    $("converged").textContent = timeline.converged;
     const every = opts.lag.ms ?? opts.lag.everyMs ?? opts.lag.meanMs ?? 1000;
     const strategies = [
       { kind: "all-at-once" },
@@ -175,14 +292,14 @@ function update() {
     const compared = engine.Ring.compareRollouts(before, after, opts, strategies);
     $("strategies").tBodies[0].replaceChildren(...compared.map(({ label, timeline: t }) => {
       const tr = document.createElement("tr");
-      tr.append(cell(label, false), ...TOTALS.map((k) => cell(count(t.totals[k]))), cell(ms(t.convergedAtMs)));
+      tr.append(cell(label, false), ...t.series.map(({ key }) => cell(count(t.totals[key]))), cell(t.convergedShort));
       return tr;
     }));
     plan(before, after);
     before.free();
     after.free();
   } catch (e) {
-    $("error").textContent = `${e.message} (${e.code ?? "error"})`;
+    $("error").textContent = e.message;
   }
 }
 
@@ -227,12 +344,13 @@ function sizing() {
       return tr;
     }));
   } catch (e) {
-    $("sizing").textContent = `${e.message} (${e.code ?? "error"})`;
+    $("sizing").textContent = e.message;
   }
 }
 
 async function main() {
   engine = await loadEngine(ENGINE);
+  views = { before: new RingView($("ring-before"), engine.palette()), after: new RingView($("ring-after"), engine.palette()) };
   const select = field($("change"), "algorithm");
   for (const a of engine.catalog()) {
     const option = document.createElement("option");
@@ -251,6 +369,15 @@ async function main() {
   $("scrub").addEventListener("input", showInstant);
   update();
   sizing();
+  watchTheme(() => { drawRings(); if (timeline) showInstant(); });
+  let width = 0;
+  new ResizeObserver(() => {
+    if (!timeline || document.documentElement.clientWidth === width) return;
+    width = document.documentElement.clientWidth;
+    drawRings();
+    draw(timeline);
+    showInstant();
+  }).observe(document.body);
   document.body.dataset.ready = "1";
 }
 

@@ -214,6 +214,17 @@ pub struct Timeline {
     /// When the last client adopts the last epoch, or `None` if some never does (it is
     /// exact, even past the duration).
     pub converged_at_ms: Option<f64>,
+    /// When the last client adopts the last epoch, in a sentence for the page ("Every client
+    /// uses the new ring 1 s after the change."; "Some clients never use the new ring: ...").
+    pub converged: String,
+    /// The same, short, for a table's cell ("1 s", "not every client").
+    pub converged_short: String,
+    /// When each client adopts the last epoch (`None`: never), in milliseconds after the
+    /// change: client `i` routes with the new ring from then on.
+    pub adopted_at_ms: Vec<Option<f64>>,
+    /// The five counters in the order above, for a legend: each one's key (this struct's field,
+    /// as JavaScript names it), its name, and a note when its line hides another.
+    pub series: Vec<Series>,
     /// When each epoch after the first is published (`0` for a single change).
     pub epochs: Vec<f64>,
     /// The share of keys the whole change moves (first epoch to last).
@@ -228,6 +239,85 @@ pub struct Timeline {
     /// The rule in words: the algorithm's entry's own, then what each counter means.
     pub rule: String,
     pub counters: &'static str,
+}
+
+/// One counter of a [`Timeline`], named for a legend.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Series {
+    /// The timeline's field, as JavaScript names it: `misrouted`, `hops`, `misses`,
+    /// `staleReads`, `inconsistentWrites`.
+    pub key: &'static str,
+    /// Its name: "Misrouted requests", ...
+    pub label: &'static str,
+    /// Empty, or why its line cannot be seen on its own: "the same values as misrouted
+    /// requests (drawn on top)", "zero throughout".
+    pub note: String,
+}
+
+/// Each series' key, name, and name within a sentence.
+const SERIES: [(&str, &str, &str); 5] = [
+    ("misrouted", "Misrouted requests", "misrouted requests"),
+    ("hops", "Extra hops", "extra hops"),
+    ("misses", "Misses", "misses"),
+    ("staleReads", "Stale reads", "stale reads"),
+    ("inconsistentWrites", "Inconsistent writes", "inconsistent writes"),
+];
+
+/// The legend of five series: a series equal to an earlier one says so (their lines overlap),
+/// and one that stays 0 says that.
+fn legend(columns: &[&Vec<f64>; 5]) -> Vec<Series> {
+    (0..5)
+        .map(|c| {
+            let note = if columns[c].iter().all(|&x| x == 0.0) {
+                "zero throughout".to_string()
+            } else if let Some(e) = (0..c).find(|&e| columns[e] == columns[c]) {
+                ["the same values as ", SERIES[e].2, ": one line"].concat()
+            } else {
+                String::new()
+            };
+            Series { key: SERIES[c].0, label: SERIES[c].1, note }
+        })
+        .collect()
+}
+
+/// Why some client never adopts the last epoch.
+#[derive(Clone, Copy)]
+enum Never {
+    /// It waits for a redirect, and this kind of system sends none.
+    NoRedirects(System),
+    /// It switches only at a redirect, and none of its requests is redirected.
+    NoRedirect,
+}
+
+/// A time after the change in words: "0.25 ms", "250 ms", "1.5 s".
+pub fn time_words(ms: f64) -> String {
+    let (x, unit) = match ms {
+        ms if ms < 10.0 => ((ms * 100.0).round() / 100.0, " ms"),
+        ms if ms < 1000.0 => (ms.round(), " ms"),
+        ms => ((ms / 10.0).round() / 100.0, " s"),
+    };
+    crate::decimal::shortest(x) + unit
+}
+
+/// When every client uses the new ring, as a sentence and as a table's cell.
+fn converged_words(at: Option<f64>, duration_ms: f64, never: Never) -> (String, String) {
+    let Some(t) = at else {
+        let why = match never {
+            Never::NoRedirects(system) => {
+                ["they switch only when a server redirects them, and a ", system.name(), " system sends no redirects"]
+                    .concat()
+            }
+            Never::NoRedirect => "they switch only at a redirect, and none of their requests is redirected".into(),
+        };
+        let sentence = ["Some clients never use the new ring, within the duration or after: ", &why, "."].concat();
+        return (sentence, "not every client".into());
+    };
+    let when = time_words(t);
+    let late = match t <= duration_ms {
+        true => String::new(),
+        false => [", later than the ", &time_words(duration_ms), " shown"].concat(),
+    };
+    (["Every client uses the new ring ", &when, " after the change", &late, "."].concat(), when)
 }
 
 /// The propagation of the change from `before` to `after`.
@@ -261,10 +351,9 @@ pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout
     let histories: Vec<Vec<(f64, usize)>> = (0..options.clients)
         .map(|i| history(i, options, published, &table, if refresh { weights[i] * per_ms } else { 0.0 }))
         .collect();
-    let converged_at_ms = histories
-        .iter()
-        .map(|h| h.last().filter(|last| last.1 == epochs).map(|last| last.0.max(0.0)))
-        .try_fold(0.0f64, |latest, at| at.map(|at| latest.max(at)));
+    let adopted_at_ms: Vec<Option<f64>> =
+        histories.iter().map(|h| h.last().filter(|last| last.1 == epochs).map(|last| last.0.max(0.0))).collect();
+    let converged_at_ms = adopted_at_ms.iter().try_fold(0.0f64, |latest, at| at.map(|at| latest.max(at)));
 
     let effects = |h: usize, e: usize| Effects::of(table.get(h, e), system, options.write_share, options.drain);
     let count = timeline_times(options)? as usize;
@@ -330,15 +419,28 @@ pub fn propagate_epochs(states: &[Cluster], published: &[f64], options: &Rollout
     }
 
     let column = |c: usize| series.iter().map(|row| row[c]).collect::<Vec<f64>>();
+    let columns: Vec<Vec<f64>> = (0..6).map(column).collect();
+    let never = match (options.lag, system) {
+        (Lag::OnRedirect, System::Redirect) => Never::NoRedirect,
+        (Lag::OnRedirect, _) => Never::NoRedirects(system),
+        _ => Never::NoRedirect,
+    };
+    let (converged, converged_short) = converged_words(converged_at_ms, options.duration_ms, never);
+    let [misrouted, hops, misses, stale_reads, inconsistent_writes, stale_traffic]: [Vec<f64>; 6] =
+        columns.try_into().expect("six columns");
     Ok(Timeline {
-        misrouted: column(0),
-        hops: column(1),
-        misses: column(2),
-        stale_reads: column(3),
-        inconsistent_writes: column(4),
-        stale_traffic: column(5),
+        series: legend(&[&misrouted, &hops, &misses, &stale_reads, &inconsistent_writes]),
+        misrouted,
+        hops,
+        misses,
+        stale_reads,
+        inconsistent_writes,
+        stale_traffic,
         times,
         converged_at_ms,
+        converged,
+        converged_short,
+        adopted_at_ms,
         epochs: published.to_vec(),
         moved: table.get(0, epochs).total(),
         totals,

@@ -148,7 +148,8 @@ struct SizingArgs {
 impl Ring {
     /// The change from `before` to `after` as it spreads over `clients` clients:
     /// `{times, misrouted, hops, misses, staleReads, inconsistentWrites, staleTraffic,
-    /// convergedAtMs, moved, totals, exact, keys, system, rule, counters, epochs}`.
+    /// convergedAtMs, converged, convergedShort, adoptedAtMs, series, moved, totals, exact, keys,
+    /// system, rule, counters, epochs}`.
     pub fn propagate(before: &Ring, after: &Ring, options: JsValue) -> Result<JsValue, JsValue> {
         crate::work::call(|| {
             let options = rollout_options(&options)?;

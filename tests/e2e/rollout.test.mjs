@@ -5,14 +5,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { launch, open, URL, SHOTS } from "./browser.mjs";
+import { launch, open, URL, SHOTS, axeViolations } from "./browser.mjs";
 
 let chrome;
 before(async () => { chrome = await launch(); });
 after(async () => { await chrome?.close(); });
 
-async function openRollout(viewport = { width: 1280, height: 800 }, query = "") {
-  const context = await chrome.browser.newContext({ viewport, deviceScaleFactor: 1 });
+async function openRollout(viewport = { width: 1280, height: 800 }, query = "", colorScheme = "light") {
+  const context = await chrome.browser.newContext({ viewport, deviceScaleFactor: 1, colorScheme });
   const page = await context.newPage();
   const problems = [];
   page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
@@ -35,7 +35,7 @@ test("the playground links to the rollout page", async () => {
 test("Redis Cluster's timeline: MOVED hops, a scrubbable instant, the rule in words", async () => {
   const { page, problems, context } = await openRollout();
   assert.match(await page.locator("#rule-text").textContent(), /MOVED/);
-  assert.match(await page.locator("#system-name").textContent(), /redirect/);
+  assert.match(await page.locator("#system-name").textContent(), /Redis Cluster/);
   assert.match(await page.locator("#exactness").textContent(), /^Exact/);
   assert.equal(await page.locator("#chart path").count(), 5);
   // No refresh on redirect and 20 clients spread evenly over 1 s: at 500 ms, 10 are stale.
@@ -90,10 +90,10 @@ test("every algorithm gets a timeline, a rule and a plan", async () => {
   // never does (memcached clients get no redirect).
   await page.selectOption("select[name=algorithm]", "redis-cluster");
   await page.selectOption("select[name=lag]", "on-redirect");
-  assert.match(await page.locator("#converged").textContent(), /converges at \d/);
+  assert.match(await page.locator("#converged").textContent(), /^Every client uses the new ring [\d.]+ m?s after the change/);
   await page.selectOption("select[name=algorithm]", "libketama");
   await page.selectOption("select[name=lag]", "on-redirect");
-  assert.match(await page.locator("#converged").textContent(), /never/);
+  assert.match(await page.locator("#converged").textContent(), /^Some clients never use the new ring, within the duration or after: they switch only when a server redirects them/);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -116,6 +116,137 @@ test("the plan stages Redis slots in batches that add up, and sizing answers", a
   // No horizontal scroll on a phone.
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(wide <= 0, `${wide}px wider than the screen`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// ---- #58: a picture first, a timeline that can be read, plain words, then the settings.
+
+const SIZES = [["1280", { width: 1280, height: 800 }], ["390", { width: 390, height: 844 }]];
+
+// Pixels of a canvas that are drawn (not transparent), and those in exactly `rgb`.
+async function pixels(page, id, rgb) {
+  return page.evaluate(([id, rgb]) => {
+    const c = document.getElementById(id);
+    const { data } = c.getContext("2d").getImageData(0, 0, c.width, c.height);
+    let drawn = 0, match = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] > 0) drawn++;
+      if (rgb && data[i] === rgb[0] && data[i + 1] === rgb[1] && data[i + 2] === rgb[2] && data[i + 3] === 255) match++;
+    }
+    return { drawn, match };
+  }, [id, rgb]);
+}
+
+// The page's `--moved` colour as [r, g, b].
+const movedColour = (page) => page.evaluate(() => {
+  const probe = document.createElement("div");
+  probe.style.color = getComputedStyle(document.documentElement).getPropertyValue("--moved");
+  document.body.append(probe);
+  const m = getComputedStyle(probe).color.match(/\d+/g).map(Number);
+  probe.remove();
+  return m.slice(0, 3);
+});
+
+for (const [size, viewport] of SIZES) {
+  for (const scheme of ["light", "dark"]) {
+    test(`${size}, ${scheme}: words, the rings before and after, the clients, a timeline with axes and a legend, then the settings`, async () => {
+      const { page, problems, context } = await openRollout(viewport, "", scheme);
+      // In this order down the page: the lead in plain words, the picture, the timeline, the
+      // settings (each with a line saying what it does).
+      const top = (sel) => page.locator(sel).evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+      const order = [await top("#lead"), await top("#ring-before"), await top("#clients"), await top("#chart"), await top("#legend"), await top("#change")];
+      assert.deepEqual([...order].sort((a, b) => a - b), order, `${order}`);
+      assert.match(await page.locator("#lead").textContent(), /they do not all\s+switch to the new one at once/);
+      const lead = await page.locator("#lead").textContent();
+      assert.doesNotMatch(lead, /epoch|stale|MOVED/, "no jargon in the lead");
+      const hints = await page.locator("#change .input small").count();
+      assert.equal(hints, await page.locator("#change .input").count());
+      assert.ok(hints >= 9, `${hints}`);
+
+      // The ring before and after: both drawn by the playground's view, and only the after
+      // ring has the moved arcs marked (in the page's moved colour) outside it.
+      const moved = await movedColour(page);
+      const before = await pixels(page, "ring-before", moved);
+      const after = await pixels(page, "ring-after", moved);
+      assert.ok(before.drawn > 2000 && after.drawn > 2000, `${before.drawn} ${after.drawn}`);
+      assert.ok(after.match > 50 && after.match > 10 * before.match, `moved-colour pixels: before ${before.match}, after ${after.match}`);
+      assert.match(await page.locator("#ring-before").getAttribute("aria-label"), /^Before: /);
+      assert.match(await page.locator("#ring-after").getAttribute("aria-label"), /^After: .*moved/);
+      assert.match(await page.locator("#moved-words").textContent(), /moved [\d,]+ of [\d,]+ keys/);
+      const bw = await page.locator("#ring-before").boundingBox();
+      const aw = await page.locator("#ring-after").boundingBox();
+      assert.ok(bw.width >= 150 && Math.abs(aw.y - bw.y) < 1, "side by side, big enough to read");
+
+      // The clients: one dot each, filled once on the new ring; the time moves them. 20
+      // clients spread evenly over 1 s (and not switching when redirected): none switched at
+      // 0, half at 500 ms, all at 1 s.
+      await page.uncheck("input[name=refresh]");
+      await page.locator("#scrub").fill("0");
+      assert.match(await page.locator("#clients-words").textContent(), /^0 ms after the change: 0 of 20 clients use the new ring/);
+      await page.locator("#scrub").fill("200"); // 1 s: the last client switches then
+      assert.match(await page.locator("#clients-words").textContent(), /^1,000 ms after the change: 20 of 20 clients use the new ring/);
+      await page.locator("#scrub").fill("100"); // 500 ms: half
+      assert.match(await page.locator("#clients-words").textContent(), /^500 ms after the change: 10 of 20 clients use the new ring; 50\.00% of requests/);
+      assert.ok((await pixels(page, "clients")).drawn > 100);
+
+      // The timeline: axes titled with units, ticks, a legend entry per series, each series
+      // a colour and a dash of its own.
+      assert.equal(await page.locator("#x-title").textContent(), "Time after the change (ms)");
+      assert.equal(await page.locator("#y-title").textContent(), "Share of all requests (%)");
+      const ticks = await page.locator("#chart .tick").allTextContents();
+      assert.ok(ticks.filter((t) => t.endsWith("%")).length >= 3, `${ticks}`);
+      assert.ok(ticks.includes("0") && ticks.includes("1,000") && ticks.includes("2,000"), `${ticks}`);
+      const legend = await page.locator("#legend li").allTextContents();
+      assert.deepEqual(legend.map((t) => t.replace(/ \(.*/, "")), ["Misrouted requests", "Extra hops", "Misses", "Stale reads", "Inconsistent writes"]);
+      // Redis Cluster: each misrouted request is one hop, the same line; the legend says so.
+      assert.match(legend[1], /same values as misrouted requests/);
+      const looks = await page.locator("#chart path.series").evaluateAll((ps) => ps.map((p) => `${getComputedStyle(p).stroke}|${p.getAttribute("stroke-dasharray")}`));
+      assert.equal(looks.length, 5);
+      assert.equal(new Set(looks.map((l) => l.split("|")[0])).size, 5, `${looks}`);
+      assert.equal(new Set(looks.map((l) => l.split("|")[1])).size, 5, `${looks}`);
+      assert.match(await page.locator("#converged").textContent(), /^Every client uses the new ring 1 s after the change\./);
+
+      // The phone: no sideways scroll; nothing for axe.
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(wide <= 0, `${wide}px wider than the screen`);
+      assert.deepEqual(await axeViolations(page, "body"), []);
+      await page.locator("#scrub").fill("60");
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(SHOTS, `rollout-${size}-${scheme}.png`), fullPage: false });
+      await page.locator("#timeline-title").evaluate((e) => e.scrollIntoView());
+      await page.screenshot({ path: join(SHOTS, `rollout-${size}-${scheme}-timeline.png`), fullPage: false });
+      await page.locator("#settings-title").evaluate((e) => e.scrollIntoView());
+      await page.screenshot({ path: join(SHOTS, `rollout-${size}-${scheme}-settings.png`), fullPage: false });
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+}
+
+test("no 'never' as a time and no error codes in the words, for the inputs that showed them", async () => {
+  const { page, problems, context } = await openRollout({ width: 390, height: 844 });
+  const prose = () => page.evaluate(() => document.body.innerText);
+  // Memcached clients that wait for a redirect never switch: a sentence says why.
+  await page.selectOption("select[name=algorithm]", "libketama");
+  await page.selectOption("select[name=lag]", "on-redirect");
+  const text = await prose();
+  assert.doesNotMatch(text, /at never|converges at/);
+  assert.match(await page.locator("#converged").textContent(), /^Some clients never use the new ring, within the duration or after: they switch only when a server redirects them, and a client-side system sends no redirects\.$/);
+  const cells = await page.locator("#strategies tbody td:last-child").allTextContents();
+  assert.ok(!cells.includes("never"), `${cells}`);
+  assert.ok(cells.includes("not every client"), `${cells}`);
+  // A refused input: the engine's message in words, without its code in parentheses.
+  for (const [name, value, words] of [["clients", "2.5", /clients must be a whole number/], ["ms", "-5", /a lag is milliseconds/], ["clients", "0", /at least one client/]]) {
+    await page.selectOption("select[name=lag]", "even");
+    await page.fill(`#change input[name=${name}]`, value);
+    const error = await page.locator("#error").textContent();
+    assert.match(error, words, `${name} = ${value}`);
+    assert.doesNotMatch(error, /\((invalid|option|unknown|too)-[a-z-]+\)|\(error\)/, error);
+    await page.fill(`#change input[name=${name}]`, name === "ms" ? "1000" : "20");
+    assert.equal(await page.locator("#error").textContent(), "");
+  }
+  assert.doesNotMatch(await prose(), /\((invalid|option-out-of|unknown)-[a-z-]*\)/);
   assert.deepEqual(problems, []);
   await context.close();
 });

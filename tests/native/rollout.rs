@@ -609,3 +609,45 @@ fn the_sizing_answer_meets_its_target_on_exact_shares() {
         assert_eq!(s.defaults.len(), 4);
     }
 }
+
+#[test]
+fn the_timeline_says_in_words_when_clients_switch_and_names_its_series() {
+    // 4 clients spread evenly over 1 s: each adopts at its quarter, and the sentence says when
+    // the last does.
+    let before = cluster(Algorithm::RedisCluster, &FIVE);
+    let after = joined(&before, "10.0.0.6:6379");
+    let options =
+        Rollout { clients: 4, lag: Lag::Even { ms: 1000.0 }, refresh_on_redirect: Some(false), ..Rollout::default() };
+    let t = rollout::propagate(&before, &after, &options).unwrap();
+    assert_eq!(t.adopted_at_ms, vec![Some(250.0), Some(500.0), Some(750.0), Some(1000.0)]);
+    assert_eq!(t.converged, "Every client uses the new ring 1 s after the change.");
+    assert_eq!(t.converged_short, "1 s");
+    // A redirect costs one hop per misrouted request: the two lines are one, and the legend
+    // says so; a join reaches no node that has left, and nothing is read stale.
+    let notes: Vec<(&str, &str)> = t.series.iter().map(|s| (s.key, s.note.as_str())).collect();
+    assert_eq!(
+        notes,
+        vec![
+            ("misrouted", ""),
+            ("hops", "the same values as misrouted requests: one line"),
+            ("misses", "zero throughout"),
+            ("staleReads", "zero throughout"),
+            ("inconsistentWrites", "zero throughout"),
+        ]
+    );
+    // Past the duration, said so.
+    let late = Rollout { duration_ms: 500.0, ..options.clone() };
+    let t = rollout::propagate(&before, &after, &late).unwrap();
+    assert_eq!(t.converged, "Every client uses the new ring 1 s after the change, later than the 500 ms shown.");
+    // Memcached clients that wait for a redirect never get one: a sentence, not "never" alone.
+    let memcached = cluster(Algorithm::Libketama, &FIVE);
+    let waiting = Rollout { lag: Lag::OnRedirect, ..options };
+    let t = rollout::propagate(&memcached, &joined(&memcached, "x"), &waiting).unwrap();
+    assert_eq!(t.adopted_at_ms, vec![None; 4]);
+    assert_eq!(
+        t.converged,
+        "Some clients never use the new ring, within the duration or after: they switch only when a server \
+         redirects them, and a client-side system sends no redirects."
+    );
+    assert_eq!(t.converged_short, "not every client");
+}
