@@ -944,6 +944,8 @@ export interface Follow {
   fraction: number;
   owner: string;
   walk: WalkStop[];
+  /** The nodes the walk passes before its last stop without taking them (a zone that already has a copy, or a node that is down): the first point of each. */
+  skipped: WalkStop[];
   text: string;
 }
 

@@ -449,6 +449,14 @@ export class HashRing extends HTMLElement {
     if (this.#session) this.#redraw();
   }
 
+  // What the figure shows, to open it elsewhere (the tour's links to the playground): the
+  // session's options, the nodes marked down and the changes made since, `{options, down,
+  // changes: [[action, name, {weight, zone}]]}`; null past MAX_REPLAY changes.
+  get state() {
+    const state = this.#session ? this.#lastGood : this.#described();
+    return state && structuredClone(state);
+  }
+
   // The theme the element shows now.
   get resolvedTheme() {
     const theme = THEMES.includes(this.theme) ? this.theme : "auto";

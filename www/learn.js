@@ -58,7 +58,9 @@ function facts(e) {
   // 2. The ring with one point per node, and one key's walk.
   const one = ring({ nodes: names(4), vnodes: 1 });
   f["s2.position"] = one.keyPosition(KEY);
-  f["s2.fraction"] = pct(session({ nodes: names(4), vnodes: 1, keys: 60 }).follow(KEY).fraction);
+  const two = session({ nodes: names(4), vnodes: 1, keys: 60 });
+  f["s2.fraction"] = pct(two.follow(KEY).fraction);
+  f["s2.points"] = int.format(two.scene().points.length);
   f["s2.owner"] = one.locate(KEY);
 
   // 3. A fifth node on the ring.
@@ -85,9 +87,16 @@ function facts(e) {
   f["s5.shares"] = `Exactly, on this ring: ${list(shares.map((n) => `${n.name} (weight ${n.weight}) holds ${pct(n.share)} of the key space, its weight's share being ${pct(n.ideal)}`))}.`;
 
   // 6. The preference list, without and with zones.
+  // The figure's own nodes in zones, as its attributes give them.
   f["s6.plain"] = list(ring({ nodes: names(6), vnodes: 32 }).replicas(KEY, 3));
-  const zoned = names(6).map((name, i) => ({ name, zone: ["a", "b", "c"][i >> 1] }));
-  f["s6.zoned"] = list(ring({ nodes: zoned, vnodes: 32 }).replicas(KEY, 3));
+  const fig6 = $("#fig-6");
+  const zoned = session({ nodes: fig6.getAttribute("nodes"), vnodes: Number(fig6.getAttribute("vnodes")), replicas: Number(fig6.getAttribute("replicas")) });
+  const zoneOf = new Map(zoned.nodes().map((n) => [n.name, n.zone]));
+  const inZone = (stop) => `${stop.name} (zone ${zoneOf.get(stop.name)})`;
+  const walk6 = zoned.follow(KEY);
+  f["s6.zoned"] = list(walk6.walk.map(inZone));
+  const passed = walk6.skipped.map(inZone);
+  f["s6.skipped"] = !passed.length ? "" : `, passing over ${list(passed)}: ${passed.length > 1 ? "their zones already have" : "its zone already has"} a copy`;
 
   // 7. Down or removed, on the ring and on schemes that rebuild or cannot skip.
   const changes = (algorithm) => {
@@ -123,10 +132,34 @@ function facts(e) {
   answers.ownerAfter = without.locate(KEY);
   answers.ownerChoices = without.nodes().map((n) => n.name);
 
-  // 8. Hot keys: the engine's own sentence for each state.
-  f["s8.hot"] = session({ nodes: names(5), vnodes: 160, keys: 1000, zipf: 1 }).scene().summary;
-  const bounded = session({ algorithm: "bounded-load", nodes: names(5), keys: 1000, zipf: 1 });
-  f["s8.bounded"] = `with ε = ${bounded.settings().options.epsilon}, ${bounded.scene().summary}`;
+  // 8. Hot keys: the two figures' own states (the same nodes, points and keys; only the
+  // algorithm differs), each node's keys and requests from the engine's rows of each.
+  const stateOf = (id) => {
+    const el = $(`#${id}`);
+    const options = { nodes: el.getAttribute("nodes"), keys: Number(el.getAttribute("keys")), zipf: Number(el.getAttribute("zipf")) };
+    if (el.hasAttribute("vnodes")) options.vnodes = Number(el.getAttribute("vnodes"));
+    if (el.hasAttribute("algorithm")) options.algorithm = el.getAttribute("algorithm");
+    return session(options);
+  };
+  const plain8 = stateOf("fig-8");
+  const bounded8 = stateOf("fig-8-bounded");
+  const rows8 = plain8.nodes();
+  const boundedRows = bounded8.nodes();
+  const most = (rows, by) => rows.reduce((a, b) => (b[by] > a[by] ? b : a));
+  // The busiest in words: every node at the most keys ("node-4 and node-5 hold 250 keys each").
+  const busiest = (rows) => {
+    const top = rows.filter((r) => r.keys === most(rows, "keys").keys);
+    const who = top.map((r) => r.name).join(" and ");
+    return `${top.length > 1 ? "nodes" : "node"}, ${who}, ${top.length > 1 ? "hold" : "holds"} ${int.format(top[0].keys)} keys${top.length > 1 ? " each" : ""}`;
+  };
+  const keys8 = int.format(plain8.settings().keys);
+  const [hot, hotB] = [most(rows8, "traffic"), most(boundedRows, "traffic")];
+  f["s8.keys"] = keys8;
+  f["s8.vnodes"] = int.format(plain8.settings().vnodes);
+  f["s8.epsilon"] = String(bounded8.settings().options.epsilon);
+  f["s8.hot"] = `On the ring the busiest ${busiest(rows8)} of the ${keys8}, and the hottest, ${hot.name}, serves ${hot.trafficText} of the requests.`;
+  f["s8.bounded"] = `With the cap the busiest ${busiest(boundedRows)}, and the hottest, ${hotB.name}, serves ${hotB.trafficText} of the requests.`;
+  f["s8.table"] = rows8.map((r, i) => [r.name, int.format(r.keys), int.format(boundedRows[i].keys), r.trafficText, boundedRows[i].trafficText]);
 
   // 9. Real systems, each in its own key space.
   const systems = { redis: ["redis-cluster", "m1, m2, m3"], cassandra: ["cassandra", "n1, n2, n3"], jump: ["jump", "b0, b1, b2"], maglev: ["maglev", "m1, m2, m3"] };
@@ -275,6 +308,41 @@ async function resetStep(step) {
   announce(`Figure reset. ${figureWords($("hash-ring", step))}`);
 }
 
+// ---- Links to the playground: each opens the state its figure shows now (changes made in
+// the figure too), as the engine's share link of that state.
+function playgroundLink(e, ring, { tier = false } = {}) {
+  const state = ring.state;
+  if (!state) return null;
+  const s = new e.Session(state.options);
+  try {
+    for (const name of state.down) s.setDown(name, true);
+    for (const [action, name, opts] of state.changes) {
+      if (action === "add") s.add(name, opts ?? {});
+      else s.remove(name);
+    }
+    if (tier) s.setWorkload({ items: TIER.items, itemBytes: TIER.itemBytes, requestsPerSec: TIER.requestsPerSec });
+    return `index.html${s.link()}`;
+  } finally {
+    s.free();
+  }
+}
+
+function wirePlaygroundLinks(e) {
+  for (const a of $$("a[data-playground]")) {
+    const ring = document.getElementById(a.dataset.playground);
+    const update = () => {
+      try {
+        const href = playgroundLink(e, ring, { tier: "tier" in a.dataset });
+        if (href) a.href = href;
+      } catch (err) {
+        console.warn("learn: no playground link for", a.dataset.playground, err);
+      }
+    };
+    for (const type of ["ready", "change"]) ring.addEventListener(type, update);
+    update();
+  }
+}
+
 // ---- Exercises, each checked by the engine.
 function verdict(form, right, text) {
   const out = $(".verdict", form);
@@ -372,6 +440,7 @@ async function main() {
   const { f, answers } = facts(e);
   fill(f);
   wireExercises(e, answers);
+  wirePlaygroundLinks(e);
   document.body.dataset.ready = "1";
 }
 

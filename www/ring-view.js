@@ -23,6 +23,10 @@ const FADE_MS = 800;
 // Above this many keys, dots would overlap: draw a density band instead.
 const DOT_LIMIT = 5000;
 const LANES = 7;
+// Up to this many points, each is drawn as a dot on the band (its node's colour, ringed in
+// the text colour): few points are the lesson ("hash the nodes onto the circle"), many
+// would hide the arcs.
+const POINT_MARK_LIMIT = 32;
 
 // Past the palette's colours, a node's colour repeats: a second encoding tells them apart,
 // a pattern on its arcs (and swatches) and a shape for its keys. Pattern 0 is plain.
@@ -32,6 +36,11 @@ const LABEL_FONT = "12px system-ui, sans-serif";
 // Between the band's outer edge and the side labels: the moved-arc marks and a followed
 // key's walk (at +5 and +12) run in it.
 const LABEL_GAP = 18;
+// Side labels read outward take their width from the ring on each side: past this share of
+// the canvas's side, they are turned to run along the ring instead (a narrow figure, four
+// rings abreast, a phone), taking a line's height.
+const SIDE_LABEL_SHARE = 0.16;
+const LABEL_LINE = 14;
 
 export class RingView {
   // palette: the engine's node colours (`palette()`), indexed by colour slot. onFrame(ms), if
@@ -63,7 +72,7 @@ export class RingView {
 
   // Plays a key's walk: its hash drops onto the ring, then walks clockwise to each stop.
   follow(walk, { duration = 1400 } = {}) {
-    this.walk = walk ? { fraction: walk.fraction, stops: walk.walk ?? walk.stops, t: 0, duration } : null;
+    this.walk = walk ? { fraction: walk.fraction, stops: walk.walk ?? walk.stops, skipped: walk.skipped ?? [], t: 0, duration } : null;
     if (this.walk) this.start(this.walk);
     else this.draw();
   }
@@ -151,13 +160,16 @@ export class RingView {
     const css = this.canvas.getBoundingClientRect();
     const width = css.width, height = css.height;
     // Room beyond the band's outer edge for the moved-arc marks and the top and bottom labels,
-    // or for the wider side label ("slot 12288"), which reads outward from the band.
-    const outside = Math.max(34, LABEL_GAP + this.sideLabelWidth() + 6);
+    // or for the wider side label ("slot 12288"), which reads outward from the band, or
+    // turned along the ring where that would take too much of a narrow canvas.
+    const across = LABEL_GAP + this.sideLabelWidth() + 6;
+    const turned = across > Math.min(width, height) * SIDE_LABEL_SHARE;
+    const outside = Math.max(34, turned ? LABEL_GAP + LABEL_LINE + 4 : across);
     // The band is 8% of the radius wide (10 px at least): its outer edge is at 1.04 r.
     const half = Math.min(width, height) / 2 - outside;
     const r = Math.max(20, Math.min(half / 1.04, half - 5));
     const band = Math.max(10, r * 0.08);
-    return { width, height, cx: width / 2, cy: height / 2, r, band, inner: Math.max(4, r - band / 2 - 8) };
+    return { width, height, cx: width / 2, cy: height / 2, r, band, inner: Math.max(4, r - band / 2 - 8), turned };
   }
 
   // The wider of the left and right axis labels, in CSS pixels (measured once per text).
@@ -261,6 +273,20 @@ export class RingView {
       ctx.stroke();
     }
 
+    if (n && n <= POINT_MARK_LIMIT) {
+      const d = Math.max(4, g.band * 0.6);
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = theme.fg;
+      for (let i = 0; i < n; i++) {
+        const a = angle(points[i]);
+        ctx.fillStyle = this.nodeColour(owners[i]);
+        ctx.beginPath();
+        ctx.arc(g.cx + Math.cos(a) * g.r, g.cy + Math.sin(a) * g.r, d, 0, TAU);
+        ctx.fill();
+        ctx.stroke();
+      }
+    }
+
     if (keys.length <= DOT_LIMIT) this.drawDots(ctx, g, keys, keyOwners);
     else this.drawDensity(ctx, g, keys, keyOwners);
 
@@ -273,10 +299,23 @@ export class RingView {
     ctx.textAlign = "center";
     ctx.fillText(top, g.cx, g.cy - g.r - g.band / 2 - 24);
     ctx.fillText(bottom, g.cx, g.cy + g.r + g.band / 2 + 24);
-    ctx.textAlign = "left";
-    ctx.fillText(right, g.cx + out, g.cy);
-    ctx.textAlign = "right";
-    ctx.fillText(left, g.cx - out, g.cy);
+    if (g.turned) {
+      // Along the ring: the right one read downwards, the left one upwards, both centred.
+      const side = g.r + g.band / 2 + LABEL_GAP + LABEL_LINE / 2;
+      ctx.textAlign = "center";
+      for (const [text, x, turn] of [[right, g.cx + side, Math.PI / 2], [left, g.cx - side, -Math.PI / 2]]) {
+        ctx.save();
+        ctx.translate(x, g.cy);
+        ctx.rotate(turn);
+        ctx.fillText(text, 0, 0);
+        ctx.restore();
+      }
+    } else {
+      ctx.textAlign = "left";
+      ctx.fillText(right, g.cx + out, g.cy);
+      ctx.textAlign = "right";
+      ctx.fillText(left, g.cx - out, g.cy);
+    }
   }
 
   // The arcs to draw as [owner, from, to]. When there are more points than device pixels
@@ -472,7 +511,8 @@ export class RingView {
     });
   }
 
-  // Follow a key: the hash drops onto the ring, then walks clockwise to each stop.
+  // Follow a key: the hash drops onto the ring, then walks clockwise to each stop; the
+  // nodes it passes over (a zone it already has) are crossed out where it passed them.
   drawWalk(ctx, g, walk, t, theme) {
     const drop = Math.min(1, t / 0.25);
     const a0 = angle(walk.fraction);
@@ -532,6 +572,27 @@ export class RingView {
       }
       from = stop.fraction;
     });
+    if (t < 1) return;
+    // On the band, at the point passed over: clear of the badges outside it.
+    for (const stop of walk.skipped ?? []) {
+      const a = angle(stop.fraction);
+      const x = g.cx + Math.cos(a) * g.r, y = g.cy + Math.sin(a) * g.r;
+      ctx.fillStyle = theme.bg;
+      ctx.strokeStyle = this.slotColour(stop.colour);
+      ctx.lineWidth = 3;
+      ctx.beginPath();
+      ctx.arc(x, y, 7, 0, TAU);
+      ctx.fill();
+      ctx.stroke();
+      ctx.strokeStyle = theme.fg;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(x - 4, y - 4);
+      ctx.lineTo(x + 4, y + 4);
+      ctx.moveTo(x + 4, y - 4);
+      ctx.lineTo(x - 4, y + 4);
+      ctx.stroke();
+    }
   }
 
   // Where a pointer is: {fraction, zone: "band" | "keys" | null}.

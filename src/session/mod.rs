@@ -185,16 +185,18 @@ pub fn own_options(algorithm: Algorithm) -> impl Iterator<Item = &'static Option
 pub const MAX_NODE_LIST_BYTES: usize = MAX_SESSION_NODES * (crate::limits::MAX_NAME_LEN + 32);
 
 /// A node list as a writer types it (the `<hash-ring>` element's `nodes` attribute):
-/// `"cache-a, cache-b*2"`, names separated by commas (spaces around them dropped), a weight
-/// after the last `*`. Names are text as written (no escapes); an empty item is skipped. A
+/// `"cache-a, cache-b*2, cache-c@eu-1"`, names separated by commas (spaces around them
+/// dropped), a weight after the last `*`, and a zone after the last `@` (last of all, as in
+/// a share link). Names are text as written (no escapes); an empty item is skipped. A
 /// weight is a decimal number (`2`, `0.5`, `.5`, `1e-3`); anything else (`x`, `0x10`,
 /// `inf`) is an `invalid-weight` error.
 ///
 /// ```
 /// use ringlab::session::parse_node_list;
-/// let nodes = parse_node_list(" a, b*2 ,, c*0.5")?;
-/// let got: Vec<(&str, f64)> = nodes.iter().map(|n| (n.name.as_str(), n.weight)).collect();
-/// assert_eq!(got, [("a", 1.0), ("b", 2.0), ("c", 0.5)]);
+/// let nodes = parse_node_list(" a, b*2 ,, c*0.5@eu, d@us")?;
+/// let got: Vec<(&str, f64, Option<&str>)> =
+///     nodes.iter().map(|n| (n.name.as_str(), n.weight, n.zone.as_deref())).collect();
+/// assert_eq!(got, [("a", 1.0, None), ("b", 2.0, None), ("c", 0.5, Some("eu")), ("d", 1.0, Some("us"))]);
 /// assert_eq!(parse_node_list("a*x").unwrap_err().code(), "invalid-weight");
 /// # Ok::<(), ringlab::Error>(())
 /// ```
@@ -204,14 +206,24 @@ pub fn parse_node_list(text: &str) -> Result<Vec<NodeSpec>, Error> {
     crate::limits::check("nodes", items.len() as u64, MAX_SESSION_NODES as u64)?;
     items
         .into_iter()
-        .map(|item| match item.rfind('*').filter(|&star| star > 0) {
-            Some(star) => {
-                let weight = item[star + 1..].trim();
-                let value = crate::decimal::read(weight);
-                let value = value.ok_or_else(|| Error::WeightNotDecimal(weight.to_string()))?;
-                Ok(NodeSpec::new(item[..star].trim()).weight(value))
-            }
-            None => Ok(NodeSpec::new(item)),
+        .map(|item| {
+            let (item, zone) = match item.rfind('@').filter(|&at| at > 0) {
+                Some(at) => (item[..at].trim_end(), Some(item[at + 1..].trim()).filter(|z| !z.is_empty())),
+                None => (item, None),
+            };
+            let spec = match item.rfind('*').filter(|&star| star > 0) {
+                Some(star) => {
+                    let weight = item[star + 1..].trim();
+                    let value = crate::decimal::read(weight);
+                    let value = value.ok_or_else(|| Error::WeightNotDecimal(weight.to_string()))?;
+                    NodeSpec::new(item[..star].trim()).weight(value)
+                }
+                None => NodeSpec::new(item),
+            };
+            Ok(match zone {
+                Some(zone) => spec.zone(zone),
+                None => spec,
+            })
         })
         .collect()
 }

@@ -48,7 +48,8 @@ pub struct NodeRow {
     /// The traffic share in words: `"12.3%"`.
     pub traffic_text: String,
     /// What a legend shows for it: `"node-1 20.0%"`, or `"node-1 412 keys"` where shares are
-    /// not exact; with popular keys (Zipf s > 0) also `" · 31.2% of requests"`.
+    /// not exact; with a zone `"node-1 (zone a) 20.0%"`; with popular keys (Zipf s > 0) also
+    /// `" · 31.2% of requests"`.
     pub legend: String,
     pub colour: u32,
     /// Why it may not leave, if it may not (jump hash: only the last bucket).
@@ -142,6 +143,9 @@ pub struct Follow {
     /// The clockwise walk's stops: the owning point, then the first point of each further
     /// replica (ringlab's ring); the owner alone elsewhere.
     pub walk: Vec<Stop>,
+    /// The nodes the walk passes before its last stop without taking them (a zone that
+    /// already has a copy, or a node that is down): the first point of each, in walk order.
+    pub skipped: Vec<Stop>,
     pub text: String,
 }
 
@@ -244,9 +248,13 @@ impl NodeRow {
         (traffic, zipf): (f64, f64),
         colour: u32,
     ) -> NodeRow {
+        let name = match &n.zone {
+            Some(zone) => format!("{} (zone {zone})", n.name),
+            None => n.name.clone(),
+        };
         let mut legend = match share {
-            Some(s) => format!("{} {}", n.name, percent(s, 1)),
-            None => format!("{} {} keys", n.name, thousands(keys)),
+            Some(s) => format!("{name} {}", percent(s, 1)),
+            None => format!("{name} {} keys", thousands(keys)),
         };
         // With popular keys, what a node serves is no longer what it holds.
         if zipf > 0.0 {
@@ -467,6 +475,8 @@ impl Session {
         let fraction = cluster.key_fraction(key);
         let colour = |i: usize| self.state.colours[i];
         let mut walk = Vec::new();
+        let mut skipped = Vec::new();
+        let mut skipped_nodes = Vec::new();
         let wanted: Vec<usize> = match cluster.preference_list(key, self.settings().replicas) {
             Some(list) => list?,
             None => vec![owner_index],
@@ -481,10 +491,23 @@ impl Session {
                     None => a.successor(((fraction * size) as u128).min(a.size() - 1) as u64),
                 };
                 let count = a.point_count();
+                let mut last = 0;
                 for &node in &wanted {
-                    if let Some(i) = (0..count).map(|s| (start + s) % count).find(|&i| a.point(i).1 == node) {
+                    if let Some(s) = (0..count).find(|&s| a.point((start + s) % count).1 == node) {
+                        let i = (start + s) % count;
+                        last = last.max(s);
                         let name = a.node_name(node).to_string();
                         walk.push(Stop { name, fraction: a.point(i).0 as f64 / size, colour: colour(node) });
+                    }
+                }
+                if wanted.len() > 1 {
+                    for i in (0..last).map(|s| (start + s) % count) {
+                        let node = a.point(i).1;
+                        if !wanted.contains(&node) && !skipped_nodes.contains(&node) {
+                            skipped_nodes.push(node);
+                            let name = a.node_name(node).to_string();
+                            skipped.push(Stop { name, fraction: a.point(i).0 as f64 / size, colour: colour(node) });
+                        }
                     }
                 }
             }
@@ -492,10 +515,24 @@ impl Session {
         }
         let description = cluster.describe_key(key);
         let mut text = format!("{key} → {description} → owner {owner}.");
+        let nodes = cluster.nodes();
+        let zoned = |i: usize| match &nodes[i].zone {
+            Some(zone) => format!("{} (zone {zone})", nodes[i].name),
+            None => nodes[i].name.clone(),
+        };
         if wanted.len() > 1 {
-            let names: Vec<&str> = walk.iter().map(|s| s.name.as_str()).collect();
+            let names: Vec<String> = wanted.iter().map(|&i| zoned(i)).collect();
             text.push_str(&format!(" Preference list ({} replicas): {}.", self.settings().replicas, names.join(", ")));
         }
-        Ok(Follow { key: key.to_string(), description, fraction, owner, walk, text })
+        if !skipped_nodes.is_empty() {
+            let why = |i: usize| match &nodes[i].zone {
+                _ if cluster.is_down_at(i) => format!("{}, down", nodes[i].name),
+                Some(zone) => format!("{}, whose zone {zone} already has a copy", nodes[i].name),
+                None => nodes[i].name.clone(),
+            };
+            let passed: Vec<String> = skipped_nodes.iter().map(|&i| why(i)).collect();
+            text.push_str(&format!(" The walk passes over {}.", passed.join("; ")));
+        }
+        Ok(Follow { key: key.to_string(), description, fraction, owner, walk, skipped, text })
     }
 }

@@ -227,6 +227,36 @@ fn follow_walks_to_the_owner_then_the_replicas() {
     assert_eq!(f.walk.len(), 1);
 }
 
+/// With zones the walk takes a new zone first: the nodes it passes over are named, each of
+/// a zone it already has, and the plain walk passes over none.
+#[test]
+fn a_zoned_walk_passes_over_nodes_of_a_zone_it_has() {
+    let settings = Settings { vnodes: 32, replicas: 3, ..Settings::default() };
+    let plain =
+        Session::new(settings.clone(), parse_node_list("node-1, node-2, node-3, node-4, node-5, node-6").unwrap())
+            .unwrap();
+    let listed = parse_node_list("node-1@a, node-2@a, node-3@b, node-4@b, node-5@c, node-6@c").unwrap();
+    assert!(listed.iter().all(|n| n.zone.is_some()));
+    let zoned = Session::new(settings, listed).unwrap();
+    let ring = zoned.cluster().as_ring().unwrap();
+    let expected: Vec<&str> = ring.replicas("user:7", 3).unwrap().into_vec();
+    let f = zoned.follow("user:7").unwrap();
+    assert_eq!(f.walk.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(), expected);
+    let zone = |name: &str| zoned.nodes().iter().find(|n| n.name == name).unwrap().zone.clone().unwrap();
+    let zones: std::collections::BTreeSet<String> = expected.iter().map(|n| zone(n)).collect();
+    assert_eq!(zones.len(), 3, "one copy a zone");
+    assert!(plain.follow("user:7").unwrap().skipped.is_empty());
+    // Every node passed over is of a zone already chosen before it, and the text says so.
+    for s in &f.skipped {
+        assert!(!expected.contains(&s.name.as_str()));
+        assert!(zones.contains(&zone(&s.name)));
+        assert!(f.text.contains(&format!("{}, whose zone {} already has a copy", s.name, zone(&s.name))), "{}", f.text);
+    }
+    assert!(f.text.contains(&format!("{} (zone {})", expected[0], zone(expected[0]))), "{}", f.text);
+    // The legend names each node's zone.
+    assert!(zoned.node_rows().iter().all(|r| r.legend.starts_with(&format!("{} (zone {}) ", r.name, zone(&r.name)))));
+}
+
 #[test]
 fn hit_tests_answer_what_is_drawn_there() {
     let s = five(Algorithm::Ring);
