@@ -335,7 +335,9 @@ fn a_frame_carries_the_link_only_when_asked() {
     assert!(get(&session.frame(js(r#"{"link": false}"#)).unwrap(), "link").is_null());
     let link = get(&session.frame(js(r#"{"link": true, "follow": "k"}"#)).unwrap(), "link").as_string().unwrap();
     assert!(link.starts_with("#ringlab=2&a=maglev&"), "{link}");
-    assert_eq!(link, session.link());
+    // The followed key rides in it, after the state's own link.
+    assert_eq!(link, format!("{}&f=k", session.link()));
+    assert_eq!(Session::from_link(s(&link)).unwrap().linked_key().as_deref(), Some("k"));
     assert_eq!(code(session.frame(js(r#"{"link": "yes"}"#))), "invalid-argument");
     assert_eq!(code(session.frame(js(r#"{"links": true}"#))), "invalid-option");
 }
