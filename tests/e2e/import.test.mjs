@@ -25,7 +25,7 @@ test("a pasted nginx upstream becomes the ring; marking a server down moves only
     { name: "10.0.0.2:11211", down: false },
     { name: "10.0.0.3:11211", down: true },
   ]);
-  assert.match(await page.textContent("#last-change"), /^Loaded 3 servers from your nginx upstream block/);
+  assert.match(await page.textContent("#last-change"), /^Imported 3 servers from your nginx upstream block/);
   assert.match(await page.textContent("#summary"), /^3 nodes, nginx-consistent \(1 down\)/);
 
   await page.click("button[aria-label='Mark 10.0.0.1:11211 down']");

@@ -105,7 +105,7 @@ test("another algorithm, an import, a link and the comparing views: one engine m
   await page.click("#import-load");
   await settle(page);
   assert.equal(await page.textContent("#import-error"), "");
-  assert.match(await page.textContent("#last-change"), /^Loaded \d+ servers/);
+  assert.match(await page.textContent("#last-change"), /^Imported \d+ servers/);
 
   // A link of another algorithm, opened in the page.
   const shared = await linkOf({ algorithm: "libketama", nodes: ["10.0.0.1:11211", "10.0.0.2:11211"] });

@@ -170,7 +170,9 @@ for (const [size, viewport] of SIZES) {
       const before = await pixels(page, "ring-before", moved);
       const after = await pixels(page, "ring-after", moved);
       assert.ok(before.drawn > 2000 && after.drawn > 2000, `${before.drawn} ${after.drawn}`);
-      assert.ok(after.match > 50 && after.match > 10 * before.match, `moved-colour pixels: before ${before.match}, after ${after.match}`);
+      // (A ring of few points rings each point in the text colour, which the light theme's
+      // moved colour is too: the marks are what the after ring has more of.)
+      assert.ok(after.match >= before.match + 100, `moved-colour pixels: before ${before.match}, after ${after.match}`);
       assert.match(await page.locator("#ring-before").getAttribute("aria-label"), /^Before: /);
       assert.match(await page.locator("#ring-after").getAttribute("aria-label"), /^After: .*moved/);
       assert.match(await page.locator("#moved-words").textContent(), /moved [\d,]+ of [\d,]+ keys/);
