@@ -420,9 +420,10 @@ fn page(built: &build::Built) -> Result<Tally, Failure> {
         .map(|f| format!("tests/e2e/{f}"))
         .collect();
     files.sort();
-    // The file that times calls runs alone, after the others: beside another file's
-    // Chromium, its calls took twice as long as on a quiet machine.
-    let (timed, others): (Vec<String>, Vec<String>) = files.into_iter().partition(|f| f.ends_with(TIMED_FILE));
+    // The files that time calls or tasks run alone, after the others: beside another file's
+    // Chromium, their calls took twice as long as on a quiet machine.
+    let (timed, others): (Vec<String>, Vec<String>) =
+        files.into_iter().partition(|f| TIMED_FILES.iter().any(|t| f.ends_with(t)));
     let node = |files: &[String], concurrency: u32| {
         let mut cmd = Command::new("node");
         cmd.arg("--test")
@@ -450,8 +451,9 @@ fn page(built: &build::Built) -> Result<Tally, Failure> {
     tally(name, &[], start, ok && timed_ok && timed_passed > 0, both)
 }
 
-/// The page test file that times calls (the fuzz stage's calls at the caps).
-const TIMED_FILE: &str = "fuzz.test.mjs";
+/// The page test files that time what they run: the fuzz stage's calls at the caps, and the
+/// tasks of a link opened at the caps.
+const TIMED_FILES: [&str; 2] = ["fuzz.test.mjs", "open-tasks.test.mjs"];
 
 /// `cargo xtask fuzz [RUNS]`: the page tests' random call sequences at length (the test
 /// suite runs a short bounded run of the same file).

@@ -47,7 +47,9 @@ const LONGEST_TASK_MS: f64 = 50.0;
 /// The three wasm modules by file name, what each serves, and its download ceiling (KB,
 /// gzip -9): ceilings that stop a module from growing unnoticed, not targets to build for.
 const MODULE_CEILINGS: [(&str, &str, f64); 3] = [
-    ("ringlab_bg.wasm", "the engine: the page, the tour, the npm package", 600.0),
+    // Raised once, on purpose, for the rollout page's words, the tour's zones and the opening
+    // in steps: what comes next makes its own room.
+    ("ringlab_bg.wasm", "the engine: the page, the tour, the npm package", 610.0),
     ("ringlab_element_bg.wasm", "the `<hash-ring>` element, every algorithm", 320.0),
     ("ringlab_charts_bg.wasm", "the charts, fetched on the first one", 200.0),
 ];
