@@ -381,7 +381,7 @@ impl Ring {
 
     /// The exact migration from `before` to `after` (both rings of points mapping keys the
     /// same way): `{arcs: [{start, end, from, to}], moved, movedFraction, idealFraction,
-    /// moduloFraction}`; positions are decimal strings (they can pass 2^53).
+    /// betweenStayedFraction, moduloFraction}`; positions are decimal strings (they can pass 2^53).
     pub fn diff(before: &Ring, after: &Ring) -> Result<JsValue, JsValue> {
         crate::work::call(|| {
             let not_exact =
@@ -407,6 +407,7 @@ impl Ring {
                 moved: String,
                 moved_fraction: f64,
                 ideal_fraction: f64,
+                between_stayed_fraction: f64,
                 modulo_fraction: f64,
             }
             to_js(&Diff {
@@ -418,6 +419,7 @@ impl Ring {
                 moved: m.moved.to_string(),
                 moved_fraction: m.moved_fraction,
                 ideal_fraction: m.ideal_fraction,
+                between_stayed_fraction: m.between_stayed_fraction,
                 modulo_fraction: m.modulo_fraction,
             })
         })

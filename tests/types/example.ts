@@ -133,6 +133,10 @@ const firstWhy: string = report.lines[0].why;
 const refusedAt: number | null = report.error ? report.error.line : null;
 void firstWhy;
 void refusedAt;
+const importedStep: Transition = session.importConfig("nginx", kinds[2].example);
+const followedInLink: string | null = Session.fromLink(session.link()).linkedKey();
+void importedStep;
+void followedInLink;
 const cassandra: string = new Ring({ algorithm: "cassandra", nodes: ["c1", "c2"],
   tokens: { c1: "-9223372036854775808, 0", c2: "-4611686018427387904, 4611686018427387904" } }).locate("user:42");
 const imported: Session = Session.fromConfig("nginx", kinds[0].example);
