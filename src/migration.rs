@@ -68,17 +68,22 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
     let size = before.size();
     let same = same_nodes(before.node_list(), after.node_list());
     let was = same_nodes(after.node_list(), before.node_list());
-    // A node "stayed" if it owns positions in both states (one marked down owns none after).
-    let (owned_before, owned_after) = (owning(before), owning(after));
+    // A node "stayed" if it owns positions in both states (one marked down owns none after):
+    // known only once the walk has passed every position, so moves between two nodes in
+    // both lists are kept until then.
+    let (mut owned_before, mut owned_after) = (vec![false; before.node_count()], vec![false; after.node_count()]);
+    let mut between_kept: Vec<(usize, usize, u128)> = Vec::new();
     let mut arcs: Vec<MovedArc> = Vec::new();
-    let (mut moved, mut between_stayed) = (0u128, 0u128);
+    let mut moved = 0u128;
     walk(before, after, |start, end, from, to| {
+        owned_before[from] = true;
+        owned_after[to] = true;
         if same[from] == Some(to) {
             return;
         }
         moved += u128::from(end - start) + 1;
-        if same[from].is_some_and(|j| owned_after[j]) && was[to].is_some_and(|i| owned_before[i]) {
-            between_stayed += u128::from(end - start) + 1;
+        if let (Some(j), Some(i)) = (same[from], was[to]) {
+            between_kept.push((j, i, u128::from(end - start) + 1));
         }
         let (from, to) = (before.node_name(from), after.node_name(to));
         match arcs.last_mut() {
@@ -88,6 +93,8 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
             _ => arcs.push(MovedArc { start, end, from: from.to_string(), to: to.to_string() }),
         }
     });
+    let between_stayed: u128 =
+        between_kept.iter().filter(|&&(j, i, _)| owned_after[j] && owned_before[i]).map(|&(_, _, n)| n).sum();
     let modulo = modulo_moved(before.node_count() as u64, after.node_count() as u64, size);
     let fraction = |x: u128| x as f64 / size as f64;
     Ok(Migration {
@@ -98,15 +105,6 @@ pub fn between<A: Arcs + ?Sized, B: Arcs + ?Sized>(before: &A, after: &B) -> Res
         between_stayed_fraction: fraction(between_stayed),
         modulo_fraction: fraction(modulo),
     })
-}
-
-/// Which nodes own at least one point.
-fn owning<S: Arcs + ?Sized>(state: &S) -> Vec<bool> {
-    let mut owns = vec![false; state.node_count()];
-    for i in 0..state.point_count() {
-        owns[state.point(i).1] = true;
-    }
-    owns
 }
 
 /// Owners are compared by name, once: `before`'s node `i` is `after`'s node `same[i]`.
